@@ -1,0 +1,121 @@
+"""One error type for everything a spec, a scenario or a game can get wrong.
+
+Every error carries a span in a source file, so the CLI can print it the way
+compilers do: ``file:line:col: error: message``, the source line, a caret
+under the span, and a hint when one helps.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable
+
+_SOURCES: dict[str, list[str]] = {}
+
+
+def register_source(file: str, text: str) -> None:
+    """Keep a file's lines so errors can quote them without reading it again."""
+    _SOURCES[file] = text.splitlines()
+
+
+def source_line(file: str, line: int) -> str | None:
+    lines = _SOURCES.get(file)
+    if lines is None or not 1 <= line <= len(lines):
+        return None
+    return lines[line - 1]
+
+
+@dataclass(frozen=True)
+class Span:
+    """A place in a file: 1-based line and column; ``end_col`` is exclusive."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int | None = None
+    end_col: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+class RulelangError(Exception):
+    """Base of every error rulelang reports to a user."""
+
+    kind = "error"
+
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.hint = hint
+
+    def format(self) -> str:
+        """The gcc-style report: location, message, source line, caret, hint."""
+        where = f"{self.span}: " if self.span else ""
+        out = [f"{where}{self.kind}: {self.message}"]
+        if self.span is not None:
+            text = source_line(self.span.file, self.span.line)
+            if text is not None:
+                out.append(text)
+                out.append(_caret(text, self.span))
+        if self.hint:
+            out.append(f"hint: {self.hint}")
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def _caret(text: str, span: Span) -> str:
+    start = max(span.col - 1, 0)
+    if span.end_line in (None, span.line) and span.end_col and span.end_col > span.col:
+        width = span.end_col - span.col
+    else:
+        width = 1
+    pad = "".join("\t" if ch == "\t" else " " for ch in text[:start])
+    return pad + "^" * max(1, min(width, max(1, len(text) - start)))
+
+
+class SpecError(RulelangError):
+    """A mistake in a game spec, found while loading or checking it."""
+
+
+class RuleError(RulelangError):
+    """A rule that went wrong while a game was being played."""
+
+
+class ScenarioError(RulelangError):
+    """A scenario file that cannot be run."""
+
+
+def did_you_mean(name: str, choices: Iterable[str]) -> str | None:
+    """A hint naming the closest known name, if any is close enough."""
+    close = difflib.get_close_matches(name, sorted(set(choices)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+class ErrorList(RulelangError):
+    """Several errors found in one pass, reported together in file order."""
+
+    def __init__(self, errors: list[RulelangError]):
+        self.errors = sorted(errors, key=_error_order)
+        first = self.errors[0]
+        super().__init__(first.message, first.span, first.hint)
+        self.kind = first.kind
+
+    def format(self) -> str:
+        return "\n".join(e.format() for e in self.errors)
+
+
+def _error_order(error: RulelangError) -> tuple:
+    span = error.span
+    return (span.file, span.line, span.col) if span else ("", 0, 0)
+
+
+def raise_all(errors: list[RulelangError]) -> None:
+    """Raise nothing, the one error, or all of them together."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise ErrorList(errors)
