@@ -1,0 +1,284 @@
+"""The DSL's syntax tree: small dataclasses, each with the span it came from.
+
+The parser builds them, the checker annotates them (``type`` and ``ref``),
+and the compiler turns them into Python closures.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Span
+
+
+@dataclass(eq=False)
+class Node:
+    span: Span = field(repr=False, kw_only=True)
+
+
+# --- expressions ---------------------------------------------------------
+
+@dataclass(eq=False)
+class Expr(Node):
+    #: Set by the checker: the expression's type (see ``check.Type``).
+    type: Any = field(default=None, repr=False, kw_only=True)
+
+
+@dataclass(eq=False)
+class Num(Expr):
+    value: int
+
+
+@dataclass(eq=False)
+class Text(Expr):
+    value: str
+
+
+@dataclass(eq=False)
+class Bool(Expr):
+    value: bool
+
+
+@dataclass(eq=False)
+class NoneLit(Expr):
+    pass
+
+
+@dataclass(eq=False)
+class Name(Expr):
+    id: str
+    #: Set by the checker: what the name resolved to, e.g. ("local", "x").
+    ref: Any = field(default=None, repr=False, kw_only=True)
+
+
+@dataclass(eq=False)
+class ListLit(Expr):
+    items: list[Expr]
+
+
+@dataclass(eq=False)
+class Attr(Expr):
+    obj: Expr
+    name: str
+    ref: Any = field(default=None, repr=False, kw_only=True)
+
+
+@dataclass(eq=False)
+class Index(Expr):
+    obj: Expr
+    key: Expr
+
+
+@dataclass(eq=False)
+class Arg(Node):
+    """A call argument: a plain value, a filtered list or a generator."""
+
+    value: Expr
+    var: str | None = None          # bound name of a comprehension
+    source: Expr | None = None      # the list it ranges over
+    cond: Expr | None = None        # its filter
+
+
+@dataclass(eq=False)
+class Call(Expr):
+    func: str
+    args: list[Arg]
+    ref: Any = field(default=None, repr=False, kw_only=True)
+
+
+@dataclass(eq=False)
+class BinOp(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(eq=False)
+class Compare(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(eq=False)
+class BoolOp(Expr):
+    op: str                  # "and" / "or"
+    left: Expr
+    right: Expr
+
+
+@dataclass(eq=False)
+class Not(Expr):
+    operand: Expr
+
+
+@dataclass(eq=False)
+class Neg(Expr):
+    operand: Expr
+
+
+@dataclass(eq=False)
+class Member(Expr):
+    item: Expr
+    container: Expr
+    negated: bool = False
+
+
+@dataclass(eq=False)
+class IsTest(Expr):
+    obj: Expr
+    name: str
+    negated: bool = False
+    name_span: Span | None = field(default=None, repr=False, kw_only=True)
+    ref: Any = field(default=None, repr=False, kw_only=True)
+
+
+@dataclass(eq=False)
+class HasTest(Expr):
+    zone: Expr
+    name: str
+    name_span: Span | None = field(default=None, repr=False, kw_only=True)
+    ref: Any = field(default=None, repr=False, kw_only=True)
+
+
+# --- statements ----------------------------------------------------------
+
+@dataclass(eq=False)
+class Stmt(Node):
+    pass
+
+
+@dataclass(eq=False)
+class Assign(Stmt):
+    target: Expr
+    value: Expr
+
+
+@dataclass(eq=False)
+class AugAssign(Stmt):
+    target: Expr
+    op: str                  # "+=" / "-="
+    value: Expr
+
+
+@dataclass(eq=False)
+class MoveCounter(Stmt):
+    amount: Expr | None      # None means all
+    counter: Expr
+    source: Expr
+    dest: Expr
+
+
+@dataclass(eq=False)
+class MoveCards(Stmt):
+    cards: Expr
+    dest: Expr
+
+
+@dataclass(eq=False)
+class Discard(Stmt):
+    cards: Expr
+
+
+@dataclass(eq=False)
+class Draw(Stmt):
+    amount: Expr
+    source: Expr
+    dest: Expr
+
+
+@dataclass(eq=False)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@dataclass(eq=False)
+class Roll(Stmt):
+    amount: Expr
+    die: str
+    var: str
+    die_span: Span | None = field(default=None, repr=False, kw_only=True)
+
+
+@dataclass(eq=False)
+class If(Stmt):
+    branches: list[tuple[Expr, list[Stmt]]]
+    orelse: list[Stmt] | None
+
+
+@dataclass(eq=False)
+class ForEach(Stmt):
+    var: str
+    source: Expr
+    cond: Expr | None
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class ChooseIn(Stmt):
+    player: Expr
+    target: Expr
+    source: Expr
+    cond: Expr | None
+
+
+@dataclass(eq=False)
+class ChooseRange(Stmt):
+    player: Expr
+    target: Expr
+    low: Expr
+    high: Expr
+
+
+@dataclass(eq=False)
+class Branch(Node):
+    label: str
+    cond: Expr | None
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class ChooseOne(Stmt):
+    player: Expr
+    branches: list[Branch]
+
+
+@dataclass(eq=False)
+class SecretChoose(Stmt):
+    var: str
+    players: Expr
+    players_cond: Expr | None
+    target: Expr
+    source: Expr
+    cond: Expr | None
+
+
+@dataclass(eq=False)
+class Play(Stmt):
+    zone: Expr
+    else_discard: bool
+
+
+@dataclass(eq=False)
+class Skip(Stmt):
+    player: Expr
+
+
+@dataclass(eq=False)
+class EndTurn(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class CheckEnd(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class CallStmt(Stmt):
+    call: Expr
+
+
+@dataclass(eq=False)
+class Pass(Stmt):
+    pass

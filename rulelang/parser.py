@@ -1,0 +1,418 @@
+"""Rule texts to syntax trees.
+
+One LALR parser is built from ``grammar.lark`` once per process. Every node
+gets a span in the YAML file the text came from, through the ``locate``
+callback the loader provides, so errors point into the spec, not the string.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import VisitError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from . import nodes as n
+from .errors import Span, SpecError
+
+#: Maps a (line, col, end_line, end_col) inside a text to a span in its file.
+Locate = Callable[[int, int, int | None, int | None], Span]
+
+MAX_TEXT = 200_000
+
+
+class _BlockIndenter(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 8
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        start=["block", "expression"],
+        postlex=_BlockIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=False,
+    )
+
+
+def parse_block(text: str, locate: Locate) -> list[n.Stmt]:
+    """Parse an effect: one or more statements."""
+    return _parse(text, "block", locate)
+
+
+def parse_expression(text: str, locate: Locate) -> n.Expr:
+    """Parse a condition or value."""
+    return _parse(text, "expression", locate)
+
+
+def _parse(text: str, start: str, locate: Locate):
+    if not isinstance(text, str):
+        raise SpecError("expected a rule text (a string)", locate(1, 1, None, None))
+    if len(text) > MAX_TEXT:
+        raise SpecError(f"rule text is too long ({len(text)} characters; the limit is {MAX_TEXT})",
+                        locate(1, 1, None, None), hint="split it into procedures")
+    if not text.strip():
+        raise SpecError("rule text is empty", locate(1, 1, None, None))
+    source = text if text.endswith("\n") else text + "\n"
+    try:
+        tree = _lark().parse(source, start=start)
+    except UnexpectedInput as error:
+        raise _syntax_error(error, source, locate) from None
+    except RecursionError:
+        raise SpecError("rule text is nested too deeply", locate(1, 1, None, None)) from None
+    try:
+        return _ToNodes(locate).transform(tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, SpecError):
+            raise error.orig_exc from None
+        raise
+
+
+# --- syntax errors in words -----------------------------------------------
+
+_WORDS = {
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted label", "_NL": "the end of the line",
+    "_INDENT": "an indented block", "_DEDENT": "the end of the block", "$END": "the end of the text",
+    "COMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*' or '//'", "AUGOP": "'+=' or '-='",
+}
+
+
+def _describe(terminal: str) -> str:
+    if terminal in _WORDS:
+        return _WORDS[terminal]
+    for term in _lark().terminals:
+        if term.name == terminal:
+            pattern = term.pattern
+            if pattern.type == "str":
+                return f"'{pattern.value}'"
+    return terminal.lower()
+
+
+def _expected_words(expected: set[str]) -> str:
+    words = sorted({_describe(t) for t in expected if not t.startswith("__")})
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def _syntax_error(error: UnexpectedInput, source: str, locate: Locate) -> SpecError:
+    line = getattr(error, "line", 1) or 1
+    col = getattr(error, "column", 1) or 1
+    if isinstance(error, UnexpectedToken):
+        token = error.token
+        if token.type == "$END" or token.type == "_DEDENT" and not token.value:
+            found = "end of text"
+            line, col = _end_position(source)
+        elif token.type == "_NL":
+            found = "end of line"
+        elif token.type == "_INDENT":
+            found = "an indented line"
+        else:
+            found = f"'{token.value}'"
+        span = locate(line, col, line, col + max(1, len(str(token.value)) if token.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1))
+        hint = _hint_for(token, error.expected)
+        return SpecError(f"unexpected {found}; expected {_expected_words(error.expected)}", span, hint)
+    if isinstance(error, UnexpectedCharacters):
+        char = source[error.pos_in_stream] if error.pos_in_stream < len(source) else "?"
+        hint = None
+        if char.isupper():
+            hint = "names are lower case, like card_name"
+        elif char == "'":
+            hint = "labels use double quotes"
+        elif char == "=" or char == "!":
+            hint = "compare with '=' or '!=' and assign with '='"
+        return SpecError(f"unexpected character '{char}'", locate(line, col, line, col + 1), hint)
+    if isinstance(error, UnexpectedEOF):
+        line, col = _end_position(source)
+        return SpecError(f"the text ends too early; expected {_expected_words(set(error.expected))}",
+                         locate(line, col, None, None))
+    return SpecError("cannot read this rule text", locate(line, col, None, None))
+
+
+def _hint_for(token: Token, expected: set[str]) -> str | None:
+    if token.type == "_INDENT":
+        return "this line is indented more than the one before; blocks follow a line ending in ':'"
+    if "_NL" in expected and token.type == "COLON":
+        return None
+    if "COLON" in expected:
+        return "a block starts with ':' at the end of its first line"
+    if token.type == "_NL" and "NAME" in expected:
+        return "the statement is not finished"
+    return None
+
+
+def _end_position(source: str) -> tuple[int, int]:
+    lines = source.rstrip("\n").split("\n")
+    return len(lines), len(lines[-1]) + 1
+
+
+# --- tree to nodes ---------------------------------------------------------
+
+def _is_keyword(child) -> bool:
+    return isinstance(child, Token) and child.type in ("WHERE", "ELSE", "IF", "ALL")
+
+
+class _ToNodes(Transformer):
+    """Turns Lark's tree into ``nodes`` dataclasses with file spans."""
+
+    def __init__(self, locate: Locate):
+        super().__init__()
+        self.locate = locate
+
+    def _span(self, meta) -> Span:
+        if getattr(meta, "empty", False):
+            return self.locate(1, 1, None, None)
+        return self.locate(meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def _tok_span(self, token: Token) -> Span:
+        return self.locate(token.line, token.column, token.end_line, token.end_column)
+
+    # blocks
+    @v_args(meta=True)
+    def block(self, meta, children):
+        return [c for c in children if c is not None]
+
+    @v_args(meta=True)
+    def expression(self, meta, children):
+        return children[0]
+
+    @v_args(meta=True)
+    def body(self, meta, children):
+        return [c for c in children if c is not None]
+
+    # statements
+    @v_args(meta=True)
+    def assign(self, meta, c):
+        return n.Assign(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def augassign(self, meta, c):
+        return n.AugAssign(c[0], str(c[1]), c[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def move_counter(self, meta, c):
+        return n.MoveCounter(c[0], c[1], c[2], c[3], span=self._span(meta))
+
+    @v_args(meta=True)
+    def amount(self, meta, c):
+        return c[0]
+
+    @v_args(meta=True)
+    def all_amount(self, meta, c):
+        return None
+
+    @v_args(meta=True)
+    def move_cards(self, meta, c):
+        return n.MoveCards(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def discard(self, meta, c):
+        return n.Discard(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def draw(self, meta, c):
+        return n.Draw(c[0], c[1], c[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def shuffle(self, meta, c):
+        return n.Shuffle(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def roll(self, meta, c):
+        return n.Roll(c[0], str(c[1]), str(c[2]), span=self._span(meta), die_span=self._tok_span(c[1]))
+
+    @v_args(meta=True)
+    def choose_in(self, meta, c):
+        return n.ChooseIn(c[0], c[1], c[2], c[4], span=self._span(meta))
+
+    @v_args(meta=True)
+    def choose_range(self, meta, c):
+        return n.ChooseRange(c[0], c[1], c[2], c[3], span=self._span(meta))
+
+    @v_args(meta=True)
+    def secret_choose(self, meta, c):
+        return n.SecretChoose(str(c[0]), c[1], c[3], c[4], c[5], c[7], span=self._span(meta))
+
+    @v_args(meta=True)
+    def play(self, meta, c):
+        return n.Play(c[0], c[1] is not None, span=self._span(meta))
+
+    @v_args(meta=True)
+    def skip(self, meta, c):
+        return n.Skip(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def end_turn(self, meta, c):
+        return n.EndTurn(span=self._span(meta))
+
+    @v_args(meta=True)
+    def check_end(self, meta, c):
+        return n.CheckEnd(span=self._span(meta))
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, c):
+        return n.CallStmt(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def pass_stmt(self, meta, c):
+        return n.Pass(span=self._span(meta))
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        orelse = None
+        for part in c[2:]:
+            if part is None:
+                continue
+            if part[0] == "elif":
+                branches.append((part[1], part[2]))
+            else:
+                orelse = part[1]
+        return n.If(branches, orelse, span=self._span(meta))
+
+    @v_args(meta=True)
+    def elif_clause(self, meta, c):
+        return ("elif", c[0], c[1])
+
+    @v_args(meta=True)
+    def else_clause(self, meta, c):
+        return ("else", c[1])
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, c):
+        return n.ForEach(str(c[0]), c[1], c[3], c[4], span=self._span(meta))
+
+    @v_args(meta=True)
+    def choose_one(self, meta, c):
+        return n.ChooseOne(c[0], list(c[1:]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def branch(self, meta, c):
+        label = str(c[0])[1:-1]
+        return n.Branch(label, c[2], c[3], span=self._span(meta))
+
+    # expressions
+    @v_args(meta=True)
+    def or_op(self, meta, c):
+        return n.BoolOp("or", c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def and_op(self, meta, c):
+        return n.BoolOp("and", c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def not_op(self, meta, c):
+        return n.Not(c[0], span=self._span(meta))
+
+    def _compare(op: str):
+        @v_args(meta=True)
+        def build(self, meta, c):
+            return n.Compare(op, c[0], c[1], span=self._span(meta))
+        return build
+
+    eq, ne, lt, le = _compare("="), _compare("!="), _compare("<"), _compare("<=")
+    gt, ge = _compare(">"), _compare(">=")
+
+    @v_args(meta=True)
+    def member(self, meta, c):
+        return n.Member(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def not_member(self, meta, c):
+        return n.Member(c[0], c[1], negated=True, span=self._span(meta))
+
+    @v_args(meta=True)
+    def is_test(self, meta, c):
+        return n.IsTest(c[0], str(c[1]), span=self._span(meta), name_span=self._tok_span(c[1]))
+
+    @v_args(meta=True)
+    def is_not_test(self, meta, c):
+        return n.IsTest(c[0], str(c[1]), negated=True, span=self._span(meta), name_span=self._tok_span(c[1]))
+
+    @v_args(meta=True)
+    def has_test(self, meta, c):
+        return n.HasTest(c[0], str(c[1]), span=self._span(meta), name_span=self._tok_span(c[1]))
+
+    @v_args(meta=True)
+    def binop(self, meta, c):
+        return n.BinOp(str(c[1]), c[0], c[2], span=self._span(meta))
+
+    @v_args(meta=True)
+    def neg(self, meta, c):
+        return n.Neg(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def attr(self, meta, c):
+        return n.Attr(c[0], str(c[1]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def index(self, meta, c):
+        return n.Index(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def int(self, meta, c):
+        return n.Num(int(c[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def string(self, meta, c):
+        return n.Text(str(c[0])[1:-1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def true(self, meta, c):
+        return n.Bool(True, span=self._span(meta))
+
+    @v_args(meta=True)
+    def false(self, meta, c):
+        return n.Bool(False, span=self._span(meta))
+
+    @v_args(meta=True)
+    def none(self, meta, c):
+        return n.NoneLit(span=self._span(meta))
+
+    @v_args(meta=True)
+    def name(self, meta, c):
+        return n.Name(str(c[0]), span=self._span(meta))
+
+    @v_args(meta=True)
+    def list(self, meta, c):
+        return n.ListLit([x for x in c if x is not None], span=self._span(meta))
+
+    @v_args(meta=True)
+    def call(self, meta, c):
+        args = [a if isinstance(a, n.Arg) else n.Arg(a, span=a.span) for a in c[1:] if a is not None]
+        return n.Call(str(c[0]), args, span=self._span(meta))
+
+    @v_args(meta=True)
+    def arg(self, meta, c):
+        return n.Arg(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def filter_list(self, meta, c):
+        return n.Call("filter", [self._filter_arg(meta, c)], span=self._span(meta))
+
+    @v_args(meta=True)
+    def filtered(self, meta, c):
+        return self._filter_arg(meta, c)
+
+    def _filter_arg(self, meta, c) -> n.Arg:
+        head, cond = c[0], c[2]
+        if isinstance(head, n.Member) and not head.negated and isinstance(head.item, n.Name):
+            return n.Arg(n.Name(head.item.id, span=head.item.span), var=head.item.id,
+                         source=head.container, cond=cond, span=self._span(meta))
+        raise SpecError("a filter reads 'x in LIST where CONDITION'", self._span(meta),
+                        hint="name the item first, as in count(c in me.hand where c is tool)")
+
+    @v_args(meta=True)
+    def generator(self, meta, c):
+        return n.Arg(c[0], var=str(c[1]), source=c[2], cond=c[4], span=self._span(meta))
