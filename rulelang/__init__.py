@@ -1,0 +1,28 @@
+"""rulelang: a declarative rules language for card and dice games.
+
+The pipeline, one module per stage: ``loader`` (YAML with positions) ->
+``schema`` (structure) -> ``parser`` (rule texts to ``nodes``) -> ``check``
+(names and types) -> ``compiler`` (closures) -> ``engine`` (states,
+decisions, events) -> ``agents``, ``cli``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .engine import Decision, Game, Option, State
+from .errors import RulelangError, RuleError, Span, SpecError
+
+__all__ = ["load_game", "Game", "State", "Decision", "Option", "RulelangError", "SpecError", "RuleError",
+           "Span"]
+__version__ = "0.1.0"
+
+
+def load_game(path: str | Path) -> Game:
+    """Load, check and compile the game in a folder (or a game.yaml)."""
+    from .compiler import compile_game
+    from .loader import load_document
+    from .schema import validate_document
+
+    doc = load_document(path)
+    validate_document(doc)
+    return compile_game(doc)

@@ -1,0 +1,605 @@
+"""The engine: a compiled ``Game`` and the ``State`` of one game being played.
+
+A state is plain data (ints, strings, lists, dicts) so it copies cheaply and
+round-trips through JSON, including while it waits for a decision. The
+interpreter keeps its place in ``State.stack``: a list of frames
+``[procedure, pc, locals]`` over compiled code, never in Python generators.
+Each compiled instruction is a closure ``op(state, frame)``; one that needs a
+decision stores it in ``State.pending`` and returns True, and runs again
+with ``State.answer`` set once every chooser has chosen.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import RulelangError, RuleError, Span
+
+MASK64 = (1 << 64) - 1
+Op = Callable[["State", list], Any]
+Fn = Callable[["State", dict], Any]
+
+
+# --- the compiled game -----------------------------------------------------
+
+@dataclass
+class ZoneDecl:
+    name: str
+    index: int                    # position among table zones, or among player zones
+    owner: str                    # "table" or "player"
+    visibility: str
+    label: str
+    refill_from: int | None = None    # index of the ZoneDecl in Game.zones
+    discard: int | None = None
+    unique: bool = False
+    unique_with: list[int] = field(default_factory=list)
+    on_enter: list[tuple[Fn | None, int]] = field(default_factory=list)   # (condition, procedure)
+    on_leave: list[tuple[Fn | None, int]] = field(default_factory=list)
+    watched: bool = False         # holds cards with discard_when
+
+
+@dataclass
+class CardType:
+    id: str
+    name: str
+    index: int
+    slot: str
+    zone: int                     # ZoneDecl index where copies start
+    discard: int | None
+    props: dict[str, int]
+    tags: tuple[str, ...]
+    text: str = ""
+    play_target: Fn | None = None     # condition on target; None: only `me`
+    play_proc: int | None = None      # places the card and runs its effect
+    answer_when: Fn | None = None
+    answer_proc: int | None = None
+    discard_when: Fn | None = None
+    span: Span | None = None
+
+
+@dataclass
+class Proc:
+    name: str
+    code: list[Op]
+    spans: list[Span | None]
+
+
+@dataclass
+class EndCondition:
+    name: str
+    when: Fn
+    winner: Fn
+    span: Span | None
+
+
+@dataclass
+class Layout:
+    """What depends on the player count: zone ids, seats, roles."""
+
+    n: int
+    zones: list[tuple[ZoneDecl, int | None]]      # zid -> (decl, owner)
+    zone_labels: list[str]
+    roles: list[str]                                # seat -> role
+    role_players: dict[str, list[int]]
+    team_players: dict[str, list[int]]
+    tables: dict[str, dict[str, int]]
+
+
+class Game:
+    """A compiled, immutable spec. ``new_state`` starts a game."""
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.path = ""
+        self.min_players = 2
+        self.max_players = 2
+        self.locations: list[str] = []
+        self.location_labels: dict[str, str] = {}
+        self.counters: list[str] = []
+        self.var_names: list[str] = []
+        self.var_initial: list[Any] = []
+        self.zones: list[ZoneDecl] = []
+        self.table_zones: list[ZoneDecl] = []
+        self.player_zones: list[ZoneDecl] = []
+        self.cards: list[CardType] = []            # card types
+        self.card_type: list[CardType] = []        # instance -> type
+        self.slot_of: list[str] = []               # instance -> slot
+        self.procs: list[Proc] = []
+        self.code: list[list[Op]] = []
+        self.main = 0
+        self.end: list[EndCondition] = []
+        self.order = "seat"
+        self.first = "first"
+        self.turn_limit = 1000
+        self.step_budget = 200_000
+        self.roles: list[dict] = []
+        self.teams: dict[str, list[str]] = {}
+        self.tables: dict[str, dict] = {}
+        self.dice: dict[str, dict[int, str]] = {}
+        self.reaction_types: list[CardType] = []
+        self._layouts: dict[int, Layout] = {}
+
+    # -- derived numbers ------------------------------------------------------
+
+    @property
+    def player_holder(self) -> int:
+        """Holder id of player 0: holders are game, the locations, then players."""
+        return 1 + len(self.locations)
+
+    def zone_id(self, decl: ZoneDecl, owner: int | None, n: int) -> int:
+        if decl.owner == "table":
+            return decl.index
+        return len(self.table_zones) + decl.index * n + owner
+
+    def layout(self, n: int) -> Layout:
+        if n not in self._layouts:
+            self._layouts[n] = self._make_layout(n)
+        return self._layouts[n]
+
+    def _make_layout(self, n: int) -> Layout:
+        zones: list[tuple[ZoneDecl, int | None]] = [(z, None) for z in self.table_zones]
+        labels = [z.name for z in self.table_zones]
+        for decl in self.player_zones:
+            for p in range(n):
+                zones.append((decl, p))
+                labels.append(f"{decl.name}:{player_name(p)}")
+        roles = assign_roles(self.roles, n)
+        role_players: dict[str, list[int]] = {r["name"]: [] for r in self.roles}
+        for seat, role in enumerate(roles):
+            role_players[role].append(seat)
+        team_players = {team: [p for r in members for p in role_players[r]]
+                        for team, members in self.teams.items()}
+        tables = {}
+        for name, table in self.tables.items():
+            row = table["rows"].get(n)
+            if row is not None:
+                tables[name] = dict(zip(table["columns"], row))
+        return Layout(n, zones, labels, roles, role_players, team_players, tables)
+
+    def new_state(self, players: int, seed: int = 0) -> "State":
+        """A new game for ``players`` seats, played until its first decision."""
+        if not self.min_players <= players <= self.max_players:
+            raise RulelangError(
+                f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}")
+        lay = self.layout(players)
+        missing = [name for name in self.tables if name not in lay.tables]
+        if missing:
+            raise RulelangError(f"table '{missing[0]}' has no row for {players} players")
+        st = State.__new__(State)
+        st.game = self
+        st.lay = lay
+        st.n = players
+        st.seed = seed
+        st.rng = (seed * 0x9E3779B97F4A7C15 + 0xD1B54A32D192ED03) & MASK64
+        st.counters = [[0] * len(self.counters) for _ in range(self.player_holder + players)]
+        st.vars = [list(self.var_initial) for _ in range(players)]
+        st.zones = [[] for _ in lay.zones]
+        st.loc = [0] * len(self.card_type)
+        for card, ctype in enumerate(self.card_type):
+            zid = self.zone_id(self.zones[ctype.zone], 0, players)
+            st.zones[zid].append(card)
+            st.loc[card] = zid
+        st.stack = [[self.main, 0, {}]]
+        st.pending = None
+        st.answer = None
+        st.turn = 0
+        st.active = 0
+        st.over = False
+        st.winners = []
+        st.result = None
+        st.events = []
+        st.dice_script = []
+        st.fired = []
+        st._decision = None
+        if self.order == "seat" and self.first == "random":
+            st.active = st.randbelow(players)
+        st.events.append({"type": "started", "game": self.name, "players": players, "seed": seed,
+                          "roles": lay.roles, "first": player_name(st.active)})
+        run(st)
+        return st
+
+
+def assign_roles(roles: list[dict], n: int) -> list[str]:
+    """Seats filled in role order; the role without a count takes the rest."""
+    if not roles:
+        return ["player"] * n
+    fixed = sum(r.get("count", 0) or 0 for r in roles)
+    seats: list[str] = []
+    for role in roles:
+        count = role.get("count")
+        seats.extend([role["name"]] * (count if count is not None else max(0, n - fixed)))
+    return (seats + [roles[-1]["name"]] * n)[:n]
+
+
+def player_name(p: int) -> str:
+    return f"P{p + 1}"
+
+
+# --- decisions ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Option:
+    id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who must choose now, and every legal option of each of them."""
+
+    kind: str
+    prompt: str
+    players: tuple[int, ...]
+    options: dict[int, tuple[Option, ...]]
+
+    @property
+    def player(self) -> int:
+        return self.players[0]
+
+    @property
+    def simultaneous(self) -> bool:
+        return self.kind == "secret"
+
+
+# --- the state ---------------------------------------------------------------
+
+_FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
+           "turn", "active", "over", "winners", "result", "events", "dice_script")
+
+
+class State:
+    """One game in progress: plain data plus a reference to its compiled game."""
+
+    __slots__ = _FIELDS + ("game", "lay", "fired", "_decision")
+
+    # -- chance ---------------------------------------------------------------
+
+    def randbelow(self, n: int) -> int:
+        """SplitMix64: a tiny, fast RNG whose whole state is one int."""
+        self.rng = x = (self.rng + 0x9E3779B97F4A7C15) & MASK64
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+        return ((x ^ (x >> 31)) * n) >> 64
+
+    def roll_die(self, faces: int) -> int:
+        if self.dice_script:
+            return self.dice_script.pop(0)
+        return self.randbelow(faces) + 1
+
+    # -- decisions ------------------------------------------------------------
+
+    def decision(self) -> Decision | None:
+        """Who must choose now and their options; None once the game is over."""
+        pend = self.pending
+        if pend is None or self.over:
+            return None
+        if self._decision is None:
+            players, options = [], {}
+            for i, p in enumerate(pend["players"]):
+                if pend["chosen"][i] is None:
+                    players.append(p)
+                    options[p] = tuple(Option(o[0], o[1]) for o in pend["options"][i])
+            self._decision = Decision(pend["kind"], pend["prompt"], tuple(players), options)
+        return self._decision
+
+    def legal(self, player: int | None = None) -> list[str]:
+        """The option ids of a player who must choose (the first one by default)."""
+        pend = self.pending
+        if pend is None:
+            return []
+        i = _chooser_index(pend, player)
+        return [o[0] for o in pend["options"][i]]
+
+    def apply(self, option: str, player: int | None = None) -> None:
+        """Take one option for ``player`` (default: the first who must choose)."""
+        pend = self.pending
+        if pend is None or self.over:
+            raise RulelangError("no decision is waiting")
+        i = _chooser_index(pend, player)
+        ids = [o[0] for o in pend["options"][i]]
+        try:
+            j = ids.index(option)
+        except ValueError:
+            raise RulelangError(f"'{option}' is not an option of {player_name(pend['players'][i])}",
+                                hint="options: " + ", ".join(ids)) from None
+        pend["chosen"][i] = j
+        self._decision = None
+        who = pend["players"][i]
+        event = {"type": "chose", "turn": self.turn, "player": player_name(who), "option": option}
+        if pend["kind"] == "secret":
+            event["secret"] = True
+        self.events.append(event)
+        if all(c is not None for c in pend["chosen"]):
+            self.answer = [pend["values"][k][c] for k, c in enumerate(pend["chosen"])]
+            self.pending = None
+            run(self)
+
+    def ask(self, kind: str, prompt: str, players: list[int], options: list[list], values: list[list]) -> bool:
+        """Called by an instruction: wait for these players to choose."""
+        self.pending = {"kind": kind, "prompt": prompt, "players": players, "options": options,
+                        "values": values, "chosen": [None] * len(players)}
+        self._decision = None
+        return True
+
+    def take_answer(self) -> list | None:
+        answer = self.answer
+        self.answer = None
+        return answer
+
+    # -- reading --------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def winner_names(self) -> list[str]:
+        return [player_name(p) for p in self.winners]
+
+    def winning_team(self) -> str | None:
+        """The team whose players are exactly the winners, if there is one."""
+        won = set(self.winners)
+        for team, players in self.lay.team_players.items():
+            if won and set(players) == won:
+                return team
+        return None
+
+    def counter(self, holder: str | int, name: str) -> int:
+        """A counter by holder name ("game", a location, or a player index)."""
+        return self.counters[self._holder(holder)][self.game.counters.index(name)]
+
+    def _holder(self, holder: str | int) -> int:
+        if isinstance(holder, int):
+            return self.game.player_holder + holder
+        if holder == "game":
+            return 0
+        return 1 + self.game.locations.index(holder)
+
+    def var(self, player: int, name: str) -> Any:
+        return self.vars[player][self.game.var_names.index(name)]
+
+    def zone(self, name: str, owner: int | None = None) -> list[str]:
+        """The card ids in a zone, bottom to top."""
+        decl = next(z for z in self.game.zones if z.name == name)
+        zid = self.game.zone_id(decl, owner, self.n)
+        return [self.game.card_type[c].id for c in self.zones[zid]]
+
+    def view(self, player: int | None) -> dict:
+        """What ``player`` may see (None: a spectator who sees only public things)."""
+        return make_view(self, player)
+
+    # -- copying and saving ---------------------------------------------------------
+
+    def copy(self) -> "State":
+        new = State.__new__(State)
+        new.game, new.lay, new.n, new.seed, new.rng = self.game, self.lay, self.n, self.seed, self.rng
+        new.counters = [list(h) for h in self.counters]
+        new.vars = [list(v) for v in self.vars]
+        new.zones = [list(z) for z in self.zones]
+        new.loc = list(self.loc)
+        new.stack = [[f[0], f[1], _copy_plain(f[2])] for f in self.stack]
+        new.pending = _copy_plain(self.pending)
+        new.answer = _copy_plain(self.answer)
+        new.turn, new.active, new.over = self.turn, self.active, self.over
+        new.winners, new.result = list(self.winners), self.result
+        new.events = list(self.events)
+        new.dice_script = list(self.dice_script)
+        new.fired = []
+        new._decision = None
+        return new
+
+    def to_json(self) -> dict:
+        return {name: getattr(self, name) for name in _FIELDS} | {"game": self.game.name}
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, game: Game, data: dict) -> "State":
+        st = cls.__new__(cls)
+        st.game = game
+        for name in _FIELDS:
+            setattr(st, name, _copy_plain(data[name]))
+        st.lay = game.layout(st.n)
+        st.fired = []
+        st._decision = None
+        return st
+
+
+def _chooser_index(pend: dict, player: int | None) -> int:
+    for i, p in enumerate(pend["players"]):
+        if pend["chosen"][i] is None and (player is None or p == player):
+            return i
+    raise RulelangError(f"{player_name(player) if player is not None else 'nobody'} has nothing to choose now")
+
+
+def _copy_plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copy_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy_plain(v) for k, v in value.items()}
+    return value
+
+
+# --- the interpreter -----------------------------------------------------------
+
+def run(st: State) -> None:
+    """Execute instructions until a decision is needed or the game is over."""
+    code = st.game.code
+    stack = st.stack
+    fired = st.fired
+    budget = st.game.step_budget
+    steps = 0
+    try:
+        while stack and not st.over:
+            fr = stack[-1]
+            ops = code[fr[0]]
+            pc = fr[1]
+            if pc >= len(ops):
+                stack.pop()
+                continue
+            fr[1] = pc + 1
+            if ops[pc](st, fr):
+                break
+            if fired:
+                stack.extend(reversed(fired))
+                fired.clear()
+            steps += 1
+            if steps > budget:
+                raise RuleError(
+                    f"the rules ran {budget:,} steps without a decision (a rule that triggers itself forever?)",
+                    hint=f"seed {st.seed}, turn {st.turn}; raise the limit with the game's step budget "
+                         "if the rules are right")
+    except RuleError as error:
+        raise _locate_runtime(st, error) from None
+    except RulelangError:
+        raise
+    except RecursionError:
+        raise _locate_runtime(st, RuleError("the rules nest too deeply")) from None
+    except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
+        raise _locate_runtime(st, RuleError(f"a rule failed while playing: {error}")) from None
+
+
+def _locate_runtime(st: State, error: RuleError) -> RuleError:
+    """Point a runtime error at the spec line of the instruction that failed."""
+    if error.span is None and st.stack:
+        fr = st.stack[-1]
+        proc = st.game.procs[fr[0]]
+        pc = max(0, min(fr[1] - 1, len(proc.spans) - 1))
+        if proc.spans:
+            error.span = proc.spans[pc]
+        where = f"in {proc.name}"
+    else:
+        where = ""
+    context = f"seed {st.seed}, turn {st.turn}" + (f", {where}" if where else "")
+    error.hint = f"{error.hint} ({context})" if error.hint and "seed" not in error.hint else (error.hint or context)
+    return error
+
+
+# --- card movement: the primitives every card statement is built on ---------------
+
+def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
+    """Move one card; one-of-a-kind slots evict, triggers fire, watchers check."""
+    src = st.loc[card]
+    if src == dest:
+        return
+    zones, lay = st.zones, st.lay
+    zones[src].remove(card)
+    ddecl, downer = lay.zones[dest]
+    if ddecl.unique:
+        _evict_slot(st, card, ddecl, downer)
+    zones[dest].append(card)
+    st.loc[card] = dest
+    st.events.append({"type": "moved", "turn": st.turn, "card": st.game.card_type[card].id, "id": card,
+                      "from": lay.zone_labels[src], "to": lay.zone_labels[dest], "how": how})
+    sdecl, sowner = lay.zones[src]
+    if sdecl.on_leave:
+        _fire(st, sdecl.on_leave, card, sowner)
+    if ddecl.on_enter:
+        _fire(st, ddecl.on_enter, card, downer)
+    if ddecl.watched:
+        _check_watchers(st, dest, downer)
+
+
+def _evict_slot(st: State, card: int, decl: ZoneDecl, owner: int | None) -> None:
+    game = st.game
+    slot = game.slot_of[card]
+    for zdecl in [decl] + [game.zones[i] for i in decl.unique_with]:
+        zid = game.zone_id(zdecl, owner, st.n)
+        for other in [c for c in st.zones[zid] if game.slot_of[c] == slot]:
+            discard_card(st, other, how="replaced")
+
+
+def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
+    for cond, proc in triggers:
+        local = {"card": card, "owner": owner, "me": owner}
+        if cond is None or cond(st, local):
+            st.fired.append([proc, 0, local])
+
+
+def _check_watchers(st: State, zid: int, owner: int | None) -> None:
+    types = st.game.card_type
+    for card in list(st.zones[zid]):
+        rule = types[card].discard_when
+        if rule is not None and st.loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):
+            discard_card(st, card, how="discarded")
+
+
+def discard_zone(st: State, card: int) -> int:
+    ctype = st.game.card_type[card]
+    if ctype.discard is None:
+        raise RuleError(f"card '{ctype.id}' has nowhere to be discarded",
+                        hint="give its zone a 'discard:' pile or the card a 'discard:' key")
+    decl = st.game.zones[ctype.discard]
+    owner = st.lay.zones[st.loc[card]][1] if decl.owner == "player" else None
+    return st.game.zone_id(decl, owner, st.n)
+
+
+def discard_card(st: State, card: int, how: str = "discarded") -> None:
+    move_card(st, card, discard_zone(st, card), how)
+
+
+def draw_cards(st: State, count: int, src: int, dest: int) -> None:
+    zones = st.zones
+    for _ in range(count):
+        if not zones[src]:
+            refill(st, src)
+            if not zones[src]:
+                return
+        move_card(st, zones[src][-1], dest, "draw")
+
+
+def refill(st: State, zid: int) -> None:
+    decl, owner = st.lay.zones[zid]
+    if decl.refill_from is None:
+        return
+    source = st.game.zone_id(st.game.zones[decl.refill_from], owner, st.n)
+    cards = st.zones[source]
+    if not cards:
+        return
+    st.zones[zid].extend(cards)
+    for card in cards:
+        st.loc[card] = zid
+    st.zones[source] = []
+    st.events.append({"type": "refilled", "turn": st.turn, "zone": st.lay.zone_labels[zid],
+                      "from": st.lay.zone_labels[source], "cards": len(st.zones[zid])})
+    shuffle_zone(st, zid)
+
+
+def shuffle_zone(st: State, zid: int) -> None:
+    cards = st.zones[zid]
+    for i in range(len(cards) - 1, 0, -1):
+        j = st.randbelow(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    st.events.append({"type": "shuffled", "turn": st.turn, "zone": st.lay.zone_labels[zid]})
+
+
+# --- views -------------------------------------------------------------------------
+
+def make_view(st: State, player: int | None) -> dict:
+    game, lay = st.game, st.lay
+    holders = {"game": st.counters[0]}
+    for i, name in enumerate(game.locations):
+        holders[name] = st.counters[1 + i]
+    counters = {h: {c: v for c, v in zip(game.counters, values) if v} for h, values in holders.items()}
+    players = []
+    for p in range(st.n):
+        players.append({
+            "name": player_name(p), "role": lay.roles[p],
+            "counters": {c: v for c, v in zip(game.counters, st.counters[game.player_holder + p]) if v},
+            "vars": dict(zip(game.var_names, st.vars[p])),
+        })
+    zones = {}
+    for zid, (decl, owner) in enumerate(lay.zones):
+        cards = st.zones[zid]
+        visible = decl.visibility == "public" or (decl.visibility == "owner" and owner == player)
+        zones[lay.zone_labels[zid]] = [game.card_type[c].id for c in cards] if visible else len(cards)
+    view = {"turn": st.turn, "active": player_name(st.active), "you": None if player is None else player_name(player),
+            "counters": counters, "players": players, "zones": zones, "over": st.over,
+            "winners": st.winner_names()}
+    decision = st.decision()
+    if decision is not None:
+        view["waiting_for"] = [player_name(p) for p in decision.players]
+        if player in decision.options:
+            view["options"] = [[o.id, o.label] for o in decision.options[player]]
+    return view

@@ -1,0 +1,318 @@
+"""Check a loaded spec's structure against a JSON Schema, reporting located, plain errors.
+
+The schema (``schemas/<name>.schema.json``) catches typos and wrong shapes
+before any DSL text is parsed. jsonschema finds the problems; this module
+turns each one into a SpecError at the right key or value of the YAML file,
+with a message a designer can act on ("unknown key 'tragets' in card", hint
+"did you mean 'target'?") instead of a Python repr.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError, ValidationError, best_match
+
+from rulelang.errors import RulelangError, SpecError, did_you_mean, raise_all
+from rulelang.loader import Document
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+NAME_PATTERN = "^[a-z_][a-z0-9_]*$"
+NAME_RULE = "names use lowercase letters, digits and '_', and do not start with a digit"
+
+
+# ---------------------------------------------------------------------------
+# Schemas
+
+
+@functools.lru_cache(maxsize=None)
+def _schema(name: str) -> dict:
+    if not re.match(NAME_PATTERN, name):
+        raise SpecError(f"'{name}' is not a schema name")
+    path = SCHEMA_DIR / f"{name}.schema.json"
+    if not path.is_file():
+        known = [p.name[: -len(".schema.json")] for p in SCHEMA_DIR.glob("*.schema.json")]
+        raise SpecError(f"unknown schema '{name}'", None, did_you_mean(name, known))
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise SpecError(f"cannot read schema '{path.name}': {error}") from None
+
+
+def load_schema(name: str) -> dict:
+    """The schema ``schemas/<name>.schema.json`` (read once; callers get their own copy)."""
+    return copy.deepcopy(_schema(name))
+
+
+@functools.lru_cache(maxsize=None)
+def _validator(name: str) -> Draft202012Validator:
+    """A Draft 2020-12 validator for a schema, built (and the schema itself checked) once."""
+    schema = _schema(name)
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as error:
+        raise SpecError(f"schema '{name}' is not a valid JSON Schema: {error.message}") from None
+    return Draft202012Validator(schema)
+
+
+def validate_document(doc: Document, schema_name: str = "game") -> None:
+    """Raise every structural problem of ``doc`` at once (SpecError or ErrorList); None when it fits."""
+    validator = _validator(schema_name)
+    errors: list[RulelangError] = []
+    for error in validator.iter_errors(_jsonable(doc.data)):
+        errors.extend(_report(doc, error))
+    raise_all(_unique(errors))
+
+
+# ---------------------------------------------------------------------------
+# Data as JSON sees it
+
+
+def _json_key(key: Any) -> str:
+    """A mapping key as JSON would write it (YAML allows `2:` in table rows)."""
+    if key is None:
+        return "null"
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    return str(key)
+
+
+def _jsonable(data: Any) -> Any:
+    """The data with string keys only, so every schema keyword can read it."""
+    if isinstance(data, dict):
+        return {_json_key(k): _jsonable(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_jsonable(item) for item in data]
+    return data
+
+
+def _doc_path(data: Any, json_path: Any) -> tuple:
+    """Turn a path into the JSON view back into a path into the document's data."""
+    path: list = []
+    for step in json_path:
+        if isinstance(data, dict):
+            step = step if step in data else next((k for k in data if _json_key(k) == step), step)
+            data = data.get(step)
+        elif isinstance(data, list) and isinstance(step, int) and 0 <= step < len(data):
+            data = data[step]
+        else:
+            data = None
+        path.append(step)
+    return tuple(path)
+
+
+def _original_key(doc: Document, path: tuple, key: str) -> Any:
+    node: Any = doc.data
+    for step in path:
+        node = node[step] if isinstance(node, (dict, list)) else None
+    if isinstance(node, dict) and key not in node:
+        return next((k for k in node if _json_key(k) == key), key)
+    return key
+
+
+# ---------------------------------------------------------------------------
+# Words
+
+
+def _field(path: tuple) -> str:
+    """How a message names the value at ``path``."""
+    if not path:
+        return "the file"
+    last = path[-1]
+    if isinstance(last, int):
+        parent = f"'{path[-2]}'" if len(path) >= 2 else "the list"
+        return f"item {last + 1} of {parent}"
+    return f"'{last}'"
+
+
+def _what(error: ValidationError, path: tuple) -> str:
+    """The name of the mapping an error is about: the schema's title, else its key."""
+    title = error.schema.get("title") if isinstance(error.schema, dict) else None
+    return title or (_field(path) if path else "the file")
+
+
+_EXPECTED = {
+    "string": "a string",
+    "integer": "a number",
+    "number": "a number",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping",
+    "null": "nothing",
+}
+
+
+def _expected(types: Any, instance: Any) -> str:
+    names = [types] if isinstance(types, str) else list(types)
+    words = ["a whole number" if t == "integer" and isinstance(instance, float) else _EXPECTED.get(t, t)
+             for t in names]
+    return " or ".join(dict.fromkeys(words))
+
+
+def _got(instance: Any) -> str:
+    if instance is None:
+        return "nothing"
+    if isinstance(instance, bool):
+        return "true" if instance else "false"
+    if isinstance(instance, int):
+        return "a number"
+    if isinstance(instance, float):
+        return "a decimal number"
+    if isinstance(instance, str):
+        return "a string"
+    return "a list" if isinstance(instance, list) else "a mapping"
+
+
+def _shown(value: Any) -> str:
+    """A short quoted rendering of a scalar (never a big repr)."""
+    if isinstance(value, (dict, list)):
+        return _got(value)
+    text = value if isinstance(value, str) else json.dumps(value)
+    return f"'{text}'" if len(text) <= 40 else f"'{text[:37]}...'"
+
+
+def _description(schema: Any) -> str | None:
+    return schema.get("description") if isinstance(schema, dict) else None
+
+
+# ---------------------------------------------------------------------------
+# One jsonschema error -> SpecErrors
+
+
+Handler = Callable[[Document, ValidationError, tuple], list[RulelangError]]
+
+
+def _report(doc: Document, error: ValidationError) -> list[RulelangError]:
+    path = _doc_path(doc.data, error.absolute_path)
+    handler = _HANDLERS.get(str(error.validator), _other)
+    return handler(doc, error, path)
+
+
+def _unknown_keys(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:
+    schema = error.schema
+    known = list(schema.get("properties", {}))
+    patterns = list(schema.get("patternProperties", {}))
+    extras = [k for k in error.instance if k not in known and not any(re.search(p, k) for p in patterns)]
+    where = _what(error, path)
+    return [SpecError(f"unknown key '{key}' in {where}",
+                      doc.key_span(path + (_original_key(doc, path, key),)),
+                      did_you_mean(key, known))
+            for key in extras]
+
+
+def _missing_keys(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:
+    properties = error.schema.get("properties", {})
+    missing = [key for key in error.validator_value if key not in error.instance]
+    out: list[RulelangError] = []
+    for key in missing:
+        about = _description(properties.get(key))
+        out.append(SpecError(f"{_what(error, path)} is missing required key '{key}'", doc.span(path),
+                             f"add '{key}': {about}" if about else None))
+    return out
+
+
+def _wrong_type(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:
+    message = f"expected {_expected(error.validator_value, error.instance)} for {_field(path)}, got {_got(error.instance)}"
+    return [SpecError(message, doc.span(path), _description(error.schema))]
+
+
+def _not_in_enum(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:
+    allowed = [str(v) for v in error.validator_value]
+    hint = did_you_mean(error.instance, allowed) if isinstance(error.instance, str) else None
+    message = f"{_shown(error.instance)} is not allowed for {_field(path)}: expected one of {', '.join(allowed)}"
+    return [SpecError(message, doc.span(path), hint or _description(error.schema))]
+
+
+def _bad_pattern(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:
+    if "propertyNames" in error.schema_path:
+        key = _original_key(doc, path, error.instance)
+        span = doc.key_span(path + (key,))
+        subject = f"key in {_field(path)}" if path else "top-level key"
+    else:
+        span, subject = doc.span(path), f"value for {_field(path)}"
+    if error.validator_value == NAME_PATTERN:
+        return [SpecError(f"{_shown(error.instance)} is not a valid name", span, NAME_RULE)]
+    return [SpecError(f"{_shown(error.instance)} is not a valid {subject}", span, _description(error.schema))]
+
+
+def _out_of_range(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:
+    bound = {"minimum": "at least", "exclusiveMinimum": "more than",
+             "maximum": "at most", "exclusiveMaximum": "less than"}[str(error.validator)]
+    return [SpecError(f"{_field(path)} must be {bound} {error.validator_value}, got {_shown(error.instance)[1:-1]}",
+                      doc.span(path), _description(error.schema))]
+
+
+def _too_few(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:
+    count = error.validator_value
+    if error.validator == "minLength":
+        return [SpecError(f"{_field(path)} must not be empty", doc.span(path), _description(error.schema))]
+    noun = "entry" if count == 1 else "entries"
+    return [SpecError(f"{_field(path)} needs at least {count} {noun}", doc.span(path), _description(error.schema))]
+
+
+def _repeated(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:
+    seen: list = []
+    for index, item in enumerate(error.instance):
+        if item in seen:
+            return [SpecError(f"{_field(path)} lists {_shown(item)} twice", doc.span(path + (index,)),
+                              "remove the second one")]
+        seen.append(item)
+    return [SpecError(f"{_field(path)} lists a value twice", doc.span(path))]
+
+
+def _alternatives(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:
+    """anyOf/oneOf: one message for 'wrong type for every branch', else the most specific branch error."""
+    context = list(error.context or [])
+    if context and all(e.validator == "type" and not e.relative_path for e in context):
+        types: list[str] = []
+        for sub in context:
+            value = sub.validator_value
+            types.extend([value] if isinstance(value, str) else value)
+        message = f"expected {_expected(types, error.instance)} for {_field(path)}, got {_got(error.instance)}"
+        return [SpecError(message, doc.span(path), _description(error.schema))]
+    best = best_match(context)
+    if best is None or best is error:
+        return _other(doc, error, path)
+    return _report(doc, best)
+
+
+def _other(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:
+    return [SpecError(f"invalid value for {_field(path)}", doc.span(path), _description(error.schema))]
+
+
+_HANDLERS: dict[str, Handler] = {
+    "additionalProperties": _unknown_keys,
+    "unevaluatedProperties": _unknown_keys,
+    "required": _missing_keys,
+    "type": _wrong_type,
+    "enum": _not_in_enum,
+    "pattern": _bad_pattern,
+    "minimum": _out_of_range,
+    "exclusiveMinimum": _out_of_range,
+    "maximum": _out_of_range,
+    "exclusiveMaximum": _out_of_range,
+    "minItems": _too_few,
+    "minLength": _too_few,
+    "minProperties": _too_few,
+    "uniqueItems": _repeated,
+    "anyOf": _alternatives,
+    "oneOf": _alternatives,
+}
+
+
+def _unique(errors: list[RulelangError]) -> list[RulelangError]:
+    """Drop repeats (the same message at the same place), keeping the first."""
+    seen: set = set()
+    out: list[RulelangError] = []
+    for error in errors:
+        key = (error.message, error.span)
+        if key not in seen:
+            seen.add(key)
+            out.append(error)
+    return out
