@@ -691,11 +691,12 @@ def _byte_position(raw: bytes, offset: int) -> tuple[int, int]:
     return line, len(raw[start:offset].decode("utf-8", errors="replace")) + 1
 
 
-def _folder_hint(real: Path) -> str | None:
+def _folder_hint(real: Path, suggest: bool = True) -> str | None:
+    """List the YAML files next to a missing file, naming the closest one."""
     names = _yaml_files(real.parent)
     if not names:
         return None
-    close = did_you_mean(real.name, names)
+    close = did_you_mean(real.name, names) if suggest else None
     listing = "YAML files there: " + ", ".join(names)
     return f"{close} {listing}" if close else listing
 
@@ -917,8 +918,9 @@ def load_document(path: str | Path, includes: bool = True) -> Document:
     shown = _main_file(Path(path))
     real = shown.resolve()
     if not real.exists():
-        missing = f"there is no game.yaml in '{path}'" if Path(path).is_dir() else f"cannot find '{shown}'"
-        raise SpecError(missing, None, _folder_hint(real))
+        folder = Path(path).is_dir()
+        missing = f"there is no game.yaml in '{path}'" if folder else f"cannot find '{shown}'"
+        raise SpecError(missing, None, _folder_hint(real, suggest=not folder))
     if not includes:
         return _load_file(real, str(shown))
     includer = _Includer(root=real.parent, shown_root=shown.parent)

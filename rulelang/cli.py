@@ -1,0 +1,166 @@
+"""The `rulelang` command: validate specs, run games, test scenarios.
+
+Errors are printed gcc-style and never as tracebacks. Exit codes: 0 success,
+1 a spec, scenario or game error, 2 a usage error (one line on stderr).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from .errors import RulelangError
+
+
+class _Usage(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise _Usage(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="rulelang", description="A rules language for card and dice games.")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    validate = sub.add_parser("validate", help="check game specs and play a short batch of random games")
+    validate.add_argument("paths", nargs="+", metavar="PATH")
+    validate.add_argument("--games", type=int, default=20, metavar="N",
+                          help="random games to play per player count (0 to skip; default 20)")
+    validate.add_argument("--seed", type=int, default=0, help="first seed of the batch")
+
+    run = sub.add_parser("run", help="play one game with random agents")
+    run.add_argument("path", metavar="PATH")
+    run.add_argument("--players", type=int, required=True, metavar="N")
+    run.add_argument("--seed", type=int, default=0, metavar="S")
+    run.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
+    run.add_argument("--json", action="store_true", help="print a final JSON summary as the last line")
+    run.add_argument("--quiet", action="store_true", help="no play-by-play")
+
+    test = sub.add_parser("test", help="run scenario files")
+    test.add_argument("paths", nargs="+", metavar="PATH")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            raise _Usage("a command is needed: validate, run or test")
+    except _Usage as usage:
+        print(f"rulelang: error: {usage}", file=sys.stderr)
+        return 2
+    try:
+        return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test}[args.command](args)
+    except _Usage as usage:
+        print(f"rulelang: error: {usage}", file=sys.stderr)
+        return 2
+    except RulelangError as error:
+        print(error.format(), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("rulelang: interrupted", file=sys.stderr)
+        return 130
+
+
+# --- validate ------------------------------------------------------------------
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from . import load_game
+    from .sim import smoke_test
+
+    failed = False
+    for path in args.paths:
+        if not Path(path).exists():
+            raise _Usage(f"no such file or folder: {path}")
+        started = time.perf_counter()
+        try:
+            game = load_game(path)
+            problems = smoke_test(game, args.games, args.seed) if args.games > 0 else []
+        except RulelangError as error:
+            print(error.format(), file=sys.stderr)
+            failed = True
+            continue
+        if problems:
+            failed = True
+            for problem in problems:
+                print(f"{path}: error: {problem}", file=sys.stderr)
+            continue
+        took = time.perf_counter() - started
+        played = f", {args.games} random games per player count" if args.games > 0 else ""
+        print(f"ok: {path} ({game.name}{played}, {took:.2f}s)")
+    return 1 if failed else 0
+
+
+# --- run -------------------------------------------------------------------------
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from . import load_game
+    from .agents import RandomAgent, play_out
+    from .narrate import narrate
+
+    if not Path(args.path).exists():
+        raise _Usage(f"no such file or folder: {args.path}")
+    game = load_game(args.path)
+    if not game.min_players <= args.players <= game.max_players:
+        raise _Usage(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
+    state = None
+    error: RulelangError | None = None
+    try:
+        state = game.new_state(args.players, args.seed)
+        play_out(state, RandomAgent(args.seed))
+    except RulelangError as err:
+        error = err
+    events = state.events if state is not None else []
+    if args.log:
+        write_log(args.log, events)
+    if not args.quiet:
+        for event in events:
+            line = narrate(game, event)
+            if line is not None:
+                print(line)
+    if error is not None:
+        print(error.format(), file=sys.stderr)
+        if args.log:
+            print(f"the event log so far is in {args.log}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(summary(state), sort_keys=True))
+    return 0
+
+
+def summary(state) -> dict:
+    team = state.winning_team()
+    return {"game": state.game.name, "seed": state.seed, "players": state.n,
+            "winners": [team] if team else state.winner_names(), "winning_players": state.winner_names(),
+            "team": team, "turns": state.turn, "result": state.result, "events": len(state.events)}
+
+
+def write_log(path: str, events: list[dict]) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            for event in events:
+                out.write(json.dumps(event, sort_keys=True, separators=(",", ":")))
+                out.write("\n")
+    except OSError as error:
+        raise _Usage(f"cannot write the log {path}: {error.strerror}") from None
+
+
+# --- test ----------------------------------------------------------------------------
+
+def cmd_test(args: argparse.Namespace) -> int:
+    from .scenario import run_scenario_files
+
+    return run_scenario_files(args.paths)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

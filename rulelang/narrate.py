@@ -1,0 +1,83 @@
+"""Events in words: the play-by-play that `rulelang run` prints."""
+from __future__ import annotations
+
+from .engine import Game
+
+
+def narrate(game: Game, event: dict) -> str | None:
+    """One readable line for an event, or None for events too small to show."""
+    kind = event["type"]
+    say = _SAYINGS.get(kind)
+    return say(game, event) if say else None
+
+
+def _card(game: Game, card_id: str) -> str:
+    for ctype in game.cards:
+        if ctype.id == card_id:
+            return ctype.name
+    return card_id
+
+
+def _started(game: Game, e: dict) -> str:
+    seats = ", ".join(f"P{i + 1} {role}" for i, role in enumerate(e["roles"]))
+    return f"{e['game']}: {e['players']} players, seed {e['seed']} ({seats}); {e['first']} starts"
+
+
+def _turn(game: Game, e: dict) -> str:
+    who = f": {e['player']}" if "player" in e else ""
+    return f"\n== Turn {e['turn']}{who} =="
+
+
+def _moved(game: Game, e: dict) -> str:
+    name = _card(game, e["card"])
+    how = e.get("how", "move")
+    verbs = {"draw": "draws", "play": "is played to", "replaced": "is replaced, to",
+             "cancelled": "is cancelled, to", "answered": "answers, to", "resolved": "resolves, to"}
+    if how == "draw":
+        return f"  {e['to']} draws {name} from {e['from']}"
+    return f"  {name} {verbs.get(how, 'moves to' if how == 'move' else how + ', to')} {e['to']} (from {e['from']})"
+
+
+def _rolled(game: Game, e: dict) -> str:
+    who = f"{e['player']} rolls" if e.get("player") else "roll:"
+    faces = " ".join(str(f) for f in e["faces"]) or "no dice"
+    return f"  {who} {len(e['faces'])} {e['die']}: {faces}"
+
+
+def _set(game: Game, e: dict) -> str:
+    if "var" in e:
+        return f"  {e['player']}.{e['var']} = {_value(e['value'])}"
+    return f"  {e['holder']}.{e['counter']} = {e['value']}"
+
+
+def _value(value) -> str:
+    if value is None:
+        return "none"
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
+
+
+_SAYINGS = {
+    "started": _started,
+    "turn": _turn,
+    "step": lambda g, e: f" - {e['step']}",
+    "chose": lambda g, e: None if e.get("secret") else f"  {e['player']} chooses {e['option']}",
+    "revealed": lambda g, e: "  revealed: " + ", ".join(f"{p} {c}" for p, c in e["choices"].items()),
+    "transferred": lambda g, e: f"  {e['amount']} {e['counter']}: {e['from']} -> {e['to']}",
+    "set": _set,
+    "moved": _moved,
+    "rolled": _rolled,
+    "played": lambda g, e: f"  {e['player']} plays {_card(g, e['card'])}"
+                           + (f" on {e['target']}" if e["target"] != e["player"] else ""),
+    "answered": lambda g, e: f"  {e['player']} answers with {_card(g, e['card'])}, cancelling "
+                             f"{_card(g, e['cancels'])}",
+    "skipped": lambda g, e: f"  {e['player']} skips this turn",
+    "shuffled": lambda g, e: f"  {e['zone']} is shuffled",
+    "refilled": lambda g, e: f"  {e['zone']} is refilled from {e['from']}",
+    "ended": lambda g, e: f"\nGame over on turn {e['turn']}: {e['condition']}. Winners: "
+                          f"{e['team'] or ', '.join(e['winners']) or 'nobody'}"
+                          + (f" ({', '.join(e['winners'])})" if e.get("team") else ""),
+}
