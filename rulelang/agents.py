@@ -21,6 +21,9 @@ class RandomAgent:
         options = state.legal(player)
         return options[self.rng.randrange(len(options))]
 
+    def choose_index(self, state: State, player: int, count: int) -> int:
+        return self.rng.randrange(count)
+
 
 def play_out(state: State, agents: list[Agent] | Agent, max_decisions: int = 1_000_000) -> State:
     """Play a game to its end: each waiting player asks its agent, in seat order."""
@@ -32,6 +35,10 @@ def play_out(state: State, agents: list[Agent] | Agent, max_decisions: int = 1_0
         for i, p in enumerate(pend["players"]):
             if pend["chosen"][i] is None:
                 agent = pick[p] if pick is not None else agents
-                state.apply(agent.choose(state, p), p)
+                fast = getattr(agent, "choose_index", None)
+                if fast is not None:
+                    state.apply_index(fast(state, p, len(pend["options"][i])), p)
+                else:
+                    state.apply(agent.choose(state, p), p)
                 break
     raise RuntimeError("the game did not finish within the decision limit")

@@ -13,7 +13,7 @@ from . import nodes as n
 from .check import (BOOL, CARD, COUNTER, GAME, INT, LOCATION, PLAYER, VAR_TYPES, ZONE, Checker, Scope,
                     Symbols, item_of, list_of)
 from .engine import (CardType, EndCondition, Game, Proc, State, ZoneDecl, discard_card, draw_cards,
-                     move_card, player_name, run, shuffle_zone)
+                     move_card, NAMES, run, shuffle_zone)
 from .errors import RulelangError, RuleError, Span, SpecError, did_you_mean, raise_all
 from .loader import Document
 from .parser import parse_block, parse_expression
@@ -485,25 +485,115 @@ def _jump_unless(cond: Fn, label: Label) -> Callable:
 class StmtCompiler:
     """Turns checked statements into instructions of a ``Builder``."""
 
-    def __init__(self, ec: ExprCompiler):
+    def __init__(self, ec: ExprCompiler, has_triggers: bool = True):
         self.ec = ec
         self.game = ec.game
         self.hidden = 0
+        self.has_triggers = has_triggers
 
     def fresh(self, what: str) -> str:
         self.hidden += 1
         return f"${what}{self.hidden}"
 
     def block(self, stmts: list[n.Stmt], b: Builder) -> None:
+        """Emit a block; runs of straight-line statements become one instruction."""
+        run: list[n.Stmt] = []
         for s in stmts:
+            if self.is_straight(s):
+                run.append(s)
+                continue
+            self.emit_straight(run, b)
+            run = []
             getattr(self, "s_" + type(s).__name__)(s, b)
+        self.emit_straight(run, b)
+
+    _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Shuffle)
+    _CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
+
+    def is_straight(self, s: n.Stmt) -> bool:
+        """True for statements that never wait, jump out or push a frame.
+
+        Card moves count only when the game has no triggers, because triggered
+        effects must run right after the statement that fired them.
+        """
+        if isinstance(s, self._STRAIGHT):
+            return True
+        if isinstance(s, self._CARD_MOVES):
+            return not self.has_triggers
+        if isinstance(s, n.If):
+            bodies = [body for _, body in s.branches] + [s.orelse or []]
+            return all(self.is_straight(x) for body in bodies for x in body)
+        if isinstance(s, n.ForEach):
+            return all(self.is_straight(x) for x in s.body)
+        return False
+
+    def straight(self, stmts: list[n.Stmt]) -> Fn:
+        fs = [getattr(self, "f_" + type(s).__name__)(s) for s in stmts]
+        if len(fs) == 1:
+            return fs[0]
+
+        def run_all(st, L):
+            for f in fs:
+                f(st, L)
+        return run_all
+
+    def emit_straight(self, stmts: list[n.Stmt], b: Builder) -> None:
+        if not stmts:
+            return
+        fs = [getattr(self, "f_" + type(s).__name__)(s) for s in stmts]
+        spans = [s.span for s in stmts]
+        if len(fs) == 1:
+            f, span = fs[0], spans[0]
+
+            def op(st, fr):
+                f(st, fr[2])
+            b.emit(op, span)
+            return
+
+        def fused(st, fr):
+            L = fr[2]
+            i = 0
+            try:
+                for i, f in enumerate(fs):
+                    f(st, L)
+            except RuleError as error:
+                error.span = error.span or spans[i]
+                raise
+            except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
+                raise RuleError(f"a rule failed while playing: {error}", spans[i]) from None
+        b.emit(fused, spans[0])
+
+    def f_If(self, s: n.If) -> Fn:
+        branches = [(self.ec.expr(cond), self.straight(body)) for cond, body in s.branches]
+        orelse = self.straight(s.orelse) if s.orelse else None
+
+        def choose_branch(st, L):
+            for cond, body in branches:
+                if cond(st, L):
+                    body(st, L)
+                    return
+            if orelse is not None:
+                orelse(st, L)
+        return choose_branch
+
+    def f_ForEach(self, s: n.ForEach) -> Fn:
+        items = self.ec.as_list(s.source, copy=True)
+        cond = self.ec.expr(s.cond) if s.cond is not None else None
+        body, var = self.straight(s.body), s.var
+
+        def loop(st, L):
+            for x in items(st, L):
+                L[var] = x
+                if cond is None or cond(st, L):
+                    body(st, L)
+        return loop
 
     # -- labels of choices ---------------------------------------------------------
 
     def option_text(self, kind: str) -> Callable[[State, Any], tuple[str, str]]:
         game = self.game
         if kind == PLAYER:
-            return lambda st, v: (player_name(v), player_name(v))
+            return lambda st, v: (NAMES[v], NAMES[v])
         if kind == CARD:
             return lambda st, v: (game.card_type[v].id, game.card_type[v].name)
         if kind == LOCATION:
@@ -538,40 +628,31 @@ class StmtCompiler:
                 if row[vi] == v and type(row[vi]) is type(v):
                     return
                 row[vi] = v
-                st.events.append({"type": "set", "turn": st.turn, "player": player_name(p), "var": name,
+                st.events.append({"type": "set", "turn": st.turn, "player": NAMES[p], "var": name,
                                   "value": _plain_value(game, target.type, v)})
             return set_var
         ci = game.counters.index(target.name)
         holder = ec.holder(target.obj)
         return lambda st, L, v: _set_counter(st, holder(st, L), ci, v)
 
-    def s_Assign(self, s: n.Assign, b: Builder) -> None:
+    def f_Assign(self, s: n.Assign) -> Fn:
         store, value = self.setter(s.target), self.ec.expr(s.value)
+        return lambda st, L: store(st, L, value(st, L))
 
-        def op(st, fr):
-            L = fr[2]
-            store(st, L, value(st, L))
-        b.emit(op, s.span)
-
-    def s_AugAssign(self, s: n.AugAssign, b: Builder) -> None:
+    def f_AugAssign(self, s: n.AugAssign) -> Fn:
         store, current, amount = self.setter(s.target), self.ec.expr(s.target), self.ec.expr(s.value)
         sign = 1 if s.op == "+=" else -1
-
-        def op(st, fr):
-            L = fr[2]
-            store(st, L, current(st, L) + sign * amount(st, L))
-        b.emit(op, s.span)
+        return lambda st, L: store(st, L, current(st, L) + sign * amount(st, L))
 
     # -- counters and cards --------------------------------------------------------------
 
-    def s_MoveCounter(self, s: n.MoveCounter, b: Builder) -> None:
+    def f_MoveCounter(self, s: n.MoveCounter) -> Fn:
         ec = self.ec
         amount = ec.expr(s.amount) if s.amount is not None else None
         counter, src, dst = ec.expr(s.counter), ec.holder(s.source), ec.holder(s.dest)
         names = self.game.counters
 
-        def op(st, fr):
-            L = fr[2]
+        def move(st, L):
             c, a, z = counter(st, L), src(st, L), dst(st, L)
             if c is None or a is None or z is None:
                 return
@@ -582,51 +663,45 @@ class StmtCompiler:
                 st.counters[z][c] += k
                 st.events.append({"type": "transferred", "turn": st.turn, "counter": names[c], "amount": k,
                                   "from": holder_label(st, a), "to": holder_label(st, z)})
-        b.emit(op, s.span)
+        return move
 
-    def s_MoveCards(self, s: n.MoveCards, b: Builder) -> None:
+    def f_MoveCards(self, s: n.MoveCards) -> Fn:
         cards, dest = self.ec.as_cards(s.cards), self.ec.expr(s.dest)
 
-        def op(st, fr):
-            L = fr[2]
+        def move(st, L):
             z = dest(st, L)
             for c in cards(st, L):
                 move_card(st, c, z)
-        b.emit(op, s.span)
+        return move
 
-    def s_Discard(self, s: n.Discard, b: Builder) -> None:
+    def f_Discard(self, s: n.Discard) -> Fn:
         cards = self.ec.as_cards(s.cards)
 
-        def op(st, fr):
-            for c in cards(st, fr[2]):
+        def discard(st, L):
+            for c in cards(st, L):
                 discard_card(st, c)
-        b.emit(op, s.span)
+        return discard
 
-    def s_Draw(self, s: n.Draw, b: Builder) -> None:
+    def f_Draw(self, s: n.Draw) -> Fn:
         amount, src, dst = self.ec.expr(s.amount), self.ec.expr(s.source), self.ec.expr(s.dest)
+        return lambda st, L: draw_cards(st, amount(st, L), src(st, L), dst(st, L))
 
-        def op(st, fr):
-            L = fr[2]
-            draw_cards(st, amount(st, L), src(st, L), dst(st, L))
-        b.emit(op, s.span)
-
-    def s_Shuffle(self, s: n.Shuffle, b: Builder) -> None:
+    def f_Shuffle(self, s: n.Shuffle) -> Fn:
         zone = self.ec.expr(s.zone)
-        b.emit(lambda st, fr: shuffle_zone(st, zone(st, fr[2])), s.span)
+        return lambda st, L: shuffle_zone(st, zone(st, L))
 
-    def s_Roll(self, s: n.Roll, b: Builder) -> None:
+    def f_Roll(self, s: n.Roll) -> Fn:
         amount, var, die = self.ec.expr(s.amount), s.var, s.die
         faces = max(self.game.dice[die])
 
-        def op(st, fr):
-            L = fr[2]
+        def roll(st, L):
             k = max(0, amount(st, L))
             rolled = [st.roll_die(faces) for _ in range(k)]
             L[var] = rolled
             who = L.get("me")
             st.events.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
-                              "player": None if who is None else player_name(who)})
-        b.emit(op, s.span)
+                              "player": None if who is None else NAMES[who]})
+        return roll
 
     # -- control flow --------------------------------------------------------------------
 
@@ -673,8 +748,8 @@ class StmtCompiler:
         b.emit(_jump(top), None)
         end.pc = b.here()
 
-    def s_Pass(self, s, b):
-        pass
+    def f_Pass(self, s: n.Pass) -> Fn:
+        return lambda st, L: None
 
     # -- decisions -----------------------------------------------------------------------
 
@@ -792,7 +867,7 @@ class StmtCompiler:
                 for p, v in zip(L.pop(waiting), answer):
                     L[var] = p
                     store(st, L, v)
-                    chosen[player_name(p)] = text(st, v)[0]
+                    chosen[NAMES[p]] = text(st, v)[0]
                 st.events.append({"type": "revealed", "turn": st.turn, "choices": chosen})
                 return False
             choosers, options, values = [], [], []
@@ -853,8 +928,8 @@ class StmtCompiler:
                 discard_card(st, pick[1])
                 return False
             _, card, player, target = pick
-            st.events.append({"type": "played", "turn": st.turn, "player": player_name(player),
-                              "card": game.card_type[card].id, "id": card, "target": player_name(target)})
+            st.events.append({"type": "played", "turn": st.turn, "player": NAMES[player],
+                              "card": game.card_type[card].id, "id": card, "target": NAMES[target]})
             L[slot] = [card, player, target, answerers(st, card, player), 0]
             return False
 
@@ -904,7 +979,7 @@ class StmtCompiler:
 
         def op(st, fr):
             p = who(st, fr[2])
-            st.events.append({"type": "skipped", "turn": st.turn, "player": player_name(p)})
+            st.events.append({"type": "skipped", "turn": st.turn, "player": NAMES[p]})
             if game.order == "seat" and p == st.active:
                 end_turn(st)
         b.emit(op, s.span)
@@ -941,7 +1016,7 @@ def _plain_value(game: Game, kind: str, v: Any) -> Any:
     if v is None:
         return None
     if kind == PLAYER:
-        return player_name(v)
+        return NAMES[v]
     if kind == LOCATION:
         return game.locations[v - 1]
     if kind == COUNTER:
@@ -957,7 +1032,7 @@ def holder_label(st: State, h: int) -> str:
     game = st.game
     if h < game.player_holder:
         return game.locations[h - 1]
-    return player_name(h - game.player_holder)
+    return NAMES[h - game.player_holder]
 
 
 def _set_counter(st: State, h: int, c: int, v: int) -> None:
@@ -977,10 +1052,11 @@ def end_turn(st: State) -> None:
 
 def check_end(st: State, L: dict) -> bool:
     """The first end condition that holds ends the game."""
-    for cond in st.game.end:
-        local = dict(L)
-        if "me" not in local and st.game.order == "seat":
-            local["me"] = st.active
+    game = st.game
+    local = L
+    if "me" not in L and game.order == "seat":
+        local = dict(L, me=st.active)
+    for cond in game.end:
         if cond.when(st, local):
             won = cond.winner(st, local)
             st.winners = [won] if isinstance(won, int) else sorted(set(won or []))
@@ -1014,7 +1090,7 @@ def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
             if t == player:
                 options.append([ctype.id, f"play {ctype.name}"])
             else:
-                options.append([f"{ctype.id}>{player_name(t)}", f"play {ctype.name} on {player_name(t)}"])
+                options.append([f"{ctype.id}>{NAMES[t]}", f"play {ctype.name} on {NAMES[t]}"])
             values.append(["play", card, player, t])
     return options, values
 
@@ -1065,7 +1141,7 @@ def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) 
 def answer_card(st: State, card: int, player: int, reactor: int, reaction: int) -> None:
     """The first answer cancels the card: both are discarded, then the answer acts."""
     game = st.game
-    st.events.append({"type": "answered", "turn": st.turn, "player": player_name(reactor),
+    st.events.append({"type": "answered", "turn": st.turn, "player": NAMES[reactor],
                       "card": game.card_type[reaction].id, "cancels": game.card_type[card].id})
     discard_card(st, card, how="cancelled")
     discard_card(st, reaction, how="answered")
@@ -1381,7 +1457,7 @@ class GameCompiler:
         main = self.new_proc("the turn loop")
         proc_ids = {name: self.new_proc(f"procedure {name}") for name in (data.get("procedures") or {})}
         ec = ExprCompiler(g, self.sym, proc_ids)
-        sc = StmtCompiler(ec)
+        sc = StmtCompiler(ec, has_triggers=bool(data.get("triggers")))
 
         def expr(path):
             job = jobs.get(path)
@@ -1475,7 +1551,7 @@ class GameCompiler:
                                 hint=f"seed {st.seed}: check the end conditions, or raise turn: limit")
             event = {"type": "turn", "turn": st.turn}
             if seat:
-                event["player"] = player_name(st.active)
+                event["player"] = NAMES[st.active]
             st.events.append(event)
         b.emit(begin_turn, None)
         for name, proc in steps:

@@ -212,8 +212,11 @@ def assign_roles(roles: list[dict], n: int) -> list[str]:
     return (seats + [roles[-1]["name"]] * n)[:n]
 
 
+NAMES = [f"P{p + 1}" for p in range(256)]
+
+
 def player_name(p: int) -> str:
-    return f"P{p + 1}"
+    return NAMES[p]
 
 
 # --- decisions ---------------------------------------------------------------
@@ -292,26 +295,41 @@ class State:
         return [o[0] for o in pend["options"][i]]
 
     def apply(self, option: str, player: int | None = None) -> None:
-        """Take one option for ``player`` (default: the first who must choose)."""
+        """Take one option, by id, for ``player`` (default: the first who must choose)."""
         pend = self.pending
         if pend is None or self.over:
             raise RulelangError("no decision is waiting")
         i = _chooser_index(pend, player)
+        for j, known in enumerate(pend["options"][i]):
+            if known[0] == option:
+                self._take(pend, i, j)
+                return
         ids = [o[0] for o in pend["options"][i]]
-        try:
-            j = ids.index(option)
-        except ValueError:
-            raise RulelangError(f"'{option}' is not an option of {player_name(pend['players'][i])}",
-                                hint="options: " + ", ".join(ids)) from None
-        pend["chosen"][i] = j
+        raise RulelangError(f"'{option}' is not an option of {player_name(pend['players'][i])}",
+                            hint="options: " + ", ".join(ids))
+
+    def apply_index(self, j: int, player: int | None = None) -> None:
+        """Take the j-th option of ``player``: the fast path for simulations."""
+        pend = self.pending
+        if pend is None or self.over:
+            raise RulelangError("no decision is waiting")
+        i = _chooser_index(pend, player)
+        if not 0 <= j < len(pend["options"][i]):
+            raise RulelangError(f"option {j} is out of range")
+        self._take(pend, i, j)
+
+    def _take(self, pend: dict, i: int, j: int) -> None:
+        chosen = pend["chosen"]
+        chosen[i] = j
         self._decision = None
-        who = pend["players"][i]
-        event = {"type": "chose", "turn": self.turn, "player": player_name(who), "option": option}
+        event = {"type": "chose", "turn": self.turn, "player": NAMES[pend["players"][i]],
+                 "option": pend["options"][i][j][0]}
         if pend["kind"] == "secret":
             event["secret"] = True
         self.events.append(event)
-        if all(c is not None for c in pend["chosen"]):
-            self.answer = [pend["values"][k][c] for k, c in enumerate(pend["chosen"])]
+        if None not in chosen:
+            values = pend["values"]
+            self.answer = [values[k][c] for k, c in enumerate(chosen)]
             self.pending = None
             run(self)
 
@@ -434,22 +452,27 @@ def run(st: State) -> None:
         while stack and not st.over:
             fr = stack[-1]
             ops = code[fr[0]]
-            pc = fr[1]
-            if pc >= len(ops):
-                stack.pop()
-                continue
-            fr[1] = pc + 1
-            if ops[pc](st, fr):
-                break
-            if fired:
-                stack.extend(reversed(fired))
-                fired.clear()
-            steps += 1
+            size = len(ops)
+            depth = len(stack)
+            while True:            # stay on this frame while it is on top
+                pc = fr[1]
+                if pc >= size:
+                    stack.pop()
+                    break
+                fr[1] = pc + 1
+                if ops[pc](st, fr):
+                    return
+                steps += 1
+                if fired:
+                    stack.extend(reversed(fired))
+                    fired.clear()
+                    break
+                if len(stack) != depth or stack[-1] is not fr or st.over:
+                    break
             if steps > budget:
                 raise RuleError(
                     f"the rules ran {budget:,} steps without a decision (a rule that triggers itself forever?)",
-                    hint=f"seed {st.seed}, turn {st.turn}; raise the limit with the game's step budget "
-                         "if the rules are right")
+                    hint=f"seed {st.seed}, turn {st.turn}; raise the game's step_budget if the rules are right")
     except RuleError as error:
         raise _locate_runtime(st, error) from None
     except RulelangError:

@@ -43,7 +43,7 @@ MAX_FILES = 200
 _STD = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = (_STD + t for t in ("str", "int", "float", "bool", "null"))
 MAP, SEQ, MERGE, VALUE = (_STD + t for t in ("map", "seq", "merge", "value"))
-_SCALAR_TAGS = {STR, INT, FLOAT, BOOL, NULL, VALUE}
+_SCALAR_TAGS = {STR, INT, FLOAT, BOOL, NULL, VALUE, MERGE}  # MERGE: "<<" used as a value is text
 
 _LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
 _NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
@@ -192,6 +192,7 @@ class _Composer(yaml.SafeLoader):
         super().__init__(text)
         self.file = file
         self.depth = 0
+        self.nodes = 0
         self.aliases = 0
         self.anchor_names: dict[int, str] = {}
 
@@ -200,6 +201,7 @@ class _Composer(yaml.SafeLoader):
         if isinstance(event, yaml.AliasEvent):
             self._count_alias(event)
             return super().compose_node(parent, index)
+        self._count_node(event)
         if self.depth >= MAX_DEPTH:
             raise SpecError(
                 f"nesting is too deep: more than {MAX_DEPTH} levels of lists and mappings",
@@ -214,6 +216,16 @@ class _Composer(yaml.SafeLoader):
         if event.anchor is not None:
             self.anchor_names[id(node)] = event.anchor
         return node
+
+    def _count_node(self, event: yaml.Event) -> None:
+        """Stop a file of millions of plain values before it is all in memory."""
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise SpecError(
+                f"this file holds more than {MAX_NODES:,} values",
+                _mark_span(self.file, event.start_mark),
+                "a game spec is far smaller; split it or check for generated data",
+            )
 
     def _count_alias(self, event: yaml.AliasEvent) -> None:
         self.aliases += 1
@@ -353,6 +365,10 @@ def _explain_map_value(error, problem, file, where, lines):
 
 
 def _explain_bad_indent(error, problem, file, where, lines):
+    mark = error.problem_mark
+    source = _line_at(lines, mark.line + 1)
+    if source[: mark.column].strip():
+        return ("unexpected text after the value on this line", "put the whole value in quotes", where)
     return ("bad indentation: this line does not line up with the lines above it",
             "keys of one mapping, and items of one list, must start in the same column", where)
 
@@ -614,7 +630,7 @@ def _children(node: Node) -> Iterator[Node]:
 
 def _convert_scalar(tag: str, text: str) -> Any:
     """A scalar's plain value under the YAML 1.2 core schema; ValueError if it does not fit its tag."""
-    if tag in (STR, VALUE):
+    if tag in (STR, VALUE, MERGE):
         return text
     if tag == NULL:
         if not _NULL_RE.match(text):
@@ -797,7 +813,7 @@ class _Includer:
 
     def _missing(self, entry: str, target: Path, real: Path, span: Span) -> SpecError:
         folder = target.parent if _is_inside(target.parent, self.root) else real.parent
-        prefix = str(Path(entry).parent) + "/" if Path(entry).parent != Path(".") else ""
+        prefix = Path(entry).parent.as_posix() + "/" if Path(entry).parent != Path(".") else ""
         names = [prefix + n for n in _yaml_files(folder, exclude=real)]
         hint = did_you_mean(entry, names)
         listing = ("YAML files here: " + ", ".join(names)) if names else "there are no other YAML files here"

@@ -276,10 +276,16 @@ def _alternatives(doc: Document, error: ValidationError, path: tuple) -> list[Ru
             types.extend([value] if isinstance(value, str) else value)
         message = f"expected {_expected(types, error.instance)} for {_field(path)}, got {_got(error.instance)}"
         return [SpecError(message, doc.span(path), _description(error.schema))]
-    best = best_match(context)
-    if best is None or best is error:
-        return _other(doc, error, path)
-    return _report(doc, best)
+    best = _most_specific(error)
+    return _other(doc, error, path) if best is error else _report(doc, best)
+
+
+def _most_specific(error: ValidationError) -> ValidationError:
+    """The branch error that says most: jsonschema's best match, else the deepest one."""
+    best = best_match([error])
+    if best is not None and best is not error:
+        return best
+    return max(error.context or [error], key=lambda e: len(e.absolute_path))
 
 
 def _other(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:

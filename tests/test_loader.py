@@ -152,6 +152,11 @@ copy: *base
     assert at(doc.span(("card", "points"))) == (4, 11)
 
 
+def test_merge_marker_as_a_value_is_text(tmp_path: Path) -> None:
+    doc = load_document(write(tmp_path, "game.yaml", "a: <<\nb: [<<]\n"))
+    assert doc.data == {"a": "<<", "b": ["<<"]}
+
+
 def test_bom_is_ignored(tmp_path: Path) -> None:
     doc = load_document(write(tmp_path, "game.yaml", "\ufeffgame: x\n"))
     assert doc.data == {"game": "x"}
@@ -267,10 +272,10 @@ cards:
     span = doc.text_span(card + ("effect",), 1, 6, 1, 7)
     assert (span.line, span.col, span.end_line, span.end_col) == (4, 19, 4, 20)
     assert doc.data["cards"][0]["tricky"] == "it's me"
-    assert at(doc.text_span(card + ("tricky",), 1, 6)) == (5, 19)  # 'me' after the doubled quote
+    assert at(doc.text_span(card + ("tricky",), 1, 6)) == (5, 20)  # "me" after the doubled quote
     assert doc.data["cards"][0]["escaped"] == 'say "hi" to me'
-    assert at(doc.text_span(card + ("escaped",), 1, 13)) == (6, 27)  # 'me' after two escapes
-    assert at(doc.text_span(card + ("anchored",), 1, 7)) == (7, 22)
+    assert at(doc.text_span(card + ("escaped",), 1, 13)) == (6, 29)  # "me" after two escapes
+    assert at(doc.text_span(card + ("anchored",), 1, 7)) == (7, 24)
 
 
 def test_text_span_multiline_flow_is_best_effort(tmp_path: Path) -> None:
@@ -449,6 +454,13 @@ def test_bad_indentation(tmp_path: Path) -> None:
     assert error.message == "bad indentation: this line does not line up with the lines above it"
     assert at(error.span) == (3, 2)
     assert "same column" in error.hint
+
+
+def test_text_after_a_quoted_value(tmp_path: Path) -> None:
+    error = load_error(write(tmp_path, "game.yaml", "name: 'Steel' Axe\n"))
+    assert error.message == "unexpected text after the value on this line"
+    assert at(error.span) == (1, 15)
+    assert error.hint == "put the whole value in quotes"
 
 
 def test_over_indented_key(tmp_path: Path) -> None:
@@ -650,6 +662,20 @@ def test_too_many_aliases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     error = load_error(write(tmp_path, "game.yaml", "a: &a 1\nb: [" + ", ".join(["*a"] * 11) + "]\n"))
     assert error.message == "too many aliases: more than 10 uses of '*name' in one file"
     assert at(error.span) == (2, 45)
+
+
+def test_too_many_plain_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loader, "MAX_NODES", 1000)
+    error = load_error(write(tmp_path, "game.yaml", "a: [" + ", ".join(["1"] * 2000) + "]\n"))
+    assert error.message == "this file holds more than 1,000 values"
+    assert error.span.line == 1
+
+
+def test_missing_include_in_a_subfolder(tmp_path: Path) -> None:
+    write(tmp_path, "g/game.yaml", "game: x\ninclude: [cards/bsae.yaml]\n")
+    write(tmp_path, "g/cards/base.yaml", "cards: []\n")
+    error = load_error(tmp_path / "g")
+    assert error.hint == "did you mean 'cards/base.yaml'? YAML files here: cards/base.yaml"
 
 
 def test_anchor_inside_itself(tmp_path: Path) -> None:
