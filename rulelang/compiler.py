@@ -1325,6 +1325,7 @@ class GameCompiler:
                     initial = 1 + g.locations.index(initial)
             g.var_names.append(name)
             g.var_initial.append(initial)
+            g.var_types.append(kind)
 
     def declare_tables(self) -> None:
         g = self.game
@@ -1555,7 +1556,7 @@ class GameCompiler:
             st.events.append(event)
         b.emit(begin_turn, None)
         for name, proc in steps:
-            b.emit(_call_step(name, proc, seat), None)
+            g.step_pcs[name] = b.emit(_call_step(name, proc, seat), None)
 
         def next_turn(st, fr):
             if seat:
@@ -1568,6 +1569,11 @@ class GameCompiler:
 
 def _call_step(name: str, proc: int, seat: bool) -> Callable:
     def op(st, fr):
+        halt = st.halt
+        if halt is not None and halt[0] == st.turn and halt[1] == name:
+            st.halt = None         # a scenario asked to stop here
+            fr[1] -= 1
+            return True
         st.events.append({"type": "step", "turn": st.turn, "step": name})
         st.stack.append([proc, 0, {"me": st.active} if seat else {}])
     return op

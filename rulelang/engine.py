@@ -99,6 +99,7 @@ class Game:
         self.counters: list[str] = []
         self.var_names: list[str] = []
         self.var_initial: list[Any] = []
+        self.var_types: list[str] = []
         self.zones: list[ZoneDecl] = []
         self.table_zones: list[ZoneDecl] = []
         self.player_zones: list[ZoneDecl] = []
@@ -118,6 +119,8 @@ class Game:
         self.tables: dict[str, dict] = {}
         self.dice: dict[str, dict[int, str]] = {}
         self.reaction_types: list[CardType] = []
+        self.step_pcs: dict[str, int] = {}        # step name -> its place in the turn loop
+        self.end_turn_pc = 0
         self._layouts: dict[int, Layout] = {}
 
     # -- derived numbers ------------------------------------------------------
@@ -190,6 +193,7 @@ class Game:
         st.result = None
         st.events = []
         st.dice_script = []
+        st.halt = None
         st.fired = []
         st._decision = None
         if self.order == "seat" and self.first == "random":
@@ -248,7 +252,7 @@ class Decision:
 # --- the state ---------------------------------------------------------------
 
 _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
-           "turn", "active", "over", "winners", "result", "events", "dice_script")
+           "turn", "active", "over", "winners", "result", "events", "dice_script", "halt")
 
 
 class State:
@@ -386,6 +390,100 @@ class State:
         """What ``player`` may see (None: a spectator who sees only public things)."""
         return make_view(self, player)
 
+    # -- setting up a position (scenarios, tests, tools) -----------------------------
+
+    def go_to_step(self, step: str, turn: int | None = None, active: int | None = None) -> None:
+        """Abandon whatever the game was doing and continue from the start of a step."""
+        game = self.game
+        if step not in game.step_pcs:
+            raise RulelangError(f"unknown step '{step}'", hint="steps: " + ", ".join(game.step_pcs))
+        del self.stack[1:]
+        self.stack[0][1] = game.step_pcs[step]
+        self.stack[0][2] = {}
+        self.pending = self.answer = None
+        self._decision = None
+        if turn is not None:
+            self.turn = turn
+        if active is not None:
+            self.active = active
+        run(self)
+
+    def resume(self) -> None:
+        """Go on after a halt (see ``halt_before``)."""
+        if self.pending is None and not self.over:
+            run(self)
+
+    def halt_before(self, step: str, turn: int) -> None:
+        """Stop (with no decision waiting) when ``step`` of ``turn`` is about to start."""
+        if step not in self.game.step_pcs:
+            raise RulelangError(f"unknown step '{step}'", hint="steps: " + ", ".join(self.game.step_pcs))
+        self.halt = [turn, step]
+
+    def set_counter(self, holder: str | int, name: str, value: int) -> None:
+        self.counters[self._holder(holder)][self.game.counters.index(name)] = value
+
+    def set_var(self, player: int, name: str, value: Any) -> None:
+        game = self.game
+        kind = game.var_types[game.var_names.index(name)]
+        if kind == "location" and isinstance(value, str):
+            value = 1 + game.locations.index(value)
+        elif kind == "counter" and isinstance(value, str):
+            value = game.counters.index(value)
+        self.vars[player][game.var_names.index(name)] = value
+
+    def zone_id_of(self, label: str) -> int:
+        """A zone by its label: "deck" for a table zone, "hand:P2" for a player's."""
+        try:
+            return self.lay.zone_labels.index(label)
+        except ValueError:
+            raise RulelangError(f"unknown zone '{label}'",
+                                hint="zones: " + ", ".join(self.lay.zone_labels)) from None
+
+    def arrange(self, contents: dict[str, list[str]]) -> None:
+        """Put exactly these cards (by id, bottom to top) in these zones, without events.
+
+        Cards are taken first from their starting zones; cards displaced from an
+        arranged zone go back to their starting zone.
+        """
+        game = self.game
+        targets = {self.zone_id_of(label): ids for label, ids in contents.items()}
+        claimed: set[int] = set()
+        placement: dict[int, list[int]] = {}
+        for zid, ids in targets.items():
+            placement[zid] = []
+            for cid in ids:
+                card = self._free_card(cid, claimed, targets)
+                claimed.add(card)
+                placement[zid].append(card)
+        for zid in targets:
+            for card in list(self.zones[zid]):
+                if card not in claimed:
+                    home = game.zone_id(game.zones[game.card_type[card].zone], 0, self.n)
+                    if home in targets:
+                        raise RulelangError(f"no room for {game.card_type[card].id}: its starting zone is arranged too")
+                    self.zones[zid].remove(card)
+                    self.zones[home].append(card)
+                    self.loc[card] = home
+        for zid, cards in placement.items():
+            for card in cards:
+                self.zones[self.loc[card]].remove(card)
+            self.zones[zid].extend(cards)
+            for card in cards:
+                self.loc[card] = zid
+
+    def _free_card(self, cid: str, claimed: set[int], targets: dict) -> int:
+        game = self.game
+        candidates = [c for c, t in enumerate(game.card_type) if t.id == cid and c not in claimed]
+        if not candidates:
+            known = {t.id for t in game.card_type}
+            if cid not in known:
+                from .errors import did_you_mean
+                raise RulelangError(f"unknown card '{cid}'", hint=did_you_mean(cid, known))
+            raise RulelangError(f"there are not that many '{cid}' cards")
+        home = lambda c: game.zone_id(game.zones[game.card_type[c].zone], 0, self.n)
+        candidates.sort(key=lambda c: (self.loc[c] != home(c), self.loc[c] in targets, c))
+        return candidates[0]
+
     # -- copying and saving ---------------------------------------------------------
 
     def copy(self) -> "State":
@@ -402,6 +500,7 @@ class State:
         new.winners, new.result = list(self.winners), self.result
         new.events = list(self.events)
         new.dice_script = list(self.dice_script)
+        new.halt = self.halt
         new.fired = []
         new._decision = None
         return new

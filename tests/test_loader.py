@@ -780,3 +780,16 @@ def test_any_bytes_load_or_raise_a_rulelang_error(tmp_path: Path, raw: bytes) ->
         load_document(path)
     except RulelangError:
         pass
+
+
+@pytest.fixture(scope="module")
+def blocks_doc(tmp_path_factory: pytest.TempPathFactory) -> Document:
+    return load_document(write(tmp_path_factory.mktemp("blocks"), "game.yaml", BLOCKS))
+
+
+@settings(max_examples=200, deadline=None)
+@given(line=st.integers(min_value=-2, max_value=40), col=st.integers(min_value=-2, max_value=200))
+def test_text_span_never_fails(blocks_doc: Document, line: int, col: int) -> None:
+    for path in [("steps", 0, "effect"), ("steps", 4, "folded"), ("steps", 3, "explicit"), ("steps", 1, "strip")]:
+        span = blocks_doc.text_span(path, line, col, line, col + 1)
+        assert span.line >= 1 and span.col >= 1
