@@ -140,7 +140,24 @@ class ExprCompiler:
     # -- dispatch ------------------------------------------------------------------
 
     def expr(self, e: n.Expr) -> Fn:
+        known, value = self.constant(e)
+        if known:
+            return lambda st, L: value
         return getattr(self, "c_" + type(e).__name__)(e)
+
+    def constant(self, e: n.Expr) -> tuple[bool, Any]:
+        """Fold what cannot change during a game: literals, place and counter names, lists of them."""
+        if isinstance(e, (n.Num, n.Text, n.Bool)):
+            return True, e.value
+        if isinstance(e, n.NoneLit):
+            return True, None
+        if isinstance(e, n.Name) and e.ref and e.ref[0] in ("location", "counter", "zone"):
+            return True, self.c_Name(e)(None, None)
+        if isinstance(e, n.ListLit):
+            folded = [self.constant(x) for x in e.items]
+            if all(known for known, _ in folded):
+                return True, [v for _, v in folded]
+        return False, None
 
     def c_Num(self, e):
         v = e.value
@@ -203,11 +220,16 @@ class ExprCompiler:
     def c_Attr(self, e: n.Attr) -> Fn:
         game, obj, ref = self.game, self.expr(e.obj), e.ref
         kind = ref[0]
+        local = e.obj.ref[1] if isinstance(e.obj, n.Name) and e.obj.ref[0] == "local" else None
         if kind == "pcounter":
             ci, base = game.counters.index(e.name), game.player_holder
+            if local is not None:     # the common `p.counter`: one closure, not two
+                return lambda st, L: st.counters[base + L[local]][ci]
             return lambda st, L: st.counters[base + obj(st, L)][ci]
         if kind == "pvar":
             vi = game.var_names.index(e.name)
+            if local is not None:
+                return lambda st, L: st.vars[L[local]][vi]
             return lambda st, L: st.vars[obj(st, L)][vi]
         if kind == "pzone":
             base, k = len(game.table_zones), _decl(game, e.name).index
@@ -276,6 +298,15 @@ class ExprCompiler:
 
     def c_Compare(self, e: n.Compare) -> Fn:
         a, b, op = self.expr(e.left), self.expr(e.right), e.op
+        known, k = self.constant(e.right)
+        if known and op in ("=", "!=", ">", ">="):    # against a constant: one call fewer
+            if op == "=":
+                return lambda st, L: a(st, L) == k
+            if op == "!=":
+                return lambda st, L: a(st, L) != k
+            if op == ">":
+                return lambda st, L: a(st, L) > k
+            return lambda st, L: a(st, L) >= k
         if op == "=":
             return lambda st, L: a(st, L) == b(st, L)
         if op == "!=":
@@ -857,6 +888,8 @@ class StmtCompiler:
         var = s.var
         text = self.option_text(item_of(s.source.type) or "?")
         waiting = self.fresh("secret")
+        known, values = ec.constant(s.source)
+        fixed = ([list(text(None, v)) for v in values], list(values)) if known else None
 
         def op(st, fr):
             L = fr[2]
@@ -875,11 +908,14 @@ class StmtCompiler:
                 L[var] = p
                 if pcond is not None and not pcond(st, L):
                     continue
-                opts, vals = [], []
-                for x in items(st, L):
-                    oid, label = text(st, x)
-                    opts.append([oid, label])
-                    vals.append(x)
+                if fixed is not None:
+                    opts, vals = fixed
+                else:
+                    opts, vals = [], []
+                    for x in items(st, L):
+                        oid, label = text(st, x)
+                        opts.append([oid, label])
+                        vals.append(x)
                 if len(vals) == 1:
                     store(st, L, vals[0])
                 elif vals:

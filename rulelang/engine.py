@@ -552,7 +552,6 @@ def run(st: State) -> None:
             fr = stack[-1]
             ops = code[fr[0]]
             size = len(ops)
-            depth = len(stack)
             while True:            # stay on this frame while it is on top
                 pc = fr[1]
                 if pc >= size:
@@ -560,14 +559,14 @@ def run(st: State) -> None:
                     break
                 fr[1] = pc + 1
                 if ops[pc](st, fr):
-                    return
+                    return         # waiting for a decision, or the game is over
                 steps += 1
                 if fired:
                     stack.extend(reversed(fired))
                     fired.clear()
                     break
-                if len(stack) != depth or stack[-1] is not fr or st.over:
-                    break
+                if stack[-1] is not fr:
+                    break          # a frame was pushed, or the turn was unwound
             if steps > budget:
                 raise RuleError(
                     f"the rules ran {budget:,} steps without a decision (a rule that triggers itself forever?)",
