@@ -656,7 +656,7 @@ class StmtCompiler:
             def set_var(st, L, v):
                 p = obj(st, L)
                 row = st.vars[p]
-                if row[vi] == v and type(row[vi]) is type(v):
+                if row[vi] == v:
                     return
                 row[vi] = v
                 st.events.append({"type": "set", "turn": st.turn, "player": NAMES[p], "var": name,

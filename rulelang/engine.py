@@ -317,7 +317,11 @@ class State:
         pend = self.pending
         if pend is None or self.over:
             raise RulelangError("no decision is waiting")
-        i = _chooser_index(pend, player)
+        chosen = pend["chosen"]
+        if player is None:
+            i = chosen.index(None)
+        else:
+            i = _chooser_index(pend, player)
         if not 0 <= j < len(pend["options"][i]):
             raise RulelangError(f"option {j} is out of range")
         self._take(pend, i, j)
