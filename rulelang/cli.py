@@ -69,6 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("rulelang: interrupted", file=sys.stderr)
         return 130
+    except Exception as error:  # a bug of rulelang itself: still no traceback for the user
+        print(f"rulelang: internal error: {type(error).__name__}: {error} (please report it with the "
+              "command that caused it)", file=sys.stderr)
+        return 3
 
 
 # --- validate ------------------------------------------------------------------

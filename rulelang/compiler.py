@@ -535,7 +535,11 @@ class StmtCompiler:
                 continue
             self.emit_straight(run, b)
             run = []
-            getattr(self, "s_" + type(s).__name__)(s, b)
+            emit = getattr(self, "s_" + type(s).__name__, None)
+            if emit is None:            # a card move in a game with triggers: its own instruction
+                self.emit_straight([s], b)
+            else:
+                emit(s, b)
         self.emit_straight(run, b)
 
     _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Shuffle)

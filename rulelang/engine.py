@@ -150,7 +150,7 @@ class Game:
         roles = assign_roles(self.roles, n)
         role_players: dict[str, list[int]] = {r["name"]: [] for r in self.roles}
         for seat, role in enumerate(roles):
-            role_players[role].append(seat)
+            role_players.setdefault(role, []).append(seat)
         team_players = {team: [p for r in members for p in role_players[r]]
                         for team, members in self.teams.items()}
         tables = {}
