@@ -533,6 +533,11 @@ class StmtCompiler:
             if self.is_straight(s):
                 run.append(s)
                 continue
+            if isinstance(s, n.CheckEnd):     # may end the game: closes a run
+                run.append(s)
+                self.emit_straight(run, b)
+                run = []
+                continue
             self.emit_straight(run, b)
             run = []
             emit = getattr(self, "s_" + type(s).__name__, None)
@@ -562,6 +567,13 @@ class StmtCompiler:
             return all(self.is_straight(x) for x in s.body)
         return False
 
+    def inline_body(self, stmts: list[n.Stmt]) -> Fn | None:
+        """The whole block as one function, if it never waits (a final `check end` is fine)."""
+        head = stmts[:-1] if stmts and isinstance(stmts[-1], n.CheckEnd) else stmts
+        if all(self.is_straight(s) for s in head):
+            return self.guarded(stmts)
+        return None
+
     def straight(self, stmts: list[n.Stmt]) -> Fn:
         fs = [getattr(self, "f_" + type(s).__name__)(s) for s in stmts]
         if len(fs) == 1:
@@ -572,31 +584,48 @@ class StmtCompiler:
                 f(st, L)
         return run_all
 
-    def emit_straight(self, stmts: list[n.Stmt], b: Builder) -> None:
-        if not stmts:
-            return
+    def guarded(self, stmts: list[n.Stmt]) -> Fn:
+        """Statements run in order; a failure names the statement's span.
+
+        Returns what the last one returns: True when a final `check end` ended the game.
+        """
         fs = [getattr(self, "f_" + type(s).__name__)(s) for s in stmts]
         spans = [s.span for s in stmts]
         if len(fs) == 1:
             f, span = fs[0], spans[0]
 
-            def op(st, fr):
-                f(st, fr[2])
-            b.emit(op, span)
-            return
+            def one(st, L):
+                try:
+                    return f(st, L)
+                except RuleError as error:
+                    error.span = error.span or span
+                    raise
+                except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
+                    raise RuleError(f"a rule failed while playing: {error}", span) from None
+            return one
 
-        def fused(st, fr):
-            L = fr[2]
+        def fused(st, L):
             i = 0
+            result = None
             try:
                 for i, f in enumerate(fs):
-                    f(st, L)
+                    result = f(st, L)
             except RuleError as error:
                 error.span = error.span or spans[i]
                 raise
             except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
                 raise RuleError(f"a rule failed while playing: {error}", spans[i]) from None
-        b.emit(fused, spans[0])
+            return result
+        return fused
+
+    def emit_straight(self, stmts: list[n.Stmt], b: Builder) -> None:
+        if not stmts:
+            return
+        body = self.guarded(stmts)
+        b.emit(lambda st, fr: body(st, fr[2]), stmts[0].span)
+
+    def f_CheckEnd(self, s: n.CheckEnd) -> Fn:
+        return check_end
 
     def f_If(self, s: n.If) -> Fn:
         branches = [(self.ec.expr(cond), self.straight(body)) for cond, body in s.branches]
@@ -1026,9 +1055,6 @@ class StmtCompiler:
 
     def s_EndTurn(self, s: n.EndTurn, b: Builder) -> None:
         b.emit(lambda st, fr: end_turn(st), s.span)
-
-    def s_CheckEnd(self, s: n.CheckEnd, b: Builder) -> None:
-        b.emit(lambda st, fr: check_end(st, fr[2]), s.span)
 
     def s_CallStmt(self, s: n.CallStmt, b: Builder) -> None:
         name = s.call.func
@@ -1529,8 +1555,12 @@ class GameCompiler:
         setup = block(("setup",), "setup") if data.get("setup") else None
         steps = []
         for i, step in enumerate((data.get("turn") or {}).get("steps") or []):
-            steps.append((step.get("name", f"step {i + 1}"), block(("turn", "steps", i, "effect"),
-                                                                    f"step '{step.get('name', i + 1)}'")))
+            name = step.get("name", f"step {i + 1}")
+            inline = sc.inline_body(jobs[("turn", "steps", i, "effect")].tree)
+            if inline is not None:      # a step that never waits runs in place, with no frame
+                steps.append((name, inline))
+            else:
+                steps.append((name, block(("turn", "steps", i, "effect"), f"step '{name}'")))
         self.generate_main(main, setup, steps)
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]
@@ -1576,7 +1606,7 @@ class GameCompiler:
             (decl.on_enter if words[0] == "enter" else decl.on_leave).append(entry)
         raise_all(self.errors)
 
-    def generate_main(self, main: int, setup: int | None, steps: list[tuple[str, int]]) -> None:
+    def generate_main(self, main: int, setup: int | None, steps: list[tuple[str, int | Fn]]) -> None:
         """The turn loop: setup, then turns of steps until an end condition holds."""
         g = self.game
         b = Builder("the turn loop")
@@ -1607,7 +1637,10 @@ class GameCompiler:
         g.main = main
 
 
-def _call_step(name: str, proc: int, seat: bool) -> Callable:
+def _call_step(name: str, proc: int | Fn, seat: bool) -> Callable:
+    """Start a step: push its frame, or run it in place if it never waits."""
+    inline = None if isinstance(proc, int) else proc
+
     def op(st, fr):
         halt = st.halt
         if halt is not None and halt[0] == st.turn and halt[1] == name:
@@ -1615,7 +1648,10 @@ def _call_step(name: str, proc: int, seat: bool) -> Callable:
             fr[1] -= 1
             return True
         st.events.append({"type": "step", "turn": st.turn, "step": name})
-        st.stack.append([proc, 0, {"me": st.active} if seat else {}])
+        local = {"me": st.active} if seat else {}
+        if inline is not None:
+            return inline(st, local)
+        st.stack.append([proc, 0, local])
     return op
 
 
