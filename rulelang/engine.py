@@ -330,9 +330,10 @@ class State:
         chosen = pend["chosen"]
         chosen[i] = j
         self._decision = None
+        kind = pend["kind"]
         event = {"type": "chose", "turn": self.turn, "player": NAMES[pend["players"][i]],
-                 "option": pend["options"][i][j][0]}
-        if pend["kind"] == "secret":
+                 "option": pend["options"][i][j][0], "decision": kind}
+        if kind == "secret":
             event["secret"] = True
         self.events.append(event)
         if None not in chosen:

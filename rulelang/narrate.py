@@ -28,14 +28,26 @@ def _turn(game: Game, e: dict) -> str:
     return f"\n== Turn {e['turn']}{who} =="
 
 
+def _zone(label: str) -> str:
+    """'hand:P2' reads "P2's hand"; a table zone keeps its name."""
+    zone, _, owner = label.partition(":")
+    zone = zone.replace("_", " ")
+    return f"{owner}'s {zone}" if owner else zone
+
+
 def _moved(game: Game, e: dict) -> str:
     name = _card(game, e["card"])
     how = e.get("how", "move")
-    verbs = {"draw": "draws", "play": "is played to", "replaced": "is replaced, to",
-             "cancelled": "is cancelled, to", "answered": "answers, to", "resolved": "resolves, to"}
+    zone, _, owner = e["to"].partition(":")
     if how == "draw":
-        return f"  {e['to']} draws {name} from {e['from']}"
-    return f"  {name} {verbs.get(how, 'moves to' if how == 'move' else how + ', to')} {e['to']} (from {e['from']})"
+        where = f" to their {zone.replace('_', ' ')}" if owner else f" to {_zone(e['to'])}"
+        return f"  {owner or 'the table'} draws {name}{where}"
+    if how == "play":
+        return f"  {name} goes to {_zone(e['to'])}"
+    reasons = {"replaced": "is replaced", "cancelled": "is cancelled", "answered": "is spent",
+               "resolved": "resolves", "discarded": "is discarded"}
+    reason = reasons.get(how, "moves")
+    return f"  {name} {reason}: {_zone(e['from'])} -> {_zone(e['to'])}"
 
 
 def _rolled(game: Game, e: dict) -> str:
@@ -64,7 +76,8 @@ _SAYINGS = {
     "started": _started,
     "turn": _turn,
     "step": lambda g, e: f" - {e['step']}",
-    "chose": lambda g, e: None if e.get("secret") else f"  {e['player']} chooses {e['option']}",
+    "chose": lambda g, e: None if e.get("decision") in ("secret", "play", "answer")
+    else f"  {e['player']} chooses {e['option']}",
     "revealed": lambda g, e: "  revealed: " + ", ".join(f"{p} {c}" for p, c in e["choices"].items()),
     "transferred": lambda g, e: f"  {e['amount']} {e['counter']}: {e['from']} -> {e['to']}",
     "set": _set,
@@ -75,8 +88,8 @@ _SAYINGS = {
     "answered": lambda g, e: f"  {e['player']} answers with {_card(g, e['card'])}, cancelling "
                              f"{_card(g, e['cancels'])}",
     "skipped": lambda g, e: f"  {e['player']} skips this turn",
-    "shuffled": lambda g, e: f"  {e['zone']} is shuffled",
-    "refilled": lambda g, e: f"  {e['zone']} is refilled from {e['from']}",
+    "shuffled": lambda g, e: f"  {_zone(e['zone'])} is shuffled",
+    "refilled": lambda g, e: f"  {_zone(e['zone'])} is refilled from {_zone(e['from'])}",
     "ended": lambda g, e: f"\nGame over on turn {e['turn']}: {e['condition']}. Winners: "
                           f"{e['team'] or ', '.join(e['winners']) or 'nobody'}"
                           + (f" ({', '.join(e['winners'])})" if e.get("team") else ""),
