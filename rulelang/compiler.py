@@ -1647,6 +1647,8 @@ def _call_step(name: str, proc: int | Fn, seat: bool) -> Callable:
             st.halt = None         # a scenario asked to stop here
             fr[1] -= 1
             return True
+        if st.observer is not None:    # tests and tools watch the game between steps
+            st.observer(st, name)
         st.events.append({"type": "step", "turn": st.turn, "step": name})
         local = {"me": st.active} if seat else {}
         if inline is not None:

@@ -194,6 +194,7 @@ class Game:
         st.events = []
         st.dice_script = []
         st.halt = None
+        st.observer = None
         st.fired = []
         st._decision = None
         if self.order == "seat" and self.first == "random":
@@ -258,7 +259,7 @@ _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pen
 class State:
     """One game in progress: plain data plus a reference to its compiled game."""
 
-    __slots__ = _FIELDS + ("game", "lay", "fired", "_decision")
+    __slots__ = _FIELDS + ("game", "lay", "fired", "_decision", "observer")
 
     # -- chance ---------------------------------------------------------------
 
@@ -508,6 +509,7 @@ class State:
         new.halt = self.halt
         new.fired = []
         new._decision = None
+        new.observer = None
         return new
 
     def to_json(self) -> dict:
@@ -525,6 +527,7 @@ class State:
         st.lay = game.layout(st.n)
         st.fired = []
         st._decision = None
+        st.observer = None
         return st
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import VisitError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
@@ -20,7 +20,19 @@ from .errors import Span, SpecError
 #: Maps a (line, col, end_line, end_col) inside a text to a span in its file.
 Locate = Callable[[int, int, int | None, int | None], Span]
 
-MAX_TEXT = 200_000
+#: Longest rule text, in characters: far above any real effect, low enough to parse in well under a second.
+MAX_TEXT = 50_000
+#: Deepest syntax tree: brackets, operators and blocks nested this deep are a mistake (or an attack),
+#: and the checker, compiler and compiled closures all recurse over the tree.
+MAX_NESTING = 120
+
+
+class _BadDedent(Exception):
+    """A line dedented to a column no enclosing block starts at (Lark raises a bare DedentError)."""
+
+    def __init__(self, line: int, col: int, expected: int):
+        super().__init__(line, col, expected)
+        self.line, self.col, self.expected = line, col, expected
 
 
 class _BlockIndenter(Indenter):
@@ -30,6 +42,39 @@ class _BlockIndenter(Indenter):
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+
+    def handle_NL(self, token: Token) -> Iterator[Token]:
+        """Lark's, but a dedent to no known column raises with the line's position."""
+        if self.paren_level > 0:
+            return
+        yield token
+        indent_str = token.rsplit("\n", 1)[1]
+        indent = indent_str.count(" ") + indent_str.count("\t") * self.tab_len
+        if indent > self.indent_level[-1]:
+            self.indent_level.append(indent)
+            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
+            return
+        while indent < self.indent_level[-1]:
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
+        if indent != self.indent_level[-1]:
+            raise _BadDedent(token.end_line, token.end_column, self.indent_level[-1])
+
+    def _process(self, stream):
+        """Lark's, without its assertion on unbalanced closing brackets (the parser reports those)."""
+        token = None
+        for token in stream:
+            if token.type == self.NL_type:
+                yield from self.handle_NL(token)
+            else:
+                yield token
+            if token.type in self.OPEN_PAREN_types:
+                self.paren_level += 1
+            elif token.type in self.CLOSE_PAREN_types:
+                self.paren_level = max(0, self.paren_level - 1)
+        while len(self.indent_level) > 1:
+            self.indent_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, "", token) if token else Token(self.DEDENT_type, "")
 
 
 @lru_cache(maxsize=1)
@@ -60,23 +105,44 @@ def _parse(text: str, start: str, locate: Locate):
     if not isinstance(text, str):
         raise SpecError("expected a rule text (a string)", locate(1, 1, None, None))
     if len(text) > MAX_TEXT:
-        raise SpecError(f"rule text is too long ({len(text)} characters; the limit is {MAX_TEXT})",
+        raise SpecError(f"rule text is too long ({len(text):,} characters; the limit is {MAX_TEXT:,})",
                         locate(1, 1, None, None), hint="split it into procedures")
     if not text.strip():
-        raise SpecError("rule text is empty", locate(1, 1, None, None))
+        raise SpecError("rule text is empty", locate(1, 1, None, None),
+                        hint="write a statement, or 'pass' for nothing" if start == "block" else None)
     source = text if text.endswith("\n") else text + "\n"
     try:
         tree = _lark().parse(source, start=start)
     except UnexpectedInput as error:
         raise _syntax_error(error, source, locate) from None
+    except _BadDedent as error:
+        raise _dedent_error(error, locate) from None
     except RecursionError:
-        raise SpecError("rule text is nested too deeply", locate(1, 1, None, None)) from None
+        raise _too_deep(locate(1, 1, None, None)) from None
+    _check_nesting(tree, locate)
     try:
         return _ToNodes(locate).transform(tree)
     except VisitError as error:
         if isinstance(error.orig_exc, SpecError):
             raise error.orig_exc from None
         raise
+
+
+def _too_deep(span: Span) -> SpecError:
+    return SpecError(f"rule text is nested too deeply (more than {MAX_NESTING} levels of brackets, "
+                     "operators or blocks)", span, "split it into functions or procedures")
+
+
+def _check_nesting(tree: Tree, locate: Locate) -> None:
+    """Refuse absurdly deep trees before anything recurses over them (iteratively, so no stack overflow)."""
+    todo: list[tuple[Tree, int]] = [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        if depth > MAX_NESTING:
+            meta = node.meta
+            line, col = (1, 1) if getattr(meta, "empty", True) else (meta.line, meta.column)
+            raise _too_deep(locate(line, col, None, None))
+        todo.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
 
 # --- syntax errors in words -----------------------------------------------
