@@ -216,6 +216,8 @@ class Checker:
 
     def stmt_Roll(self, s: n.Roll, scope: Scope) -> None:
         self.expect(s.amount, scope, INT, "the number of dice")
+        if s.player is not None:
+            self.expect(s.player, scope, PLAYER, "who rolls")
         if s.die not in self.sym.dice:
             self.error(f"unknown die '{s.die}'", s.die_span or s.span,
                        did_you_mean(s.die, self.sym.dice) or "declare it under 'dice:'")

@@ -757,12 +757,13 @@ class StmtCompiler:
     def f_Roll(self, s: n.Roll) -> Fn:
         amount, var, die = self.ec.expr(s.amount), s.var, s.die
         faces = max(self.game.dice[die])
+        roller = self.ec.expr(s.player) if s.player is not None else (lambda st, L: L.get("me"))
 
         def roll(st, L):
             k = max(0, amount(st, L))
             rolled = [st.roll_die(faces) for _ in range(k)]
             L[var] = rolled
-            who = L.get("me")
+            who = roller(st, L)
             st.events.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
                               "player": None if who is None else NAMES[who]})
         return roll
@@ -1119,9 +1120,7 @@ def end_turn(st: State) -> None:
 def check_end(st: State, L: dict) -> bool:
     """The first end condition that holds ends the game."""
     game = st.game
-    local = L
-    if "me" not in L and game.order == "seat":
-        local = dict(L, me=st.active)
+    local = {"me": st.active} if game.order == "seat" else {}    # `me` in end conditions: the active player
     for cond in game.end:
         if cond.when(st, local):
             won = cond.winner(st, local)
@@ -1322,10 +1321,12 @@ class GameCompiler:
             add(("cards", i, "answer", "when"), False, answer_scope, BOOL)
             add(("cards", i, "answer", "effect"), True, answer_scope)
             add(("cards", i, "discard_when"), False, watch_scope, BOOL)
-        trigger_scope = {"me": PLAYER, "owner": PLAYER, "card": CARD}
-        for i, _ in enumerate(data.get("triggers") or []):
-            add(("triggers", i, "if"), False, trigger_scope, BOOL)
-            add(("triggers", i, "effect"), True, trigger_scope)
+        move_scope = {"me": PLAYER, "owner": PLAYER, "card": CARD}
+        resolve_scope = {"me": PLAYER, "target": PLAYER, "card": CARD}
+        for i, trig in enumerate(data.get("triggers") or []):
+            scope = resolve_scope if str(trig.get("on", "")).split()[:1] == ["resolve"] else move_scope
+            add(("triggers", i, "if"), False, scope, BOOL)
+            add(("triggers", i, "effect"), True, scope)
         for i, _ in enumerate(data.get("end") or []):
             add(("end", i, "when"), False, dict(me), BOOL)
             add(("end", i, "winner"), False, dict(me), "winner")
@@ -1530,7 +1531,7 @@ class GameCompiler:
             job = jobs.get(path)
             return ec.expr(job.tree) if job is not None else None
 
-        def block(path, name, prefix: list | None = None) -> int:
+        def block(path, name, prefix: list | None = None, suffix: list | None = None) -> int:
             index = self.new_proc(name)
             b = Builder(name)
             for op, span in prefix or []:
@@ -1538,6 +1539,8 @@ class GameCompiler:
             job = jobs.get(path)
             if job is not None:
                 sc.block(job.tree, b)
+            for op, span in suffix or []:
+                b.emit(op, span)
             self.finish(index, b)
             return index
 
@@ -1547,8 +1550,8 @@ class GameCompiler:
             b = Builder(f"procedure {name}")
             sc.block(jobs[("procedures", name, "effect")].tree, b)
             self.finish(index, b)
-        self.generate_cards(jobs, ec, expr, block)
-        self.generate_triggers(jobs, expr, block)
+        resolve = self.generate_triggers(jobs, expr, block, ec)
+        self.generate_cards(jobs, ec, expr, block, resolve)
         for i, cond in enumerate(data.get("end") or []):
             g.end.append(EndCondition(cond.get("name", f"end condition {i + 1}"), expr(("end", i, "when")),
                                       expr(("end", i, "winner")), self.doc.span(("end", i))))
@@ -1565,7 +1568,7 @@ class GameCompiler:
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]
 
-    def generate_cards(self, jobs, ec: ExprCompiler, expr, block) -> None:
+    def generate_cards(self, jobs, ec: ExprCompiler, expr, block, resolve: list) -> None:
         g = self.game
         watched: set[int] = set()
         for i, (card, ctype) in enumerate(zip(self.data.get("cards") or [], g.cards)):
@@ -1573,8 +1576,11 @@ class GameCompiler:
             if play is not None:
                 ctype.play_target = expr(("cards", i, "play", "target"))
                 to = expr(("cards", i, "play", "to"))
+                after = [(_resolved(cond, proc), span) for cond, proc, table, span in resolve
+                         if table[g.card_type.index(ctype)]]
                 ctype.play_proc = block(("cards", i, "play", "effect"), f"card {ctype.id}",
-                                        [(_place(to) if to else _discard_this, self.doc.span(("cards", i, "play")))])
+                                        [(_place(to) if to else _discard_this, self.doc.span(("cards", i, "play")))],
+                                        after)
                 to_job = jobs.get(("cards", i, "play", "to"))
                 if to_job is not None and isinstance(to_job.tree, n.Attr) and to_job.tree.ref[0] == "pzone":
                     watched.add(_decl(g, to_job.tree.name).index + len(g.table_zones))
@@ -1589,22 +1595,33 @@ class GameCompiler:
                 key = z.index + (len(g.table_zones) if z.owner == "player" else 0)
                 z.watched = key in watched or not watched
 
-    def generate_triggers(self, jobs, expr, block) -> None:
+    def generate_triggers(self, jobs, expr, block, ec: ExprCompiler) -> list:
+        """Zone triggers attach to their zones; resolve triggers are returned for the cards."""
         g = self.game
+        resolve = []
         for i, trig in enumerate(self.data.get("triggers") or []):
             words = str(trig.get("on", "")).split()
-            if len(words) != 2 or words[0] not in ("enter", "leave"):
-                self.error("'on' reads 'enter ZONE' or 'leave ZONE'", ("triggers", i, "on"))
+            if len(words) != 2 or words[0] not in ("enter", "leave", "resolve"):
+                self.error("'on' reads 'enter ZONE', 'leave ZONE' or 'resolve KIND'", ("triggers", i, "on"))
+                continue
+            proc = block(("triggers", i, "effect"), f"trigger '{trig.get('name', i + 1)}'")
+            cond = expr(("triggers", i, "if"))
+            if words[0] == "resolve":
+                ref = _class_of(self.sym, words[1])
+                if ref is None:
+                    self.error(f"unknown card kind '{words[1]}'", ("triggers", i, "on"),
+                               did_you_mean(words[1], self.sym.classes()))
+                    continue
+                resolve.append((cond, proc, ec.member_table(ref), self.doc.span(("triggers", i))))
                 continue
             decl = next((z for z in g.zones if z.name == words[1]), None)
             if decl is None:
                 self.error(f"unknown zone '{words[1]}'", ("triggers", i, "on"),
                            did_you_mean(words[1], [z.name for z in g.zones]))
                 continue
-            proc = block(("triggers", i, "effect"), f"trigger '{trig.get('name', i + 1)}'")
-            entry = (expr(("triggers", i, "if")), proc)
-            (decl.on_enter if words[0] == "enter" else decl.on_leave).append(entry)
+            (decl.on_enter if words[0] == "enter" else decl.on_leave).append((cond, proc))
         raise_all(self.errors)
+        return resolve
 
     def generate_main(self, main: int, setup: int | None, steps: list[tuple[str, int | Fn]]) -> None:
         """The turn loop: setup, then turns of steps until an end condition holds."""
@@ -1662,6 +1679,26 @@ def _place(to: Fn) -> Callable:
         L = fr[2]
         move_card(st, L["this"], to(st, L), "play")
     return op
+
+
+def _resolved(cond: Fn | None, proc: int) -> Callable:
+    """After a card's effect: run a `resolve` trigger that matches it."""
+    def op(st, fr):
+        L = fr[2]
+        local = {"me": L["me"], "card": L["this"], "target": L["target"]}
+        if cond is None or cond(st, local):
+            st.stack.append([proc, 0, local])
+    return op
+
+
+def _class_of(sym: Symbols, name: str) -> tuple | None:
+    if name in sym.cards:
+        return ("card", name)
+    if name in sym.tags:
+        return ("tag", name)
+    if name in sym.slots:
+        return ("slot", name)
+    return None
 
 
 def _discard_this(st, fr) -> None:

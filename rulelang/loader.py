@@ -120,14 +120,87 @@ class Document:
 def _text_position(info: _Scalar, lines: list[str], line: int, col: int) -> tuple[int, int]:
     """File line and column of (line, col) inside the value of ``info``."""
     line, col = max(line, 1), max(col, 1)
-    if info.style in ("|", ">"):
+    if info.style == "|":
         indent = _block_indent(info, lines)
         return info.line + line, indent + col
+    found = _folded_position(info, lines, _value_offset(info.value, line, col))
+    if found is not None:
+        return found
+    if info.style == ">":
+        return info.line + line, _block_indent(info, lines) + col
     if line == 1:
         source = _line_at(lines, info.line)
         return info.line, _inline_column(source, info, col)
     source = _line_at(lines, info.line + line - 1)
     return info.line + line - 1, len(source) - len(source.lstrip(" ")) + col
+
+
+def _value_offset(value: str, line: int, col: int) -> int:
+    """0-based offset in ``value`` of 1-based (line, col); past the end is clamped to the end."""
+    parts = value.split("\n")
+    before = sum(len(p) + 1 for p in parts[: line - 1])
+    return min(before + col - 1, len(value))
+
+
+def _folded_position(info: _Scalar, lines: list[str], offset: int) -> tuple[int, int] | None:
+    """Where value offset ``offset`` sits in a scalar whose lines YAML joined (folded '>' or multi-line plain/quoted).
+
+    Each source line's text is found again in the value, in order; None when that fails
+    (escapes in quoted text, a flow collection), and the caller falls back to simpler rules.
+    """
+    pos = 0
+    last: tuple[int, int] | None = None
+    for number, start, content in _segments(info, lines):
+        if not content:
+            continue
+        found = info.value.find(content, pos)
+        if found < 0:
+            return None
+        if offset < found:
+            return last if last is not None else (number, start + 1)
+        if offset <= found + len(content):
+            return number, start + offset - found + 1
+        pos = found + len(content)
+        last = (number, start + len(content) + 1)
+    return last if offset >= pos else None
+
+
+def _segments(info: _Scalar, lines: list[str]) -> Iterator[tuple[int, int, str]]:
+    """(file line, 0-based column, text) of each source line of a scalar, in order."""
+    if info.style == ">":
+        indent = _block_indent(info, lines)
+        for number in range(info.line + 1, len(lines) + 1):
+            source = lines[number - 1]
+            if source.strip() and len(source) - len(source.lstrip(" ")) < indent:
+                return
+            yield number, indent, source[indent:].rstrip()
+        return
+    first = _skip_node_properties(_line_at(lines, info.line), info.col - 1)
+    if info.style in ("'", '"'):
+        first += 1
+    number = info.line
+    start = first
+    while number <= len(lines):
+        text, ended = _segment_text(lines[number - 1][start:], info.style)
+        yield number, start, text
+        if ended:
+            return
+        number += 1
+        if number > len(lines):
+            return
+        following = lines[number - 1]
+        start = len(following) - len(following.lstrip(" \t"))
+        if info.style is None and (not following.strip() or following.lstrip().startswith("#")):
+            return
+
+
+def _segment_text(rest: str, style: str | None) -> tuple[str, bool]:
+    """The scalar's text on one source line, and whether the scalar ends on this line."""
+    if style in ("'", '"'):
+        end = rest.find(style)
+        return (rest[:end], True) if end >= 0 else (rest.rstrip(), False)
+    comment = rest.find(" #")
+    return (rest[:comment] if comment >= 0 else rest).rstrip(), False
 
 
 def _line_at(lines: list[str], number: int) -> str:

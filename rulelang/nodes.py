@@ -197,6 +197,7 @@ class Roll(Stmt):
     amount: Expr
     die: str
     var: str
+    player: Expr | None = None      # who rolls (recorded in the event); default: me
     die_span: Span | None = field(default=None, repr=False, kw_only=True)
 
 

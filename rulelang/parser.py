@@ -147,58 +147,93 @@ def _check_nesting(tree: Tree, locate: Locate) -> None:
 
 # --- syntax errors in words -----------------------------------------------
 
-_WORDS = {
-    "NAME": "a name", "INT": "a number", "STRING": "a quoted label", "_NL": "the end of the line",
-    "_INDENT": "an indented block", "_DEDENT": "the end of the block", "$END": "the end of the text",
-    "COMPOP": "a comparison", "ADDOP": "'+' or '-'", "MULOP": "'*' or '//'", "AUGOP": "'+=' or '-='",
+#: Terminals that can start a value, a statement, or continue a value (operators).
+_VALUE_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "NOT", "TRUE", "FALSE", "NONE", "ALL"}
+_STATEMENT_START = {"MOVE", "DISCARD", "DRAW", "SHUFFLE", "ROLL", "EACH", "PLAY", "END", "CHECK", "PASS",
+                    "IF", "FOR"}
+_OPERATORS = {"ADDOP", "MULOP", "AUGOP", "EQUAL", "__ANON_0", "LESSTHAN", "__ANON_1", "MORETHAN", "__ANON_2",
+              "IN", "NOT", "IS", "HAS", "AND", "OR", "DOT", "LSQB"}
+_ENDINGS = {"_NL": "the end of the line", "$END": "the end of the text", "_DEDENT": "the end of the block",
+            "_INDENT": "an indented block"}
+_WORDS = {"NAME": "a name", "INT": "a number", "STRING": "a quoted label", "COLON": "':'",
+          "ADDOP": "'+' or '-'", "MULOP": "'*' or '//'", "AUGOP": "'+=' or '-='"}
+
+#: Characters the DSL does not use, and what to write instead.
+_CHAR_HINTS = {
+    "'": "labels use double quotes, like \"pay one coin\"",
+    ";": "statements are one per line; there is no ';'",
+    "&": "write 'and'",
+    "|": "write 'or'",
+    "!": "write 'not', or '!=' to compare",
+    "/": "divide with '//' (whole numbers only)",
+    "%": "there is no '%'; the DSL has + - * //",
+    "{": "there are no '{...}' mappings in rule texts; lists are written [a, b]",
+    "}": "there are no '{...}' mappings in rule texts; lists are written [a, b]",
+    "\t": "indent with spaces",
 }
 
 
 def _describe(terminal: str) -> str:
     if terminal in _WORDS:
         return _WORDS[terminal]
+    if terminal in _ENDINGS:
+        return _ENDINGS[terminal]
     for term in _lark().terminals:
-        if term.name == terminal:
-            pattern = term.pattern
-            if pattern.type == "str":
-                return f"'{pattern.value}'"
+        if term.name == terminal and term.pattern.type == "str":
+            return f"'{term.pattern.value}'"
     return terminal.lower()
 
 
 def _expected_words(expected: set[str]) -> str:
-    words = sorted({_describe(t) for t in expected if not t.startswith("__")})
-    if len(words) > 8:
-        words = words[:8] + ["..."]
-    return ", ".join(words)
+    """What the parser could take here, in a few words: "a value", "':'", "the end of the line"."""
+    expected = {t for t in expected if not t.startswith("__IGNORE")}
+    words: list[str] = []
+    if len(expected & _STATEMENT_START) >= 3:
+        words.append("a statement")
+        expected -= _STATEMENT_START | _VALUE_START
+    elif expected & {"NAME", "INT", "STRING", "LPAR"}:
+        words.append("a value")
+        expected -= _VALUE_START
+    rest = expected - _OPERATORS - set(_ENDINGS)
+    endings = [_ENDINGS[t] for t in ("_INDENT", "_NL", "_DEDENT", "$END") if t in expected]
+    words += sorted(_describe(t) for t in rest)
+    if not words and not endings and expected & _OPERATORS:
+        words.append("an operator")
+    words += endings
+    if not words:
+        return "something else"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _accepted(error: UnexpectedToken) -> set[str]:
+    """The terminals that really fit here (LALR's own list over-approximates)."""
+    parser = getattr(error, "interactive_parser", None)
+    if parser is not None:
+        try:
+            return set(parser.accepts())
+        except Exception:  # noqa: BLE001 - fall back to Lark's list; it is only for a message
+            pass
+    return set(error.expected)
 
 
 def _syntax_error(error: UnexpectedInput, source: str, locate: Locate) -> SpecError:
     line = getattr(error, "line", 1) or 1
     col = getattr(error, "column", 1) or 1
     if isinstance(error, UnexpectedToken):
-        token = error.token
-        if token.type == "$END" or token.type == "_DEDENT" and not token.value:
-            found = "end of text"
-            line, col = _end_position(source)
-        elif token.type == "_NL":
-            found = "end of line"
-        elif token.type == "_INDENT":
-            found = "an indented line"
-        else:
-            found = f"'{token.value}'"
-        span = locate(line, col, line, col + max(1, len(str(token.value)) if token.type not in ("_NL", "_INDENT", "_DEDENT", "$END") else 1))
-        hint = _hint_for(token, error.expected)
-        return SpecError(f"unexpected {found}; expected {_expected_words(error.expected)}", span, hint)
+        return _unexpected_token(error, source, locate)
     if isinstance(error, UnexpectedCharacters):
         char = source[error.pos_in_stream] if error.pos_in_stream < len(source) else "?"
-        hint = None
+        shown = f'"{char}"' if char == "'" else "a tab" if char == "\t" else f"'{char}'"
+        hint = _CHAR_HINTS.get(char)
         if char.isupper():
             hint = "names are lower case, like card_name"
-        elif char == "'":
-            hint = "labels use double quotes"
-        elif char == "=" or char == "!":
-            hint = "compare with '=' or '!=' and assign with '='"
-        return SpecError(f"unexpected character '{char}'", locate(line, col, line, col + 1), hint)
+        elif char == '"':
+            hint = "this label has no closing '\"' on its line"
+        elif char == "=" and source[error.pos_in_stream + 1 : error.pos_in_stream + 2] == "=":
+            hint = "compare with '=' (there is no '==')"
+        elif not char.isprintable():
+            shown = f"U+{ord(char):04X}"
+        return SpecError(f"unexpected character {shown}", locate(line, col, line, col + 1), hint)
     if isinstance(error, UnexpectedEOF):
         line, col = _end_position(source)
         return SpecError(f"the text ends too early; expected {_expected_words(set(error.expected))}",
@@ -206,16 +241,80 @@ def _syntax_error(error: UnexpectedInput, source: str, locate: Locate) -> SpecEr
     return SpecError("cannot read this rule text", locate(line, col, None, None))
 
 
-def _hint_for(token: Token, expected: set[str]) -> str | None:
-    if token.type == "_INDENT":
-        return "this line is indented more than the one before; blocks follow a line ending in ':'"
-    if "_NL" in expected and token.type == "COLON":
-        return None
-    if "COLON" in expected:
+def _unexpected_token(error: UnexpectedToken, source: str, locate: Locate) -> SpecError:
+    token = error.token
+    expected = _accepted(error)
+    line, col = token.line or 1, token.column or 1
+    width = max(1, len(str(token.value)))
+    if token.type == "$END" or token.type == "_DEDENT" and not token.value:
+        found, width = "end of text", 1
+        line, col = _end_position(source)
+    elif token.type == "_NL":
+        found, width = "end of line", 1
+    elif token.type in ("_INDENT", "_DEDENT"):
+        found, width = "indentation", 1
+        line, col = token.end_line or line, token.end_column or col
+        if token.type == "_INDENT":
+            return SpecError("this line is indented more than the line before it", locate(line, col, line, col + 1),
+                             "indent a block only after a line ending in ':'; "
+                             "the lines of one block start in the same column")
+    else:
+        found = f"'{token.value}'"
+    span = locate(line, col, line, col + width)
+    message = f"unexpected {found}; expected {_expected_words(expected)}"
+    return SpecError(message, span, _hint_for(token, expected, source, locate))
+
+
+def _hint_for(token: Token, expected: set[str], source: str, locate: Locate) -> str | None:
+    before = source[: token.start_pos].rstrip(" \t") if token.start_pos is not None else ""
+    if token.type == "IF" and before.endswith("else"):
+        return "write 'elif CONDITION:'"
+    if token.type == "EQUAL" and before.endswith(("=", "<", ">", "!")):
+        return "compare with '=', '!=', '<', '<=', '>' or '>=' (there is no '==')"
+    if token.type == "_DEDENT" and "_INDENT" in expected or token.type == "_NL" and "_INDENT" in expected:
+        return "indent the lines of the block under the line ending in ':'"
+    if "COLON" in expected and token.type != "COLON":
         return "a block starts with ':' at the end of its first line"
-    if token.type == "_NL" and "NAME" in expected:
+    if {"RPAR", "RSQB"} & expected:
+        opened = _open_bracket(source[: token.start_pos] if token.start_pos is not None else source)
+        if opened is not None:
+            char, line, col = opened
+            where = locate(line, col, None, None)
+            return f"the '{char}' at line {where.line}, column {where.col} is not closed"
+    if token.type in ("_NL", "$END") and (expected & _VALUE_START or len(expected) == 1):
         return "the statement is not finished"
     return None
+
+
+def _open_bracket(text: str) -> tuple[str, int, int] | None:
+    """The innermost bracket still open at the end of ``text`` (labels and comments skipped)."""
+    stack: list[tuple[str, int, int]] = []
+    line, col, i = 1, 1, 0
+    quoted = comment = False
+    while i < len(text):
+        ch = text[i]
+        if ch == "\n":
+            line, col, quoted, comment = line + 1, 0, False, False
+        elif comment:
+            pass
+        elif ch == '"':
+            quoted = not quoted
+        elif quoted:
+            pass
+        elif ch == "#":
+            comment = True
+        elif ch in "([":
+            stack.append((ch, line, col))
+        elif ch in ")]" and stack:
+            stack.pop()
+        i, col = i + 1, col + 1
+    return stack[-1] if stack else None
+
+
+def _dedent_error(error: _BadDedent, locate: Locate) -> SpecError:
+    return SpecError("this line's indentation does not match any line above it",
+                     locate(error.line, error.col, error.line, error.col + 1),
+                     f"line it up with the block it belongs to ({error.expected} spaces in this text)")
 
 
 def _end_position(source: str) -> tuple[int, int]:
@@ -297,6 +396,10 @@ class _ToNodes(Transformer):
     @v_args(meta=True)
     def roll(self, meta, c):
         return n.Roll(c[0], str(c[1]), str(c[2]), span=self._span(meta), die_span=self._tok_span(c[1]))
+
+    @v_args(meta=True)
+    def roll_by(self, meta, c):
+        return n.Roll(c[1], str(c[2]), str(c[3]), c[0], span=self._span(meta), die_span=self._tok_span(c[2]))
 
     @v_args(meta=True)
     def choose_in(self, meta, c):

@@ -90,9 +90,8 @@ def run_scenario(scenario: Scenario) -> Result:
     data = scenario.data
     try:
         game = game_for(scenario)
-        state = start_position(game, data.get("setup") or {}, data.get("players", game.min_players),
-                               data.get("seed", 0), data.get("stop_before"))
-        first_event = len(state.events)
+        state, first_event = start_position(game, data.get("setup") or {}, data.get("players", game.min_players),
+                                            data.get("seed", 0), data.get("stop_before"))
         play_choices(state, data.get("choices") or [], result)
     except RulelangError as error:
         wanted = data.get("expect_error")
@@ -107,8 +106,9 @@ def run_scenario(scenario: Scenario) -> Result:
     return result
 
 
-def start_position(game: Game, setup: dict, players: int, seed: int, stop_before: dict | None = None) -> State:
-    """A new game moved to the position the scenario describes."""
+def start_position(game: Game, setup: dict, players: int, seed: int,
+                   stop_before: dict | None = None) -> tuple[State, int]:
+    """A new game moved to the position the scenario describes, and where its own events begin."""
     state = game.new_state(players, seed)
     if "zones" in setup:
         state.arrange({label: list(ids or []) for label, ids in setup["zones"].items()})
@@ -122,10 +122,11 @@ def start_position(game: Game, setup: dict, players: int, seed: int, stop_before
     stop = stop_before or {}
     if stop:
         state.halt_before(stop["step"], stop.get("turn", setup.get("turn", 1)))
+    first_event = len(state.events)
     if "step" in setup:
         active = _player(state, setup["active"]) if "active" in setup else None
         state.go_to_step(setup["step"], setup.get("turn", 1), active)
-    return state
+    return state, first_event
 
 
 def play_choices(state: State, choices: list, result: Result) -> None:
