@@ -122,7 +122,7 @@ def start_position(game: Game, setup: dict, players: int, seed: int,
     stop = stop_before or {}
     if stop:
         state.halt_before(stop["step"], stop.get("turn", setup.get("turn", 1)))
-    first_event = len(state.events)
+    first_event = len(state.events) if "step" in setup else 0    # else the game's own start counts
     if "step" in setup:
         active = _player(state, setup["active"]) if "active" in setup else None
         state.go_to_step(setup["step"], setup.get("turn", 1), active)
