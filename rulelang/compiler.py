@@ -693,7 +693,7 @@ class StmtCompiler:
                     return
                 row[vi] = v
                 st.events.append({"type": "set", "turn": st.turn, "player": NAMES[p], "var": name,
-                                  "value": _plain_value(game, target.type, v)})
+                                  "value": game.plain(target.type, v)})
             return set_var
         ci = game.counters.index(target.name)
         holder = ec.holder(target.obj)
@@ -1077,20 +1077,6 @@ class StmtCompiler:
 
 def _slug(label: str) -> str:
     return "-".join("".join(ch if ch.isalnum() else " " for ch in label.lower()).split()) or "option"
-
-
-def _plain_value(game: Game, kind: str, v: Any) -> Any:
-    if v is None:
-        return None
-    if kind == PLAYER:
-        return NAMES[v]
-    if kind == LOCATION:
-        return game.locations[v - 1]
-    if kind == COUNTER:
-        return game.counters[v]
-    if kind == CARD:
-        return game.card_type[v].id
-    return v
 
 
 def holder_label(st: State, h: int) -> str:

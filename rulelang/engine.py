@@ -123,6 +123,20 @@ class Game:
         self.end_turn_pc = 0
         self._layouts: dict[int, Layout] = {}
 
+    def plain(self, kind: str, value: Any) -> Any:
+        """A runtime value as people and JSON see it: places, counters and cards by name."""
+        if value is None:
+            return None
+        if kind == "player":
+            return player_name(value)
+        if kind == "location":
+            return self.locations[value - 1]
+        if kind == "counter":
+            return self.counters[value]
+        if kind == "card":
+            return self.card_type[value].id
+        return value
+
     # -- derived numbers ------------------------------------------------------
 
     @property
@@ -716,7 +730,8 @@ def make_view(st: State, player: int | None) -> dict:
         players.append({
             "name": player_name(p), "role": lay.roles[p],
             "counters": {c: v for c, v in zip(game.counters, st.counters[game.player_holder + p]) if v},
-            "vars": dict(zip(game.var_names, st.vars[p])),
+            "vars": {name: game.plain(kind, value)
+                     for name, kind, value in zip(game.var_names, game.var_types, st.vars[p])},
         })
     zones = {}
     for zid, (decl, owner) in enumerate(lay.zones):

@@ -62,7 +62,8 @@ def load_scenarios(file: Path) -> list[Scenario]:
     validate_document(doc, "scenario")
     data = doc.data
     if "scenarios" in data:
-        return [Scenario(s["scenario"], str(file), s, doc, ("scenarios", i))
+        shared = {"game": data["game"]} if "game" in data else {}
+        return [Scenario(s["scenario"], str(file), shared | s, doc, ("scenarios", i))
                 for i, s in enumerate(data["scenarios"])]
     return [Scenario(data["scenario"], str(file), data, doc, ())]
 
@@ -263,19 +264,7 @@ def _matches(event: dict, pattern: dict) -> bool:
 def plain_var(state: State, player: int, name: str) -> Any:
     game = state.game
     i = game.var_names.index(name)
-    value = state.vars[player][i]
-    kind = game.var_types[i]
-    if value is None:
-        return None
-    if kind == "location":
-        return game.locations[value - 1]
-    if kind == "counter":
-        return game.counters[value]
-    if kind == "player":
-        return player_name(value)
-    if kind == "card":
-        return game.card_type[value].id
-    return value
+    return game.plain(game.var_types[i], state.vars[player][i])
 
 
 def _show(value: Any) -> str:
