@@ -412,53 +412,85 @@ def _plain_aggregate(name: str, items: Fn) -> Fn:
 
 
 def _comprehension(name: str, var: str, items: Fn, cond: Fn | None, value: Fn) -> Fn:
-    """An aggregate over `var in items where cond`; `var` is bound then restored."""
+    """An aggregate over `var in items where cond`; `var` is bound, then restored.
 
-    def selected(st: State, L: dict) -> list:
-        saved = L.get(var, _MISSING)
-        out = []
-        for x in list(items(st, L)):
-            L[var] = x
-            if cond is None or cond(st, L):
-                out.append(value(st, L))
+    Expressions never change the state, so the items are read in place; the
+    common aggregates run as one loop without building a list.
+    """
+    keep = cond if cond is not None else (lambda st, L: True)
+
+    def restore(L: dict, saved: Any) -> None:
         if saved is _MISSING:
-            L.pop(var, None)
+            del L[var]
         else:
             L[var] = saved
+
+    def selected(st: State, L: dict) -> list:
+        saved, out = L.get(var, _MISSING), []
+        for x in items(st, L):
+            L[var] = x
+            if keep(st, L):
+                out.append(value(st, L))
+        if var in L:
+            restore(L, saved)
         return out
 
     def first_match(st: State, L: dict) -> Any:
-        saved = L.get(var, _MISSING)
-        found = None
+        saved, found = L.get(var, _MISSING), None
         for x in items(st, L):
             L[var] = x
-            if cond is None or cond(st, L):
+            if keep(st, L):
                 found = x
                 break
-        if saved is _MISSING:
-            L.pop(var, None)
-        else:
-            L[var] = saved
+        if var in L:
+            restore(L, saved)
         return found
+
+    def count(st: State, L: dict) -> int:
+        saved, total = L.get(var, _MISSING), 0
+        for x in items(st, L):
+            L[var] = x
+            if keep(st, L):
+                total += 1
+        if var in L:
+            restore(L, saved)
+        return total
+
+    def add_up(st: State, L: dict) -> int:
+        saved, total = L.get(var, _MISSING), 0
+        for x in items(st, L):
+            L[var] = x
+            if keep(st, L):
+                total += value(st, L)
+        if var in L:
+            restore(L, saved)
+        return total
+
+    def every(st: State, L: dict) -> bool:
+        saved, result = L.get(var, _MISSING), True
+        for x in items(st, L):
+            L[var] = x
+            if not keep(st, L):
+                result = False
+                break
+        if var in L:
+            restore(L, saved)
+        return result
 
     if name == "any":
         return lambda st, L: first_match(st, L) is not None
     if name == "first":
         return first_match
     if name == "all":
-        if cond is None:
-            return lambda st, L: True
-        negated = lambda st, L: not cond(st, L)
-        inverse = _comprehension("any", var, items, negated, value)
-        return lambda st, L: not inverse(st, L)
+        return every
     if name == "count":
-        return lambda st, L: len(selected(st, L))
+        return count
     if name == "empty":
         return lambda st, L: first_match(st, L) is None
     if name == "last":
         return lambda st, L: xs[-1] if (xs := selected(st, L)) else None
     if name == "sum":
-        return lambda st, L: sum(selected(st, L))
+        return add_up
     if name == "max":
         return lambda st, L: max(selected(st, L), default=0)
     if name == "min":

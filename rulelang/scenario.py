@@ -48,8 +48,9 @@ def scenario_files(paths: list[str]) -> list[Path]:
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*.yaml") if p.is_file()))
+        if path.is_dir():       # a folder: the files of its `scenarios` folders (or itself, if it is one)
+            found.extend(sorted(p for p in path.rglob("*.yaml") if p.is_file()
+                                and "scenarios" in p.resolve().relative_to(path.resolve().parent).parts))
         elif path.exists():
             found.append(path)
         else:
