@@ -78,3 +78,35 @@ def test_scenario(file: Path, scenario, load_error: str | None):
         if result.error:
             lines.append(result.error)
         pytest.fail("\n".join(lines), pytrace=False)
+
+
+def test_a_failing_scenario_reports_expected_and_actual(tmp_path):
+    """The runner really fails: a wrong expectation gives an 'expected ..., got ...' line."""
+    file = tmp_path / "wrong.yaml"
+    file.write_text(
+        f"game: {(ROOT / 'games' / 'jacks_friends').as_posix()}\n"
+        "scenario: the hen house starts with three eggs at two players (it has two)\n"
+        "players: 2\n"
+        "expect:\n"
+        "  counters:\n"
+        "    hen_house: {egg: 3}\n", encoding="utf-8")
+    [scenario] = load_scenarios(file)
+    result = run_scenario(scenario)
+    assert not result.passed
+    assert result.failures == ["hen_house.egg: expected 3, got 2"]
+
+
+def test_a_list_file_may_name_its_game_once_at_the_top(tmp_path):
+    """scenario.schema.json allows `game:` beside `scenarios:` ("the game folder, relative to this file")."""
+    file = tmp_path / "listed.yaml"
+    file.write_text(
+        f"game: {(ROOT / 'games' / 'jacks_friends').as_posix()}\n"
+        "scenarios:\n"
+        "  - scenario: two players start with two eggs in the hen house\n"
+        "    players: 2\n"
+        "    expect:\n"
+        "      counters:\n"
+        "        hen_house: {egg: 2}\n", encoding="utf-8")
+    [scenario] = load_scenarios(file)
+    result = run_scenario(scenario)
+    assert result.passed, result.error or result.failures
