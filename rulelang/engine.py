@@ -747,3 +747,127 @@ def make_view(st: State, player: int | None) -> dict:
         if player in decision.options:
             view["options"] = [[o.id, o.label] for o in decision.options[player]]
     return view
+
+
+# --- what instructions share: counters, turns, the end, card play and answers ---------
+
+def holder_label(st: State, h: int) -> str:
+    if h == 0:
+        return "game"
+    game = st.game
+    if h < game.player_holder:
+        return game.locations[h - 1]
+    return NAMES[h - game.player_holder]
+
+
+def set_counter(st: State, h: int, c: int, v: int) -> None:
+    v = max(0, v)
+    if st.counters[h][c] != v:
+        st.counters[h][c] = v
+        st.events.append({"type": "set", "turn": st.turn, "holder": holder_label(st, h),
+                          "counter": st.game.counters[c], "value": v})
+
+
+def end_turn(st: State) -> None:
+    """Unwind to the turn loop, which moves on to the next turn."""
+    del st.stack[1:]
+    st.stack[0][1] = st.game.end_turn_pc
+    st.fired.clear()
+
+
+def check_end(st: State, L: dict) -> bool:
+    """The first end condition that holds ends the game."""
+    game = st.game
+    local = {"me": st.active} if game.order == "seat" else {}    # `me` in end conditions: the active player
+    for cond in game.end:
+        if cond.when(st, local):
+            won = cond.winner(st, local)
+            st.winners = [won] if isinstance(won, int) else sorted(set(won or []))
+            st.over = True
+            st.result = cond.name
+            st.events.append({"type": "ended", "turn": st.turn, "condition": cond.name,
+                              "winners": st.winner_names(), "team": st.winning_team()})
+            return True
+    return False
+
+
+def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
+    game = st.game
+    options, values, seen = [], [], set()
+    for card in st.zones[zid]:
+        ctype = game.card_type[card]
+        if ctype.play_proc is None or ctype.id in seen:
+            continue
+        seen.add(ctype.id)
+        if ctype.play_target is None:
+            targets = [player]
+        else:
+            targets = []
+            local = {"me": player, "this": card}
+            for i in range(st.n):
+                t = (player + i) % st.n
+                local["target"] = t
+                if ctype.play_target(st, local):
+                    targets.append(t)
+        for t in targets:
+            if t == player:
+                options.append([ctype.id, f"play {ctype.name}"])
+            else:
+                options.append([f"{ctype.id}>{NAMES[t]}", f"play {ctype.name} on {NAMES[t]}"])
+            values.append(["play", card, player, t])
+    return options, values
+
+
+def discard_options(st: State, zid: int) -> tuple[list, list]:
+    game = st.game
+    options, values, seen = [], [], set()
+    for card in st.zones[zid]:
+        ctype = game.card_type[card]
+        if ctype.id not in seen:
+            seen.add(ctype.id)
+            options.append([f"discard:{ctype.id}", f"discard {ctype.name}"])
+            values.append(["discard", card])
+    return options, values
+
+
+def answerers(st: State, card: int, player: int) -> list[int]:
+    """Players who may answer this card, in seat order from its player's left."""
+    game = st.game
+    if not game.reaction_types:
+        return []
+    local = {"card": card, "me": player}
+    if not any(r.answer_when(st, local) for r in game.reaction_types):
+        return []
+    return [(player + i) % st.n for i in range(1, st.n)]
+
+
+def zone_of_hand(st: State, reactor: int, card: int, player: int) -> int:
+    """The reactor's zone of the same kind as the one the card was played from."""
+    decl = st.lay.zones[st.loc[card]][0]
+    return st.game.zone_id(decl, reactor, st.n) if decl.owner == "player" else st.loc[card]
+
+
+def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) -> tuple[list, list]:
+    game = st.game
+    options, values, seen = [], [], set()
+    for r in st.zones[zid]:
+        rtype = game.card_type[r]
+        if rtype.answer_when is None or rtype.id in seen:
+            continue
+        if rtype.answer_when(st, {"card": card, "me": reactor, "this": r}):
+            seen.add(rtype.id)
+            options.append([f"answer:{rtype.id}", f"answer with {rtype.name}"])
+            values.append([reactor, r])
+    return options, values
+
+
+def answer_card(st: State, card: int, player: int, reactor: int, reaction: int) -> None:
+    """The first answer cancels the card: both are discarded, then the answer acts."""
+    game = st.game
+    st.events.append({"type": "answered", "turn": st.turn, "player": NAMES[reactor],
+                      "card": game.card_type[reaction].id, "cancels": game.card_type[card].id})
+    discard_card(st, card, how="cancelled")
+    discard_card(st, reaction, how="answered")
+    proc = game.card_type[reaction].answer_proc
+    if proc is not None:
+        st.stack.append([proc, 0, {"me": reactor, "card": card, "this": reaction}])
