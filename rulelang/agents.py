@@ -26,19 +26,21 @@ class RandomAgent:
 
 
 def play_out(state: State, agents: list[Agent] | Agent, max_decisions: int = 1_000_000) -> State:
-    """Play a game to its end: each waiting player asks its agent, in seat order."""
-    pick = agents if isinstance(agents, list) else None
+    """Play a game to its end: the first player still to choose asks its agent, and so on."""
+    seats = agents if isinstance(agents, list) else None
+    fast_paths: dict[int, object] = {}
     for _ in range(max_decisions):
         pend = state.pending
         if pend is None or state.over:
             return state
-        for i, p in enumerate(pend["players"]):
-            if pend["chosen"][i] is None:
-                agent = pick[p] if pick is not None else agents
-                fast = getattr(agent, "choose_index", None)
-                if fast is not None:
-                    state.apply_index(fast(state, p, len(pend["options"][i])), p)
-                else:
-                    state.apply(agent.choose(state, p), p)
-                break
+        i = pend["chosen"].index(None)
+        player = pend["players"][i]
+        agent = seats[player] if seats is not None else agents
+        fast = fast_paths.get(id(agent), False)
+        if fast is False:
+            fast = fast_paths[id(agent)] = getattr(agent, "choose_index", None)
+        if fast is not None:       # agents that pick by position skip the option ids
+            state.apply_index(fast(state, player, len(pend["options"][i])), player)
+        else:
+            state.apply(agent.choose(state, player), player)
     raise RuntimeError("the game did not finish within the decision limit")

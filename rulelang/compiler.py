@@ -96,6 +96,7 @@ class ExprCompiler:
         self.sym = sym
         self.proc_ids = procs
         self.functions: dict[str, tuple[list[str], Fn]] = {}
+        self.function_trees: dict[str, n.Expr] = {}
         self.members: dict[tuple, list[bool]] = {}
 
     # -- helpers used by statements too ------------------------------------------
@@ -158,6 +159,10 @@ class ExprCompiler:
             folded = [self.constant(x) for x in e.items]
             if all(known for known, _ in folded):
                 return True, [v for _, v in folded]
+        if isinstance(e, n.Call) and e.ref and e.ref[0] == "function" and not e.args:
+            tree = self.function_trees.get(e.func)
+            if tree is not None:        # a function of no arguments whose value is fixed
+                return self.constant(tree)
         return False, None
 
     def c_Num(self, e):
@@ -1442,6 +1447,7 @@ class GameCompiler:
             return index
 
         for name, fn in (data.get("functions") or {}).items():
+            ec.function_trees[name] = jobs[("functions", name, "value")].tree
             ec.functions[name] = (list(self.sym.functions[name]), expr(("functions", name, "value")))
         for name, index in proc_ids.items():
             b = Builder(f"procedure {name}")
