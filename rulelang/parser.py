@@ -6,6 +6,7 @@ callback the loader provides, so errors point into the spec, not the string.
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterator
@@ -30,9 +31,9 @@ MAX_NESTING = 120
 class _BadDedent(Exception):
     """A line dedented to a column no enclosing block starts at (Lark raises a bare DedentError)."""
 
-    def __init__(self, line: int, col: int, expected: int):
-        super().__init__(line, col, expected)
-        self.line, self.col, self.expected = line, col, expected
+    def __init__(self, line: int, col: int, levels: list[int]):
+        super().__init__(line, col, levels)
+        self.line, self.col, self.levels = line, col, levels
 
 
 class _BlockIndenter(Indenter):
@@ -54,11 +55,11 @@ class _BlockIndenter(Indenter):
             self.indent_level.append(indent)
             yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
             return
+        if indent not in self.indent_level:
+            raise _BadDedent(token.end_line, token.end_column, list(self.indent_level))
         while indent < self.indent_level[-1]:
             self.indent_level.pop()
             yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
-        if indent != self.indent_level[-1]:
-            raise _BadDedent(token.end_line, token.end_column, self.indent_level[-1])
 
     def _process(self, stream):
         """Lark's, without its assertion on unbalanced closing brackets (the parser reports those)."""
@@ -87,7 +88,7 @@ def _lark() -> Lark:
         postlex=_BlockIndenter(),
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=False,
+        cache=True,             # Lark keeps the analysed grammar in a temp file keyed by its hash
     )
 
 
@@ -266,7 +267,10 @@ def _unexpected_token(error: UnexpectedToken, source: str, locate: Locate) -> Sp
 
 
 def _hint_for(token: Token, expected: set[str], source: str, locate: Locate) -> str | None:
-    before = source[: token.start_pos].rstrip(" \t") if token.start_pos is not None else ""
+    upto = source if token.type == "$END" or token.start_pos is None else source[: token.start_pos]
+    before = upto.rstrip(" \t")
+    if token.type == "LPAR" and re.search(r"\.\s*[a-z_][a-z0-9_]*$", before):
+        return "there are no methods: procedures and functions are called by name alone, like name(args)"
     if token.type == "IF" and before.endswith("else"):
         return "write 'elif CONDITION:'"
     if token.type == "EQUAL" and before.endswith(("=", "<", ">", "!")):
@@ -276,7 +280,7 @@ def _hint_for(token: Token, expected: set[str], source: str, locate: Locate) -> 
     if "COLON" in expected and token.type != "COLON":
         return "a block starts with ':' at the end of its first line"
     if {"RPAR", "RSQB"} & expected:
-        opened = _open_bracket(source[: token.start_pos] if token.start_pos is not None else source)
+        opened = _open_bracket(upto)
         if opened is not None:
             char, line, col = opened
             where = locate(line, col, None, None)
@@ -312,9 +316,13 @@ def _open_bracket(text: str) -> tuple[str, int, int] | None:
 
 
 def _dedent_error(error: _BadDedent, locate: Locate) -> SpecError:
-    return SpecError("this line's indentation does not match any line above it",
+    """A line indented to no enclosing block's column: name the columns it could line up with."""
+    columns = [locate(error.line, level + 1, None, None).col for level in error.levels]
+    known = [str(c) for c in dict.fromkeys(columns)]
+    choices = ", ".join(known[:-1]) + " or " + known[-1] if len(known) > 1 else known[0]
+    return SpecError("this line does not line up with any line above it",
                      locate(error.line, error.col, error.line, error.col + 1),
-                     f"line it up with the block it belongs to ({error.expected} spaces in this text)")
+                     f"start it in column {choices}, like the lines of the block it belongs to")
 
 
 def _end_position(source: str) -> tuple[int, int]:
