@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .errors import RulelangError, RuleError, Span
+from .errors import RulelangError, RuleError, Span, did_you_mean
 
 MASK64 = (1 << 64) - 1
 Op = Callable[["State", list], Any]
@@ -415,8 +415,7 @@ class State:
     def go_to_step(self, step: str, turn: int | None = None, active: int | None = None) -> None:
         """Abandon whatever the game was doing and continue from the start of a step."""
         game = self.game
-        if step not in game.step_pcs:
-            raise RulelangError(f"unknown step '{step}'", hint="steps: " + ", ".join(game.step_pcs))
+        self._check_step(step)
         del self.stack[1:]
         self.stack[0][1] = game.step_pcs[step]
         self.stack[0][2] = {}
@@ -435,9 +434,14 @@ class State:
 
     def halt_before(self, step: str, turn: int) -> None:
         """Stop (with no decision waiting) when ``step`` of ``turn`` is about to start."""
-        if step not in self.game.step_pcs:
-            raise RulelangError(f"unknown step '{step}'", hint="steps: " + ", ".join(self.game.step_pcs))
+        self._check_step(step)
         self.halt = [turn, step]
+
+    def _check_step(self, step: str) -> None:
+        steps = self.game.step_pcs
+        if step not in steps:
+            hint = did_you_mean(step, steps) or "the steps are: " + ", ".join(f"'{s}'" for s in steps)
+            raise RulelangError(f"unknown step '{step}'", hint=hint)
 
     def set_counter(self, holder: str | int, name: str, value: int) -> None:
         self.counters[self._holder(holder)][self.game.counters.index(name)] = value
@@ -497,7 +501,6 @@ class State:
         if not candidates:
             known = {t.id for t in game.card_type}
             if cid not in known:
-                from .errors import did_you_mean
                 raise RulelangError(f"unknown card '{cid}'", hint=did_you_mean(cid, known))
             raise RulelangError(f"there are not that many '{cid}' cards")
         home = lambda c: game.zone_id(game.zones[game.card_type[c].zone], 0, self.n)
