@@ -99,6 +99,8 @@ def run_scenario(scenario: Scenario) -> Result:
         wanted = data.get("expect_error")
         if wanted is not None and wanted in error.message:
             return result
+        if error.span is None:            # point at the scenario, at least
+            error.span = scenario.doc.span(scenario.path + ("scenario",))
         result.error = error.format()
         return result
     if data.get("expect_error") is not None:
