@@ -174,8 +174,11 @@ class Game:
                 tables[name] = dict(zip(table["columns"], row))
         return Layout(n, zones, labels, roles, role_players, team_players, tables)
 
-    def new_state(self, players: int, seed: int = 0) -> "State":
-        """A new game for ``players`` seats, played until its first decision."""
+    def new_state(self, players: int, seed: int = 0, observer: Callable | None = None) -> "State":
+        """A new game for ``players`` seats, played until its first decision.
+
+        ``observer(state, step_name)``, if given, is called before every step from the first.
+        """
         if not self.min_players <= players <= self.max_players:
             raise RulelangError(
                 f"{self.name} is for {self.min_players} to {self.max_players} players, not {players}")
@@ -208,7 +211,7 @@ class Game:
         st.events = []
         st.dice_script = []
         st.halt = None
-        st.observer = None
+        st.observer = observer
         st.fired = []
         st._decision = None
         if self.order == "seat" and self.first == "random":
