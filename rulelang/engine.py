@@ -498,6 +498,29 @@ class State:
             for card in cards:
                 self.loc[card] = zid
 
+    def put_on_top(self, label: str, ids: list[str]) -> None:
+        """Put these cards (by id) on top of a zone, the last one on top, without events.
+
+        Each is taken from the zone itself if it holds one, else from wherever
+        a copy lies outside the players' zones.
+        """
+        game = self.game
+        zid = self.zone_id_of(label)
+        placed: set[int] = set()
+        for cid in ids:
+            copies = [c for c, t in enumerate(game.card_type) if t.id == cid and c not in placed]
+            if not copies:
+                known = {t.id for t in game.cards}
+                raise RulelangError(f"unknown card '{cid}'" if cid not in known else f"not that many '{cid}' cards",
+                                    hint=did_you_mean(cid, known))
+            here = [c for c in copies if self.loc[c] == zid]
+            loose = [c for c in copies if self.lay.zones[self.loc[c]][1] is None]
+            pick = (here or loose or copies)[0]
+            placed.add(pick)
+            self.zones[self.loc[pick]].remove(pick)
+            self.zones[zid].append(pick)
+            self.loc[pick] = zid
+
     def _free_card(self, cid: str, claimed: set[int], targets: dict) -> int:
         game = self.game
         candidates = [c for c, t in enumerate(game.card_type) if t.id == cid and c not in claimed]

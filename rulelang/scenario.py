@@ -116,6 +116,8 @@ def start_position(game: Game, setup: dict, players: int, seed: int,
     state = game.new_state(players, seed)
     if "zones" in setup:
         state.arrange({label: list(ids or []) for label, ids in setup["zones"].items()})
+    for label, ids in (setup.get("top") or {}).items():
+        state.put_on_top(label, list(ids or []))
     for holder, values in (setup.get("counters") or {}).items():
         for name, value in values.items():
             state.set_counter(_holder(state, holder), name, value)
