@@ -96,7 +96,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         if problems:
             failed = True
             for problem in problems:
-                print(f"{path}: error: {problem}", file=sys.stderr)
+                prefix = "" if problem.span is not None else f"{path}: "
+                print(prefix + problem.format(), file=sys.stderr)
             continue
         took = time.perf_counter() - started
         played = f", {args.games} random games per player count" if args.games > 0 else ""
@@ -123,6 +124,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         play_out(state, RandomAgent(args.seed))
     except RulelangError as err:
         error = err
+        state = state or _state_of(err)
+    except Exception as err:  # a bug of rulelang: keep the log, then report it as an internal error
+        state = state or _state_of(err)
+        if args.log:
+            write_log(args.log, state.events if state is not None else [])
+        raise
     events = state.events if state is not None else []
     if args.log:
         write_log(args.log, events)
@@ -132,13 +139,34 @@ def cmd_run(args: argparse.Namespace) -> int:
             if line is not None:
                 print(line)
     if error is not None:
-        print(error.format(), file=sys.stderr)
+        if "seed" not in (error.hint or ""):
+            turn = f", turn {state.turn}" if state is not None else ""
+            error.notes.append(f"seed {args.seed}{turn}")
         if args.log:
-            print(f"the event log so far is in {args.log}", file=sys.stderr)
+            error.notes.append(f"the event log up to the error ({len(events)} events) is in {args.log}")
+        prefix = "" if error.span is not None else f"{args.path}: "
+        print(prefix + error.format(), file=sys.stderr)
         return 1
     if args.json:
         print(json.dumps(summary(state), sort_keys=True))
     return 0
+
+
+def _state_of(error: BaseException):
+    """The State a failed ``new_state`` was building (found in the traceback), so its events are not lost.
+
+    An error in setup leaves the caller without a state; the engine's frames still hold it.
+    """
+    from .engine import State
+
+    tb = error.__traceback__
+    found = None
+    while tb is not None:
+        candidate = tb.tb_frame.f_locals.get("st")
+        if isinstance(candidate, State):
+            found = candidate
+        tb = tb.tb_next
+    return found
 
 
 def summary(state) -> dict:

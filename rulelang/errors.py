@@ -44,37 +44,53 @@ class RulelangError(Exception):
 
     kind = "error"
 
-    def __init__(self, message: str, span: Span | None = None, hint: str | None = None):
+    def __init__(self, message: str, span: Span | None = None, hint: str | None = None,
+                 notes: list[str] | None = None):
         super().__init__(message)
         self.message = message
         self.span = span
         self.hint = hint
+        #: Extra facts printed after the hint as ``note:`` lines (e.g. how to replay a game).
+        self.notes: list[str] = list(notes or [])
 
     def format(self) -> str:
-        """The gcc-style report: location, message, source line, caret, hint."""
+        """The gcc-style report: location, message, source line, caret, hint, notes."""
         where = f"{self.span}: " if self.span else ""
         out = [f"{where}{self.kind}: {self.message}"]
         if self.span is not None:
             text = source_line(self.span.file, self.span.line)
             if text is not None:
-                out.append(text)
-                out.append(_caret(text, self.span))
+                out.extend(_excerpt(text, self.span))
         if self.hint:
             out.append(f"hint: {self.hint}")
+        out.extend(f"note: {note}" for note in self.notes)
         return "\n".join(out)
 
     def __str__(self) -> str:
         return self.format()
 
 
-def _caret(text: str, span: Span) -> str:
-    start = max(span.col - 1, 0)
+#: Source lines longer than this are shown as a window around the caret.
+MAX_SHOWN = 120
+
+
+def _excerpt(text: str, span: Span) -> list[str]:
+    """The source line and a caret line under the span; a long line is cut to a window around it."""
+    start = min(max(span.col - 1, 0), len(text))
     if span.end_line in (None, span.line) and span.end_col and span.end_col > span.col:
         width = span.end_col - span.col
     else:
         width = 1
-    pad = "".join("\t" if ch == "\t" else " " for ch in text[:start])
-    return pad + "^" * max(1, min(width, max(1, len(text) - start)))
+    prefix = suffix = ""
+    if len(text) > MAX_SHOWN:
+        left = max(0, start - MAX_SHOWN // 3)
+        right = min(len(text), left + MAX_SHOWN)
+        prefix = "..." if left > 0 else ""
+        suffix = "..." if right < len(text) else ""
+        text, start = text[left:right], start - left
+    pad = " " * len(prefix) + "".join("\t" if ch == "\t" else " " for ch in text[:start])
+    caret = pad + "^" * max(1, min(width, max(1, len(text) - start)))
+    return [prefix + text + suffix, caret]
 
 
 class SpecError(RulelangError):
@@ -89,10 +105,16 @@ class ScenarioError(RulelangError):
     """A scenario file that cannot be run."""
 
 
+def closest(name: str, choices: Iterable[str]) -> str | None:
+    """The known name closest to ``name``, if any is close enough."""
+    close = difflib.get_close_matches(name, sorted(set(choices)), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
 def did_you_mean(name: str, choices: Iterable[str]) -> str | None:
     """A hint naming the closest known name, if any is close enough."""
-    close = difflib.get_close_matches(name, sorted(set(choices)), n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else None
+    close = closest(name, choices)
+    return f"did you mean '{close}'?" if close else None
 
 
 class ErrorList(RulelangError):
@@ -113,9 +135,29 @@ def _error_order(error: RulelangError) -> tuple:
     return (span.file, span.line, span.col) if span else ("", 0, 0)
 
 
-def raise_all(errors: list[RulelangError]) -> None:
-    """Raise nothing, the one error, or all of them together."""
+def raise_all(errors: list[RulelangError], one_per_place: bool = True) -> None:
+    """Raise nothing, the one error, or all of them together (by default one per place: see ``first_per_place``)."""
+    if one_per_place:
+        errors = first_per_place(errors)
     if len(errors) == 1:
         raise errors[0]
     if errors:
         raise ErrorList(errors)
+
+
+def first_per_place(errors: list[RulelangError]) -> list[RulelangError]:
+    """Keep the first error reported at each file position.
+
+    A mistake found first ("unknown name 'dekc'") makes the checks that follow
+    at the same place fail too ("the zone drawn from must be a zone, not none");
+    those say nothing new and bury the real message.
+    """
+    seen: set[tuple] = set()
+    out: list[RulelangError] = []
+    for error in errors:
+        place = _error_order(error) if error.span is not None else None
+        if place is None or place not in seen:
+            out.append(error)
+        if place is not None:
+            seen.add(place)
+    return out

@@ -14,6 +14,7 @@ strings (``on: enter play`` is a trigger key, not ``True``), dates stay strings.
 """
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from dataclasses import dataclass, field
@@ -82,6 +83,7 @@ class Document:
     _key_spans: dict[tuple, Span] = field(default_factory=dict, repr=False)
     _scalars: dict[tuple, _Scalar] = field(default_factory=dict, repr=False)
     _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _text_maps: dict[tuple, "_TextMap"] = field(default_factory=dict, repr=False)
 
     def span(self, path: tuple) -> Span:
         """The span of the node at ``path``, or of its nearest ancestor that has one."""
@@ -106,101 +108,119 @@ class Document:
         end_col: int | None = None,
     ) -> Span:
         """Map a 1-based position inside a string value (as a DSL parser reports it) to the file."""
-        info = self._scalars.get(tuple(path))
+        path = tuple(path)
+        info = self._scalars.get(path)
         if info is None:
             return self.span(path)
-        lines = self._lines.get(info.file, [])
-        start_line, start_col = _text_position(info, lines, line, col)
+        text_map = self._text_maps.get(path)
+        if text_map is None or text_map.info is not info:
+            text_map = self._text_maps[path] = _TextMap(info, self._lines.get(info.file, []))
+        start_line, start_col = text_map.position(line, col)
         if end_line is None or end_col is None:
             return Span(info.file, start_line, start_col)
-        stop_line, stop_col = _text_position(info, lines, end_line, end_col)
+        stop_line, stop_col = text_map.position(end_line, end_col)
         return Span(info.file, start_line, start_col, stop_line, stop_col)
 
 
-def _text_position(info: _Scalar, lines: list[str], line: int, col: int) -> tuple[int, int]:
-    """File line and column of (line, col) inside the value of ``info``."""
-    line, col = max(line, 1), max(col, 1)
-    if info.style == "|":
-        indent = _block_indent(info, lines)
-        return info.line + line, indent + col
-    found = _folded_position(info, lines, _value_offset(info.value, line, col))
-    if found is not None:
-        return found
-    if info.style == ">":
-        return info.line + line, _block_indent(info, lines) + col
-    if line == 1:
-        source = _line_at(lines, info.line)
-        return info.line, _inline_column(source, info, col)
-    source = _line_at(lines, info.line + line - 1)
-    return info.line + line - 1, len(source) - len(source.lstrip(" ")) + col
+class _TextMap:
+    """Maps positions inside one scalar's text to its file.
 
-
-def _value_offset(value: str, line: int, col: int) -> int:
-    """0-based offset in ``value`` of 1-based (line, col); past the end is clamped to the end."""
-    parts = value.split("\n")
-    before = sum(len(p) + 1 for p in parts[: line - 1])
-    return min(before + col - 1, len(value))
-
-
-def _folded_position(info: _Scalar, lines: list[str], offset: int) -> tuple[int, int] | None:
-    """Where value offset ``offset`` sits in a scalar whose lines YAML joined (folded '>' or multi-line plain/quoted).
-
-    Each source line's text is found again in the value, in order; None when that fails
-    (escapes in quoted text, a flow collection), and the caller falls back to simpler rules.
+    The per-scalar work (block indentation, line starts, where each source line
+    sits in a folded value) is done once, so a parser asking for thousands of
+    node positions in a long rule text stays linear.
     """
-    pos = 0
-    last: tuple[int, int] | None = None
-    for number, start, content in _segments(info, lines):
-        if not content:
-            continue
-        found = info.value.find(content, pos)
-        if found < 0:
+
+    def __init__(self, info: _Scalar, lines: list[str]):
+        self.info = info
+        self.lines = lines
+        self._indent: int | None = None
+        self._starts: list[int] | None = None
+        self._folds: list[tuple[int, int, int, int]] | None | bool = False   # False: not built yet
+
+    @property
+    def indent(self) -> int:
+        if self._indent is None:
+            self._indent = _block_indent(self.info, self.lines)
+        return self._indent
+
+    def position(self, line: int, col: int) -> tuple[int, int]:
+        """File line and column of (line, col) inside the value."""
+        info, lines = self.info, self.lines
+        line, col = max(line, 1), max(col, 1)
+        if info.style == "|":
+            return info.line + line, self.indent + col
+        if info.style in (">", None):
+            found = self._folded_position(self._offset(line, col))
+            if found is not None:
+                return found
+        if info.style == ">":
+            return info.line + line, self.indent + col
+        if line == 1:
+            return info.line, _inline_column(_line_at(lines, info.line), info, col)
+        source = _line_at(lines, info.line + line - 1)
+        return info.line + line - 1, len(source) - len(source.lstrip(" ")) + col
+
+    def _offset(self, line: int, col: int) -> int:
+        """0-based offset in the value of 1-based (line, col), clamped to the value."""
+        if self._starts is None:
+            self._starts = [0] + [i + 1 for i, ch in enumerate(self.info.value) if ch == "\n"]
+        starts = self._starts
+        before = starts[line - 1] if line <= len(starts) else len(self.info.value)
+        return min(before + col - 1, len(self.info.value))
+
+    def _folded_position(self, offset: int) -> tuple[int, int] | None:
+        """Where ``offset`` sits in a value whose source lines YAML joined (folded '>' or plain).
+
+        Each source line's text is found again in the value, in order; None when
+        that fails (a flow collection, say), and ``position`` falls back to simpler rules.
+        """
+        if self._folds is False:
+            self._folds = self._build_folds()
+        folds = self._folds
+        if not folds:
             return None
-        if offset < found:
-            return last if last is not None else (number, start + 1)
-        if offset <= found + len(content):
-            return number, start + offset - found + 1
-        pos = found + len(content)
-        last = (number, start + len(content) + 1)
-    return last if offset >= pos else None
+        i = bisect.bisect_right(folds, (offset, math.inf)) - 1
+        if i < 0:
+            return folds[0][1], folds[0][2] + 1
+        found, number, start, length = folds[i]
+        return number, start + min(offset - found, length) + 1
 
+    def _build_folds(self) -> list[tuple[int, int, int, int]] | None:
+        """(value offset, file line, 0-based column, length) of each source line's text."""
+        out: list[tuple[int, int, int, int]] = []
+        pos = 0
+        for number, start, content in self._segments():
+            if not content:
+                continue
+            found = self.info.value.find(content, pos)
+            if found < 0:
+                return out or None
+            out.append((found, number, start, len(content)))
+            pos = found + len(content)
+        return out or None
 
-def _segments(info: _Scalar, lines: list[str]) -> Iterator[tuple[int, int, str]]:
-    """(file line, 0-based column, text) of each source line of a scalar, in order."""
-    if info.style == ">":
-        indent = _block_indent(info, lines)
-        for number in range(info.line + 1, len(lines) + 1):
-            source = lines[number - 1]
-            if source.strip() and len(source) - len(source.lstrip(" ")) < indent:
+    def _segments(self) -> Iterator[tuple[int, int, str]]:
+        """(file line, 0-based column, text) of each source line of the scalar, in order."""
+        info, lines = self.info, self.lines
+        if info.style == ">":
+            indent = self.indent
+            for number in range(info.line + 1, len(lines) + 1):
+                source = lines[number - 1]
+                if source.strip() and len(source) - len(source.lstrip(" ")) < indent:
+                    return
+                yield number, indent, source[indent:].rstrip()
+            return
+        number = info.line
+        start = _skip_node_properties(_line_at(lines, info.line), info.col - 1)
+        while number <= len(lines):
+            rest = lines[number - 1][start:]
+            comment = rest.find(" #")
+            yield number, start, (rest[:comment] if comment >= 0 else rest).rstrip()
+            number += 1
+            following = _line_at(lines, number)
+            if not following.strip() or following.lstrip().startswith("#"):
                 return
-            yield number, indent, source[indent:].rstrip()
-        return
-    first = _skip_node_properties(_line_at(lines, info.line), info.col - 1)
-    if info.style in ("'", '"'):
-        first += 1
-    number = info.line
-    start = first
-    while number <= len(lines):
-        text, ended = _segment_text(lines[number - 1][start:], info.style)
-        yield number, start, text
-        if ended:
-            return
-        number += 1
-        if number > len(lines):
-            return
-        following = lines[number - 1]
-        start = len(following) - len(following.lstrip(" \t"))
-        if info.style is None and (not following.strip() or following.lstrip().startswith("#")):
-            return
-
-
-def _segment_text(rest: str, style: str | None) -> tuple[str, bool]:
-    """The scalar's text on one source line, and whether the scalar ends on this line."""
-    if style in ("'", '"'):
-        end = rest.find(style)
-        return (rest[:end], True) if end >= 0 else (rest.rstrip(), False)
-    comment = rest.find(" #")
-    return (rest[:comment] if comment >= 0 else rest).rstrip(), False
+            start = len(following) - len(following.lstrip(" \t"))
 
 
 def _line_at(lines: list[str], number: int) -> str:
@@ -433,7 +453,17 @@ def _explain_unclosed_quote(error, problem, file, where, lines):
             _mark_span(file, start))
 
 
+_KEY_WITHOUT_COLON = re.compile(r"^(\s*(?:-\s+)?)([A-Za-z_][\w-]*)\s+[\[{]")
+
+
 def _explain_map_value(error, problem, file, where, lines):
+    source = _line_at(lines, error.problem_mark.line + 1) if error.problem_mark else ""
+    missing = _KEY_WITHOUT_COLON.match(source)
+    if missing and ":" not in source[: missing.end()]:
+        line = error.problem_mark.line + 1
+        col = len(missing.group(1)) + len(missing.group(2)) + 1
+        return (f"expected ':' after the key '{missing.group(2)}'", "a key is written 'name: value'",
+                Span(file, line, col, line, col + 1))
     return ("unexpected ':' here", "check this line's indentation; a value containing ': ' must be quoted", where)
 
 
@@ -482,10 +512,18 @@ def _explain_escape(error, problem, file, where, lines):
 
 
 def _explain_unclosed_flow(error, problem, file, where, lines):
+    """A '[' or '{' not closed before the next line's key, or entries on one line missing their ','."""
     closer = "]" if "sequence" in (error.context or "") else "}"
     opener = "[" if closer == "]" else "{"
-    start = error.context_mark.line + 1 if error.context_mark else "?"
-    return (f"expected ',' or '{closer}' here", f"the '{opener}' opened on line {start} is not closed", where)
+    start, problem_at = error.context_mark, error.problem_mark
+    if start is not None and problem_at is not None and start.line == problem_at.line:
+        return (f"expected ',' or '{closer}' here",
+                f"the entries of a '{opener}...{closer}' {_FLOW_WORDS[opener]} are separated by ', '", where)
+    line = start.line + 1 if start is not None else "?"
+    return (f"expected ',' or '{closer}' here", f"the '{opener}' opened on line {line} is not closed", where)
+
+
+_FLOW_WORDS = {"[": "list", "{": "mapping"}
 
 
 _EXPLAINERS = [
@@ -896,7 +934,9 @@ class _Includer:
         try:
             part = self.load(target, chain)
         except RulelangError as error:
-            self.errors.extend(_flatten(error))
+            for found in _flatten(error):      # the file could not be read at all: say who asked for it
+                found.notes.append(f"included from {self.included[target]}")
+                self.errors.append(found)
             return
         _merge(doc, part, self.errors)
 

@@ -23,7 +23,7 @@ Locate = Callable[[int, int, int | None, int | None], Span]
 
 #: Longest rule text, in characters: far above any real effect, low enough to parse in well under a second.
 MAX_TEXT = 50_000
-#: Deepest syntax tree: brackets, operators and blocks nested this deep are a mistake (or an attack),
+#: Deepest syntax tree: operators, lists and blocks nested this deep are a mistake (or an attack),
 #: and the checker, compiler and compiled closures all recurse over the tree.
 MAX_NESTING = 120
 
@@ -130,8 +130,8 @@ def _parse(text: str, start: str, locate: Locate):
 
 
 def _too_deep(span: Span) -> SpecError:
-    return SpecError(f"rule text is nested too deeply (more than {MAX_NESTING} levels of brackets, "
-                     "operators or blocks)", span, "split it into functions or procedures")
+    return SpecError(f"rule text is nested too deeply (more than {MAX_NESTING} levels of operators, "
+                     "lists or blocks)", span, "split it into functions or procedures")
 
 
 def _check_nesting(tree: Tree, locate: Locate) -> None:

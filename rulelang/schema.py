@@ -19,7 +19,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, ValidationError, best_match
 
-from rulelang.errors import RulelangError, SpecError, did_you_mean, raise_all
+from rulelang.errors import RulelangError, SpecError, closest, did_you_mean, raise_all
 from rulelang.loader import Document
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
@@ -67,7 +67,7 @@ def validate_document(doc: Document, schema_name: str = "game") -> None:
     errors: list[RulelangError] = []
     for error in validator.iter_errors(_jsonable(doc.data)):
         errors.extend(_report(doc, error))
-    raise_all(_unique(errors))
+    raise_all(_without_misspelt_required(_unique(errors)), one_per_place=False)  # e.g. two missing keys of one mapping
 
 
 # ---------------------------------------------------------------------------
@@ -200,10 +200,14 @@ def _unknown_keys(doc: Document, error: ValidationError, path: tuple) -> list[Ru
     patterns = list(schema.get("patternProperties", {}))
     extras = [k for k in error.instance if k not in known and not any(re.search(p, k) for p in patterns)]
     where = _what(error, path)
-    return [SpecError(f"unknown key '{key}' in {where}",
-                      doc.key_span(path + (_original_key(doc, path, key),)),
-                      did_you_mean(key, known))
-            for key in extras]
+    out: list[RulelangError] = []
+    for key in extras:
+        close = closest(key, known)
+        found = SpecError(f"unknown key '{key}' in {where}", doc.key_span(path + (_original_key(doc, path, key),)),
+                          did_you_mean(key, known))
+        found.misspells = (path, close) if close else None  # type: ignore[attr-defined]
+        out.append(found)
+    return out
 
 
 def _missing_keys(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:
@@ -212,9 +216,20 @@ def _missing_keys(doc: Document, error: ValidationError, path: tuple) -> list[Ru
     out: list[RulelangError] = []
     for key in missing:
         about = _description(properties.get(key))
-        out.append(SpecError(f"{_what(error, path)} is missing required key '{key}'", doc.span(path),
-                             f"add '{key}': {about}" if about else None))
+        found = SpecError(f"{_what(error, path)} is missing required key '{key}'", doc.span(path),
+                          f"add '{key}': {about}" if about else None)
+        found.missing = (path, key)  # type: ignore[attr-defined]
+        out.append(found)
     return out
+
+
+def _without_misspelt_required(errors: list[RulelangError]) -> list[RulelangError]:
+    """Drop "missing required key 'turn'" when the same mapping has an unknown key 'tur' that is that key misspelt.
+
+    The unknown key's "did you mean 'turn'?" already says everything.
+    """
+    misspelt = {getattr(e, "misspells", None) for e in errors} - {None}
+    return [e for e in errors if getattr(e, "missing", None) not in misspelt]
 
 
 def _wrong_type(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:

@@ -1,11 +1,16 @@
-"""Batches of games with random agents: the smoke test of `validate`, and the bench."""
+"""Batches of games with random agents: the smoke test of `validate`, and the bench.
+
+The smoke test turns every way a random game can go wrong (a rule error, a
+decision nobody can take, a game that is stuck or never ends) into a located
+error that names the seed, so the designer can replay it with `rulelang run`.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from .agents import RandomAgent, play_out
 from .engine import Game, State
-from .errors import RulelangError
+from .errors import RuleError, RulelangError, Span
 
 MAX_DECISIONS = 100_000
 
@@ -16,6 +21,7 @@ class Outcome:
     players: int
     state: State | None
     problem: str | None
+    error: RulelangError | None = None
 
 
 def play_random(game: Game, players: int, seed: int) -> Outcome:
@@ -30,31 +36,68 @@ def play_random(game: Game, players: int, seed: int) -> Outcome:
                 break
             for i, p in enumerate(pend["players"]):
                 if pend["chosen"][i] is None:
+                    if p is None:
+                        return _problem(game, players, seed, state, RuleError(
+                            "a decision waits for a player who is none",
+                            hint="the player before 'chooses' can be none here; test it first (if p != none:)"))
                     if not pend["options"][i]:
-                        return Outcome(seed, players, state,
-                                       f"{players} players, seed {seed}: P{p + 1} must choose but has no legal option")
+                        return _problem(game, players, seed, state, RuleError(
+                            f"P{p + 1} must choose but has no legal option"))
                     state.apply(agent.choose(state, p), p)
                     break
         else:
-            return Outcome(seed, players, state,
-                           f"{players} players, seed {seed}: no end after {MAX_DECISIONS} decisions")
+            return _problem(game, players, seed, state, RuleError(
+                f"the game did not end after {MAX_DECISIONS:,} decisions",
+                _first_end_span(game), "check that an end condition can hold, and that 'check end' runs"))
         if not state.over:
-            return Outcome(seed, players, state, f"{players} players, seed {seed}: the game is stuck, "
-                                                 "waiting for nothing")
+            return _problem(game, players, seed, state, RuleError(
+                "the game is stuck: it is not over and waits for no decision"))
     except RulelangError as error:
-        where = f" at {error.span}" if error.span else ""
-        return Outcome(seed, players, state, f"{players} players, seed {seed}: {error.message}{where}")
+        return _problem(game, players, seed, state, error)
+    except Exception as error:  # noqa: BLE001 - a bug of rulelang; report it with the seed to replay it
+        return _problem(game, players, seed, state, RuleError(
+            f"rulelang failed while playing ({type(error).__name__}: {error})",
+            hint="this is a bug in rulelang itself; please report it with the replay command"))
     return Outcome(seed, players, state, None)
 
 
-def smoke_test(game: Game, games: int, first_seed: int = 0) -> list[str]:
-    """Play ``games`` random games at every player count; list the problems found."""
-    problems = []
+def _problem(game: Game, players: int, seed: int, state: State | None, error: RulelangError) -> Outcome:
+    """An Outcome whose error is located (at the instruction running, if it has no place) and says how to replay."""
+    if error.span is None and state is not None:
+        error.span = _current_span(state)
+    where = f", turn {state.turn}" if state is not None else ""
+    error.notes = list(getattr(error, "notes", [])) + [
+        f"found by a random game with {players} players, seed {seed}{where}; replay it with: "
+        f"rulelang run {game.path} --players {players} --seed {seed}"]
+    return Outcome(seed, players, state, f"{players} players, seed {seed}: {error.message}", error)
+
+
+def _current_span(state: State) -> Span | None:
+    """The spec location of the instruction the state stopped at, if it has one."""
+    for frame in reversed(state.stack):
+        proc = state.game.procs[frame[0]]
+        if proc.spans:
+            span = proc.spans[max(0, min(frame[1] - 1, len(proc.spans) - 1))]
+            if span is not None:
+                return span
+    return None
+
+
+def _first_end_span(game: Game) -> Span | None:
+    return game.end[0].span if game.end else None
+
+
+def smoke_test(game: Game, games: int, first_seed: int = 0) -> list[RulelangError]:
+    """Play ``games`` random games at every player count; a located error for each fault found."""
+    problems: list[RulelangError] = []
+    seen: set[tuple] = set()
     for players in range(game.min_players, game.max_players + 1):
         for seed in range(first_seed, first_seed + games):
-            outcome = play_random(game, players, seed)
-            if outcome.problem:
-                problems.append(outcome.problem)
+            error = play_random(game, players, seed).error
+            if error is not None:
+                if (error.message, error.span) not in seen:   # the same fault at another count: once is enough
+                    seen.add((error.message, error.span))
+                    problems.append(error)
                 break
     return problems
 
