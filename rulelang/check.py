@@ -109,8 +109,9 @@ class Checker:
     # --- reporting ---------------------------------------------------------
 
     def error(self, message: str, span: Span, hint: str | None = None) -> str:
+        """Record an error; the unknown type "?" it returns stops follow-on errors."""
         self.errors.append(SpecError(message, span, hint))
-        return NONE
+        return "?"
 
     def expect(self, expr: n.Expr, scope: Scope, wanted: str, what: str) -> str:
         kind = self.expr(expr, scope)

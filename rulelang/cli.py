@@ -124,9 +124,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         play_out(state, RandomAgent(args.seed))
     except RulelangError as err:
         error = err
-        state = state or _state_of(err)
+        state = state or getattr(err, "state", None)
     except Exception as err:  # a bug of rulelang: keep the log, then report it as an internal error
-        state = state or _state_of(err)
+        state = state or getattr(err, "state", None)
         if args.log:
             write_log(args.log, state.events if state is not None else [])
         raise
@@ -150,23 +150,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary(state), sort_keys=True))
     return 0
-
-
-def _state_of(error: BaseException):
-    """The State a failed ``new_state`` was building (found in the traceback), so its events are not lost.
-
-    An error in setup leaves the caller without a state; the engine's frames still hold it.
-    """
-    from .engine import State
-
-    tb = error.__traceback__
-    found = None
-    while tb is not None:
-        candidate = tb.tb_frame.f_locals.get("st")
-        if isinstance(candidate, State):
-            found = candidate
-        tb = tb.tb_next
-    return found
 
 
 def summary(state) -> dict:

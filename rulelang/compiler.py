@@ -21,6 +21,8 @@ from .parser import parse_block, parse_expression
 
 Fn = Callable[[State, dict], Any]
 _MISSING = object()
+MAX_DICE = 10_000        # dice in one roll: more is a runaway rule, not a game
+MAX_OPTIONS = 100_000   # options of one "how many" decision
 
 
 # =============================================================================
@@ -799,6 +801,8 @@ class StmtCompiler:
 
         def roll(st, L):
             k = max(0, amount(st, L))
+            if k > MAX_DICE:
+                raise RuleError(f"a roll of {k} dice is more than the {MAX_DICE} a roll may have")
             rolled = [st.roll_die(faces) for _ in range(k)]
             L[var] = rolled
             who = roller(st, L)
@@ -907,6 +911,8 @@ class StmtCompiler:
             if hi <= lo:
                 store(st, L, lo)
                 return False
+            if hi - lo >= MAX_OPTIONS:
+                raise RuleError(f"a choice from {lo} to {hi} has more than the {MAX_OPTIONS} options a decision may have")
             values = list(range(lo, hi + 1))
             fr[1] -= 1
             return st.ask("number", f"choose {name}", [who(st, L)], [[[str(v), str(v)] for v in values]], [values])
@@ -1184,6 +1190,7 @@ class GameCompiler:
         for job in jobs.values():
             self.parse(job)
         checker = Checker(self.sym)
+        self.refuse_recursive_functions(jobs)
         for name in self.sym.functions:             # functions first: their types are needed
             job = jobs[("functions", name, "value")]
             self.check(job, checker)
@@ -1196,6 +1203,30 @@ class GameCompiler:
         raise_all(self.errors)
         self.generate(jobs)
         return self.game
+
+    def refuse_recursive_functions(self, jobs: dict[tuple, _Job]) -> None:
+        """Functions are values, not loops: one that reaches itself through calls is an error."""
+        calls: dict[str, list[n.Call]] = {}
+        for name in self.sym.functions:
+            job = jobs.get(("functions", name, "value"))
+            calls[name] = [c for c in _calls_in(job.tree) if c.func in self.sym.functions] if job and job.tree else []
+
+        def reaches(start: str, goal: str, seen: set[str]) -> bool:
+            for call in calls.get(start, []):
+                if call.func == goal or (call.func not in seen and reaches(call.func, goal, seen | {call.func})):
+                    return True
+            return False
+
+        for name, made in calls.items():
+            for call in made:
+                if call.func == name or reaches(call.func, name, {call.func}):
+                    via = "" if call.func == name else f" (through '{call.func}')"
+                    self.errors.append(SpecError(f"function '{name}' calls itself{via}", call.span,
+                                                 "a function computes a value from its arguments; loop with "
+                                                 "'for each' in a procedure instead"))
+                    jobs[("functions", name, "value")].tree = None
+                    break
+        raise_all(self.errors)
 
     def jobs(self) -> dict[tuple, _Job]:
         """Every rule text of the spec with the names its scope binds."""
@@ -1242,8 +1273,8 @@ class GameCompiler:
         g.path = str(self.doc.path)
         players = data.get("players") or {}
         g.min_players, g.max_players = players.get("min", 2), players.get("max", players.get("min", 2))
-        if g.min_players < 1 or g.max_players < g.min_players:
-            self.error("players: min must be at least 1 and max at least min", ("players",))
+        if g.max_players < g.min_players:
+            self.error(f"'max' ({g.max_players}) must be at least 'min' ({g.min_players})", ("players", "max"))
         g.locations = list(self.sym.locations)
         g.location_labels = {k: (v or {}).get("label", k.replace("_", " ")) for k, v in self.sym.locations.items()}
         g.counters = list(self.sym.counters)
@@ -1544,7 +1575,8 @@ class GameCompiler:
             if seat:
                 event["player"] = NAMES[st.active]
             st.events.append(event)
-        b.emit(begin_turn, None)
+        b.emit(begin_turn, self.doc.span(("turn", "limit")) if "limit" in (self.data.get("turn") or {})
+               else self.doc.span(("turn",)))
         for name, proc in steps:
             g.step_pcs[name] = b.emit(_call_step(name, proc, seat), None)
 
@@ -1606,6 +1638,21 @@ def _class_of(sym: Symbols, name: str) -> tuple | None:
 
 def _discard_this(st, fr) -> None:
     discard_card(st, fr[2]["this"], "resolved")
+
+
+def _calls_in(node: Any) -> list[n.Call]:
+    """Every call in an expression tree."""
+    found = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, n.Call):
+            found.append(item)
+        if isinstance(item, n.Node):
+            stack.extend(v for v in vars(item).values() if isinstance(v, (n.Node, list)))
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
 
 
 def _get(data: Any, path: tuple) -> Any:

@@ -362,6 +362,9 @@ class State:
 
     def ask(self, kind: str, prompt: str, players: list[int], options: list[list], values: list[list]) -> bool:
         """Called by an instruction: wait for these players to choose."""
+        if None in players:
+            raise RuleError("a decision waits for a player who is none",
+                            hint="the player before 'chooses' can be none here; test it first (if p != none:)")
         self.pending = {"kind": kind, "prompt": prompt, "players": players, "options": options,
                         "values": values, "chosen": [None] * len(players)}
         self._decision = None
@@ -621,19 +624,28 @@ def run(st: State) -> None:
             if steps > budget:
                 raise RuleError(
                     f"the rules ran {budget:,} steps without a decision (a rule that triggers itself forever?)",
-                    hint=f"seed {st.seed}, turn {st.turn}; raise the game's step_budget if the rules are right")
+                    hint="raise step_budget (a top-level key) if the rules are right")
     except RuleError as error:
         raise _locate_runtime(st, error) from None
-    except RulelangError:
+    except RulelangError as error:
+        error.state = st
         raise
     except RecursionError:
         raise _locate_runtime(st, RuleError("the rules nest too deeply")) from None
     except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
         raise _locate_runtime(st, RuleError(f"a rule failed while playing: {error}")) from None
+    except Exception as error:      # a bug of rulelang itself: keep the state for the log
+        error.state = st
+        raise
 
 
 def _locate_runtime(st: State, error: RuleError) -> RuleError:
-    """Point a runtime error at the spec line of the instruction that failed."""
+    """Point a runtime error at the spec line of the instruction that failed.
+
+    The error keeps the state (``error.state``) so a caller can still write the
+    event log up to the failure.
+    """
+    error.state = st
     if error.span is None and st.stack:
         fr = st.stack[-1]
         proc = st.game.procs[fr[0]]

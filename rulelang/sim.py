@@ -36,10 +36,6 @@ def play_random(game: Game, players: int, seed: int) -> Outcome:
                 break
             for i, p in enumerate(pend["players"]):
                 if pend["chosen"][i] is None:
-                    if p is None:
-                        return _problem(game, players, seed, state, RuleError(
-                            "a decision waits for a player who is none",
-                            hint="the player before 'chooses' can be none here; test it first (if p != none:)"))
                     if not pend["options"][i]:
                         return _problem(game, players, seed, state, RuleError(
                             f"P{p + 1} must choose but has no legal option"))

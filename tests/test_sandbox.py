@@ -249,12 +249,11 @@ def test_a_procedure_that_calls_itself_stops_within_a_second(tmp_path: Path) -> 
                                line_of(game / "game.yaml", "pay(p, n)"))
 
 
-@pytest.mark.xfail(strict=True, reason="compiler.py crashes on a function that calls itself (KeyError, or "
-                                       "RecursionError when it folds the call); the checker should refuse it")
 def test_a_function_that_calls_itself_is_a_located_error(tmp_path: Path) -> None:
     game = derive(tmp_path, ("game.yaml", "    value: first(p in players where p.coin = max(q.coin for q in players))",
                              "    value: richest()"))
     error = spec_error(game)
+    assert error.message == "function 'richest' calls itself"
     assert error.span is not None and error.span.line == line_of(game / "game.yaml", "value: richest()")
 
 
@@ -291,7 +290,8 @@ def test_validate_finds_a_game_that_never_ends(tmp_path: Path, capsys, monkeypat
     monkeypatch.chdir(tmp_path)
     code, out, err = cli(["validate", "--games", "2", "--seed", "5", "game"], capsys)
     assert code == 1
-    assert err.startswith("game: error: the game did not end within 60 turns\n")
+    line = line_of(tmp_path / "game" / "game.yaml", "limit: 60")
+    assert err.startswith(f"game/game.yaml:{line}:10: error: the game did not end within 60 turns\n")
     assert "seed 5" in err and "rulelang run game/game.yaml --players 2 --seed 5" in err
 
 
