@@ -156,7 +156,8 @@ def summary(state) -> dict:
     team = state.winning_team()
     return {"game": state.game.name, "seed": state.seed, "players": state.n,
             "winners": [team] if team else state.winner_names(), "winning_players": state.winner_names(),
-            "team": team, "turns": state.turn, "result": state.result, "events": len(state.events)}
+            "team": team, "turns": state.turn, "result": state.result, "events": len(state.events),
+            "scores": state.scores()}
 
 
 def write_log(path: str, events: list[dict]) -> None:

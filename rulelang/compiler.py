@@ -1260,6 +1260,7 @@ class GameCompiler:
             scope = resolve_scope if str(trig.get("on", "")).split()[:1] == ["resolve"] else move_scope
             add(("triggers", i, "if"), False, scope, BOOL)
             add(("triggers", i, "effect"), True, scope)
+        add(("score",), False, {"p": PLAYER}, INT)
         for i, _ in enumerate(data.get("end") or []):
             add(("end", i, "when"), False, dict(me), BOOL)
             add(("end", i, "winner"), False, dict(me), "winner")
@@ -1489,6 +1490,7 @@ class GameCompiler:
         for i, cond in enumerate(data.get("end") or []):
             g.end.append(EndCondition(cond.get("name", f"end condition {i + 1}"), expr(("end", i, "when")),
                                       expr(("end", i, "winner")), self.doc.span(("end", i))))
+        g.score = expr(("score",))
         setup = block(("setup",), "setup") if data.get("setup") else None
         steps = []
         for i, step in enumerate((data.get("turn") or {}).get("steps") or []):
@@ -1564,7 +1566,7 @@ class GameCompiler:
         if setup is not None:
             b.emit(lambda st, fr: st.stack.append([setup, 0, {}]), None)
         begin = b.here()
-        limit, seat = g.turn_limit, g.order == "seat"
+        limit, seat, score = g.turn_limit, g.order == "seat", g.score
 
         def begin_turn(st, fr):
             st.turn += 1
@@ -1574,6 +1576,8 @@ class GameCompiler:
             event = {"type": "turn", "turn": st.turn}
             if seat:
                 event["player"] = NAMES[st.active]
+            if score is not None:
+                event["scores"] = st.scores()
             st.events.append(event)
         b.emit(begin_turn, self.doc.span(("turn", "limit")) if "limit" in (self.data.get("turn") or {})
                else self.doc.span(("turn",)))

@@ -120,6 +120,7 @@ class Game:
         self.dice: dict[str, dict[int, str]] = {}
         self.reaction_types: list[CardType] = []
         self.step_pcs: dict[str, int] = {}        # step name -> its place in the turn loop
+        self.score: Fn | None = None              # a player's score, if the game keeps one
         self.end_turn_pc = 0
         self._layouts: dict[int, Layout] = {}
 
@@ -380,6 +381,13 @@ class State:
     @property
     def is_over(self) -> bool:
         return self.over
+
+    def scores(self) -> list[int] | None:
+        """Every player's score, in seat order, if the game declares `score`."""
+        score = self.game.score
+        if score is None:
+            return None
+        return [score(self, {"p": p}) for p in range(self.n)]
 
     def winner_names(self) -> list[str]:
         return [player_name(p) for p in self.winners]
@@ -781,7 +789,7 @@ def make_view(st: State, player: int | None) -> dict:
         zones[lay.zone_labels[zid]] = [game.card_type[c].id for c in cards] if visible else len(cards)
     view = {"turn": st.turn, "active": player_name(st.active), "you": None if player is None else player_name(player),
             "counters": counters, "players": players, "zones": zones, "over": st.over,
-            "winners": st.winner_names()}
+            "winners": st.winner_names(), "scores": st.scores()}
     decision = st.decision()
     if decision is not None:
         view["waiting_for"] = [player_name(p) for p in decision.players]
@@ -826,8 +834,11 @@ def check_end(st: State, L: dict) -> bool:
             st.winners = [won] if isinstance(won, int) else sorted(set(won or []))
             st.over = True
             st.result = cond.name
-            st.events.append({"type": "ended", "turn": st.turn, "condition": cond.name,
-                              "winners": st.winner_names(), "team": st.winning_team()})
+            event = {"type": "ended", "turn": st.turn, "condition": cond.name,
+                     "winners": st.winner_names(), "team": st.winning_team()}
+            if game.score is not None:
+                event["scores"] = st.scores()
+            st.events.append(event)
             return True
     return False
 

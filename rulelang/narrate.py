@@ -25,7 +25,13 @@ def _started(game: Game, e: dict) -> str:
 
 def _turn(game: Game, e: dict) -> str:
     who = f": {e['player']}" if "player" in e else ""
-    return f"\n== Turn {e['turn']}{who} =="
+    return f"\n== Turn {e['turn']}{who} ==" + _scores(e)
+
+
+def _scores(e: dict) -> str:
+    if e.get("scores") is None:
+        return ""
+    return "  (scores: " + ", ".join(f"P{i + 1} {s}" for i, s in enumerate(e["scores"])) + ")"
 
 
 def _zone(label: str) -> str:
@@ -92,5 +98,5 @@ _SAYINGS = {
     "refilled": lambda g, e: f"  {_zone(e['zone'])} is refilled from {_zone(e['from'])}",
     "ended": lambda g, e: f"\nGame over on turn {e['turn']}: {e['condition']}. Winners: "
                           f"{e['team'] or ', '.join(e['winners']) or 'nobody'}"
-                          + (f" ({', '.join(e['winners'])})" if e.get("team") else ""),
+                          + (f" ({', '.join(e['winners'])})" if e.get("team") else "") + _scores(e),
 }
