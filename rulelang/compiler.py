@@ -228,7 +228,7 @@ class ExprCompiler:
     def c_Attr(self, e: n.Attr) -> Fn:
         game, obj, ref = self.game, self.expr(e.obj), e.ref
         kind = ref[0]
-        local = e.obj.ref[1] if isinstance(e.obj, n.Name) and e.obj.ref[0] == "local" else None
+        local = _local(e.obj)
         if kind == "pcounter":
             ci, base = game.counters.index(e.name), game.player_holder
             if local is not None:     # the common `p.counter`: one closure, not two
@@ -740,8 +740,26 @@ class StmtCompiler:
         return lambda st, L, v: set_counter(st, holder(st, L), ci, v)
 
     def f_Assign(self, s: n.Assign) -> Fn:
-        store, value = self.setter(s.target), self.ec.expr(s.value)
+        target = s.target
+        if isinstance(target, n.Attr) and target.ref[0] == "pvar" and _local(target.obj) is not None:
+            return self.assign_player_var(target, self.ec.expr(s.value))
+        store, value = self.setter(target), self.ec.expr(s.value)
         return lambda st, L: store(st, L, value(st, L))
+
+    def assign_player_var(self, target: n.Attr, value: Fn) -> Fn:
+        """`p.var = value` with `p` a local name, the commonest assignment, in one function."""
+        game, local, kind, name = self.game, _local(target.obj), target.type, target.name
+        vi = game.var_names.index(name)
+
+        def assign(st, L):
+            p = L[local]
+            v = value(st, L)
+            row = st.vars[p]
+            if row[vi] != v:
+                row[vi] = v
+                st.events.append({"type": "set", "turn": st.turn, "player": NAMES[p], "var": name,
+                                  "value": game.plain(kind, v)})
+        return assign
 
     def f_AugAssign(self, s: n.AugAssign) -> Fn:
         store, current, amount = self.setter(s.target), self.ec.expr(s.target), self.ec.expr(s.value)
@@ -1642,6 +1660,11 @@ def _class_of(sym: Symbols, name: str) -> tuple | None:
 
 def _discard_this(st, fr) -> None:
     discard_card(st, fr[2]["this"], "resolved")
+
+
+def _local(e: n.Expr) -> str | None:
+    """The name, if the expression is just a local name."""
+    return e.ref[1] if isinstance(e, n.Name) and e.ref and e.ref[0] == "local" else None
 
 
 def _calls_in(node: Any) -> list[n.Call]:
