@@ -1308,7 +1308,7 @@ class GameCompiler:
         g.order = turn.get("order", "seat")
         g.first = turn.get("first", "first")
         g.turn_limit = turn.get("limit", 1000)
-        g.step_budget = data.get("step_budget", 200_000)
+        g.step_budget = data.get("step_budget", 100_000)
 
     def declare_names_once(self) -> None:
         """A name means one thing: a location may not also be a zone, say."""

@@ -113,7 +113,7 @@ class Game:
         self.order = "seat"
         self.first = "first"
         self.turn_limit = 1000
-        self.step_budget = 200_000
+        self.step_budget = 100_000
         self.roles: list[dict] = []
         self.teams: dict[str, list[str]] = {}
         self.tables: dict[str, dict] = {}

@@ -224,7 +224,7 @@ def test_triggers_moving_a_card_back_and_forth_stop_within_a_second(tmp_path: Pa
     game = derive(tmp_path, *BOUNCE)
     error, took = runaway(game)
     assert took < 1
-    assert error.message.startswith("the rules ran 200,000 steps without a decision")
+    assert error.message.startswith("the rules ran 100,000 steps without a decision")
     assert error.span.file == str(game / "game.yaml")
     assert error.span.line in (line_of(game / "game.yaml", "move card to right"),
                                line_of(game / "game.yaml", "move card to left"))
@@ -244,7 +244,7 @@ def test_a_procedure_that_calls_itself_stops_within_a_second(tmp_path: Path) -> 
                   ("game.yaml", "    p.coin = 3\n", "    p.coin = 3\n  pay(first(players), 0)\n"))
     error, took = runaway(game)
     assert took < 1
-    assert error.message.startswith("the rules ran 200,000 steps")
+    assert error.message.startswith("the rules ran 100,000 steps")
     assert error.span.line in (line_of(game / "game.yaml", "move n coin from p to pot"),
                                line_of(game / "game.yaml", "pay(p, n)"))
 
