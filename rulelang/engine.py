@@ -25,6 +25,8 @@ Fn = Callable[["State", dict], Any]
 
 @dataclass
 class ZoneDecl:
+    """A declared zone: one pile on the table, or one per player."""
+
     name: str
     index: int                    # position among table zones, or among player zones
     owner: str                    # "table" or "player"
@@ -41,6 +43,8 @@ class ZoneDecl:
 
 @dataclass
 class CardType:
+    """One kind of card; a game holds ``count`` instances of it, numbered from 0."""
+
     id: str
     name: str
     index: int
@@ -60,6 +64,8 @@ class CardType:
 
 @dataclass
 class Proc:
+    """A compiled procedure: instructions, and the spec span of each for error messages."""
+
     name: str
     code: list[Op]
     spans: list[Span | None]
@@ -67,6 +73,8 @@ class Proc:
 
 @dataclass
 class EndCondition:
+    """One entry of the ordered `end` list."""
+
     name: str
     when: Fn
     winner: Fn
@@ -370,11 +378,6 @@ class State:
                         "values": values, "chosen": [None] * len(players)}
         self._decision = None
         return True
-
-    def take_answer(self) -> list | None:
-        answer = self.answer
-        self.answer = None
-        return answer
 
     # -- reading --------------------------------------------------------------
 
