@@ -119,8 +119,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise _Usage(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
     state = None
     error: RulelangError | None = None
+    scores_by_turn: dict[int, list[int]] = {}
+
+    def scoreboard(st, step: str) -> None:
+        """Note each turn's opening scores for the play-by-play (scores are derived, not events)."""
+        if game.score is not None and st.turn not in scores_by_turn:
+            scores_by_turn[st.turn] = st.scores()
+
     try:
-        state = game.new_state(args.players, args.seed)
+        state = game.new_state(args.players, args.seed, observer=scoreboard)
         play_out(state, RandomAgent(args.seed))
     except RulelangError as err:
         error = err
@@ -135,7 +142,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         write_log(args.log, events)
     if not args.quiet:
         for event in events:
-            line = narrate(game, event)
+            line = narrate(game, event, scores_by_turn)
             if line is not None:
                 print(line)
     if error is not None:

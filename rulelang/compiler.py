@@ -1584,7 +1584,7 @@ class GameCompiler:
         if setup is not None:
             b.emit(lambda st, fr: st.stack.append([setup, 0, {}]), None)
         begin = b.here()
-        limit, seat, score = g.turn_limit, g.order == "seat", g.score
+        limit, seat = g.turn_limit, g.order == "seat"
 
         def begin_turn(st, fr):
             st.turn += 1
@@ -1594,8 +1594,6 @@ class GameCompiler:
             event = {"type": "turn", "turn": st.turn}
             if seat:
                 event["player"] = NAMES[st.active]
-            if score is not None:
-                event["scores"] = st.scores()
             st.events.append(event)
         b.emit(begin_turn, self.doc.span(("turn", "limit")) if "limit" in (self.data.get("turn") or {})
                else self.doc.span(("turn",)))

@@ -4,9 +4,15 @@ from __future__ import annotations
 from .engine import Game
 
 
-def narrate(game: Game, event: dict) -> str | None:
-    """One readable line for an event, or None for events too small to show."""
+def narrate(game: Game, event: dict, scores_by_turn: dict[int, list[int]] | None = None) -> str | None:
+    """One readable line for an event, or None for events too small to show.
+
+    ``scores_by_turn`` (turn -> scores at its start), when the caller watched the
+    game, adds the scores to each turn's heading.
+    """
     kind = event["type"]
+    if kind == "turn" and scores_by_turn and event["turn"] in scores_by_turn:
+        event = dict(event, scores=scores_by_turn[event["turn"]])
     say = _SAYINGS.get(kind)
     return say(game, event) if say else None
 
