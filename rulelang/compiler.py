@@ -1026,6 +1026,13 @@ class StmtCompiler:
         b.emit(op, s.span)
 
     def s_Play(self, s: n.Play, b: Builder) -> None:
+        """`play from ZONE`: four instructions sharing one hidden local.
+
+        choose (a legal card and target, or a discard), declare (the `played`
+        event and who may answer), react (each possible answerer in seat order
+        decides; the first answer cancels the card), resolve (the card's own
+        procedure: placing it, then its effect).
+        """
         zone, else_discard = self.ec.expr(s.zone), s.else_discard
         slot = self.fresh("play")
         game = self.game
