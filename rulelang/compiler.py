@@ -14,7 +14,8 @@ from .check import (BOOL, CARD, COUNTER, INT, LOCATION, PLAYER, VAR_TYPES, ZONE,
                     Symbols, item_of, list_of)
 from .engine import (NAMES, CardType, EndCondition, Game, Proc, State, ZoneDecl, answer_card, answerers,
                      check_end, discard_card, discard_options, draw_cards, end_turn, holder_label,
-                     legal_plays, move_card, reaction_options, set_counter, shuffle_zone, zone_of_hand)
+                     end_roll_durations, legal_plays, move_card, reaction_options, set_counter, shuffle_zone,
+                     zone_of_hand)
 from .errors import RulelangError, RuleError, Span, SpecError, did_you_mean, raise_all
 from .loader import Document
 from .parser import parse_block, parse_expression
@@ -826,6 +827,7 @@ class StmtCompiler:
             who = roller(st, L)
             st.events.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
                               "player": None if who is None else NAMES[who]})
+            end_roll_durations(st, die, who)
         return roll
 
     # -- control flow --------------------------------------------------------------------
@@ -1551,10 +1553,33 @@ class GameCompiler:
                 ctype.answer_proc = block(("cards", i, "answer", "effect"), f"answer {ctype.id}")
             if card.get("discard_when") is not None:
                 ctype.discard_when = expr(("cards", i, "discard_when"))
+            if card.get("discard_after") is not None:
+                self.declare_duration(i, card, ctype, jobs, ec)
         if any(c.discard_when is not None for c in g.cards):
             for z in g.zones:
                 key = z.index + (len(g.table_zones) if z.owner == "player" else 0)
                 z.watched = key in watched or not watched
+        raise_all(self.errors)
+
+    def declare_duration(self, i: int, card: dict, ctype: CardType, jobs: dict, ec: ExprCompiler) -> None:
+        """`discard_after: {roll: DIE}`: the card leaves its play zone after its owner's next roll of DIE."""
+        g = self.game
+        die = card["discard_after"]["roll"]
+        if die not in g.dice:
+            self.error(f"unknown die '{die}'", ("cards", i, "discard_after", "roll"), did_you_mean(die, g.dice))
+            return
+        to_job = jobs.get(("cards", i, "play", "to"))
+        if to_job is None or not (isinstance(to_job.tree, n.Attr) and to_job.tree.ref[0] == "pzone"):
+            self.error("a card that lasts until a roll must be played to a player's zone (play: to: target.ZONE)",
+                       ("cards", i, "discard_after"))
+            return
+        marked, decls = g.discard_after_roll.setdefault(die, ([False] * len(g.card_type), []))
+        for instance, kind in enumerate(g.card_type):
+            if kind is ctype:
+                marked[instance] = True
+        decl = _decl(g, to_job.tree.name)
+        if decl not in decls:
+            decls.append(decl)
 
     def generate_triggers(self, jobs, expr, block, ec: ExprCompiler) -> list:
         """Zone triggers attach to their zones; resolve triggers are returned for the cards."""

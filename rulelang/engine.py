@@ -129,6 +129,8 @@ class Game:
         self.reaction_types: list[CardType] = []
         self.step_pcs: dict[str, int] = {}        # step name -> its place in the turn loop
         self.score: Fn | None = None              # a player's score, if the game keeps one
+        #: die -> (which card instances last until their owner's next roll of it, the zones they stay in)
+        self.discard_after_roll: dict[str, tuple[list[bool], list[ZoneDecl]]] = {}
         self.end_turn_pc = 0
         self._layouts: dict[int, Layout] = {}
 
@@ -718,6 +720,19 @@ def _check_watchers(st: State, zid: int, owner: int | None) -> None:
         rule = types[card].discard_when
         if rule is not None and st.loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):
             discard_card(st, card, how="discarded")
+
+
+def end_roll_durations(st: State, die: str, roller: int | None) -> None:
+    """After a roll: discard the roller's cards that last until their owner's next roll of this die."""
+    lasting = st.game.discard_after_roll.get(die)
+    if lasting is None or roller is None:
+        return
+    marked, decls = lasting
+    game = st.game
+    for decl in decls:
+        zid = game.zone_id(decl, roller, st.n)
+        for card in [c for c in st.zones[zid] if marked[c]]:
+            discard_card(st, card, how="expired")
 
 
 def discard_zone(st: State, card: int) -> int:

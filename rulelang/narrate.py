@@ -57,7 +57,7 @@ def _moved(game: Game, e: dict) -> str:
     if how == "play":
         return f"  {name} goes to {_zone(e['to'])}"
     reasons = {"replaced": "is replaced", "cancelled": "is cancelled", "answered": "is spent",
-               "resolved": "resolves", "discarded": "is discarded"}
+               "resolved": "resolves", "discarded": "is discarded", "expired": "is used up"}
     reason = reasons.get(how, "moves")
     return f"  {name} {reason}: {_zone(e['from'])} -> {_zone(e['to'])}"
 
