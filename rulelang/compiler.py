@@ -1566,7 +1566,8 @@ class GameCompiler:
         g = self.game
         die = card["discard_after"]["roll"]
         if die not in g.dice:
-            self.error(f"unknown die '{die}'", ("cards", i, "discard_after", "roll"), did_you_mean(die, g.dice))
+            self.error(f"unknown die '{die}'", ("cards", i, "discard_after", "roll"),
+                       did_you_mean(die, g.dice) or "declare it under 'dice:'")
             return
         to_job = jobs.get(("cards", i, "play", "to"))
         if to_job is None or not (isinstance(to_job.tree, n.Attr) and to_job.tree.ref[0] == "pzone"):
