@@ -373,6 +373,9 @@ class ExprCompiler:
         if kind == "function":
             params, body = self.functions[name]
             args = [self.expr(a.value) for a in e.args]
+            if len(args) == 1:          # the usual case, without building a comprehension
+                (param,), (arg,) = params, args
+                return lambda st, L: body(st, {param: arg(st, L)})
             pairs = list(zip(params, args))
             return lambda st, L: body(st, {p: f(st, L) for p, f in pairs})
         if name in ("next", "previous", "seats_from"):
