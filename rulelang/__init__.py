@@ -2,8 +2,9 @@
 
 The pipeline, one module per stage: ``loader`` (YAML with positions) ->
 ``schema`` (structure) -> ``parser`` (rule texts to ``nodes``) -> ``check``
-(names and types) -> ``compiler`` (closures) -> ``engine`` (states,
-decisions, events) -> ``agents``, ``cli``.
+(names and types) -> ``compiler`` (a small package: expressions and
+statements to closures, the spec to a ``Game``) -> ``engine`` (states,
+decisions, events) -> ``agents``, ``sim``, ``narrate``, ``scenario``, ``cli``.
 """
 from __future__ import annotations
 

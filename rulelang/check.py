@@ -660,3 +660,62 @@ def _where_hint(name: str) -> str:
         "card": "'card' is known in triggers and answers",
         "owner": "'owner' is known in triggers and discard_when",
     }[name]
+
+
+# --- the symbol table from the YAML declarations ----------------------------------
+
+def build_symbols(data: dict) -> Symbols:
+    """Collect every declared name: the checker resolves rule texts against these."""
+    s = Symbols()
+    s.locations = dict(data.get("locations") or {})
+    s.counters = dict(data.get("counters") or {})
+    for name, decl in (data.get("vars") or {}).items():
+        s.vars[name] = VAR_TYPES.get((decl or {}).get("type", "int"), INT)
+    s.zones = dict(data.get("zones") or {})
+    s.tags = set(data.get("tags") or [])
+    s.card_props = dict(data.get("card_props") or {})
+    for card in data.get("cards") or []:
+        if isinstance(card, dict) and "id" in card:
+            s.cards[card["id"]] = card
+            if card.get("slot"):
+                s.slots.add(card["slot"])
+    for role in data.get("roles") or []:
+        s.roles[role["name"]] = role
+        s.teams.setdefault(role.get("team", role["name"]), []).append(role["name"])
+    for name in list(s.teams):
+        if name in s.roles and s.teams[name] == [name]:
+            del s.teams[name]      # a team of one role is named by the role already
+    for name, table in (data.get("tables") or {}).items():
+        s.tables[name] = list(table.get("columns") or [])
+    for name, die in (data.get("dice") or {}).items():
+        s.dice[name] = list((die.get("outcomes") or {}).keys())
+    for name, proc in (data.get("procedures") or {}).items():
+        s.procedures[name] = {p: VAR_TYPES.get(t, "?") for p, t in (proc.get("params") or {}).items()}
+    for name, fn in (data.get("functions") or {}).items():
+        s.functions[name] = {p: VAR_TYPES.get(t, "?") for p, t in (fn.get("params") or {}).items()}
+    s.location_props = _prop_types(s.locations, s)
+    s.counter_props = _prop_types(s.counters, s)
+    s.seat_turns = (data.get("turn") or {}).get("order", "seat") == "seat"
+    return s
+
+
+def _prop_types(decls: dict, s: Symbols) -> dict[str, str]:
+    types: dict[str, str] = {}
+    for decl in decls.values():
+        for key, value in (decl or {}).items():
+            if key == "label":
+                continue
+            types.setdefault(key, _value_type(value, s))
+    return types
+
+
+def _value_type(value: Any, s: Symbols) -> str:
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    if value in s.counters:
+        return COUNTER
+    if value in s.locations:
+        return LOCATION
+    return "?"

@@ -1,0 +1,448 @@
+"""Checked expressions to closures ``f(state, locals)``.
+
+Names were resolved by the checker (``node.ref``), so each node becomes the
+one small closure that reads exactly what it names; constants are folded and
+the commonest shapes (a local's attribute, an aggregate over a filter) get
+closures of their own.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .. import nodes as n
+from ..check import CARD, PLAYER, ZONE, Symbols
+from ..engine import Game, State, ZoneDecl
+from ..errors import RuleError
+
+Fn = Callable[[State, dict], Any]
+_MISSING = object()
+
+
+class ExprCompiler:
+    """Turns checked expressions into closures over (state, locals)."""
+
+    def __init__(self, game: Game, sym: Symbols, procs: dict[str, int]):
+        self.game = game
+        self.sym = sym
+        self.proc_ids = procs
+        self.functions: dict[str, tuple[list[str], Fn]] = {}
+        self.function_trees: dict[str, n.Expr] = {}
+        self.members: dict[tuple, list[bool]] = {}
+
+    # -- helpers used by statements too ------------------------------------------
+
+    def as_list(self, e: n.Expr, copy: bool = False) -> Fn:
+        """A closure giving a Python list for a list-typed or zone-typed expression."""
+        f = self.expr(e)
+        if e.type == ZONE:
+            if copy:
+                return lambda st, L: list(st.zones[f(st, L)])
+            return lambda st, L: st.zones[f(st, L)]
+        return f
+
+    def as_cards(self, e: n.Expr) -> Fn:
+        if e.type == CARD:
+            f = self.expr(e)
+            return lambda st, L: [] if (c := f(st, L)) is None else [c]
+        return self.as_list(e, copy=True)
+
+    def holder(self, e: n.Expr) -> Fn:
+        """Holder ids: 0 the game, 1.. the locations, then the players."""
+        f = self.expr(e)
+        if e.type == PLAYER:
+            base = self.game.player_holder
+            return lambda st, L: None if (p := f(st, L)) is None else base + p
+        return f
+
+    def member_table(self, ref: tuple) -> list[bool]:
+        """For `c is X`: one bool per card instance, computed once."""
+        if ref not in self.members:
+            kind, name = ref
+            table = []
+            for ctype in self.game.card_type:
+                if kind == "card":
+                    table.append(ctype.id == name)
+                elif kind == "tag":
+                    table.append(name in ctype.tags)
+                else:
+                    table.append(ctype.slot == name)
+            self.members[ref] = table
+        return self.members[ref]
+
+    # -- dispatch ------------------------------------------------------------------
+
+    def expr(self, e: n.Expr) -> Fn:
+        known, value = self.constant(e)
+        if known:
+            return lambda st, L: value
+        return getattr(self, "c_" + type(e).__name__)(e)
+
+    def constant(self, e: n.Expr) -> tuple[bool, Any]:
+        """Fold what cannot change during a game: literals, place and counter names, lists of them."""
+        if isinstance(e, (n.Num, n.Text, n.Bool)):
+            return True, e.value
+        if isinstance(e, n.NoneLit):
+            return True, None
+        if isinstance(e, n.Name) and e.ref and e.ref[0] in ("location", "counter", "zone"):
+            return True, self.c_Name(e)(None, None)
+        if isinstance(e, n.ListLit):
+            folded = [self.constant(x) for x in e.items]
+            if all(known for known, _ in folded):
+                return True, [v for _, v in folded]
+        if isinstance(e, n.Call) and e.ref and e.ref[0] == "function" and not e.args:
+            tree = self.function_trees.get(e.func)
+            if tree is not None:        # a function of no arguments whose value is fixed
+                return self.constant(tree)
+        return False, None
+
+    def c_Num(self, e):
+        v = e.value
+        return lambda st, L: v
+
+    def c_Text(self, e):
+        v = e.value
+        return lambda st, L: v
+
+    def c_Bool(self, e):
+        v = e.value
+        return lambda st, L: v
+
+    def c_NoneLit(self, e):
+        return lambda st, L: None
+
+    def c_Name(self, e: n.Name) -> Fn:
+        ref, game = e.ref, self.game
+        kind = ref[0]
+        if kind == "local":
+            name = ref[1]
+            return lambda st, L: L[name]
+        if kind == "players":
+            return lambda st, L: list(range(st.n))
+        if kind == "others":
+            return lambda st, L: [(L["me"] + i) % st.n for i in range(1, st.n)]
+        if kind == "game":
+            return lambda st, L: 0
+        if kind == "turn":
+            return lambda st, L: st.turn
+        if kind == "role":
+            name = ref[1]
+            if e.type == PLAYER:
+                return lambda st, L: (st.lay.role_players[name] or [None])[0]
+            return lambda st, L: list(st.lay.role_players[name])
+        if kind == "team":
+            name = ref[1]
+            return lambda st, L: list(st.lay.team_players[name])
+        if kind == "location":
+            hid = 1 + game.locations.index(ref[1])
+            return lambda st, L: hid
+        if kind == "counter":
+            ci = game.counters.index(ref[1])
+            return lambda st, L: ci
+        if kind == "zone":
+            zid = zone_decl(game, ref[1]).index
+            return lambda st, L: zid
+        if kind == "all_zones":
+            base, k = len(game.table_zones), zone_decl(game, ref[1]).index
+            return lambda st, L: [c for p in range(st.n) for c in st.zones[base + k * st.n + p]]
+        if kind == "table":
+            name = ref[1]
+            return lambda st, L: name
+        raise AssertionError(ref)
+
+    def c_ListLit(self, e: n.ListLit) -> Fn:
+        items = [self.expr(x) for x in e.items]
+        return lambda st, L: [f(st, L) for f in items]
+
+    def c_Attr(self, e: n.Attr) -> Fn:
+        game, obj, ref = self.game, self.expr(e.obj), e.ref
+        kind = ref[0]
+        local = local_name(e.obj)
+        if kind == "pcounter":
+            ci, base = game.counters.index(e.name), game.player_holder
+            if local is not None:     # the common `p.counter`: one closure, not two
+                return lambda st, L: st.counters[base + L[local]][ci]
+            return lambda st, L: st.counters[base + obj(st, L)][ci]
+        if kind == "pvar":
+            vi = game.var_names.index(e.name)
+            if local is not None:
+                return lambda st, L: st.vars[L[local]][vi]
+            return lambda st, L: st.vars[obj(st, L)][vi]
+        if kind == "pzone":
+            base, k = len(game.table_zones), zone_decl(game, e.name).index
+            return lambda st, L: base + k * st.n + obj(st, L)
+        if kind == "seat":
+            return obj
+        if kind in ("hcounter", "gcounter"):
+            ci = game.counters.index(e.name)
+            return lambda st, L: st.counters[obj(st, L)][ci]
+        if kind == "lprop":
+            table = [None] + [self._prop_value(self.sym.locations[name].get(e.name)) for name in game.locations]
+            return lambda st, L: None if (h := obj(st, L)) is None else table[h]
+        if kind == "cprop":
+            table = [self._prop_value((self.sym.counters[name] or {}).get(e.name)) for name in game.counters]
+            return lambda st, L: None if (c := obj(st, L)) is None else table[c]
+        if kind == "cardprop":
+            table = [ctype.props.get(e.name, 0) for ctype in game.card_type]
+            return lambda st, L: table[obj(st, L)]
+        if kind == "cardowner":
+            return lambda st, L: st.lay.zones[st.loc[obj(st, L)]][1]
+        if kind == "outcome":
+            faces = frozenset(f for f, o in game.dice[e.obj.type[5:]].items() if o == e.name)
+            return lambda st, L: sum(1 for f in obj(st, L) if f in faces)
+        if kind == "total":
+            return lambda st, L: sum(obj(st, L))
+        if kind == "size":
+            return lambda st, L: len(obj(st, L))
+        if kind == "column":
+            col = e.name
+            return lambda st, L: st.lay.tables[obj(st, L)][col]
+        raise AssertionError(ref)
+
+    def _prop_value(self, value: Any) -> Any:
+        game = self.game
+        if isinstance(value, str):
+            if value in game.counters:
+                return game.counters.index(value)
+            if value in game.locations:
+                return 1 + game.locations.index(value)
+        return value
+
+    def c_Index(self, e: n.Index) -> Fn:
+        holder, key = self.holder(e.obj), self.expr(e.key)
+        return lambda st, L: st.counters[holder(st, L)][key(st, L)]
+
+    def c_BinOp(self, e: n.BinOp) -> Fn:
+        a, b = self.expr(e.left), self.expr(e.right)
+        if e.op == "+":
+            return lambda st, L: a(st, L) + b(st, L)
+        if e.op == "-":
+            return lambda st, L: a(st, L) - b(st, L)
+        if e.op == "*":
+            return lambda st, L: a(st, L) * b(st, L)
+        span = e.span
+
+        def divide(st, L):
+            d = b(st, L)
+            if d == 0:
+                raise RuleError("division by zero", span)
+            return a(st, L) // d
+        return divide
+
+    def c_Neg(self, e: n.Neg) -> Fn:
+        a = self.expr(e.operand)
+        return lambda st, L: -a(st, L)
+
+    def c_Compare(self, e: n.Compare) -> Fn:
+        a, b, op = self.expr(e.left), self.expr(e.right), e.op
+        known, k = self.constant(e.right)
+        if known and op in ("=", "!=", ">", ">="):    # against a constant: one call fewer
+            if op == "=":
+                return lambda st, L: a(st, L) == k
+            if op == "!=":
+                return lambda st, L: a(st, L) != k
+            if op == ">":
+                return lambda st, L: a(st, L) > k
+            return lambda st, L: a(st, L) >= k
+        if op == "=":
+            return lambda st, L: a(st, L) == b(st, L)
+        if op == "!=":
+            return lambda st, L: a(st, L) != b(st, L)
+        if op == "<":
+            return lambda st, L: a(st, L) < b(st, L)
+        if op == "<=":
+            return lambda st, L: a(st, L) <= b(st, L)
+        if op == ">":
+            return lambda st, L: a(st, L) > b(st, L)
+        return lambda st, L: a(st, L) >= b(st, L)
+
+    def c_BoolOp(self, e: n.BoolOp) -> Fn:
+        a, b = self.expr(e.left), self.expr(e.right)
+        if e.op == "and":
+            return lambda st, L: a(st, L) and b(st, L)
+        return lambda st, L: a(st, L) or b(st, L)
+
+    def c_Not(self, e: n.Not) -> Fn:
+        a = self.expr(e.operand)
+        return lambda st, L: not a(st, L)
+
+    def c_Member(self, e: n.Member) -> Fn:
+        item, box = self.expr(e.item), self.as_list(e.container)
+        if e.negated:
+            return lambda st, L: item(st, L) not in box(st, L)
+        return lambda st, L: item(st, L) in box(st, L)
+
+    def c_IsTest(self, e: n.IsTest) -> Fn:
+        obj, neg = self.expr(e.obj), e.negated
+        if e.ref is None:
+            return lambda st, L: False
+        if e.ref[0] in ("role", "team"):
+            kind, name = e.ref
+            if kind == "role":
+                test = lambda st, L: (p := obj(st, L)) is not None and st.lay.roles[p] == name
+            else:
+                test = lambda st, L: obj(st, L) in st.lay.team_players[name]
+        else:
+            table = self.member_table(e.ref)
+            test = lambda st, L: (c := obj(st, L)) is not None and table[c]
+        if neg:
+            return lambda st, L: not test(st, L)
+        return test
+
+    def c_HasTest(self, e: n.HasTest) -> Fn:
+        cards = self.as_cards(e.zone) if e.zone.type == CARD else self.as_list(e.zone)
+        if e.ref is None:
+            return lambda st, L: False
+        table = self.member_table(e.ref)
+        return lambda st, L: any(table[c] for c in cards(st, L))
+
+    def c_Call(self, e: n.Call) -> Fn:
+        kind, name = e.ref
+        if kind == "function":
+            params, body = self.functions[name]
+            args = [self.expr(a.value) for a in e.args]
+            if len(args) == 1:          # the usual case, without building a comprehension
+                (param,), (arg,) = params, args
+                return lambda st, L: body(st, {param: arg(st, L)})
+            pairs = list(zip(params, args))
+            return lambda st, L: body(st, {p: f(st, L) for p, f in pairs})
+        if name in ("next", "previous", "seats_from"):
+            p = self.expr(e.args[0].value)
+            if name == "next":
+                return lambda st, L: (p(st, L) + 1) % st.n
+            if name == "previous":
+                return lambda st, L: (p(st, L) - 1) % st.n
+            return lambda st, L: [(p(st, L) + i) % st.n for i in range(st.n)]
+        if name in ("max", "min") and len(e.args) > 1:
+            args = [self.expr(a.value) for a in e.args]
+            pick = max if name == "max" else min
+            return lambda st, L: pick(f(st, L) for f in args)
+        return self.aggregate(name, e.args[0])
+
+    def aggregate(self, name: str, arg: n.Arg) -> Fn:
+        if arg.var is None:
+            items = self.as_list(arg.value)
+            return _plain_aggregate(name, items)
+        items = self.as_list(arg.source)
+        cond = self.expr(arg.cond) if arg.cond is not None else None
+        value = self.expr(arg.value)
+        return _comprehension(name, arg.var, items, cond, value)
+
+
+def _plain_aggregate(name: str, items: Fn) -> Fn:
+    if name == "count":
+        return lambda st, L: len(items(st, L))
+    if name == "empty":
+        return lambda st, L: not items(st, L)
+    if name == "any":
+        return lambda st, L: any(items(st, L))
+    if name == "all":
+        return lambda st, L: all(items(st, L))
+    if name == "first":
+        return lambda st, L: xs[0] if (xs := items(st, L)) else None
+    if name == "last":
+        return lambda st, L: xs[-1] if (xs := items(st, L)) else None
+    if name == "sum":
+        return lambda st, L: sum(items(st, L))
+    if name == "max":
+        return lambda st, L: max(items(st, L), default=0)
+    if name == "min":
+        return lambda st, L: min(items(st, L), default=0)
+    return lambda st, L: list(items(st, L))     # filter
+
+
+def _comprehension(name: str, var: str, items: Fn, cond: Fn | None, value: Fn) -> Fn:
+    """An aggregate over `var in items where cond`; `var` is bound, then restored.
+
+    Expressions never change the state, so the items are read in place; the
+    common aggregates run as one loop without building a list.
+    """
+    keep = cond if cond is not None else (lambda st, L: True)
+
+    def restore(L: dict, saved: Any) -> None:
+        if saved is _MISSING:
+            del L[var]
+        else:
+            L[var] = saved
+
+    def selected(st: State, L: dict) -> list:
+        saved, out = L.get(var, _MISSING), []
+        for x in items(st, L):
+            L[var] = x
+            if keep(st, L):
+                out.append(value(st, L))
+        if var in L:
+            restore(L, saved)
+        return out
+
+    def first_match(st: State, L: dict) -> Any:
+        saved, found = L.get(var, _MISSING), None
+        for x in items(st, L):
+            L[var] = x
+            if keep(st, L):
+                found = x
+                break
+        if var in L:
+            restore(L, saved)
+        return found
+
+    def count(st: State, L: dict) -> int:
+        saved, total = L.get(var, _MISSING), 0
+        for x in items(st, L):
+            L[var] = x
+            if keep(st, L):
+                total += 1
+        if var in L:
+            restore(L, saved)
+        return total
+
+    def add_up(st: State, L: dict) -> int:
+        saved, total = L.get(var, _MISSING), 0
+        for x in items(st, L):
+            L[var] = x
+            if keep(st, L):
+                total += value(st, L)
+        if var in L:
+            restore(L, saved)
+        return total
+
+    def every(st: State, L: dict) -> bool:
+        saved, result = L.get(var, _MISSING), True
+        for x in items(st, L):
+            L[var] = x
+            if not keep(st, L):
+                result = False
+                break
+        if var in L:
+            restore(L, saved)
+        return result
+
+    if name == "any":
+        return lambda st, L: first_match(st, L) is not None
+    if name == "first":
+        return first_match
+    if name == "all":
+        return every
+    if name == "count":
+        return count
+    if name == "empty":
+        return lambda st, L: first_match(st, L) is None
+    if name == "last":
+        return lambda st, L: xs[-1] if (xs := selected(st, L)) else None
+    if name == "sum":
+        return add_up
+    if name == "max":
+        return lambda st, L: max(selected(st, L), default=0)
+    if name == "min":
+        return lambda st, L: min(selected(st, L), default=0)
+    return selected     # filter
+
+
+def zone_decl(game: Game, name: str) -> ZoneDecl:
+    return next(z for z in game.zones if z.name == name)
+
+
+
+
+def local_name(e: n.Expr) -> str | None:
+    """The name, if the expression is just a local name."""
+    return e.ref[1] if isinstance(e, n.Name) and e.ref and e.ref[0] == "local" else None

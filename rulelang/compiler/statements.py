@@ -1,0 +1,657 @@
+"""Checked statements to instructions ``op(state, frame)`` of a procedure.
+
+Runs of statements that never wait for a decision become one instruction
+(``guarded``); decisions, calls and card plays become instructions that can
+pause the interpreter and resume with the answer (see ``engine``).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .. import nodes as n
+from ..check import CARD, COUNTER, LOCATION, PLAYER, item_of
+from ..engine import (NAMES, State, answer_card, answerers, check_end, discard_card, discard_options, draw_cards,
+                      end_roll_durations, end_turn, holder_label, legal_plays, move_card, reaction_options,
+                      set_counter, shuffle_zone, zone_of_hand)
+from ..errors import RuleError, Span
+from .expressions import ExprCompiler, Fn, local_name
+
+MAX_DICE = 10_000        # dice in one roll: more is a runaway rule, not a game
+MAX_OPTIONS = 100_000   # options of one "how many" decision
+
+
+class Builder:
+    """One procedure's code under construction: instructions, their spans, jumps."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.code: list[Callable] = []
+        self.spans: list[Span | None] = []
+
+    def emit(self, op: Callable, span: Span | None) -> int:
+        self.code.append(op)
+        self.spans.append(span)
+        return len(self.code) - 1
+
+    def here(self) -> int:
+        return len(self.code)
+
+
+class Label:
+    """A jump target, fixed once its place is known."""
+
+    __slots__ = ("pc",)
+
+    def __init__(self) -> None:
+        self.pc = -1
+
+
+def _jump(label: Label) -> Callable:
+    def op(st, fr):
+        fr[1] = label.pc
+    return op
+
+
+def _jump_unless(cond: Fn, label: Label) -> Callable:
+    def op(st, fr):
+        if not cond(st, fr[2]):
+            fr[1] = label.pc
+    return op
+
+
+class StmtCompiler:
+    """Turns checked statements into instructions of a ``Builder``."""
+
+    def __init__(self, ec: ExprCompiler, has_triggers: bool = True):
+        self.ec = ec
+        self.game = ec.game
+        self.hidden = 0
+        self.has_triggers = has_triggers
+
+    def fresh(self, what: str) -> str:
+        self.hidden += 1
+        return f"${what}{self.hidden}"
+
+    def block(self, stmts: list[n.Stmt], b: Builder) -> None:
+        """Emit a block; runs of straight-line statements become one instruction."""
+        run: list[n.Stmt] = []
+        for s in stmts:
+            if self.is_straight(s):
+                run.append(s)
+                continue
+            if isinstance(s, n.CheckEnd):     # may end the game: closes a run
+                run.append(s)
+                self.emit_straight(run, b)
+                run = []
+                continue
+            self.emit_straight(run, b)
+            run = []
+            emit = getattr(self, "s_" + type(s).__name__, None)
+            if emit is None:            # a card move in a game with triggers: its own instruction
+                self.emit_straight([s], b)
+            else:
+                emit(s, b)
+        self.emit_straight(run, b)
+
+    _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Shuffle)
+    _CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
+
+    def is_straight(self, s: n.Stmt) -> bool:
+        """True for statements that never wait, jump out or push a frame.
+
+        Card moves count only when the game has no triggers, because triggered
+        effects must run right after the statement that fired them.
+        """
+        if isinstance(s, self._STRAIGHT):
+            return True
+        if isinstance(s, self._CARD_MOVES):
+            return not self.has_triggers
+        if isinstance(s, n.If):
+            bodies = [body for _, body in s.branches] + [s.orelse or []]
+            return all(self.is_straight(x) for body in bodies for x in body)
+        if isinstance(s, n.ForEach):
+            return all(self.is_straight(x) for x in s.body)
+        return False
+
+    def inline_body(self, stmts: list[n.Stmt]) -> Fn | None:
+        """The whole block as one function, if it never waits (a final `check end` is fine)."""
+        head = stmts[:-1] if stmts and isinstance(stmts[-1], n.CheckEnd) else stmts
+        if all(self.is_straight(s) for s in head):
+            return self.guarded(stmts)
+        return None
+
+    def straight(self, stmts: list[n.Stmt]) -> Fn:
+        fs = [getattr(self, "f_" + type(s).__name__)(s) for s in stmts]
+        if len(fs) == 1:
+            return fs[0]
+
+        def run_all(st, L):
+            for f in fs:
+                f(st, L)
+        return run_all
+
+    def guarded(self, stmts: list[n.Stmt]) -> Fn:
+        """Statements run in order; a failure names the statement's span.
+
+        Returns what the last one returns: True when a final `check end` ended the game.
+        """
+        fs = [getattr(self, "f_" + type(s).__name__)(s) for s in stmts]
+        spans = [s.span for s in stmts]
+        if len(fs) == 1:
+            f, span = fs[0], spans[0]
+
+            def one(st, L):
+                try:
+                    return f(st, L)
+                except RuleError as error:
+                    error.span = error.span or span
+                    raise
+                except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
+                    raise RuleError(f"a rule failed while playing: {error}", span) from None
+            return one
+
+        def fused(st, L):
+            i = 0
+            result = None
+            try:
+                for i, f in enumerate(fs):
+                    result = f(st, L)
+            except RuleError as error:
+                error.span = error.span or spans[i]
+                raise
+            except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
+                raise RuleError(f"a rule failed while playing: {error}", spans[i]) from None
+            return result
+        return fused
+
+    def emit_straight(self, stmts: list[n.Stmt], b: Builder) -> None:
+        if not stmts:
+            return
+        body = self.guarded(stmts)
+        b.emit(lambda st, fr: body(st, fr[2]), stmts[0].span)
+
+    def f_CheckEnd(self, s: n.CheckEnd) -> Fn:
+        return check_end
+
+    def f_If(self, s: n.If) -> Fn:
+        branches = [(self.ec.expr(cond), self.straight(body)) for cond, body in s.branches]
+        orelse = self.straight(s.orelse) if s.orelse else None
+
+        def choose_branch(st, L):
+            for cond, body in branches:
+                if cond(st, L):
+                    body(st, L)
+                    return
+            if orelse is not None:
+                orelse(st, L)
+        return choose_branch
+
+    def f_ForEach(self, s: n.ForEach) -> Fn:
+        items = self.ec.as_list(s.source, copy=True)
+        cond = self.ec.expr(s.cond) if s.cond is not None else None
+        body, var = self.straight(s.body), s.var
+
+        def loop(st, L):
+            for x in items(st, L):
+                L[var] = x
+                if cond is None or cond(st, L):
+                    body(st, L)
+        return loop
+
+    # -- labels of choices ---------------------------------------------------------
+
+    def option_text(self, kind: str) -> Callable[[State, Any], tuple[str, str]]:
+        game = self.game
+        if kind == PLAYER:
+            return lambda st, v: (NAMES[v], NAMES[v])
+        if kind == CARD:
+            return lambda st, v: (game.card_type[v].id, game.card_type[v].name)
+        if kind == LOCATION:
+            return lambda st, v: (game.locations[v - 1], game.location_labels[game.locations[v - 1]])
+        if kind == COUNTER:
+            return lambda st, v: (game.counters[v], game.counters[v])
+        return lambda st, v: (str(v).lower(), str(v))
+
+    # -- assignment ----------------------------------------------------------------
+
+    def setter(self, target: n.Expr) -> Callable[[State, dict, Any], None]:
+        """A function storing a value into a local, a player variable or a counter."""
+        game, ec = self.game, self.ec
+        if isinstance(target, n.Name):
+            name = target.id
+
+            def set_local(st, L, v):
+                L[name] = v
+            return set_local
+        if isinstance(target, n.Index):
+            holder, key = ec.holder(target.obj), ec.expr(target.key)
+            return lambda st, L, v: set_counter(st, holder(st, L), key(st, L), v)
+        kind = target.ref[0]
+        obj = ec.expr(target.obj)
+        if kind == "pvar":
+            vi = game.var_names.index(target.name)
+            name = target.name
+
+            def set_var(st, L, v):
+                p = obj(st, L)
+                row = st.vars[p]
+                if row[vi] == v:
+                    return
+                row[vi] = v
+                st.events.append({"type": "set", "turn": st.turn, "player": NAMES[p], "var": name,
+                                  "value": game.plain(target.type, v)})
+            return set_var
+        ci = game.counters.index(target.name)
+        holder = ec.holder(target.obj)
+        return lambda st, L, v: set_counter(st, holder(st, L), ci, v)
+
+    def f_Assign(self, s: n.Assign) -> Fn:
+        target = s.target
+        if isinstance(target, n.Attr) and target.ref[0] == "pvar" and local_name(target.obj) is not None:
+            return self.assign_player_var(target, self.ec.expr(s.value))
+        store, value = self.setter(target), self.ec.expr(s.value)
+        return lambda st, L: store(st, L, value(st, L))
+
+    def assign_player_var(self, target: n.Attr, value: Fn) -> Fn:
+        """`p.var = value` with `p` a local name, the commonest assignment, in one function."""
+        game, local, kind, name = self.game, local_name(target.obj), target.type, target.name
+        vi = game.var_names.index(name)
+
+        def assign(st, L):
+            p = L[local]
+            v = value(st, L)
+            row = st.vars[p]
+            if row[vi] != v:
+                row[vi] = v
+                st.events.append({"type": "set", "turn": st.turn, "player": NAMES[p], "var": name,
+                                  "value": game.plain(kind, v)})
+        return assign
+
+    def f_AugAssign(self, s: n.AugAssign) -> Fn:
+        store, current, amount = self.setter(s.target), self.ec.expr(s.target), self.ec.expr(s.value)
+        sign = 1 if s.op == "+=" else -1
+        return lambda st, L: store(st, L, current(st, L) + sign * amount(st, L))
+
+    # -- counters and cards --------------------------------------------------------------
+
+    def f_MoveCounter(self, s: n.MoveCounter) -> Fn:
+        ec = self.ec
+        amount = ec.expr(s.amount) if s.amount is not None else None
+        counter, src, dst = ec.expr(s.counter), ec.holder(s.source), ec.holder(s.dest)
+        names = self.game.counters
+
+        def move(st, L):
+            c, a, z = counter(st, L), src(st, L), dst(st, L)
+            if c is None or a is None or z is None:
+                return
+            have = st.counters[a][c]
+            k = have if amount is None else max(0, min(amount(st, L), have))
+            if k:
+                st.counters[a][c] = have - k
+                st.counters[z][c] += k
+                st.events.append({"type": "transferred", "turn": st.turn, "counter": names[c], "amount": k,
+                                  "from": holder_label(st, a), "to": holder_label(st, z)})
+        return move
+
+    def f_MoveCards(self, s: n.MoveCards) -> Fn:
+        cards, dest = self.ec.as_cards(s.cards), self.ec.expr(s.dest)
+
+        def move(st, L):
+            z = dest(st, L)
+            for c in cards(st, L):
+                move_card(st, c, z)
+        return move
+
+    def f_Discard(self, s: n.Discard) -> Fn:
+        cards = self.ec.as_cards(s.cards)
+
+        def discard(st, L):
+            for c in cards(st, L):
+                discard_card(st, c)
+        return discard
+
+    def f_Draw(self, s: n.Draw) -> Fn:
+        amount, src, dst = self.ec.expr(s.amount), self.ec.expr(s.source), self.ec.expr(s.dest)
+        return lambda st, L: draw_cards(st, amount(st, L), src(st, L), dst(st, L))
+
+    def f_Shuffle(self, s: n.Shuffle) -> Fn:
+        zone = self.ec.expr(s.zone)
+        return lambda st, L: shuffle_zone(st, zone(st, L))
+
+    def f_Roll(self, s: n.Roll) -> Fn:
+        amount, var, die = self.ec.expr(s.amount), s.var, s.die
+        faces = max(self.game.dice[die])
+        roller = self.ec.expr(s.player) if s.player is not None else (lambda st, L: L.get("me"))
+
+        def roll(st, L):
+            k = max(0, amount(st, L))
+            if k > MAX_DICE:
+                raise RuleError(f"a roll of {k} dice is more than the {MAX_DICE} a roll may have")
+            rolled = [st.roll_die(faces) for _ in range(k)]
+            L[var] = rolled
+            who = roller(st, L)
+            st.events.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
+                              "player": None if who is None else NAMES[who]})
+            end_roll_durations(st, die, who)
+        return roll
+
+    # -- control flow --------------------------------------------------------------------
+
+    def s_If(self, s: n.If, b: Builder) -> None:
+        end = Label()
+        for cond, body in s.branches:
+            skip = Label()
+            b.emit(_jump_unless(self.ec.expr(cond), skip), cond.span)
+            self.block(body, b)
+            b.emit(_jump(end), None)
+            skip.pc = b.here()
+        if s.orelse:
+            self.block(s.orelse, b)
+        end.pc = b.here()
+
+    def s_ForEach(self, s: n.ForEach, b: Builder) -> None:
+        items = self.ec.as_list(s.source, copy=True)
+        cond = self.ec.expr(s.cond) if s.cond is not None else None
+        seq, pos, var = self.fresh("items"), self.fresh("i"), s.var
+        top, end = Label(), Label()
+
+        def start(st, fr):
+            L = fr[2]
+            L[seq] = list(items(st, L))
+            L[pos] = 0
+
+        def step(st, fr):
+            L = fr[2]
+            xs = L[seq]
+            while True:
+                i = L[pos]
+                if i >= len(xs):
+                    del L[seq], L[pos]
+                    fr[1] = end.pc
+                    return
+                L[pos] = i + 1
+                L[var] = xs[i]
+                if cond is None or cond(st, L):
+                    return
+
+        b.emit(start, s.span)
+        top.pc = b.emit(step, s.span)
+        self.block(s.body, b)
+        b.emit(_jump(top), None)
+        end.pc = b.here()
+
+    def f_Pass(self, s: n.Pass) -> Fn:
+        return lambda st, L: None
+
+    # -- decisions -----------------------------------------------------------------------
+
+    def s_ChooseIn(self, s: n.ChooseIn, b: Builder) -> None:
+        ec = self.ec
+        who, items = ec.expr(s.player), ec.as_list(s.source, copy=True)
+        cond = ec.expr(s.cond) if s.cond is not None else None
+        var = s.target.id if isinstance(s.target, n.Name) else None
+        store = self.setter(s.target)
+        text = self.option_text(item_of(s.source.type) or "?")
+        prompt = "choose"
+
+        def op(st, fr):
+            L = fr[2]
+            answer = st.answer
+            if answer is not None:
+                st.answer = None
+                store(st, L, answer[0])
+                return False
+            options, values, seen = [], [], set()
+            for x in items(st, L):
+                if cond is not None:
+                    L[var] = x
+                    if not cond(st, L):
+                        continue
+                oid, label = text(st, x)
+                if oid in seen:
+                    continue
+                seen.add(oid)
+                options.append([oid, label])
+                values.append(x)
+            if len(values) <= 1:
+                store(st, L, values[0] if values else None)
+                return False
+            fr[1] -= 1
+            return st.ask("choose", prompt, [who(st, L)], [options], [values])
+        b.emit(op, s.span)
+
+    def s_ChooseRange(self, s: n.ChooseRange, b: Builder) -> None:
+        ec = self.ec
+        who, low, high, store = ec.expr(s.player), ec.expr(s.low), ec.expr(s.high), self.setter(s.target)
+        name = s.target.id if isinstance(s.target, n.Name) else "how many"
+
+        def op(st, fr):
+            L = fr[2]
+            answer = st.answer
+            if answer is not None:
+                st.answer = None
+                store(st, L, answer[0])
+                return False
+            lo, hi = low(st, L), high(st, L)
+            if hi <= lo:
+                store(st, L, lo)
+                return False
+            if hi - lo >= MAX_OPTIONS:
+                raise RuleError(f"a choice from {lo} to {hi} has more than the {MAX_OPTIONS} options a decision may have")
+            values = list(range(lo, hi + 1))
+            fr[1] -= 1
+            return st.ask("number", f"choose {name}", [who(st, L)], [[[str(v), str(v)] for v in values]], [values])
+        b.emit(op, s.span)
+
+    def s_ChooseOne(self, s: n.ChooseOne, b: Builder) -> None:
+        ec = self.ec
+        who = ec.expr(s.player)
+        guards = [(br.label, _slug(br.label), ec.expr(br.cond) if br.cond is not None else None)
+                  for br in s.branches]
+        picked = self.fresh("branch")
+        starts = [Label() for _ in s.branches]
+        end = Label()
+
+        def choose(st, fr):
+            L = fr[2]
+            answer = st.answer
+            if answer is not None:
+                st.answer = None
+                L[picked] = answer[0]
+                return False
+            options, values = [], []
+            for k, (label, slug, cond) in enumerate(guards):
+                if cond is None or cond(st, L):
+                    options.append([slug, label])
+                    values.append(k)
+            if len(values) <= 1:
+                L[picked] = values[0] if values else None
+                return False
+            fr[1] -= 1
+            return st.ask("branch", "choose one", [who(st, L)], [options], [values])
+
+        def dispatch(st, fr):
+            k = fr[2].pop(picked)
+            fr[1] = end.pc if k is None else starts[k].pc
+
+        b.emit(choose, s.span)
+        b.emit(dispatch, s.span)
+        for label, branch in zip(starts, s.branches):
+            label.pc = b.here()
+            self.block(branch.body, b)
+            b.emit(_jump(end), None)
+        end.pc = b.here()
+
+    def s_SecretChoose(self, s: n.SecretChoose, b: Builder) -> None:
+        ec = self.ec
+        people = ec.as_list(s.players, copy=True)
+        pcond = ec.expr(s.players_cond) if s.players_cond is not None else None
+        items = ec.as_list(s.source, copy=True)
+        store = self.setter(s.target)
+        var = s.var
+        text = self.option_text(item_of(s.source.type) or "?")
+        waiting = self.fresh("secret")
+        known, values = ec.constant(s.source)
+        fixed = ([list(text(None, v)) for v in values], list(values)) if known else None
+
+        def op(st, fr):
+            L = fr[2]
+            answer = st.answer
+            if answer is not None:
+                st.answer = None
+                chosen = {}
+                for p, v in zip(L.pop(waiting), answer):
+                    L[var] = p
+                    store(st, L, v)
+                    chosen[NAMES[p]] = text(st, v)[0]
+                st.events.append({"type": "revealed", "turn": st.turn, "choices": chosen})
+                return False
+            choosers, options, values = [], [], []
+            for p in people(st, L):
+                L[var] = p
+                if pcond is not None and not pcond(st, L):
+                    continue
+                if fixed is not None:
+                    opts, vals = fixed
+                else:
+                    opts, vals = [], []
+                    for x in items(st, L):
+                        oid, label = text(st, x)
+                        opts.append([oid, label])
+                        vals.append(x)
+                if len(vals) == 1:
+                    store(st, L, vals[0])
+                elif vals:
+                    choosers.append(p)
+                    options.append(opts)
+                    values.append(vals)
+            if not choosers:
+                return False
+            L[waiting] = choosers
+            fr[1] -= 1
+            return st.ask("secret", "choose secretly", choosers, options, values)
+        b.emit(op, s.span)
+
+    def s_Play(self, s: n.Play, b: Builder) -> None:
+        """`play from ZONE`: four instructions sharing one hidden local.
+
+        choose (a legal card and target, or a discard), declare (the `played`
+        event and who may answer), react (each possible answerer in seat order
+        decides; the first answer cancels the card), resolve (the card's own
+        procedure: placing it, then its effect).
+        """
+        zone, else_discard = self.ec.expr(s.zone), s.else_discard
+        slot = self.fresh("play")
+        game = self.game
+
+        def choose(st, fr):
+            L = fr[2]
+            answer = st.answer
+            if answer is not None:
+                st.answer = None
+                L[slot] = answer[0]
+                return False
+            zid = zone(st, L)
+            player = st.lay.zones[zid][1]
+            options, values = legal_plays(st, player, zid)
+            kind, prompt = "play", "play a card"
+            if not values and else_discard:
+                options, values = discard_options(st, zid)
+                kind, prompt = "discard", "discard a card"
+            if len(values) <= 1:
+                L[slot] = values[0] if values else None
+                return False
+            fr[1] -= 1
+            return st.ask(kind, prompt, [player], [options], [values])
+
+        def declare(st, fr):
+            L = fr[2]
+            pick = L.get(slot)
+            if pick is None:
+                return False
+            if pick[0] == "discard":
+                L.pop(slot)
+                discard_card(st, pick[1])
+                return False
+            _, card, player, target = pick
+            st.events.append({"type": "played", "turn": st.turn, "player": NAMES[player],
+                              "card": game.card_type[card].id, "id": card, "target": NAMES[target]})
+            L[slot] = [card, player, target, answerers(st, card, player), 0]
+            return False
+
+        def react(st, fr):
+            L = fr[2]
+            state = L.get(slot)
+            if state is None:
+                return False
+            card, player, target, reactors, i = state
+            answer = st.answer
+            if answer is not None:
+                st.answer = None
+                if answer[0] is not None:
+                    reactor, reaction = answer[0]
+                    L.pop(slot)
+                    answer_card(st, card, player, reactor, reaction)
+                    return False
+                i += 1
+            while i < len(reactors):
+                reactor = reactors[i]
+                options, values = reaction_options(st, card, player, reactor, zone_of_hand(st, reactor, card, player))
+                if values:
+                    state[4] = i
+                    options.append(["pass", "pass"])
+                    values.append(None)
+                    fr[1] -= 1
+                    return st.ask("answer", f"answer {game.card_type[card].name}?", [reactor], [options], [values])
+                i += 1
+            state[4] = i
+            return False
+
+        def resolve(st, fr):
+            state = fr[2].pop(slot, None)
+            if state is None:
+                return False
+            card, player, target = state[0], state[1], state[2]
+            ctype = game.card_type[card]
+            st.stack.append([ctype.play_proc, 0, {"me": player, "target": target, "this": card}])
+            return False
+
+        for op in (choose, declare, react, resolve):
+            b.emit(op, s.span)
+
+    def s_Skip(self, s: n.Skip, b: Builder) -> None:
+        who = self.ec.expr(s.player)
+        game = self.game
+
+        def op(st, fr):
+            p = who(st, fr[2])
+            st.events.append({"type": "skipped", "turn": st.turn, "player": NAMES[p]})
+            if game.order == "seat" and p == st.active:
+                end_turn(st)
+        b.emit(op, s.span)
+
+    def s_EndTurn(self, s: n.EndTurn, b: Builder) -> None:
+        b.emit(lambda st, fr: end_turn(st), s.span)
+
+    def s_CallStmt(self, s: n.CallStmt, b: Builder) -> None:
+        name = s.call.func
+        proc = self.ec.proc_ids[name]
+        names = list(self.ec.sym.procedures[name])
+        args = [self.ec.expr(a.value) for a in s.call.args]
+        pairs = list(zip(names, args))
+
+        def op(st, fr):
+            L = fr[2]
+            local = {p: f(st, L) for p, f in pairs}
+            if "me" not in local and "me" in L:
+                local["me"] = L["me"]
+            st.stack.append([proc, 0, local])
+        b.emit(op, s.span)
+
+
+# --- runtime helpers the instructions share --------------------------------------------
+
+def _slug(label: str) -> str:
+    return "-".join("".join(ch if ch.isalnum() else " " for ch in label.lower()).split()) or "option"
+
+
