@@ -106,3 +106,20 @@ def random_games(game: Game, players: int, seeds: range) -> list[State]:
         play_out(state, RandomAgent(seed))
         out.append(state)
     return out
+
+
+def replay(game: Game, events: list[dict]) -> State:
+    """Play a game again from its event log: the `started` event and every `chose` event.
+
+    Chance comes from the seed, so the choices are all a log must keep; the
+    replayed game's events equal the log's.
+    """
+    start = events[0]
+    if start.get("type") != "started":
+        raise RulelangError("an event log starts with a 'started' event")
+    state = game.new_state(start["players"], start["seed"])
+    names = {f"P{p + 1}": p for p in range(state.n)}
+    for event in events:
+        if event["type"] == "chose":
+            state.apply(event["option"], names[event["player"]])
+    return state
