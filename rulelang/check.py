@@ -318,6 +318,11 @@ class Checker:
     def stmt_Skip(self, s: n.Skip, scope: Scope) -> None:
         self.decider(s.player, scope)
 
+    def stmt_AnotherTurn(self, s: n.AnotherTurn, scope: Scope) -> None:
+        self.decider(s.player, scope)
+        if not self.sym.seat_turns:
+            self.error("another turn needs turns in seat order (turn: order: seat)", s.span)
+
     def stmt_EndTurn(self, s: n.EndTurn, scope: Scope) -> None:
         pass
 

@@ -185,10 +185,13 @@ class Game:
                 tables[name] = dict(zip(table["columns"], row))
         return Layout(n, zones, labels, roles, role_players, team_players, tables)
 
-    def new_state(self, players: int, seed: int = 0, observer: Callable | None = None) -> "State":
+    def new_state(self, players: int, seed: int = 0, observer: Callable | None = None,
+                  before_first_turn: bool = False) -> "State":
         """A new game for ``players`` seats, played until its first decision.
 
         ``observer(state, step_name)``, if given, is called before every step from the first.
+        ``before_first_turn`` stops right after the game's setup instead, with nothing of
+        turn 1 played (``resume()`` goes on): tools set up positions there.
         """
         if not self.min_players <= players <= self.max_players:
             raise RulelangError(
@@ -216,6 +219,7 @@ class Game:
         st.answer = None
         st.turn = 0
         st.active = 0
+        st.next_player = None
         st.over = False
         st.winners = []
         st.result = None
@@ -229,6 +233,8 @@ class Game:
             st.active = st.randbelow(players)
         st.events.append({"type": "started", "game": self.name, "players": players, "seed": seed,
                           "roles": lay.roles, "first": player_name(st.active)})
+        if before_first_turn and self.step_pcs:
+            st.halt = [1, next(iter(self.step_pcs))]
         run(st)
         return st
 
@@ -281,7 +287,7 @@ class Decision:
 # --- the state ---------------------------------------------------------------
 
 _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
-           "turn", "active", "over", "winners", "result", "events", "dice_script", "halt")
+           "turn", "active", "next_player", "over", "winners", "result", "events", "dice_script", "halt")
 
 
 class State:
@@ -562,6 +568,7 @@ class State:
         new.pending = _copy_plain(self.pending)
         new.answer = _copy_plain(self.answer)
         new.turn, new.active, new.over = self.turn, self.active, self.over
+        new.next_player = self.next_player
         new.winners, new.result = list(self.winners), self.result
         new.events = list(self.events)
         new.dice_script = list(self.dice_script)

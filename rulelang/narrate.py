@@ -100,6 +100,7 @@ _SAYINGS = {
     "answered": lambda g, e: f"  {e['player']} answers with {_card(g, e['card'])}, cancelling "
                              f"{_card(g, e['cancels'])}",
     "skipped": lambda g, e: f"  {e['player']} skips this turn",
+    "another_turn": lambda g, e: f"  {e['player']} takes another turn",
     "shuffled": lambda g, e: f"  {_zone(e['zone'])} is shuffled",
     "refilled": lambda g, e: f"  {_zone(e['zone'])} is refilled from {_zone(e['from'])}",
     "ended": lambda g, e: f"\nGame over on turn {e['turn']}: {e['condition']}. Winners: "

@@ -266,6 +266,11 @@ class Skip(Stmt):
 
 
 @dataclass(eq=False)
+class AnotherTurn(Stmt):
+    player: Expr
+
+
+@dataclass(eq=False)
 class EndTurn(Stmt):
     pass
 

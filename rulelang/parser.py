@@ -430,6 +430,10 @@ class _ToNodes(Transformer):
         return n.Skip(c[0], span=self._span(meta))
 
     @v_args(meta=True)
+    def another_turn(self, meta, c):
+        return n.AnotherTurn(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
     def end_turn(self, meta, c):
         return n.EndTurn(span=self._span(meta))
 

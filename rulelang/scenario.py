@@ -112,8 +112,12 @@ def run_scenario(scenario: Scenario) -> Result:
 
 def start_position(game: Game, setup: dict, players: int, seed: int,
                    stop_before: dict | None = None) -> tuple[State, int]:
-    """A new game moved to the position the scenario describes, and where its own events begin."""
-    state = game.new_state(players, seed)
+    """A new game moved to the position the scenario describes, and where its own events begin.
+
+    The game's own setup runs first (shuffles, deals); the position is laid
+    out before anything of turn 1 is played.
+    """
+    state = game.new_state(players, seed, before_first_turn=True)
     if "zones" in setup:
         state.arrange({label: list(ids or []) for label, ids in setup["zones"].items()})
     for label, ids in (setup.get("top") or {}).items():
@@ -132,6 +136,8 @@ def start_position(game: Game, setup: dict, players: int, seed: int,
     if "step" in setup:
         active = _player(state, setup["active"]) if "active" in setup else None
         state.go_to_step(setup["step"], setup.get("turn", 1), active)
+    else:
+        state.resume()
     return state, first_event
 
 

@@ -504,7 +504,10 @@ class GameCompiler:
 
         def next_turn(st, fr):
             if seat:
-                st.active = (st.active + 1) % st.n
+                if st.next_player is not None:      # someone takes another turn
+                    st.active, st.next_player = st.next_player, None
+                else:
+                    st.active = (st.active + 1) % st.n
             fr[1] = begin
         g.end_turn_pc = b.emit(next_turn, None)
         self.finish(main, b)

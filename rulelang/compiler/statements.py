@@ -630,6 +630,18 @@ class StmtCompiler:
                 end_turn(st)
         b.emit(op, s.span)
 
+    def s_AnotherTurn(self, s: n.AnotherTurn, b: Builder) -> None:
+        """`P takes another turn`: the next turn is P's, whoever's turn this one is."""
+        who = self.ec.expr(s.player)
+
+        def op(st, fr):
+            p = who(st, fr[2])
+            if p is None:
+                raise RuleError("the player who takes another turn is none")
+            st.next_player = p
+            st.events.append({"type": "another_turn", "turn": st.turn, "player": NAMES[p]})
+        b.emit(op, s.span)
+
     def s_EndTurn(self, s: n.EndTurn, b: Builder) -> None:
         b.emit(lambda st, fr: end_turn(st), s.span)
 
