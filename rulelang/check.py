@@ -700,8 +700,15 @@ def build_symbols(data: dict) -> Symbols:
         s.functions[name] = {p: VAR_TYPES.get(t, "?") for p, t in (fn.get("params") or {}).items()}
     s.location_props = _prop_types(s.locations, s)
     s.counter_props = _prop_types(s.counters, s)
-    s.seat_turns = (data.get("turn") or {}).get("order", "seat") == "seat"
+    s.seat_turns = any((phase or {}).get("order", "seat") == "seat" for _, phase in phase_specs(data))
     return s
+
+
+def phase_specs(data: dict) -> list[tuple[tuple, dict]]:
+    """The turn structures of a spec with their paths: `phases:`, or `turn:` as the one phase."""
+    if data.get("phases"):
+        return [(("phases", k), phase or {}) for k, phase in enumerate(data["phases"])]
+    return [(("turn",), data.get("turn") or {})]
 
 
 def _prop_types(decls: dict, s: Symbols) -> dict[str, str]:

@@ -72,6 +72,20 @@ class Proc:
 
 
 @dataclass
+class Phase:
+    """A part of the game with a turn structure of its own (a game without `phases` has one)."""
+
+    name: str
+    order: str                    # "seat" or "round"
+    first: str                    # who starts: "first", "random" or "next" (the seat after the last turn's)
+    limit: int                    # turns (counted over the whole game) after which it stops with an error
+    until: Fn | None = None       # checked after each of its turns: when it holds, the next phase begins
+    begin_pc: int = 0             # where its turns start and end in the turn loop
+    end_pc: int = 0
+    span: Span | None = None
+
+
+@dataclass
 class EndCondition:
     """One entry of the ordered `end` list."""
 
@@ -118,9 +132,8 @@ class Game:
         self.code: list[list[Op]] = []
         self.main = 0
         self.end: list[EndCondition] = []
-        self.order = "seat"
-        self.first = "first"
-        self.turn_limit = 1000
+        self.phases: list[Phase] = []
+        self.named_phases = False                 # declared with `phases:` (rather than `turn:`)
         self.step_budget = 100_000
         self.roles: list[dict] = []
         self.teams: dict[str, list[str]] = {}
@@ -128,10 +141,10 @@ class Game:
         self.dice: dict[str, dict[int, str]] = {}
         self.reaction_types: list[CardType] = []
         self.step_pcs: dict[str, int] = {}        # step name -> its place in the turn loop
+        self.step_phase: dict[str, int] = {}      # step name -> its phase
         self.score: Fn | None = None              # a player's score, if the game keeps one
         #: die -> (which card instances last until their owner's next roll of it, the zones they stay in)
         self.discard_after_roll: dict[str, tuple[list[bool], list[ZoneDecl]]] = {}
-        self.end_turn_pc = 0
         self._layouts: dict[int, Layout] = {}
 
     def plain(self, kind: str, value: Any) -> Any:
@@ -218,6 +231,7 @@ class Game:
         st.pending = None
         st.answer = None
         st.turn = 0
+        st.phase = 0
         st.active = 0
         st.next_player = None
         st.over = False
@@ -229,10 +243,13 @@ class Game:
         st.observer = observer
         st.fired = []
         st._decision = None
-        if self.order == "seat" and self.first == "random":
+        first = self.phases[0]
+        if first.order == "seat" and first.first == "random":
             st.active = st.randbelow(players)
         st.events.append({"type": "started", "game": self.name, "players": players, "seed": seed,
                           "roles": lay.roles, "first": player_name(st.active)})
+        if self.named_phases:
+            st.events.append({"type": "phase", "turn": 0, "phase": first.name})
         if before_first_turn and self.step_pcs:
             st.halt = [1, next(iter(self.step_pcs))]
         run(st)
@@ -287,7 +304,7 @@ class Decision:
 # --- the state ---------------------------------------------------------------
 
 _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
-           "turn", "active", "next_player", "over", "winners", "result", "events", "dice_script", "halt")
+           "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "dice_script", "halt")
 
 
 class State:
@@ -443,6 +460,7 @@ class State:
         self._check_step(step)
         del self.stack[1:]
         self.stack[0][1] = game.step_pcs[step]
+        self.phase = game.step_phase[step]
         self.stack[0][2] = {}
         self.pending = self.answer = None
         self._decision = None
@@ -569,6 +587,7 @@ class State:
         new.answer = _copy_plain(self.answer)
         new.turn, new.active, new.over = self.turn, self.active, self.over
         new.next_player = self.next_player
+        new.phase = self.phase
         new.winners, new.result = list(self.winners), self.result
         new.events = list(self.events)
         new.dice_script = list(self.dice_script)
@@ -812,7 +831,7 @@ def make_view(st: State, player: int | None) -> dict:
         cards = st.zones[zid]
         visible = decl.visibility == "public" or (decl.visibility == "owner" and owner == player)
         zones[lay.zone_labels[zid]] = [game.card_type[c].id for c in cards] if visible else len(cards)
-    view = {"turn": st.turn, "active": player_name(st.active), "you": None if player is None else player_name(player),
+    view = {"turn": st.turn, "phase": game.phases[st.phase].name, "active": player_name(st.active), "you": None if player is None else player_name(player),
             "counters": counters, "players": players, "zones": zones, "over": st.over,
             "winners": st.winner_names(), "scores": st.scores()}
     decision = st.decision()
@@ -845,14 +864,15 @@ def set_counter(st: State, h: int, c: int, v: int) -> None:
 def end_turn(st: State) -> None:
     """Unwind to the turn loop, which moves on to the next turn."""
     del st.stack[1:]
-    st.stack[0][1] = st.game.end_turn_pc
+    st.stack[0][1] = st.game.phases[st.phase].end_pc
     st.fired.clear()
 
 
 def check_end(st: State, L: dict) -> bool:
     """The first end condition that holds ends the game."""
     game = st.game
-    local = {"me": st.active} if game.order == "seat" else {}    # `me` in end conditions: the active player
+    seat = game.phases[st.phase].order == "seat"
+    local = {"me": st.active} if seat else {}    # `me` in end conditions: the active player
     for cond in game.end:
         if cond.when(st, local):
             won = cond.winner(st, local)

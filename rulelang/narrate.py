@@ -88,6 +88,7 @@ _SAYINGS = {
     "started": _started,
     "turn": _turn,
     "step": lambda g, e: f" - {e['step']}",
+    "phase": lambda g, e: f"\n###### Phase: {e['phase']} ######",
     "chose": lambda g, e: None if e.get("decision") in ("secret", "play", "answer")
     else f"  {e['player']} chooses {e['option']}",
     "revealed": lambda g, e: "  revealed: " + ", ".join(f"{p} {c}" for p, c in e["choices"].items()),

@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import nodes as n
-from ..check import BOOL, CARD, INT, LOCATION, PLAYER, ZONE, Checker, Scope, Symbols, build_symbols, list_of
-from ..engine import NAMES, CardType, EndCondition, Game, Proc, ZoneDecl, discard_card, move_card
+from ..check import (BOOL, CARD, INT, LOCATION, PLAYER, ZONE, Checker, Scope, Symbols, build_symbols, list_of,
+                     phase_specs)
+from ..engine import NAMES, CardType, EndCondition, Game, Phase, Proc, ZoneDecl, discard_card, move_card
 from ..errors import RulelangError, RuleError, SpecError, did_you_mean, raise_all
 from ..loader import Document
 from ..parser import parse_block, parse_expression
@@ -138,8 +139,11 @@ class GameCompiler:
         for name in (data.get("procedures") or {}):
             add(("procedures", name, "effect"), True, me | dict(self.sym.procedures[name]))
         add(("setup",), True, {})
-        for i, _ in enumerate((data.get("turn") or {}).get("steps") or []):
-            add(("turn", "steps", i, "effect"), True, dict(me))
+        for path, phase in phase_specs(data):
+            own = {"me": PLAYER} if phase.get("order", "seat") == "seat" else {}
+            for i, _ in enumerate(phase.get("steps") or []):
+                add(path + ("steps", i, "effect"), True, dict(own))
+            add(path + ("until",), False, dict(own), BOOL)
         card_scope = {"me": PLAYER, "target": PLAYER, "this": CARD}
         answer_scope = {"me": PLAYER, "card": CARD, "this": CARD}
         watch_scope = {"me": PLAYER, "owner": PLAYER, "this": CARD}
@@ -182,11 +186,30 @@ class GameCompiler:
         self.declare_roles()
         self.declare_zones()
         self.declare_cards()
-        turn = data.get("turn") or {}
-        g.order = turn.get("order", "seat")
-        g.first = turn.get("first", "first")
-        g.turn_limit = turn.get("limit", 1000)
+        self.declare_phases()
         g.step_budget = data.get("step_budget", 100_000)
+
+    def declare_phases(self) -> None:
+        """`turn:` is one phase; `phases:` several, each with its own turn structure."""
+        g, data = self.game, self.data
+        if data.get("turn") and data.get("phases"):
+            self.error("a game has either 'turn' or 'phases', not both", ("phases",), key=True,
+                       hint="put the turn structure in a phase")
+        elif not data.get("turn") and not data.get("phases"):
+            self.error("the game has no turns: add 'turn:' (or 'phases:')", (),
+                       hint="turn: {order: seat, steps: [{name: ..., effect: ...}]}")
+        g.named_phases = bool(data.get("phases"))
+        names: dict[str, tuple] = {}
+        for k, (path, phase) in enumerate(phase_specs(data)):
+            name = phase.get("name", "turn")
+            g.phases.append(Phase(name, phase.get("order", "seat"), phase.get("first", "first" if k == 0 else "next"),
+                                  phase.get("limit", 1000), span=self.doc.span(path)))
+            for i, step in enumerate(phase.get("steps") or []):
+                step_name = step.get("name", f"step {i + 1}")
+                if step_name in names:
+                    self.error(f"two steps are named '{step_name}'", path + ("steps", i, "name"),
+                               "step names are unique across the game: scenarios and tools find steps by name")
+                names[step_name] = path + ("steps", i)
 
     def declare_names_once(self) -> None:
         """A name means one thing: a location may not also be a zone, say."""
@@ -388,15 +411,20 @@ class GameCompiler:
                                       expr(("end", i, "winner")), self.doc.span(("end", i))))
         g.score = expr(("score",))
         setup = block(("setup",), "setup") if data.get("setup") else None
-        steps = []
-        for i, step in enumerate((data.get("turn") or {}).get("steps") or []):
-            name = step.get("name", f"step {i + 1}")
-            inline = sc.inline_body(jobs[("turn", "steps", i, "effect")].tree)
-            if inline is not None:      # a step that never waits runs in place, with no frame
-                steps.append((name, inline))
-            else:
-                steps.append((name, block(("turn", "steps", i, "effect"), f"step '{name}'")))
-        self.generate_main(main, setup, steps)
+        phases = []
+        for k, (path, phase) in enumerate(phase_specs(data)):
+            g.phases[k].until = expr(path + ("until",))
+            steps = []
+            for i, step in enumerate(phase.get("steps") or []):
+                name = step.get("name", f"step {i + 1}")
+                tree = jobs[path + ("steps", i, "effect")].tree
+                inline = sc.inline_body(tree)
+                if inline is not None:      # a step that never waits runs in place, with no frame
+                    steps.append((name, inline))
+                else:
+                    steps.append((name, block(path + ("steps", i, "effect"), f"step '{name}'")))
+            phases.append((path, phase, steps))
+        self.generate_main(main, setup, phases)
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]
 
@@ -479,39 +507,67 @@ class GameCompiler:
         raise_all(self.errors)
         return resolve
 
-    def generate_main(self, main: int, setup: int | None, steps: list[tuple[str, int | Fn]]) -> None:
-        """The turn loop: setup, then turns of steps until an end condition holds."""
+    def generate_main(self, main: int, setup: int | None, phases: list[tuple[tuple, dict, list]]) -> None:
+        """The turn loop: setup, then each phase's turns of steps, until an end condition holds."""
         g = self.game
         b = Builder("the turn loop")
         if setup is not None:
             b.emit(lambda st, fr: st.stack.append([setup, 0, {}]), None)
-        begin = b.here()
-        limit, seat = g.turn_limit, g.order == "seat"
-
-        def begin_turn(st, fr):
-            st.turn += 1
-            if st.turn > limit:
-                raise RuleError(f"the game did not end within {limit} turns",
-                                hint=f"seed {st.seed}: check the end conditions, or raise turn: limit")
-            event = {"type": "turn", "turn": st.turn}
-            if seat:
-                event["player"] = NAMES[st.active]
-            st.events.append(event)
-        b.emit(begin_turn, self.doc.span(("turn", "limit")) if "limit" in (self.data.get("turn") or {})
-               else self.doc.span(("turn",)))
-        for name, proc in steps:
-            g.step_pcs[name] = b.emit(_call_step(name, proc, seat), None)
-
-        def next_turn(st, fr):
-            if seat:
-                if st.next_player is not None:      # someone takes another turn
-                    st.active, st.next_player = st.next_player, None
-                else:
-                    st.active = (st.active + 1) % st.n
-            fr[1] = begin
-        g.end_turn_pc = b.emit(next_turn, None)
+        for k, (path, spec, steps) in enumerate(phases):
+            phase = g.phases[k]
+            phase.begin_pc = b.emit(_begin_turn(phase), self.doc.span(path + ("limit",)) if "limit" in spec
+                                    else self.doc.span(path))
+            for name, proc in steps:
+                g.step_pcs[name] = b.emit(_call_step(name, proc, phase.order == "seat"), None)
+                g.step_phase[name] = k
+            phase.end_pc = b.emit(_next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec
+                                  else None)
         self.finish(main, b)
         g.main = main
+
+
+def _begin_turn(phase: Phase) -> Callable:
+    limit, seat = phase.limit, phase.order == "seat"
+
+    def op(st, fr):
+        st.turn += 1
+        if st.turn > limit:
+            raise RuleError(f"the game did not end within {limit} turns",
+                            hint=f"seed {st.seed}: check the end conditions, or raise the limit")
+        event = {"type": "turn", "turn": st.turn}
+        if seat:
+            event["player"] = NAMES[st.active]
+        st.events.append(event)
+    return op
+
+
+def _next_turn(game: Game, k: int) -> Callable:
+    """After a turn of phase k: the next seat (or another turn), and the next phase once `until` holds."""
+    phase = game.phases[k]
+    seat, until = phase.order == "seat", phase.until
+
+    def op(st, fr):
+        ends = until is not None and until(st, {"me": st.active} if seat else {})
+        if seat:
+            if st.next_player is not None:      # someone takes another turn
+                st.active, st.next_player = st.next_player, None
+            else:
+                st.active = (st.active + 1) % st.n
+        if not ends:
+            fr[1] = phase.begin_pc
+            return
+        if k + 1 == len(game.phases):
+            raise RuleError(f"phase '{phase.name}' ended, but no end condition holds and no phase follows",
+                            hint="add an end condition that holds when the last phase ends")
+        following = game.phases[k + 1]
+        st.phase = k + 1
+        if following.first == "first":
+            st.active = 0
+        elif following.first == "random":
+            st.active = st.randbelow(st.n)
+        st.events.append({"type": "phase", "turn": st.turn, "phase": following.name})
+        fr[1] = following.begin_pc
+    return op
 
 
 def _call_step(name: str, proc: int | Fn, seat: bool) -> Callable:

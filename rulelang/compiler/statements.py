@@ -626,7 +626,7 @@ class StmtCompiler:
         def op(st, fr):
             p = who(st, fr[2])
             st.events.append({"type": "skipped", "turn": st.turn, "player": NAMES[p]})
-            if game.order == "seat" and p == st.active:
+            if game.phases[st.phase].order == "seat" and p == st.active:
                 end_turn(st)
         b.emit(op, s.span)
 
