@@ -68,8 +68,10 @@ def _rolled(game: Game, e: dict) -> str:
     return f"  {who} {len(e['faces'])} {e['die']}: {faces}"
 
 
-def _set(game: Game, e: dict) -> str:
+def _set(game: Game, e: dict) -> str | None:
     if "var" in e:
+        if e["value"] is None or e["value"] is False:
+            return None            # a variable cleared for the next turn: bookkeeping, not play
         return f"  {e['player']}.{e['var']} = {_value(e['value'])}"
     return f"  {e['holder']}.{e['counter']} = {e['value']}"
 

@@ -499,12 +499,12 @@ class StmtCompiler:
             answer = st.answer
             if answer is not None:
                 st.answer = None
-                chosen = {}
-                for p, v in zip(L.pop(waiting), answer):
+                choosers = L.pop(waiting)
+                st.events.append({"type": "revealed", "turn": st.turn,       # all at once, then stored
+                                  "choices": {NAMES[p]: text(st, v)[0] for p, v in zip(choosers, answer)}})
+                for p, v in zip(choosers, answer):
                     L[var] = p
                     store(st, L, v)
-                    chosen[NAMES[p]] = text(st, v)[0]
-                st.events.append({"type": "revealed", "turn": st.turn, "choices": chosen})
                 return False
             choosers, options, values = [], [], []
             for p in people(st, L):
