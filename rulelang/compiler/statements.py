@@ -392,15 +392,8 @@ class StmtCompiler:
         var = s.target.id if isinstance(s.target, n.Name) else None
         store = self.setter(s.target)
         text = self.option_text(item_of(s.source.type) or "?")
-        prompt = "choose"
 
-        def op(st, fr):
-            L = fr[2]
-            answer = st.answer
-            if answer is not None:
-                st.answer = None
-                store(st, L, answer[0])
-                return False
+        def offer(st, L):
             options, values, seen = [], [], set()
             for x in items(st, L):
                 if cond is not None:
@@ -408,40 +401,25 @@ class StmtCompiler:
                     if not cond(st, L):
                         continue
                 oid, label = text(st, x)
-                if oid in seen:
-                    continue
-                seen.add(oid)
-                options.append([oid, label])
-                values.append(x)
-            if len(values) <= 1:
-                store(st, L, values[0] if values else None)
-                return False
-            fr[1] -= 1
-            return st.ask("choose", prompt, [who(st, L)], [options], [values])
-        b.emit(op, s.span)
+                if oid not in seen:        # equal items (two copies of a card) are one option
+                    seen.add(oid)
+                    options.append([oid, label])
+                    values.append(x)
+            return who(st, L), "choose", "choose", options, values
+        b.emit(_decision(offer, store), s.span)
 
     def s_ChooseRange(self, s: n.ChooseRange, b: Builder) -> None:
         ec = self.ec
         who, low, high, store = ec.expr(s.player), ec.expr(s.low), ec.expr(s.high), self.setter(s.target)
         name = s.target.id if isinstance(s.target, n.Name) else "how many"
 
-        def op(st, fr):
-            L = fr[2]
-            answer = st.answer
-            if answer is not None:
-                st.answer = None
-                store(st, L, answer[0])
-                return False
+        def offer(st, L):
             lo, hi = low(st, L), high(st, L)
-            if hi <= lo:
-                store(st, L, lo)
-                return False
             if hi - lo >= MAX_OPTIONS:
                 raise RuleError(f"a choice from {lo} to {hi} has more than the {MAX_OPTIONS} options a decision may have")
-            values = list(range(lo, hi + 1))
-            fr[1] -= 1
-            return st.ask("number", f"choose {name}", [who(st, L)], [[[str(v), str(v)] for v in values]], [values])
-        b.emit(op, s.span)
+            values = list(range(lo, hi + 1)) if hi > lo else [lo]
+            return who(st, L), "number", f"choose {name}", [[str(v), str(v)] for v in values], values
+        b.emit(_decision(offer, store), s.span)
 
     def s_ChooseOne(self, s: n.ChooseOne, b: Builder) -> None:
         ec = self.ec
@@ -452,23 +430,18 @@ class StmtCompiler:
         starts = [Label() for _ in s.branches]
         end = Label()
 
-        def choose(st, fr):
-            L = fr[2]
-            answer = st.answer
-            if answer is not None:
-                st.answer = None
-                L[picked] = answer[0]
-                return False
+        def offer(st, L):
             options, values = [], []
             for k, (label, slug, cond) in enumerate(guards):
                 if cond is None or cond(st, L):
                     options.append([slug, label])
                     values.append(k)
-            if len(values) <= 1:
-                L[picked] = values[0] if values else None
-                return False
-            fr[1] -= 1
-            return st.ask("branch", "choose one", [who(st, L)], [options], [values])
+            return who(st, L), "branch", "choose one", options, values
+
+        def pick(st, L, k):
+            L[picked] = k
+
+        choose = _decision(offer, pick)
 
         def dispatch(st, fr):
             k = fr[2].pop(picked)
@@ -544,25 +517,18 @@ class StmtCompiler:
         slot = self.fresh("play")
         game = self.game
 
-        def choose(st, fr):
-            L = fr[2]
-            answer = st.answer
-            if answer is not None:
-                st.answer = None
-                L[slot] = answer[0]
-                return False
+        def offer(st, L):
             zid = zone(st, L)
             player = st.lay.zones[zid][1]
             options, values = legal_plays(st, player, zid)
-            kind, prompt = "play", "play a card"
             if not values and else_discard:
-                options, values = discard_options(st, zid)
-                kind, prompt = "discard", "discard a card"
-            if len(values) <= 1:
-                L[slot] = values[0] if values else None
-                return False
-            fr[1] -= 1
-            return st.ask(kind, prompt, [player], [options], [values])
+                return (player, "discard", "discard a card") + discard_options(st, zid)
+            return player, "play", "play a card", options, values
+
+        def pick(st, L, value):
+            L[slot] = value
+
+        choose = _decision(offer, pick)
 
         def declare(st, fr):
             L = fr[2]
@@ -662,6 +628,29 @@ class StmtCompiler:
 
 
 # --- runtime helpers the instructions share --------------------------------------------
+
+def _decision(offer: Callable, take: Callable) -> Callable:
+    """An instruction for one player's decision.
+
+    ``offer(st, L)`` gives (player, kind, prompt, options, values); ``take(st, L,
+    value)`` keeps the pick. One option (or none: None) is taken at once;
+    otherwise the instruction waits, and runs again with the answer.
+    """
+    def op(st, fr):
+        L = fr[2]
+        answer = st.answer
+        if answer is not None:
+            st.answer = None
+            take(st, L, answer[0])
+            return False
+        player, kind, prompt, options, values = offer(st, L)
+        if len(values) <= 1:
+            take(st, L, values[0] if values else None)
+            return False
+        fr[1] -= 1
+        return st.ask(kind, prompt, [player], [options], [values])
+    return op
+
 
 def _slug(label: str) -> str:
     return "-".join("".join(ch if ch.isalnum() else " " for ch in label.lower()).split()) or "option"
