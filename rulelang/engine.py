@@ -838,6 +838,7 @@ def make_view(st: State, player: int | None) -> dict:
     if decision is not None:
         view["waiting_for"] = [player_name(p) for p in decision.players]
         if player in decision.options:
+            view["prompt"] = decision.prompt
             view["options"] = [[o.id, o.label] for o in decision.options[player]]
     return view
 
