@@ -672,10 +672,19 @@ def run(st: State) -> None:
     except RecursionError:
         raise _locate_runtime(st, RuleError("the rules nest too deeply")) from None
     except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
-        raise _locate_runtime(st, RuleError(f"a rule failed while playing: {error}")) from None
+        raise _locate_runtime(st, failure(error)) from None
     except Exception as error:      # a bug of rulelang itself: keep the state for the log
         error.state = st
         raise
+
+
+def failure(error: Exception, span: Span | None = None) -> RuleError:
+    """A Python error inside a rule, told in the spec's words."""
+    text = str(error)
+    if "NoneType" in text or "None" in text.split(":")[-1]:
+        return RuleError("a value used here is none: no such player, card or place", span,
+                         hint="test it before using it, as in: if x != none:")
+    return RuleError(f"a rule failed while playing: {text}", span)
 
 
 def _locate_runtime(st: State, error: RuleError) -> RuleError:

@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from .. import nodes as n
 from ..check import CARD, COUNTER, LOCATION, PLAYER, item_of
-from ..engine import (NAMES, State, answer_card, answerers, check_end, discard_card, discard_options, draw_cards,
+from ..engine import (NAMES, State, failure, answer_card, answerers, check_end, discard_card, discard_options, draw_cards,
                       end_roll_durations, end_turn, holder_label, legal_plays, move_card, reaction_options,
                       set_counter, shuffle_zone, zone_of_hand)
 from ..errors import RuleError, Span
@@ -147,7 +147,7 @@ class StmtCompiler:
                     error.span = error.span or span
                     raise
                 except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
-                    raise RuleError(f"a rule failed while playing: {error}", span) from None
+                    raise failure(error, span) from None
             return one
 
         def fused(st, L):
@@ -160,7 +160,7 @@ class StmtCompiler:
                 error.span = error.span or spans[i]
                 raise
             except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
-                raise RuleError(f"a rule failed while playing: {error}", spans[i]) from None
+                raise failure(error, spans[i]) from None
             return result
         return fused
 
@@ -501,8 +501,9 @@ class StmtCompiler:
             if not choosers:
                 return False
             L[waiting] = choosers
-            fr[1] -= 1
-            return st.ask("secret", "choose secretly", choosers, options, values)
+            asked = st.ask("secret", "choose secretly", choosers, options, values)
+            fr[1] -= 1             # run again with the answers
+            return asked
         b.emit(op, s.span)
 
     def s_Play(self, s: n.Play, b: Builder) -> None:
@@ -567,8 +568,9 @@ class StmtCompiler:
                     state[4] = i
                     options.append(["pass", "pass"])
                     values.append(None)
-                    fr[1] -= 1
-                    return st.ask("answer", f"answer {game.card_type[card].name}?", [reactor], [options], [values])
+                    waiting = st.ask("answer", f"answer {game.card_type[card].name}?", [reactor], [options], [values])
+                    fr[1] -= 1     # run again with the answer
+                    return waiting
                 i += 1
             state[4] = i
             return False
@@ -647,8 +649,9 @@ def _decision(offer: Callable, take: Callable) -> Callable:
         if len(values) <= 1:
             take(st, L, values[0] if values else None)
             return False
-        fr[1] -= 1
-        return st.ask(kind, prompt, [player], [options], [values])
+        waiting = st.ask(kind, prompt, [player], [options], [values])
+        fr[1] -= 1                 # run again with the answer
+        return waiting
     return op
 
 
