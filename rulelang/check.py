@@ -105,6 +105,8 @@ class Checker:
     def __init__(self, symbols: Symbols):
         self.sym = symbols
         self.errors: list[RulelangError] = []
+        #: Set when a rule puts counters on cards: moving cards then tends to them.
+        self.uses_card_counters = False
 
     # --- reporting ---------------------------------------------------------
 
@@ -174,7 +176,7 @@ class Checker:
         if isinstance(target, (n.Attr, n.Index)):
             kind = self.expr(target, scope)
             ref = getattr(target, "ref", None)
-            if isinstance(target, n.Index) or (ref and ref[0] in ("pcounter", "hcounter", "gcounter", "pvar")):
+            if isinstance(target, n.Index) or (ref and ref[0] in ("pcounter", "hcounter", "gcounter", "ccounter", "pvar")):
                 return kind
             return self.error("this cannot be assigned", target.span,
                               "only counters and player variables can be set")
@@ -189,8 +191,10 @@ class Checker:
 
     def holder(self, expr: n.Expr, scope: Scope) -> str:
         kind = self.expr(expr, scope)
-        if kind not in (PLAYER, LOCATION, GAME, "?"):
-            self.error(f"counters are held by players, locations or the game, not {describe(kind)}",
+        if kind == CARD:
+            self.uses_card_counters = True
+        elif kind not in (PLAYER, LOCATION, GAME, "?"):
+            self.error(f"counters are held by players, locations, cards or the game, not {describe(kind)}",
                        expr.span)
         return kind
 
@@ -483,6 +487,10 @@ class Checker:
             if name in s.card_props:
                 e.ref = ("cardprop", name)
                 return INT
+            if name in s.counters:
+                e.ref = ("ccounter", name)
+                self.uses_card_counters = True
+                return INT
             if name == "owner":
                 e.ref = ("cardowner",)
                 return PLAYER
@@ -508,8 +516,10 @@ class Checker:
 
     def expr_Index(self, e: n.Index, scope: Scope) -> str:
         owner = self.expr(e.obj, scope)
-        if owner not in (PLAYER, LOCATION, GAME, "?"):
-            self.error(f"only players, locations and the game hold counters, not {describe(owner)}", e.obj.span)
+        if owner == CARD:
+            self.uses_card_counters = True
+        elif owner not in (PLAYER, LOCATION, GAME, "?"):
+            self.error(f"only players, locations, cards and the game hold counters, not {describe(owner)}", e.obj.span)
         self.expect(e.key, scope, COUNTER, "the counter")
         return INT
 
@@ -715,7 +725,7 @@ def _prop_types(decls: dict, s: Symbols) -> dict[str, str]:
     types: dict[str, str] = {}
     for decl in decls.values():
         for key, value in (decl or {}).items():
-            if key == "label":
+            if key in ("label", "rule", "text"):      # words for people, not properties
                 continue
             types.setdefault(key, _value_type(value, s))
     return types
@@ -726,6 +736,8 @@ def _value_type(value: Any, s: Symbols) -> str:
         return BOOL
     if isinstance(value, int):
         return INT
+    if not isinstance(value, str):
+        return "?"
     if value in s.counters:
         return COUNTER
     if value in s.locations:

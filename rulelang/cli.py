@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -69,6 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("rulelang: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:          # the reader went away (e.g. `| head`): stop quietly
+        sys.stdout = open(os.devnull, "w")
+        return 141
     except Exception as error:  # a bug of rulelang itself: still no traceback for the user
         print(f"rulelang: internal error: {type(error).__name__}: {error} (please report it with the "
               "command that caused it)", file=sys.stderr)

@@ -142,6 +142,7 @@ class Game:
         self.reaction_types: list[CardType] = []
         self.step_pcs: dict[str, int] = {}        # step name -> its place in the turn loop
         self.step_phase: dict[str, int] = {}      # step name -> its phase
+        self.card_counters = False                # do rules put counters on cards?
         self.score: Fn | None = None              # a player's score, if the game keeps one
         #: die -> (which card instances last until their owner's next roll of it, the zones they stay in)
         self.discard_after_roll: dict[str, tuple[list[bool], list[ZoneDecl]]] = {}
@@ -219,7 +220,8 @@ class Game:
         st.n = players
         st.seed = seed
         st.rng = (seed * 0x9E3779B97F4A7C15 + 0xD1B54A32D192ED03) & MASK64
-        st.counters = [[0] * len(self.counters) for _ in range(self.player_holder + players)]
+        holders = self.player_holder + players + len(self.card_type)    # game, places, players, cards
+        st.counters = [[0] * len(self.counters) for _ in range(holders)]
         st.vars = [list(self.var_initial) for _ in range(players)]
         st.zones = [[] for _ in lay.zones]
         st.loc = [0] * len(self.card_type)
@@ -428,11 +430,13 @@ class State:
                 return team
         return None
 
-    def counter(self, holder: str | int, name: str) -> int:
-        """A counter by holder name ("game", a location, or a player index)."""
+    def counter(self, holder: str | int | tuple, name: str) -> int:
+        """A counter by holder: "game", a location's name, a player index, or ("card", instance)."""
         return self.counters[self._holder(holder)][self.game.counters.index(name)]
 
-    def _holder(self, holder: str | int) -> int:
+    def _holder(self, holder: str | int | tuple) -> int:
+        if isinstance(holder, tuple):
+            return self.game.player_holder + self.n + holder[1]
         if isinstance(holder, int):
             return self.game.player_holder + holder
         if holder == "game":
@@ -486,7 +490,7 @@ class State:
             hint = did_you_mean(step, steps) or "the steps are: " + ", ".join(f"'{s}'" for s in steps)
             raise RulelangError(f"unknown step '{step}'", hint=hint)
 
-    def set_counter(self, holder: str | int, name: str, value: int) -> None:
+    def set_counter(self, holder: str | int | tuple, name: str, value: int) -> None:
         self.counters[self._holder(holder)][self.game.counters.index(name)] = value
 
     def set_var(self, player: int, name: str, value: Any) -> None:
@@ -725,12 +729,23 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     st.events.append({"type": "moved", "turn": st.turn, "card": st.game.card_type[card].id, "id": card,
                       "from": lay.zone_labels[src], "to": lay.zone_labels[dest], "how": how})
     sdecl, sowner = lay.zones[src]
+    if sdecl is not ddecl and st.game.card_counters:
+        _clear_card_counters(st, card)
     if sdecl.on_leave:
         _fire(st, sdecl.on_leave, card, sowner)
     if ddecl.on_enter:
         _fire(st, ddecl.on_enter, card, downer)
     if ddecl.watched:
         _check_watchers(st, dest, downer)
+
+
+def _clear_card_counters(st: State, card: int) -> None:
+    """Counters on a card travel with it between zones of one kind and fall off otherwise."""
+    h = st.game.player_holder + st.n + card
+    row = st.counters[h]
+    if any(row):
+        st.counters[h] = [0] * len(row)
+        st.events.append({"type": "cleared", "turn": st.turn, "holder": holder_label(st, h)})
 
 
 def _evict_slot(st: State, card: int, decl: ZoneDecl, owner: int | None) -> None:
@@ -840,7 +855,17 @@ def make_view(st: State, player: int | None) -> dict:
         cards = st.zones[zid]
         visible = decl.visibility == "public" or (decl.visibility == "owner" and owner == player)
         zones[lay.zone_labels[zid]] = [game.card_type[c].id for c in cards] if visible else len(cards)
-    view = {"turn": st.turn, "phase": game.phases[st.phase].name, "active": player_name(st.active), "you": None if player is None else player_name(player),
+    tokens = {}
+    if game.card_counters:           # counters on the cards a player can see
+        base = game.player_holder + st.n
+        for zid, (decl, owner) in enumerate(lay.zones):
+            if decl.visibility == "public" or (decl.visibility == "owner" and owner == player):
+                for card in st.zones[zid]:
+                    held = {c: v for c, v in zip(game.counters, st.counters[base + card]) if v}
+                    if held:
+                        tokens[f"{game.card_type[card].id}#{card}"] = held
+    view = {"turn": st.turn, "phase": game.phases[st.phase].name, "active": player_name(st.active),
+            "card_counters": tokens, "you": None if player is None else player_name(player),
             "counters": counters, "players": players, "zones": zones, "over": st.over,
             "winners": st.winner_names(), "scores": st.scores()}
     decision = st.decision()
@@ -855,12 +880,16 @@ def make_view(st: State, player: int | None) -> dict:
 # --- what instructions share: counters, turns, the end, card play and answers ---------
 
 def holder_label(st: State, h: int) -> str:
+    """How events name a holder: game, a location, P2, or a card as id#instance."""
     if h == 0:
         return "game"
     game = st.game
     if h < game.player_holder:
         return game.locations[h - 1]
-    return NAMES[h - game.player_holder]
+    if h < game.player_holder + st.n:
+        return NAMES[h - game.player_holder]
+    card = h - game.player_holder - st.n
+    return f"{game.card_type[card].id}#{card}"
 
 
 def set_counter(st: State, h: int, c: int, v: int) -> None:

@@ -104,6 +104,7 @@ _SAYINGS = {
                              f"{_card(g, e['cancels'])}",
     "skipped": lambda g, e: f"  {e['player']} skips this turn",
     "another_turn": lambda g, e: f"  {e['player']} takes another turn",
+    "cleared": lambda g, e: f"  the counters on {e['holder']} fall off",
     "shuffled": lambda g, e: f"  {_zone(e['zone'])} is shuffled",
     "refilled": lambda g, e: f"  {_zone(e['zone'])} is refilled from {_zone(e['from'])}",
     "ended": lambda g, e: f"\nGame over on turn {e['turn']}: {e['condition']}. Winners: "

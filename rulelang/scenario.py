@@ -123,8 +123,11 @@ def start_position(game: Game, setup: dict, players: int, seed: int,
     for label, ids in (setup.get("top") or {}).items():
         state.put_on_top(label, list(ids or []))
     for holder, values in (setup.get("counters") or {}).items():
+        where = _holder(state, holder)
+        if where is None:
+            raise ScenarioError(f"zone {holder} is empty: no card to put counters on")
         for name, value in values.items():
-            state.set_counter(_holder(state, holder), name, value)
+            state.set_counter(where, name, value)
     for who, values in (setup.get("vars") or {}).items():
         for name, value in values.items():
             state.set_var(_player(state, who), name, value)
@@ -191,9 +194,13 @@ def _player(state: State, who: Any) -> int:
     return names.index(who)
 
 
-def _holder(state: State, holder: str) -> str | int:
+def _holder(state: State, holder: str) -> str | int | tuple | None:
+    """'game', a location, a player (P2), or a zone label: the card on top of it (None if empty)."""
     if holder == "game" or holder in state.game.locations:
         return holder
+    if holder in state.lay.zone_labels:
+        cards = state.zones[state.lay.zone_labels.index(holder)]
+        return ("card", cards[-1]) if cards else None
     return _player(state, holder)
 
 
@@ -206,7 +213,8 @@ def check_expectations(state: State, expect: dict, first_event: int, result: Res
         for name, wanted in values.items():
             if name not in game.counters:
                 raise ScenarioError(f"unknown counter '{name}'")
-            actual = state.counter(_holder(state, holder), name)
+            where = _holder(state, holder)
+            actual = 0 if where is None else state.counter(where, name)    # an empty zone holds nothing
             if actual != wanted:
                 fail(f"{holder}.{name}: expected {wanted}, got {actual}")
     for who, values in (expect.get("vars") or {}).items():

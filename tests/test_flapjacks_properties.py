@@ -148,17 +148,21 @@ def check_one_of_a_kind(state: State) -> None:
 
 
 def check_chops(state: State) -> None:
-    """FS-8: chops < the standing tree's requirement; 0 with no tree."""
+    """FS-8: chop tokens sit on standing trees only, below each tree's requirement."""
+    game = state.game
+    ci = game.counters.index("chops")
+    cards = game.player_holder + state.n         # counters of card instances follow the players'
     for p in range(state.n):
-        chops = state.counter(p, "chops")
-        tree = zone(state, f"tree:{name(p)}")
-        if not tree:
-            assert chops == 0, f"{name(p)} has {chops} chops and no tree"
+        assert state.counter(p, "chops") == 0, f"{name(p)} holds chops: they belong on the tree"
+    for card, ctype in enumerate(game.card_type):
+        chops = state.counters[cards + card][ci]
+        where = state.lay.zone_labels[state.loc[card]]
+        if not where.startswith("tree:"):
+            assert chops == 0, f"{ctype.id} holds {chops} chops outside a tree zone ({where})"
             continue
-        ctype = state.game.card_type[tree[0]]
-        assert ctype.props.get("chops") == REQUIRED[ctype.id], \
-            f"{ctype.id} needs {REQUIRED[ctype.id]} chops (RULINGS.md), the spec says {ctype.props.get('chops')}"
-        assert 0 <= chops < REQUIRED[ctype.id], f"{name(p)} has {chops} chops on a {ctype.id}"
+        assert ctype.props.get("chops_needed") == REQUIRED[ctype.id], \
+            f"{ctype.id} needs {REQUIRED[ctype.id]} chops (RULINGS.md), the spec says {ctype.props.get('chops_needed')}"
+        assert 0 <= chops < REQUIRED[ctype.id], f"{where} has {chops} chops on a {ctype.id}"
 
 
 def check_end(state: State) -> None:
@@ -230,7 +234,7 @@ class Checker:
                 f"{name(self.expect_skip)} lost a turn but was not skipped at once: {e}"
         # FS-13: once someone has 21, only the rest of the same statement may happen, then the end
         tree_move = kind == "moved" and e["card"] in TREES
-        chops_set = kind in ("set", "transferred") and e.get("counter") == "chops"
+        chops_set = (kind in ("set", "transferred") and e.get("counter") == "chops") or kind == "cleared"
         if max(self.points) >= WIN and not (tree_move or chops_set or kind == "ended"):
             raise AssertionError(f"points {self.points} reached {WIN} but the game went on: {e}")
         if kind == "turn":
@@ -344,7 +348,7 @@ def test_the_spec_has_the_rulebooks_cards():
     assert Counter(t.id for t in game.card_type) == Counter(COUNTS)
     for t in game.cards:
         if t.id in TREES:
-            assert (t.props.get("chops"), t.props.get("points")) == TREES[t.id][:2], t.id
+            assert (t.props.get("chops_needed"), t.props.get("points")) == TREES[t.id][:2], t.id
     assert {t.id for t in game.cards if "axe" in t.tags} == AXES
 
 
@@ -480,19 +484,15 @@ def test_each_invariant_check_can_fail():
     # 3. chops below the standing tree's requirement, 0 without a tree
     def overchop(s):
         p = next(p for p in range(s.n) if zone(s, f"tree:{name(p)}"))
-        tree = s.game.card_type[zone(s, f"tree:{name(p)}")[0]].id
-        s.set_counter(p, "chops", REQUIRED[tree])
+        card = zone(s, f"tree:{name(p)}")[0]
+        s.set_counter(("card", card), "chops", REQUIRED[s.game.card_type[card].id])
     rejects(check_chops, overchop, "chops on a")
 
-    def treeless(s):
-        p = next(p for p in range(s.n) if not zone(s, f"tree:{name(p)}")) if any(
-            not zone(s, f"tree:{name(p)}") for p in range(s.n)) else 0
-        for card in list(zone(s, f"tree:{name(p)}")):
-            zone(s, f"tree:{name(p)}").remove(card)
-            zone(s, "tree_discard").append(card)
-            s.loc[card] = s.lay.zone_labels.index("tree_discard")
-        s.set_counter(p, "chops", 1)
-    rejects(check_chops, treeless, "no tree")
+    def loose_chops(s):
+        card = zone(s, "tree_deck")[0]
+        s.set_counter(("card", card), "chops", 1)
+    rejects(check_chops, loose_chops, "outside a tree zone")
+    rejects(check_chops, lambda s: s.set_counter(0, "chops", 1), "belong on the tree")
     # 4. scores: nobody at 21 while the game goes on; the cut piles agree with the events
     rejects(check_end, lambda s: [move(s, t, "cut:P2", "tree_deck") for t in
                                   ("mighty_oak", "silver_maple", "american_elm")], "the game goes on")

@@ -89,7 +89,7 @@ PYTHON_TEXTS = [
     ("os.system(\"echo hacked\")", "unexpected '('"),
     ("x = lambda: 1", "unexpected ':'"),
     ("x = (1).__class__", "a number has no '__class__'"),
-    ("x = [me][0]", "only players, locations and the game hold counters, not a list of players"),
+    ("x = [me][0]", "only players, locations, cards and the game hold counters, not a list of players"),
     ("x = \"{0.__class__}\".format", "a label has no 'format'"),
 ]
 

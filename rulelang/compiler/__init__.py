@@ -98,6 +98,7 @@ class GameCompiler:
                 self.check(job, checker)
         self.errors.extend(checker.errors)
         raise_all(self.errors)
+        self.game.card_counters = checker.uses_card_counters
         self.generate(jobs)
         return self.game
 
@@ -216,6 +217,10 @@ class GameCompiler:
         seen: dict[str, str] = {}
         groups = [("location", self.sym.locations), ("counter", self.sym.counters), ("zone", self.sym.zones),
                   ("role", self.sym.roles), ("table", self.sym.tables), ("card", self.sym.cards)]
+        for name in self.sym.card_props:
+            if name in self.sym.counters:     # `card.name` must mean one thing
+                self.error(f"'{name}' names both a card property and a counter", ("card_props", name), key=True,
+                           hint="rename one of them, e.g. the property to 'needs' or the counter to 'tokens'")
         for kind, names in groups:
             for name in names:
                 if name in seen and not (kind == "card" and seen[name] == "card"):

@@ -47,11 +47,13 @@ class ExprCompiler:
         return self.as_list(e, copy=True)
 
     def holder(self, e: n.Expr) -> Fn:
-        """Holder ids: 0 the game, 1.. the locations, then the players."""
+        """Holder ids: 0 the game, 1.. the locations, then the players, then the cards."""
         f = self.expr(e)
+        base = self.game.player_holder
         if e.type == PLAYER:
-            base = self.game.player_holder
             return lambda st, L: None if (p := f(st, L)) is None else base + p
+        if e.type == CARD:
+            return lambda st, L: None if (c := f(st, L)) is None else base + st.n + c
         return f
 
     def member_table(self, ref: tuple) -> list[bool]:
@@ -184,6 +186,9 @@ class ExprCompiler:
         if kind == "cardprop":
             table = [ctype.props.get(e.name, 0) for ctype in game.card_type]
             return lambda st, L: table[obj(st, L)]
+        if kind == "ccounter":
+            ci, base = game.counters.index(e.name), game.player_holder
+            return lambda st, L: st.counters[base + st.n + obj(st, L)][ci]
         if kind == "cardowner":
             return lambda st, L: st.lay.zones[st.loc[obj(st, L)]][1]
         if kind == "outcome":
