@@ -12,6 +12,7 @@ import copy
 import functools
 import json
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,15 @@ from jsonschema.exceptions import SchemaError, ValidationError, best_match
 from rulelang.errors import RulelangError, SpecError, closest, did_you_mean, raise_all
 from rulelang.loader import Document
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+def _schema_dir() -> Path:
+    """The repository's `schemas/`, or the copy a regular (non-editable) install puts under share/."""
+    beside = Path(__file__).resolve().parent.parent / "schemas"
+    if beside.is_dir():
+        return beside
+    return Path(sys.prefix) / "share" / "rulelang" / "schemas"
+
+
+SCHEMA_DIR = _schema_dir()
 NAME_PATTERN = "^[a-z_][a-z0-9_]*$"
 NAME_RULE = "names use lowercase letters, digits and '_', and do not start with a digit"
 
