@@ -40,11 +40,11 @@ def _scores(e: dict) -> str:
     return "  (scores: " + ", ".join(f"P{i + 1} {s}" for i, s in enumerate(e["scores"])) + ")"
 
 
-def _zone(label: str) -> str:
-    """'hand:P2' reads "P2's hand"; a table zone keeps its name."""
-    zone, _, owner = label.partition(":")
-    zone = zone.replace("_", " ")
-    return f"{owner}'s {zone}" if owner else zone
+def _zone(game: Game, label: str) -> str:
+    """'hand:P2' reads "P2's hand"; a zone's own `label` is used where the spec gives one."""
+    name, _, owner = label.partition(":")
+    words = next((z.label for z in game.zones if z.name == name), name).replace("_", " ")
+    return f"{owner}'s {words}" if owner else words
 
 
 def _moved(game: Game, e: dict) -> str:
@@ -52,14 +52,14 @@ def _moved(game: Game, e: dict) -> str:
     how = e.get("how", "move")
     zone, _, owner = e["to"].partition(":")
     if how == "draw":
-        where = f" to their {zone.replace('_', ' ')}" if owner else f" to {_zone(e['to'])}"
+        where = f" to their {_zone(game, zone)}" if owner else f" to {_zone(game, e['to'])}"
         return f"  {owner or 'the table'} draws {name}{where}"
     if how == "play":
-        return f"  {name} goes to {_zone(e['to'])}"
+        return f"  {name} goes to {_zone(game, e['to'])}"
     reasons = {"replaced": "is replaced", "cancelled": "is cancelled", "answered": "is spent",
                "resolved": "resolves", "discarded": "is discarded", "expired": "is used up"}
     reason = reasons.get(how, "moves")
-    return f"  {name} {reason}: {_zone(e['from'])} -> {_zone(e['to'])}"
+    return f"  {name} {reason}: {_zone(game, e['from'])} -> {_zone(game, e['to'])}"
 
 
 def _rolled(game: Game, e: dict) -> str:
@@ -73,7 +73,13 @@ def _set(game: Game, e: dict) -> str | None:
         if e["value"] is None or e["value"] is False:
             return None            # a variable cleared for the next turn: bookkeeping, not play
         return f"  {e['player']}.{e['var']} = {_value(e['value'])}"
-    return f"  {e['holder']}.{e['counter']} = {e['value']}"
+    return f"  {_holder(game, e['holder'])}.{e['counter']} = {e['value']}"
+
+
+def _holder(game: Game, holder: str) -> str:
+    """A card holding counters ('id#instance') is named as players see it."""
+    card_id, hash_, _ = holder.partition("#")
+    return _card(game, card_id) if hash_ else holder
 
 
 def _value(value) -> str:
@@ -104,9 +110,9 @@ _SAYINGS = {
                              f"{_card(g, e['cancels'])}",
     "skipped": lambda g, e: f"  {e['player']} skips this turn",
     "another_turn": lambda g, e: f"  {e['player']} takes another turn",
-    "cleared": lambda g, e: f"  the counters on {e['holder']} fall off",
-    "shuffled": lambda g, e: f"  {_zone(e['zone'])} is shuffled",
-    "refilled": lambda g, e: f"  {_zone(e['zone'])} is refilled from {_zone(e['from'])}",
+    "cleared": lambda g, e: f"  the counters on the {_holder(g, e['holder'])} fall off",
+    "shuffled": lambda g, e: f"  {_zone(g, e['zone'])} is shuffled",
+    "refilled": lambda g, e: f"  {_zone(g, e['zone'])} is refilled from {_zone(g, e['from'])}",
     "ended": lambda g, e: f"\nGame over on turn {e['turn']}: {e['condition']}. Winners: "
                           f"{e['team'] or ', '.join(e['winners']) or 'nobody'}"
                           + (f" ({', '.join(e['winners'])})" if e.get("team") else "") + _scores(e),
