@@ -898,7 +898,12 @@ class _Includer:
             self.errors.append(SpecError(f"include '{entry}' must be a path relative to this file", span,
                                          "name a file inside the game's folder"))
             return None
-        target = (real.parent / entry).resolve()
+        try:
+            target = (real.parent / entry).resolve()
+        except (ValueError, OSError):           # a NUL byte, a name too long for the system...
+            self.errors.append(SpecError(f"include {entry!r} is not a usable file name", span,
+                                         "name a YAML file of the game's folder"))
+            return None
         if not _is_inside(target, self.root):
             self.errors.append(SpecError(f"include '{entry}' is outside the game's folder", span,
                                          f"includes must name files inside '{self.shown_root}'"))

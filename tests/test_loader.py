@@ -407,6 +407,13 @@ def test_include_outside_the_game_folder_is_refused(tmp_path: Path, entry: str) 
     assert at(error.span) == (2, 11)
 
 
+def test_include_of_an_impossible_file_name_is_refused(tmp_path: Path) -> None:
+    write(tmp_path, "g/game.yaml", 'game: x\ninclude: ["a\\0b.yaml"]\n')      # a NUL byte (found by hypothesis)
+    error = load_error(tmp_path / "g")
+    assert error.message == "include 'a\\x00b.yaml' is not a usable file name"
+    assert at(error.span) == (2, 11)
+
+
 def test_absolute_include_is_refused(tmp_path: Path) -> None:
     target = write(tmp_path, "g/cards.yaml", "cards: []\n")
     write(tmp_path, "g/game.yaml", f"game: x\ninclude: ['{target.as_posix()}']\n")
