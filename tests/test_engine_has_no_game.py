@@ -7,7 +7,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE_FILES = sorted((ROOT / "rulelang").glob("*.py")) + [ROOT / "rulelang" / "grammar.lark"]
+ENGINE_FILES = sorted((ROOT / "rulelang").rglob("*.py")) + [ROOT / "rulelang" / "grammar.lark"]
 
 # Words of the two games that no general engine would ever need.
 FIXED_WORDS = r"sasquatch|flapjack|lumberjack|\baxes?\b|titanium|\bchops?\b|debunk|paperwork|\bgiants?\b|" \
