@@ -927,14 +927,24 @@ def check_end(st: State, L: dict) -> bool:
     return False
 
 
-def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
-    game = st.game
-    options, values, seen = [], [], set()
+def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
+    """One card of each kind in a zone, in zone order: copies of a card make one option."""
+    seen: set[str] = set()
+    found = []
     for card in st.zones[zid]:
-        ctype = game.card_type[card]
-        if ctype.play_proc is None or ctype.id in seen:
+        ctype = st.game.card_type[card]
+        if ctype.id not in seen:
+            seen.add(ctype.id)
+            found.append((card, ctype))
+    return found
+
+
+def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
+    """Every (card, target) the player may play from a zone, targets in seat order from the player."""
+    options, values = [], []
+    for card, ctype in kinds_in(st, zid):
+        if ctype.play_proc is None:
             continue
-        seen.add(ctype.id)
         if ctype.play_target is None:
             targets = [player]
         else:
@@ -955,15 +965,9 @@ def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
 
 
 def discard_options(st: State, zid: int) -> tuple[list, list]:
-    game = st.game
-    options, values, seen = [], [], set()
-    for card in st.zones[zid]:
-        ctype = game.card_type[card]
-        if ctype.id not in seen:
-            seen.add(ctype.id)
-            options.append([f"discard:{ctype.id}", f"discard {ctype.name}"])
-            values.append(["discard", card])
-    return options, values
+    kinds = kinds_in(st, zid)
+    return ([[f"discard:{ctype.id}", f"discard {ctype.name}"] for _, ctype in kinds],
+            [["discard", card] for card, _ in kinds])
 
 
 def answerers(st: State, card: int, player: int) -> list[int]:
@@ -984,16 +988,12 @@ def zone_of_hand(st: State, reactor: int, card: int, player: int) -> int:
 
 
 def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) -> tuple[list, list]:
-    game = st.game
-    options, values, seen = [], [], set()
-    for r in st.zones[zid]:
-        rtype = game.card_type[r]
-        if rtype.answer_when is None or rtype.id in seen:
-            continue
-        if rtype.answer_when(st, {"card": card, "me": reactor, "this": r}):
-            seen.add(rtype.id)
+    """The answers the reactor holds for this card (the caller adds "pass")."""
+    options, values = [], []
+    for reaction, rtype in kinds_in(st, zid):
+        if rtype.answer_when is not None and rtype.answer_when(st, {"card": card, "me": reactor, "this": reaction}):
             options.append([f"answer:{rtype.id}", f"answer with {rtype.name}"])
-            values.append([reactor, r])
+            values.append([reactor, reaction])
     return options, values
 
 
