@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .agents import RandomAgent, play_out
+from .agents import RandomAgent
 from .engine import Game, State
 from .errors import RuleError, RulelangError, Span
 
@@ -96,16 +96,6 @@ def smoke_test(game: Game, games: int, first_seed: int = 0) -> list[RulelangErro
                     problems.append(error)
                 break
     return problems
-
-
-def random_games(game: Game, players: int, seeds: range) -> list[State]:
-    """Finished states of random games (raises on any rule error)."""
-    out = []
-    for seed in seeds:
-        state = game.new_state(players, seed)
-        play_out(state, RandomAgent(seed))
-        out.append(state)
-    return out
 
 
 def replay(game: Game, events: list[dict]) -> State:
