@@ -190,11 +190,12 @@ class Checker:
         self.holder(s.dest, scope)
 
     def holder(self, expr: n.Expr, scope: Scope) -> str:
+        """Something that holds counters: a player, a location, a card or the game."""
         kind = self.expr(expr, scope)
         if kind == CARD:
             self.uses_card_counters = True
         elif kind not in (PLAYER, LOCATION, GAME, "?"):
-            self.error(f"counters are held by players, locations, cards or the game, not {describe(kind)}",
+            self.error(f"only players, locations, cards and the game hold counters, not {describe(kind)}",
                        expr.span)
         return kind
 
@@ -515,11 +516,7 @@ class Checker:
         return self.error(f"{describe(owner)} has no '{name}'", e.span)
 
     def expr_Index(self, e: n.Index, scope: Scope) -> str:
-        owner = self.expr(e.obj, scope)
-        if owner == CARD:
-            self.uses_card_counters = True
-        elif owner not in (PLAYER, LOCATION, GAME, "?"):
-            self.error(f"only players, locations, cards and the game hold counters, not {describe(owner)}", e.obj.span)
+        self.holder(e.obj, scope)
         self.expect(e.key, scope, COUNTER, "the counter")
         return INT
 
