@@ -1,6 +1,8 @@
 """Events in words: the play-by-play that `rulelang run` prints."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .engine import Game
 
 
@@ -17,11 +19,14 @@ def narrate(game: Game, event: dict, scores_by_turn: dict[int, list[int]] | None
     return say(game, event) if say else None
 
 
+@lru_cache(maxsize=8)
+def _words(game: Game) -> tuple[dict[str, str], dict[str, str]]:
+    """Card names by id and zone labels by name, looked up once per game, not once per event."""
+    return {c.id: c.name for c in game.cards}, {z.name: z.label.replace("_", " ") for z in game.zones}
+
+
 def _card(game: Game, card_id: str) -> str:
-    for ctype in game.cards:
-        if ctype.id == card_id:
-            return ctype.name
-    return card_id
+    return _words(game)[0].get(card_id, card_id)
 
 
 def _started(game: Game, e: dict) -> str:
@@ -43,7 +48,7 @@ def _scores(e: dict) -> str:
 def _zone(game: Game, label: str) -> str:
     """'hand:P2' reads "P2's hand"; a zone's own `label` is used where the spec gives one."""
     name, _, owner = label.partition(":")
-    words = next((z.label for z in game.zones if z.name == name), name).replace("_", " ")
+    words = _words(game)[1].get(name, name.replace("_", " "))
     return f"{owner}'s {words}" if owner else words
 
 
