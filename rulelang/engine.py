@@ -900,6 +900,16 @@ def set_counter(st: State, h: int, c: int, v: int) -> None:
                           "counter": st.game.counters[c], "value": v})
 
 
+def set_player_var(st: State, p: int, vi: int, v: Any) -> None:
+    """Set a player variable, recording the change."""
+    row = st.vars[p]
+    if row[vi] != v:
+        row[vi] = v
+        game = st.game
+        st.events.append({"type": "set", "turn": st.turn, "player": NAMES[p], "var": game.var_names[vi],
+                          "value": game.plain(game.var_types[vi], v)})
+
+
 def end_turn(st: State) -> None:
     """Unwind to the turn loop, which moves on to the next turn."""
     del st.stack[1:]

@@ -12,7 +12,7 @@ from .. import nodes as n
 from ..check import CARD, COUNTER, LOCATION, PLAYER, item_of
 from ..engine import (NAMES, State, failure, answer_card, answerers, check_end, discard_card, discard_options, draw_cards,
                       end_roll_durations, end_turn, holder_label, legal_plays, move_card, reaction_options,
-                      set_counter, shuffle_zone, zone_of_hand)
+                      set_counter, set_player_var, shuffle_zone, zone_of_hand)
 from ..errors import RuleError, Span
 from .expressions import ExprCompiler, Fn, local_name
 
@@ -230,17 +230,7 @@ class StmtCompiler:
         obj = ec.expr(target.obj)
         if kind == "pvar":
             vi = game.var_names.index(target.name)
-            name = target.name
-
-            def set_var(st, L, v):
-                p = obj(st, L)
-                row = st.vars[p]
-                if row[vi] == v:
-                    return
-                row[vi] = v
-                st.events.append({"type": "set", "turn": st.turn, "player": NAMES[p], "var": name,
-                                  "value": game.plain(target.type, v)})
-            return set_var
+            return lambda st, L, v: set_player_var(st, obj(st, L), vi, v)
         ci = game.counters.index(target.name)
         holder = ec.holder(target.obj)
         return lambda st, L, v: set_counter(st, holder(st, L), ci, v)
@@ -253,19 +243,9 @@ class StmtCompiler:
         return lambda st, L: store(st, L, value(st, L))
 
     def assign_player_var(self, target: n.Attr, value: Fn) -> Fn:
-        """`p.var = value` with `p` a local name, the commonest assignment, in one function."""
-        game, local, kind, name = self.game, local_name(target.obj), target.type, target.name
-        vi = game.var_names.index(name)
-
-        def assign(st, L):
-            p = L[local]
-            v = value(st, L)
-            row = st.vars[p]
-            if row[vi] != v:
-                row[vi] = v
-                st.events.append({"type": "set", "turn": st.turn, "player": NAMES[p], "var": name,
-                                  "value": game.plain(kind, v)})
-        return assign
+        """`p.var = value` with `p` a local name, the commonest assignment, without a setter closure."""
+        local, vi = local_name(target.obj), self.game.var_names.index(target.name)
+        return lambda st, L: set_player_var(st, L[local], vi, value(st, L))
 
     def f_AugAssign(self, s: n.AugAssign) -> Fn:
         store, current, amount = self.setter(s.target), self.ec.expr(s.target), self.ec.expr(s.value)
