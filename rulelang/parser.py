@@ -7,15 +7,18 @@ callback the loader provides, so errors point into the spec, not the string.
 from __future__ import annotations
 
 import re
+import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterator
 
+import lark
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import VisitError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.indenter import Indenter
 
 from . import nodes as n
+from .cache import cache_file
 from .errors import Span, SpecError
 
 #: Maps a (line, col, end_line, end_col) inside a text to a span in its file.
@@ -80,7 +83,14 @@ class _BlockIndenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
+    """The parser, analysed once per process, and kept between runs only in a private cache folder.
+
+    Lark's own ``cache=True`` keeps a pickle under a predictable name in the shared temporary folder,
+    where another user could plant one; ``cache.cache_file`` gives a path only in a folder that is this
+    user's alone, or None, and then the grammar is analysed afresh (about 0.4 s).
+    """
     grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
+    cached = cache_file("grammar", grammar, lark.__version__, sys.version)
     return Lark(
         grammar,
         parser="lalr",
@@ -88,7 +98,7 @@ def _lark() -> Lark:
         postlex=_BlockIndenter(),
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=True,             # Lark keeps the analysed grammar in a temp file keyed by its hash
+        cache=str(cached) if cached else False,
     )
 
 
