@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .errors import RulelangError, RuleError, Span, did_you_mean
+from .rng import start_state
 
 MASK64 = (1 << 64) - 1
 Op = Callable[["State", list], Any]
@@ -219,7 +220,7 @@ class Game:
         st.lay = lay
         st.n = players
         st.seed = seed
-        st.rng = (seed * 0x9E3779B97F4A7C15 + 0xD1B54A32D192ED03) & MASK64
+        st.rng = start_state(seed)
         holders = self.player_holder + players + len(self.card_type)    # game, places, players, cards
         st.counters = [[0] * len(self.counters) for _ in range(holders)]
         st.vars = [list(self.var_initial) for _ in range(players)]

@@ -1,0 +1,27 @@
+"""Where a game's random stream starts.
+
+The engine draws from SplitMix64, whose whole state is one 64-bit int that
+advances by a fixed step per draw. Starting it at ``seed * step`` (as it once
+did) made seed s+1 replay seed s's numbers one draw later, so consecutive
+seeds, which every batch of games uses, were one correlated stream. Here a seed
+of any size is hashed to its starting state instead, so every seed starts at an
+unrelated point of the 2**64 cycle.
+"""
+from __future__ import annotations
+
+import hashlib
+
+MASK64 = (1 << 64) - 1
+
+
+def _digest64(*parts: int) -> int:
+    """A 64-bit hash of whole integers of any size or sign."""
+    text = ",".join(str(int(part)) for part in parts)
+    return int.from_bytes(hashlib.blake2b(text.encode("ascii"), digest_size=8, person=b"rulelang-rng").digest(),
+                          "little")
+
+
+def start_state(seed: int) -> int:
+    """The RNG state a game with this seed starts from."""
+    return _digest64(seed)
+
