@@ -69,7 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; whatever happens, the user sees messages and an exit code, never a traceback."""
     try:
-        return _dispatch(argv)
+        code = _dispatch(argv)
+        sys.stdout.flush()           # here, not at exit, so a closed pipe is still reported quietly
+        return code
     except _Usage as usage:
         _say(lambda: f"rulelang: error: {usage}")
         return 2
