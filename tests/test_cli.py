@@ -17,10 +17,14 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import time
+from unittest import mock
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rulelang
 import rulelang.agents
@@ -155,6 +159,36 @@ def test_a_full_disk_keeps_the_whole_lines_written_and_prints_the_game(tmp_path:
     assert printed[0].startswith(f"{GAME_NAME}: 4 players, seed 1")    # the play-by-play
     assert any(line.startswith("Game over on turn") for line in printed)
     assert json.loads(printed[-1])["events"] == len(events)             # and the summary, last
+
+
+SMALL_EVENTS = [{"type": "step", "turn": turn, "step": "x" * (turn % 7)} for turn in range(40)]
+SMALL_BYTES = sum(len(logfile.event_line(e)) for e in SMALL_EVENTS)
+
+
+def short_writes(budget: int, chunk: int):
+    """Writes of at most ``chunk`` bytes each, and a full disk after ``budget`` bytes."""
+    full = disk_full_after(budget)
+    return lambda fd, data: full(fd, data[:chunk])
+
+
+@settings(max_examples=150, deadline=None)
+@given(budget=st.integers(0, SMALL_BYTES + 10), chunk=st.integers(1, 120))
+def test_a_log_cut_anywhere_holds_exactly_the_whole_events_that_fit(budget: int, chunk: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        target = Path(folder) / "log.jsonl"
+        target.write_text("old\n", encoding="utf-8")
+        log = logfile.LogFile(str(target))
+        with mock.patch.object(logfile, "_os_write", short_writes(budget, chunk)):
+            try:
+                written = log.save(SMALL_EVENTS)
+            except logfile.LogIncomplete as error:
+                written = error.written
+        fit = 0
+        while fit < len(SMALL_EVENTS) and sum(len(logfile.event_line(e)) for e in SMALL_EVENTS[:fit + 1]) <= budget:
+            fit += 1
+        assert written == fit
+        assert log_events(target) == SMALL_EVENTS[:fit]
+        assert leftovers(Path(folder), target) == []
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
