@@ -54,6 +54,8 @@ class LogFile:
             raise LogPathError(_reason(error)) from None
         if info is not None and stat.S_ISDIR(info.st_mode):
             raise LogPathError("it is a folder")
+        if info is not None and not os.access(target, os.W_OK):
+            raise LogPathError("it is not writable")    # a rename would replace it regardless: refuse, as open would
         #: the file to replace: a link to a log is followed, so the link keeps pointing at the new log
         self.real = os.path.realpath(target)
         try:

@@ -128,6 +128,17 @@ def test_a_log_that_cannot_be_written_is_refused_before_playing(tmp_path: Path, 
     assert err == f"rulelang: error: cannot write the log {tmp_path / where}: {words}\n"
 
 
+def test_a_read_only_log_is_refused_not_replaced(tmp_path: Path, capsys, monkeypatch) -> None:
+    log = tmp_path / "kept.jsonl"
+    log.write_text("keep me\n", encoding="utf-8")
+    log.chmod(0o444)
+    if os.geteuid() == 0:                   # root may write any file: pretend to be a user who may not
+        monkeypatch.setattr(logfile.os, "access", lambda path, mode: False)
+    code, out, err = cli([*RUN, "--log", str(log)], capsys)
+    assert code == 2 and err == f"rulelang: error: cannot write the log {log}: it is not writable\n"
+    assert log.read_text(encoding="utf-8") == "keep me\n"
+
+
 def disk_full_after(budget: int):
     """A write that fills the disk after ``budget`` bytes, cutting the write that crosses it."""
     left = [budget]
