@@ -85,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 141
     except OSError as error:         # the machine failed us (stdout on a full disk, ...): not a bug
+        _silence_stdout()
         _say(lambda: f"rulelang: error: {error.strerror or error}"
              + (f": {error.filename}" if error.filename else ""))
         return 1

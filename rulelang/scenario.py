@@ -7,6 +7,7 @@ the expected and the actual value.
 """
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,25 +53,42 @@ def scenario_files(paths: list[str]) -> list[Path]:
     """Every scenario file under the given files and folders, sorted per path."""
     found: list[Path] = []
     for raw in paths:
-        found.extend(scenario_files_of(raw))
+        found.extend(scenario_files_of(raw)[0])
     return found
 
 
-def scenario_files_of(raw: str) -> list[Path]:
-    """The scenario files a path stands for; a game (its folder or its game.yaml) stands for its scenarios.
+def scenario_files_of(raw: str) -> tuple[list[Path], list[Path]]:
+    """The scenario files a path stands for, and the links found in its folders that lead out of them.
 
-    A folder gives the .yaml files under its `scenarios` folders (or itself, if it is one).
+    A game (its folder or its game.yaml) stands for its scenarios. A folder gives
+    the .yaml files under its `scenarios` folders (or itself, if it is one); links
+    to folders are not followed, links to files outside the folder are not read.
     """
     path = Path(raw)
     if path.is_file() and path.name == GAME_FILE:
         path = path.parent
     if path.is_dir():
-        base = path.resolve().parent
-        return sorted(p for p in path.rglob("*.yaml") if p.is_file()
-                      and "scenarios" in p.resolve().relative_to(base).parts)
+        return _folder_scenarios(path)
     if path.exists():
-        return [path]
+        return [path], []
     raise ScenarioError(f"no such file or folder: {raw}")
+
+
+def _folder_scenarios(folder: Path) -> tuple[list[Path], list[Path]]:
+    top = folder.absolute()
+    real_top = os.path.realpath(top)
+    found, outside = [], []
+    for root, _, files in os.walk(top):                   # does not follow links to folders: no loops
+        for name in files:
+            file = Path(root) / name
+            if not name.endswith(".yaml") or "scenarios" not in file.relative_to(top.parent).parts[:-1]:
+                continue
+            real = os.path.realpath(file)
+            if os.path.commonpath([real, real_top]) != real_top:
+                outside.append(folder / file.relative_to(top))
+            elif os.path.isfile(real):
+                found.append(folder / file.relative_to(top))
+    return sorted(found), sorted(outside)
 
 
 def load_scenarios(file: Path) -> list[Scenario]:
@@ -346,18 +364,22 @@ def run_scenario_files(paths: list[str], out=None, err=None) -> int:
     err = err or sys.stderr
     files: list[Path] = []
     empty = False
+    refused: list[Path] = []
     for raw in paths:
-        found = scenario_files_of(raw)
-        if not found:
+        found, outside = scenario_files_of(raw)
+        if not found and not outside:
             empty = True
             print(f"rulelang: error: no scenario file in {raw} (scenario files are the .yaml files "
                   "under a folder named 'scenarios', or a .yaml file given by name)", file=err)
         files.extend(found)
-    if not files:
+        refused.extend(outside)
+    for link in refused:
+        print(f"ERROR {link}\n      error: a link to a file outside the folder given: not read", file=out)
+    if not files and not refused:
         return 1
     passed, failed = run_files(files, out)
-    print(f"{passed} passed, {failed} failed", file=out)
-    return 1 if failed or empty else 0
+    print(f"{passed} passed, {failed + len(refused)} failed", file=out)
+    return 1 if failed or refused or empty else 0
 
 
 def run_files(files: list[Path], out) -> tuple[int, int]:

@@ -366,6 +366,17 @@ def test_a_closed_pipe_is_quiet(args: list[str]) -> None:
     assert child.returncode == 141
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_output_to_a_full_disk_is_one_line_and_the_log_still_lands(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "rulelang.cli", *RUN, "--log", str(log)], cwd=ROOT,
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr == "rulelang: error: No space left on device\n"
+    assert log_events(log) == full_game_events()
+
+
 # --- paths and counts ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("command", [["run", "/nope", "--players", "2"], ["validate", "/nope"], ["test", "/nope"]],
@@ -429,3 +440,20 @@ def test_test_of_a_file_that_is_not_a_scenario_says_what_it_expects(capsys) -> N
     assert code == 1
     assert "error: this is not a scenario file: it has no 'scenario:' or 'scenarios:' key" in out
     assert "players" not in out
+
+
+def test_test_reads_no_link_out_of_the_folder_and_follows_no_folder_loop(tmp_path: Path, capsys) -> None:
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("password: hunter2\n", encoding="utf-8")
+    folder = tmp_path / "mine" / "scenarios"
+    folder.mkdir(parents=True)
+    (folder / "leak.yaml").symlink_to(secret)
+    (folder / "loop").symlink_to(folder.parent)
+    pig = ROOT / "examples" / "pig" / "scenarios" / "pig.yaml"
+    (folder / "pig.yaml").write_text(pig.read_text(encoding="utf-8").replace(
+        "scenarios:", f"game: {(ROOT / 'examples' / 'pig').as_posix()}\nscenarios:", 1), encoding="utf-8")
+    code, out, err = cli(["test", str(tmp_path / "mine")], capsys)
+    assert code == 1 and err == ""
+    assert f"ERROR {folder / 'leak.yaml'}\n      error: a link to a file outside the folder given: not read" in out
+    assert "hunter2" not in out and "password" not in out
+    assert out.endswith("3 passed, 1 failed\n")
