@@ -10,7 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from rulelang import load_game
 from rulelang.errors import RulelangError
 from rulelang.scenario import load_scenarios, run_scenario
 
@@ -117,6 +120,7 @@ def test_a_list_file_may_name_its_game_once_at_the_top(tmp_path):
 
 JACKS_FRIENDS = ROOT / "games" / "jacks_friends"
 FLAPJACKS = ROOT / "games" / "flapjacks"
+JF_GAME = load_game(JACKS_FRIENDS)
 
 
 def scenario_error(tmp_path: Path, game: Path, body: str, players: int = 3) -> tuple[str, int, int, str | None]:
@@ -229,3 +233,44 @@ def test_a_player_variable_given_by_name_holds_that_player(tmp_path: Path) -> No
     [scenario] = load_scenarios(file)
     result = run_scenario(scenario)
     assert result.passed, result.error or result.failures
+
+
+SCALARS = st.one_of(st.integers(min_value=-(2**70), max_value=2**70), st.booleans(), st.none(),
+                    st.text(max_size=6), st.floats(allow_nan=False))
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=SCALARS)
+def test_a_set_up_counter_is_refused_unless_a_whole_number_a_counter_can_hold(value) -> None:
+    from rulelang.errors import Span
+    from rulelang.scenario_check import COUNTER_MAX, check_counter_value
+
+    fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= COUNTER_MAX
+    span = Span("s.yaml", 4, 9)
+    if fits:
+        check_counter_value(value, span)
+    else:
+        with pytest.raises(RulelangError) as caught:
+            check_counter_value(value, span)
+        assert caught.value.span == span
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=st.one_of(SCALARS, st.sampled_from(["P1", "P2", "P3", "hen_house", "moon", "egg"])),
+       name=st.sampled_from(["at", "caught", "skips"]))
+def test_a_set_up_variable_is_accepted_exactly_when_it_has_the_declared_type(value, name: str) -> None:
+    from rulelang.errors import Span
+    from rulelang.scenario_check import check_var_value
+
+    game = JF_GAME
+    kind = game.var_types[game.var_names.index(name)]
+    fits = {"int": isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63,
+            "bool": isinstance(value, bool),
+            "location": value is None or value in game.locations}[kind]
+    span = Span("s.yaml", 4, 9)
+    if fits:
+        check_var_value(game, kind, name, value, ["P1", "P2"], span)
+    else:
+        with pytest.raises(RulelangError) as caught:
+            check_var_value(game, kind, name, value, ["P1", "P2"], span)
+        assert caught.value.span == span and f" {kind} variable: expected " in caught.value.message
