@@ -124,7 +124,7 @@ def game_for(scenario: Scenario) -> Game:
     if named:
         folder = (base / named).resolve()
     else:
-        folder = next((p for p in [base, *base.parents] if (p / "game.yaml").exists()), None)
+        folder = next((p for p in [base, *base.parents] if (p / GAME_FILE).exists()), None)
         if folder is None:
             raise ScenarioError("no game for this scenario: give 'game:' or put it under a game folder",
                                 scenario.doc.span(scenario.path))
