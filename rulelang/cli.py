@@ -1,7 +1,9 @@
 """The `rulelang` command: validate specs, run games, test scenarios.
 
 Errors are printed gcc-style and never as tracebacks. Exit codes: 0 success,
-1 a spec, scenario or game error, 2 a usage error (one line on stderr).
+1 a spec, scenario or game error (or a log that could not be written in full),
+2 a usage error such as a missing path (one line on stderr), 3 an internal
+error of rulelang itself (one line, no traceback), 130 interrupted.
 """
 from __future__ import annotations
 
@@ -10,14 +12,28 @@ import json
 import os
 import sys
 import time
-from pathlib import Path
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from .errors import RulelangError
+
+if TYPE_CHECKING:
+    from .engine import State
 
 
 class _Usage(Exception):
     pass
+
+
+def _count(text: str) -> int:
+    """A whole number of at least 0: a negative count of games is a usage error, not "play none"."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}")
+    return value
 
 
 class _Parser(argparse.ArgumentParser):
@@ -33,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = sub.add_parser("validate", help="check game specs and play a short batch of random games")
     validate.add_argument("paths", nargs="+", metavar="PATH")
-    validate.add_argument("--games", type=int, default=20, metavar="N",
+    validate.add_argument("--games", type=_count, default=20, metavar="N",
                           help="random games to play per player count (0 to skip; default 20)")
     validate.add_argument("--seed", type=int, default=0, help="first seed of the batch")
 
@@ -51,116 +67,241 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    """Run one command; whatever happens, the user sees messages and an exit code, never a traceback."""
     try:
-        args = parser.parse_args(argv)
-        if args.command is None:
-            raise _Usage("a command is needed: validate, run or test")
+        code = _dispatch(argv)
+        sys.stdout.flush()           # here, not at exit, so a closed pipe is still reported quietly
+        return code
     except _Usage as usage:
-        print(f"rulelang: error: {usage}", file=sys.stderr)
-        return 2
-    try:
-        return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test}[args.command](args)
-    except _Usage as usage:
-        print(f"rulelang: error: {usage}", file=sys.stderr)
+        _say(lambda: f"rulelang: error: {usage}")
         return 2
     except RulelangError as error:
-        print(error.format(), file=sys.stderr)
+        _say(error.format)
         return 1
     except KeyboardInterrupt:
-        print("rulelang: interrupted", file=sys.stderr)
+        _say(lambda: "rulelang: interrupted")
         return 130
     except BrokenPipeError:          # the reader went away (e.g. `| head`): stop quietly
-        sys.stdout = open(os.devnull, "w")
+        _silence_stdout()
         return 141
-    except Exception as error:  # a bug of rulelang itself: still no traceback for the user
-        print(f"rulelang: internal error: {type(error).__name__}: {error} (please report it with the "
-              "command that caused it)", file=sys.stderr)
+    except OSError as error:         # the machine failed us (stdout on a full disk, ...): not a bug
+        _silence_stdout()
+        _say(lambda: f"rulelang: error: {error.strerror or error}"
+             + (f": {error.filename}" if error.filename else ""))
+        return 1
+    except BaseException as error:   # MemoryError, RecursionError, a bug of rulelang: still one line
+        if isinstance(error, SystemExit):
+            raise
+        _say(lambda: internal_error(error))
         return 3
+
+
+def _dispatch(argv: Sequence[str] | None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        raise _Usage("a command is needed: validate, run or test")
+    return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test}[args.command](args)
+
+
+def internal_error(error: BaseException) -> str:
+    """The one line shown for a failure of rulelang itself (or of the machine)."""
+    if isinstance(error, MemoryError):
+        what = "out of memory"
+    elif isinstance(error, RecursionError):
+        what = "Python's recursion limit was reached (RecursionError)"
+    else:
+        what = f"{type(error).__name__}: {error}"
+    return f"rulelang: internal error: {what} (please report it with the command that caused it)"
+
+
+def _say(message: Callable[[], str]) -> None:
+    """Print a message on stderr; if even that fails (no memory, stderr closed), stay silent."""
+    try:
+        print(message(), file=sys.stderr)
+    except BaseException:           # noqa: BLE001 - the last resort must not raise
+        pass
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the final flush at exit does not complain about the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _missing(path: str) -> str | None:
+    """The usage message for a path that does not exist, or None if it does."""
+    return None if os.path.lexists(path) else f"no such file or folder: {path}"
 
 
 # --- validate ------------------------------------------------------------------
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    """Check every path given, even after one fails; the exit code is the worst outcome."""
+    worst = 0
+    for path in args.paths:
+        worst = max(worst, validate_one(path, args.games, args.seed))
+    return worst
+
+
+def validate_one(path: str, games: int, seed: int) -> int:
+    """Load one game and play its smoke test; report the outcome and return its exit code."""
     from . import load_game
     from .sim import smoke_test
 
-    failed = False
-    for path in args.paths:
-        if not Path(path).exists():
-            raise _Usage(f"no such file or folder: {path}")
-        started = time.perf_counter()
-        try:
-            game = load_game(path)
-            problems = smoke_test(game, args.games, args.seed) if args.games > 0 else []
-        except RulelangError as error:
-            print(error.format(), file=sys.stderr)
-            failed = True
-            continue
-        if problems:
-            failed = True
-            for problem in problems:
-                prefix = "" if problem.span is not None else f"{path}: "
-                print(prefix + problem.format(), file=sys.stderr)
-            continue
-        took = time.perf_counter() - started
-        played = f", {args.games} random games per player count" if args.games > 0 else ""
-        print(f"ok: {path} ({game.name}{played}, {took:.2f}s)")
-    return 1 if failed else 0
+    missing = _missing(path)
+    if missing:
+        _say(lambda: f"rulelang: error: {missing}")
+        return 2
+    started = time.perf_counter()
+    try:
+        game = load_game(path)
+        problems = smoke_test(game, games, seed) if games > 0 else []
+    except RulelangError as error:
+        _say(error.format)
+        return 1
+    except (KeyboardInterrupt, BrokenPipeError):
+        raise
+    except Exception as error:      # a bug of rulelang: report it for this path, go on with the others
+        _say(lambda: f"{path}: {internal_error(error)}")
+        return 3
+    if problems:
+        for problem in problems:
+            prefix = "" if problem.span is not None else f"{path}: "
+            print(prefix + problem.format(), file=sys.stderr)
+        return 1
+    took = time.perf_counter() - started
+    played = f", {games} random games per player count" if games > 0 else ""
+    print(f"ok: {path} ({game.name}{played}, {took:.2f}s)")
+    return 0
 
 
 # --- run -------------------------------------------------------------------------
 
 def cmd_run(args: argparse.Namespace) -> int:
     from . import load_game
-    from .agents import RandomAgent, play_out
-    from .narrate import narrate
+    from .logfile import LogFile, LogPathError
 
-    if not Path(args.path).exists():
-        raise _Usage(f"no such file or folder: {args.path}")
+    missing = _missing(args.path)
+    if missing:
+        raise _Usage(missing)
     game = load_game(args.path)
     if not game.min_players <= args.players <= game.max_players:
         raise _Usage(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
-    state = None
-    error: RulelangError | None = None
-    scores_by_turn: dict[int, list[int]] = {}
+    log = None
+    if args.log:
+        try:                        # a log that cannot be written is refused before anything is played
+            log = LogFile(args.log)
+        except LogPathError as error:
+            raise _Usage(f"cannot write the log {args.log}: {error}") from None
+    try:
+        played = play(game, args.players, args.seed)
+        return finish_run(game, args, played, log)
+    finally:
+        if log is not None:
+            log.discard_unsaved()
 
-    def scoreboard(st, step: str) -> None:
-        """Note each turn's opening scores for the play-by-play (scores are derived, not events)."""
-        if game.score is not None and st.turn not in scores_by_turn:
-            scores_by_turn[st.turn] = st.scores()
+
+@dataclass
+class Played:
+    """A game played as far as it went: to its end, a rule error, an interrupt or a crash."""
+
+    state: State | None = None
+    scores_by_turn: dict[int, list[int]] = field(default_factory=dict)
+    error: RulelangError | None = None      # a rule error: located, exit 1
+    crash: BaseException | None = None      # rulelang itself (or memory) failed: exit 3
+    interrupted: bool = False               # SIGINT: exit 130
+
+    @property
+    def events(self) -> list[dict]:
+        return self.state.events if self.state is not None else []
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.error is None and self.crash is None and not self.interrupted
+
+
+def play(game, players: int, seed: int) -> Played:
+    """Play one game with random agents; whatever stops it, keep the state as far as it got."""
+    from .agents import RandomAgent, play_out
+
+    played = Played()
+
+    def watch(st: State, step: str) -> None:
+        """Keep the state from the first step (an interrupt in setup leaves no other handle on it)
+        and note each turn's opening scores for the play-by-play (scores are derived, not events)."""
+        played.state = st
+        if game.score is not None and st.turn not in played.scores_by_turn:
+            played.scores_by_turn[st.turn] = st.scores()
 
     try:
-        state = game.new_state(args.players, args.seed, observer=scoreboard)
-        play_out(state, RandomAgent(args.seed))
-    except RulelangError as err:
-        error = err
-        state = state or getattr(err, "state", None)
-    except Exception as err:  # a bug of rulelang: keep the log, then report it as an internal error
-        state = state or getattr(err, "state", None)
-        if args.log:
-            write_log(args.log, state.events if state is not None else [])
-        raise
-    events = state.events if state is not None else []
-    if args.log:
-        write_log(args.log, events)
+        played.state = game.new_state(players, seed, observer=watch)
+        play_out(played.state, RandomAgent(seed))
+    except RulelangError as error:
+        played.error = error
+        played.state = getattr(error, "state", None) or played.state
+    except KeyboardInterrupt:
+        played.interrupted = True
+    except Exception as error:      # MemoryError, RecursionError, a bug: the log is still kept
+        played.crash = error
+        played.state = getattr(error, "state", None) or played.state
+    return played
+
+
+def finish_run(game, args: argparse.Namespace, played: Played, log) -> int:
+    """Save the log first (it is what lasts), then print the play-by-play, the summary and the outcome."""
+    from .logfile import LogIncomplete
+    from .narrate import narrate
+
+    events = played.events
+    log_problem = None
+    if log is not None:
+        try:
+            log.save(events)
+        except LogIncomplete as error:
+            log_problem = (f"cannot write all of the log {args.log}: {error.reason}; it holds the first "
+                           f"{error.written} of the {len(events)} events")
     if not args.quiet:
         for event in events:
-            line = narrate(game, event, scores_by_turn)
+            line = narrate(game, event, played.scores_by_turn)
             if line is not None:
                 print(line)
-    if error is not None:
-        if "seed" not in (error.hint or ""):
-            turn = f", turn {state.turn}" if state is not None else ""
-            error.notes.append(f"seed {args.seed}{turn}")
-        if args.log:
-            error.notes.append(f"the event log up to the error ({len(events)} events) is in {args.log}")
-        prefix = "" if error.span is not None else f"{args.path}: "
-        print(prefix + error.format(), file=sys.stderr)
-        return 1
-    if args.json:
-        print(json.dumps(summary(state), sort_keys=True))
-    return 0
+    if args.json and played.finished:
+        print(json.dumps(summary(played.state), sort_keys=True))
+    sys.stdout.flush()
+    saved = log is not None and log_problem is None
+    code = 0
+    if played.error is not None:
+        report_game_error(played, args, saved)
+        code = 1
+    if log_problem:
+        _say(lambda: f"rulelang: error: {log_problem}")
+        code = 1
+    if played.interrupted:
+        _say(lambda: "rulelang: interrupted" + (f"; {log_kept(args, events, 'the interrupt')}" if saved else ""))
+        return 130
+    if played.crash is not None:
+        _say(lambda: internal_error(played.crash) + (f"\nnote: {log_kept(args, events, 'it')}" if saved else ""))
+        return 3
+    return code
+
+
+def log_kept(args: argparse.Namespace, events: list[dict], upto: str) -> str:
+    return f"the event log up to {upto} ({len(events)} events) is in {args.log}"
+
+
+def report_game_error(played: Played, args: argparse.Namespace, saved: bool) -> None:
+    error, state = played.error, played.state
+    if "seed" not in (error.hint or ""):
+        turn = f", turn {state.turn}" if state is not None else ""
+        error.notes.append(f"seed {args.seed}{turn}")
+    if saved:
+        error.notes.append(log_kept(args, played.events, "the error"))
+    prefix = "" if error.span is not None else f"{args.path}: "
+    print(prefix + error.format(), file=sys.stderr)
 
 
 def summary(state) -> dict:
@@ -171,22 +312,24 @@ def summary(state) -> dict:
             "scores": state.scores()}
 
 
-def write_log(path: str, events: list[dict]) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            for event in events:
-                out.write(json.dumps(event, sort_keys=True, separators=(",", ":")))
-                out.write("\n")
-    except OSError as error:
-        raise _Usage(f"cannot write the log {path}: {error.strerror}") from None
-
-
 # --- test ----------------------------------------------------------------------------
 
 def cmd_test(args: argparse.Namespace) -> int:
+    """Run the scenarios of every path that exists; a missing path is a usage error (exit 2)."""
     from .scenario import run_scenario_files
 
-    return run_scenario_files(args.paths)
+    code = 0
+    present = []
+    for path in args.paths:
+        missing = _missing(path)
+        if missing:
+            _say(lambda: f"rulelang: error: {missing}")
+            code = 2
+        else:
+            present.append(path)
+    if present:
+        code = max(code, run_scenario_files(present))
+    return code
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ the expected and the actual value.
 """
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,9 +17,14 @@ from . import load_game
 from .engine import Game, State, player_name
 from .errors import RulelangError, ScenarioError
 from .loader import Document, load_document
+from .scenario_check import Where, check_scenario
 from .schema import validate_document
 
 _GAMES: dict[Path, Game] = {}
+#: The main file of a game folder; `rulelang test` given one runs that game's scenarios.
+GAME_FILE = "game.yaml"
+#: Top-level keys only a game spec has (a scenario file may name a `game:` too).
+GAME_KEYS = {"players", "turn", "phases", "zones", "cards", "counters", "locations", "end", "winner"}
 
 
 @dataclass
@@ -44,22 +50,50 @@ class Result:
 # --- finding and loading -----------------------------------------------------------
 
 def scenario_files(paths: list[str]) -> list[Path]:
-    """Every scenario file under the given files and folders, sorted."""
+    """Every scenario file under the given files and folders, sorted per path."""
     found: list[Path] = []
     for raw in paths:
-        path = Path(raw)
-        if path.is_dir():       # a folder: the files of its `scenarios` folders (or itself, if it is one)
-            found.extend(sorted(p for p in path.rglob("*.yaml") if p.is_file()
-                                and "scenarios" in p.resolve().relative_to(path.resolve().parent).parts))
-        elif path.exists():
-            found.append(path)
-        else:
-            raise ScenarioError(f"no such file or folder: {raw}")
+        found.extend(scenario_files_of(raw)[0])
     return found
+
+
+def scenario_files_of(raw: str) -> tuple[list[Path], list[Path]]:
+    """The scenario files a path stands for, and the links found in its folders that lead out of them.
+
+    A game (its folder or its game.yaml) stands for its scenarios. A folder gives
+    the .yaml files under its `scenarios` folders (or itself, if it is one); links
+    to folders are not followed, links to files outside the folder are not read.
+    """
+    path = Path(raw)
+    if path.is_file() and path.name == GAME_FILE:
+        path = path.parent
+    if path.is_dir():
+        return _folder_scenarios(path)
+    if path.exists():
+        return [path], []
+    raise ScenarioError(f"no such file or folder: {raw}")
+
+
+def _folder_scenarios(folder: Path) -> tuple[list[Path], list[Path]]:
+    top = folder.absolute()
+    real_top = os.path.realpath(top)
+    found, outside = [], []
+    for root, _, files in os.walk(top):                   # does not follow links to folders: no loops
+        for name in files:
+            file = Path(root) / name
+            if not name.endswith(".yaml") or "scenarios" not in file.relative_to(top.parent).parts[:-1]:
+                continue
+            real = os.path.realpath(file)
+            if os.path.commonpath([real, real_top]) != real_top:
+                outside.append(folder / file.relative_to(top))
+            elif os.path.isfile(real):
+                found.append(folder / file.relative_to(top))
+    return sorted(found), sorted(outside)
 
 
 def load_scenarios(file: Path) -> list[Scenario]:
     doc = load_document(file, includes=False)
+    _require_scenario_keys(doc)
     validate_document(doc, "scenario")
     data = doc.data
     if "scenarios" in data:
@@ -69,6 +103,20 @@ def load_scenarios(file: Path) -> list[Scenario]:
     return [Scenario(data["scenario"], str(file), data, doc, ())]
 
 
+def _require_scenario_keys(doc: Document) -> None:
+    """A file with neither `scenario:` nor `scenarios:` is not a scenario file: say so, not what its keys lack."""
+    data = doc.data
+    if isinstance(data, dict) and ("scenario" in data or "scenarios" in data):
+        return
+    looks_like_a_game = isinstance(data, dict) and "game" in data and bool(GAME_KEYS & set(data))
+    hint = ("it looks like a game spec: give `rulelang test` the game's folder to run its scenarios"
+            if looks_like_a_game else
+            "a scenario file starts with 'scenario: what it shows' (or lists several under 'scenarios:'); "
+            "see docs/scenarios.md")
+    raise ScenarioError("this is not a scenario file: it has no 'scenario:' or 'scenarios:' key",
+                        doc.span(()), hint=hint)
+
+
 def game_for(scenario: Scenario) -> Game:
     """The scenario's game: `game:` relative to the file, else the nearest folder with a game.yaml."""
     base = Path(scenario.file).resolve().parent
@@ -76,7 +124,7 @@ def game_for(scenario: Scenario) -> Game:
     if named:
         folder = (base / named).resolve()
     else:
-        folder = next((p for p in [base, *base.parents] if (p / "game.yaml").exists()), None)
+        folder = next((p for p in [base, *base.parents] if (p / GAME_FILE).exists()), None)
         if folder is None:
             raise ScenarioError("no game for this scenario: give 'game:' or put it under a game folder",
                                 scenario.doc.span(scenario.path))
@@ -92,8 +140,10 @@ def run_scenario(scenario: Scenario) -> Result:
     data = scenario.data
     try:
         game = game_for(scenario)
-        state, first_event = start_position(game, data.get("setup") or {}, data.get("players", game.min_players),
-                                            data.get("seed", 0), data.get("stop_before"))
+        where = Where(scenario.doc, scenario.path)
+        players = check_scenario(game, data, where)
+        state, first_event = start_position(game, data.get("setup") or {}, players, data.get("seed", 0),
+                                            data.get("stop_before"), where)
         play_choices(state, data.get("choices") or [], result)
     except RulelangError as error:
         wanted = data.get("expect_error")
@@ -111,11 +161,12 @@ def run_scenario(scenario: Scenario) -> Result:
 
 
 def start_position(game: Game, setup: dict, players: int, seed: int,
-                   stop_before: dict | None = None) -> tuple[State, int]:
+                   stop_before: dict | None = None, where: Where | None = None) -> tuple[State, int]:
     """A new game moved to the position the scenario describes, and where its own events begin.
 
     The game's own setup runs first (shuffles, deals); the position is laid
-    out before anything of turn 1 is played.
+    out before anything of turn 1 is played. The setup has passed ``check_scenario``;
+    ``where`` locates what only the laid-out position can tell (a holder zone left empty).
     """
     state = game.new_state(players, seed, before_first_turn=True)
     if "zones" in setup:
@@ -123,14 +174,15 @@ def start_position(game: Game, setup: dict, players: int, seed: int,
     for label, ids in (setup.get("top") or {}).items():
         state.put_on_top(label, list(ids or []))
     for holder, values in (setup.get("counters") or {}).items():
-        where = _holder(state, holder)
-        if where is None:
-            raise ScenarioError(f"zone {holder} is empty: no card to put counters on")
+        card = _holder(state, holder)
+        if card is None:
+            raise ScenarioError(f"zone {holder} is empty: no card to put counters on",
+                                where.key("setup", "counters", holder) if where else None)
         for name, value in values.items():
-            state.set_counter(where, name, value)
+            state.set_counter(card, name, value)
     for who, values in (setup.get("vars") or {}).items():
         for name, value in values.items():
-            state.set_var(_player(state, who), name, value)
+            state.set_var(_player(state, who), name, _var_value(game, name, value, state))
     state.dice_script = list(setup.get("dice") or [])
     stop = stop_before or {}
     if stop:
@@ -192,6 +244,12 @@ def _player(state: State, who: Any) -> int:
     if who not in names:
         raise ScenarioError(f"unknown player '{who}'", hint="players are " + ", ".join(names))
     return names.index(who)
+
+
+def _var_value(game: Game, name: str, value: Any, state: State) -> Any:
+    """A checked variable value as the engine holds it: a player by seat (places and counters set_var maps)."""
+    kind = game.var_types[game.var_names.index(name)]
+    return _player(state, value) if kind == "player" and value is not None else value
 
 
 def _holder(state: State, holder: str) -> str | int | tuple | None:
@@ -297,11 +355,37 @@ def _show(value: Any) -> str:
 
 # --- the report -------------------------------------------------------------------------------
 
-def run_scenario_files(paths: list[str], out=None) -> int:
-    """Run scenario files, print a pass/fail report, and return the exit code."""
+def run_scenario_files(paths: list[str], out=None, err=None) -> int:
+    """Run scenario files, print a pass/fail report, and return the exit code.
+
+    A path with no scenario file under it is an error (exit 1), not "0 passed".
+    """
     out = out or sys.stdout
+    err = err or sys.stderr
+    files: list[Path] = []
+    empty = False
+    refused: list[Path] = []
+    for raw in paths:
+        found, outside = scenario_files_of(raw)
+        if not found and not outside:
+            empty = True
+            print(f"rulelang: error: no scenario file in {raw} (scenario files are the .yaml files "
+                  "under a folder named 'scenarios', or a .yaml file given by name)", file=err)
+        files.extend(found)
+        refused.extend(outside)
+    for link in refused:
+        print(f"ERROR {link}\n      error: a link to a file outside the folder given: not read", file=out)
+    if not files and not refused:
+        return 1
+    passed, failed = run_files(files, out)
+    print(f"{passed} passed, {failed + len(refused)} failed", file=out)
+    return 1 if failed or refused or empty else 0
+
+
+def run_files(files: list[Path], out) -> tuple[int, int]:
+    """Run every scenario of these files, printing PASS, FAIL or ERROR for each; count them."""
     passed = failed = 0
-    for file in scenario_files(paths):
+    for file in files:
         try:
             scenarios = load_scenarios(file)
         except RulelangError as error:
@@ -320,8 +404,7 @@ def run_scenario_files(paths: list[str], out=None) -> int:
                 print(f"      {line}", file=out)
             if result.error:
                 print(_indent(result.error), file=out)
-    print(f"{passed} passed, {failed} failed", file=out)
-    return 1 if failed else 0
+    return passed, failed
 
 
 def _indent(text: str) -> str:

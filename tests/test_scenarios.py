@@ -6,10 +6,14 @@ runner's own failure lines (expected vs actual) or error report.
 """
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from rulelang import load_game
 from rulelang.errors import RulelangError
 from rulelang.scenario import load_scenarios, run_scenario
 
@@ -110,3 +114,163 @@ def test_a_list_file_may_name_its_game_once_at_the_top(tmp_path):
     [scenario] = load_scenarios(file)
     result = run_scenario(scenario)
     assert result.passed, result.error or result.failures
+
+
+# --- a scenario is checked against its game: located errors, not values that fail later -------------
+
+JACKS_FRIENDS = ROOT / "games" / "jacks_friends"
+FLAPJACKS = ROOT / "games" / "flapjacks"
+JF_GAME = load_game(JACKS_FRIENDS)
+
+
+def scenario_error(tmp_path: Path, game: Path, body: str, players: int = 3) -> tuple[str, int, int, str | None]:
+    """Run a one-scenario file whose last line is ``body``; return (message, line, col, hint) of its error."""
+    file = tmp_path / "bad.yaml"
+    file.write_text(f"game: {game.as_posix()}\nscenario: a mistake\nplayers: {players}\n{body}\n", encoding="utf-8")
+    [scenario] = load_scenarios(file)
+    from rulelang import scenario as runner
+    game_of = runner.game_for(scenario)
+    from rulelang.scenario_check import Where, check_scenario
+    with pytest.raises(RulelangError) as caught:
+        check_scenario(game_of, scenario.data, Where(scenario.doc, scenario.path))
+    error = caught.value
+    result = run_scenario(scenario)                       # the runner reports the same located error
+    assert not result.passed and result.error == error.format()
+    assert error.span.file == str(file)
+    return error.message, error.span.line, error.span.col, error.hint
+
+
+@pytest.mark.parametrize("game, body, message, col", [
+    (JACKS_FRIENDS, "setup: {step: Choose locations, active: P99}", "unknown player 'P99'", 41),
+    (JACKS_FRIENDS, "setup: {active: P2}", "'active' takes effect only with 'step' (the step to start at)", 9),
+    (JACKS_FRIENDS, "setup: {vars: {P1: {caught: 5}}}",
+     "'caught' is a bool variable: expected true or false, got 5", 29),
+    (JACKS_FRIENDS, "setup: {vars: {P1: {skips: true}}}",
+     "'skips' is an int variable: expected a whole number, got true", 28),
+    (JACKS_FRIENDS, "setup: {vars: {P1: {at: moon}}}",
+     "'at' is a location variable: expected a location or null, got the text 'moon'", 25),
+    (JACKS_FRIENDS, "setup: {vars: {P1: {nope: 1}}}", "unknown variable 'nope'", 21),
+    (JACKS_FRIENDS, "setup: {vars: {P4: {skips: 1}}}", "unknown player 'P4'", 16),
+    (JACKS_FRIENDS, "setup: {counters: {P1: {egg: -3}}}", "a counter cannot be negative (-3)", 30),
+    (JACKS_FRIENDS, "setup: {counters: {P1: {egg: 9223372036854775808}}}",
+     "9223372036854775808 is more than a counter can hold", 30),
+    (JACKS_FRIENDS, "setup: {counters: {P1: {eggs: 3}}}", "unknown counter 'eggs'", 25),
+    (JACKS_FRIENDS, "setup: {counters: {moon: {egg: 3}}}", "unknown holder 'moon'", 20),
+    (JACKS_FRIENDS, "setup: {step: Nope}", "unknown step 'Nope'", 15),
+    (JACKS_FRIENDS, "stop_before: {step: Nope}", "unknown step 'Nope'", 21),
+    (JACKS_FRIENDS, "setup: {dice: [1]}", "this game has no dice to script", 9),
+    (JACKS_FRIENDS, "choices: [{P9: hen_house}]", "unknown player 'P9'", 12),
+    (JACKS_FRIENDS, "expect: {counters: {P1: {nope: 1}}}", "unknown counter 'nope'", 26),
+    (JACKS_FRIENDS, "expect: {vars: {P1: {nope: 1}}}", "unknown variable 'nope'", 22),
+    (JACKS_FRIENDS, "expect: {options: {P9: [x]}}", "unknown player 'P9'", 20),
+    (JACKS_FRIENDS, "expect: {winners: [P7]}", "unknown winner 'P7'", 20),
+    (FLAPJACKS, "setup: {zones: {hand: [titanium_axe]}}", "unknown zone 'hand'", 17),
+    (FLAPJACKS, "setup: {zones: {jack_deck:P1: [titanium_axe]}}", "unknown zone 'jack_deck:P1'", 17),
+    (FLAPJACKS, "setup: {zones: {hand:P4: [titanium_axe]}}", "unknown zone 'hand:P4'", 17),
+    (FLAPJACKS, "setup: {zones: {hand:P1: [titanium_ax]}}", "unknown card 'titanium_ax'", 27),
+    (FLAPJACKS, "setup: {zones: {hand:P1: [titanium_axe, titanium_axe], play:P2: [titanium_axe, titanium_axe]}}",
+     "the game has only 3 'titanium_axe' cards", 80),
+    (FLAPJACKS, "setup: {top: {jack_deck: [nope]}}", "unknown card 'nope'", 27),
+    (FLAPJACKS, "setup: {dice: [1, 7]}", "no die of this game has a face 7", 19),
+    (FLAPJACKS, "expect: {counts: {tree:P9: 1}}", "unknown zone 'tree:P9'", 19),
+], ids=lambda v: v if isinstance(v, str) and len(v) < 60 else None)
+def test_scenario_mistakes_are_located_errors(tmp_path: Path, game: Path, body: str, message: str, col: int) -> None:
+    assert scenario_error(tmp_path, game, body)[:3] == (message, 4, col)
+
+
+@pytest.mark.parametrize("label, hint", [
+    ("hand", "'hand' is a zone of each player: name one as 'hand:P1'"),
+    ("jack_deck:P1", "'jack_deck' is a table zone: name it 'jack_deck', without an owner"),
+    ("hand:P4", "this scenario has 3 players: P1 to P3"),
+])
+def test_a_zone_named_with_the_wrong_owner_says_how_to_name_it(tmp_path: Path, label: str, hint: str) -> None:
+    assert scenario_error(tmp_path, FLAPJACKS, f"setup: {{zones: {{{label}: []}}}}")[3] == hint
+
+
+def test_players_out_of_range_point_at_players_and_still_match_expect_error(tmp_path: Path) -> None:
+    message, line, col, _ = scenario_error(tmp_path, JACKS_FRIENDS, "", players=9)
+    assert (line, col) == (3, 10) and message.endswith("is for 2 to 6 players, not 9")
+
+
+PLAYER_VAR_GAME = (
+    ("vars:\n  bet: {type: int}\n", "vars:\n  bet: {type: int}\n  rival: {type: player}\n"),
+    ("        me.bet = n\n", "        me.bet = n\n        me.coin += me.rival.coin - me.rival.coin\n"),
+)
+
+
+def player_var_game(tmp_path: Path) -> Path:
+    """The tiny valid game with a player variable `rival` that a later rule reads."""
+    dest = tmp_path / "game"
+    shutil.copytree(ROOT / "tests" / "broken" / "_valid", dest)
+    spec = dest / "game.yaml"
+    text = spec.read_text(encoding="utf-8")
+    for old, new in PLAYER_VAR_GAME:
+        assert old in text
+        text = text.replace(old, new, 1)
+    spec.write_text(text, encoding="utf-8")
+    return dest
+
+
+@pytest.mark.parametrize("value, message", [
+    ("P3", "'rival' is a player variable: expected a player of this scenario or null, got the text 'P3'"),
+    ("Bob", "'rival' is a player variable: expected a player of this scenario or null, got the text 'Bob'"),
+    ("2", "'rival' is a player variable: expected a player of this scenario or null, got 2"),
+])
+def test_a_player_variable_must_name_a_player_of_the_scenario(tmp_path: Path, value: str, message: str) -> None:
+    game = player_var_game(tmp_path)
+    body = f"setup: {{step: Bet, vars: {{P1: {{rival: {value}}}}}}}"
+    assert scenario_error(tmp_path, game, body, players=2)[:3] == (message, 4, 39)
+
+
+def test_a_player_variable_given_by_name_holds_that_player(tmp_path: Path) -> None:
+    """`rival: P2` is the player P2 (not the text 'P2' that would fail in a later rule)."""
+    game = player_var_game(tmp_path)
+    file = tmp_path / "ok.yaml"
+    file.write_text(f"game: {game.as_posix()}\nscenario: a rival\nplayers: 2\n"
+                    "setup: {step: Bet, active: P1, vars: {P1: {rival: P2}}}\n"
+                    "choices: [{P1: '1'}]\n"
+                    "expect: {vars: {P1: {rival: P2, bet: 1}}}\n", encoding="utf-8")
+    [scenario] = load_scenarios(file)
+    result = run_scenario(scenario)
+    assert result.passed, result.error or result.failures
+
+
+SCALARS = st.one_of(st.integers(min_value=-(2**70), max_value=2**70), st.booleans(), st.none(),
+                    st.text(max_size=6), st.floats(allow_nan=False))
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=SCALARS)
+def test_a_set_up_counter_is_refused_unless_a_whole_number_a_counter_can_hold(value) -> None:
+    from rulelang.errors import Span
+    from rulelang.scenario_check import COUNTER_MAX, check_counter_value
+
+    fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= COUNTER_MAX
+    span = Span("s.yaml", 4, 9)
+    if fits:
+        check_counter_value(value, span)
+    else:
+        with pytest.raises(RulelangError) as caught:
+            check_counter_value(value, span)
+        assert caught.value.span == span
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=st.one_of(SCALARS, st.sampled_from(["P1", "P2", "P3", "hen_house", "moon", "egg"])),
+       name=st.sampled_from(["at", "caught", "skips"]))
+def test_a_set_up_variable_is_accepted_exactly_when_it_has_the_declared_type(value, name: str) -> None:
+    from rulelang.errors import Span
+    from rulelang.scenario_check import check_var_value
+
+    game = JF_GAME
+    kind = game.var_types[game.var_names.index(name)]
+    fits = {"int": isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63,
+            "bool": isinstance(value, bool),
+            "location": value is None or value in game.locations}[kind]
+    span = Span("s.yaml", 4, 9)
+    if fits:
+        check_var_value(game, kind, name, value, ["P1", "P2"], span)
+    else:
+        with pytest.raises(RulelangError) as caught:
+            check_var_value(game, kind, name, value, ["P1", "P2"], span)
+        assert caught.value.span == span and f" {kind} variable: expected " in caught.value.message
