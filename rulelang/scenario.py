@@ -118,15 +118,19 @@ def _require_scenario_keys(doc: Document) -> None:
 
 
 def game_for(scenario: Scenario) -> Game:
-    """The scenario's game: `game:` relative to the file, else the nearest folder with a game.yaml."""
+    """The scenario's game: `game:` relative to the file, else the game folder the file sits in.
+
+    Only the file's own folder and the one above it are looked at (GAME/scenarios/FILE.yaml, or
+    GAME/FILE.yaml): a search up to the root would pick up any game.yaml planted in a folder above.
+    """
     base = Path(scenario.file).resolve().parent
     named = scenario.data.get("game")
     if named:
         folder = (base / named).resolve()
     else:
-        folder = next((p for p in [base, *base.parents] if (p / GAME_FILE).exists()), None)
+        folder = next((p for p in (base, base.parent) if (p / GAME_FILE).is_file()), None)
         if folder is None:
-            raise ScenarioError("no game for this scenario: give 'game:' or put it under a game folder",
+            raise ScenarioError("no game for this scenario: give 'game:' or put it in a game's scenarios folder",
                                 scenario.doc.span(scenario.path))
     if folder not in _GAMES:
         _GAMES[folder] = load_game(folder)

@@ -116,6 +116,27 @@ def test_a_list_file_may_name_its_game_once_at_the_top(tmp_path):
     assert result.passed, result.error or result.failures
 
 
+def test_a_scenario_without_game_finds_only_the_game_it_sits_in(tmp_path):
+    """GAME/scenarios/FILE.yaml finds GAME; a game.yaml further up (planted in /tmp, say) is never used."""
+    shutil.copytree(ROOT / "games" / "jacks_friends", tmp_path / "game", ignore=shutil.ignore_patterns("scenarios"))
+    text = ("scenario: two players start with two eggs in the hen house\n"
+            "players: 2\n"
+            "expect:\n"
+            "  counters:\n"
+            "    hen_house: {egg: 2}\n")
+    near = tmp_path / "game" / "scenarios" / "eggs.yaml"
+    near.parent.mkdir()
+    near.write_text(text, encoding="utf-8")
+    [scenario] = load_scenarios(near)
+    assert run_scenario(scenario).passed
+    far = tmp_path / "game" / "deep" / "er" / "eggs.yaml"
+    far.parent.mkdir(parents=True)
+    far.write_text(text, encoding="utf-8")
+    [scenario] = load_scenarios(far)
+    result = run_scenario(scenario)
+    assert not result.passed and "no game for this scenario" in str(result.error)
+
+
 # --- a scenario is checked against its game: located errors, not values that fail later -------------
 
 JACKS_FRIENDS = ROOT / "games" / "jacks_friends"
