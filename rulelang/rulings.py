@@ -37,7 +37,7 @@ def ruling_errors(doc: Document, schema: dict) -> list[SpecError]:
 def _unknown_hint(name: str, declared: list[str]) -> str:
     close = did_you_mean(name, declared)
     if close:
-        return close
+        return f"{close} (a new ruling is declared under 'rulings:')"
     if declared:
         return f"the game declares {', '.join(declared)}; add '{name}' under 'rulings:' if it is a new one"
     return f"declare it under 'rulings:' in game.yaml, as {name}: {{text: what it decides, section: rulebook section}}"
