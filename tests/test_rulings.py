@@ -84,6 +84,22 @@ def test_every_ruling_a_spec_names_is_declared():
         rulelang.load_game(folder)
 
 
+RULING_ID = re.compile(r"^[A-Za-z]+-[0-9]+$")     # FS-7; a rulebook section ("step 1", "Setup") never looks so
+
+
+def test_every_ruling_a_scenario_names_is_declared_by_its_game():
+    """Scenario `rule:` lists mix rulebook sections and rulings; the rulings among them must exist."""
+    for folder in GAMES:
+        declared = set(load_document(folder).data.get("rulings") or {})
+        for file in sorted(folder.glob("scenarios/**/*.yaml")):
+            data = load_document(file, includes=False).data
+            for entry in [data, *(data.get("scenarios") or [])]:
+                named = entry.get("rule") or []
+                for name in [named] if isinstance(named, str) else named:
+                    if RULING_ID.match(name):
+                        assert name in declared, f"{file}: '{entry.get('scenario')}' names {name}, not declared"
+
+
 # --- the check in validate ------------------------------------------------------------------
 
 
