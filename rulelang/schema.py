@@ -77,7 +77,7 @@ def validate_document(doc: Document, schema_name: str = "game") -> None:
     errors: list[RulelangError] = []
     for error in validator.iter_errors(_jsonable(doc.data)):
         errors.extend(_report(doc, error))
-    if schema_name == "game":             # a cross-reference no JSON Schema can state
+    if schema_name == "game" and not errors:    # a cross-reference no JSON Schema can state, in a sound structure
         errors.extend(ruling_errors(doc, _schema(schema_name)))
     raise_all(_without_misspelt_required(_unique(errors)), one_per_place=False)  # e.g. two missing keys of one mapping
 
