@@ -109,9 +109,7 @@ def run_scenario(scenario: Scenario) -> Result:
         wanted = data.get("expect_error")
         if wanted is not None and wanted in error.message:
             return result
-        if error.span is None:            # point at the scenario, at least
-            error.span = scenario.doc.span(scenario.path + ("scenario",))
-        result.error = error.format()
+        result.error = _located(scenario, error).format()
         return result
     if data.get("expect_error") is not None:
         result.failures.append(f"expected an error containing {data['expect_error']!r}, but none happened")
@@ -128,7 +126,8 @@ def start_position(game: Game, setup: dict, players: int, seed: int,
     out before anything of turn 1 is played. ``state``: that new game, made by
     the caller (who then still holds it if the position fails).
     """
-    state = state or game.new_state(players, seed, before_first_turn=True)
+    if state is None:
+        state = game.new_state(players, seed, before_first_turn=True)
     if "zones" in setup:
         state.arrange({label: list(ids or []) for label, ids in setup["zones"].items()})
     for label, ids in (setup.get("top") or {}).items():
@@ -365,16 +364,16 @@ def _refusal_alone(scenario: Scenario) -> None:
     if "players" not in data:
         raise ScenarioError("a scenario expecting 'refused: players' names the player count with 'players:'",
                             scenario.doc.span(path + ("expect", "refused")), "add 'players: N'")
-    others = [key for key in ("setup", "choices", "stop_before", "expect_error") if key in data]
-    others += [key for key in data["expect"] if key != "refused"]
+    others = [(key,) for key in ("setup", "choices", "stop_before", "expect_error") if key in data]
+    others += [("expect", key) for key in data["expect"] if key != "refused"]
     if others:
-        where = path + (("expect", others[0]) if others[0] in data["expect"] else (others[0],))
-        raise ScenarioError(f"'{others[0]}' means nothing in a scenario expecting 'refused: players'",
-                            scenario.doc.key_span(where), "a refused game is never played; pin it in "
-                            "another scenario")
+        raise ScenarioError(f"'{others[0][-1]}' means nothing in a scenario expecting 'refused: players'",
+                            scenario.doc.key_span(path + others[0]), "a refused game is never played; pin it "
+                            "in another scenario")
 
 
 def _located(scenario: Scenario, error: RulelangError) -> RulelangError:
+    """The error, pointing at the scenario at least when it has no place of its own."""
     if error.span is None:
         error.span = scenario.doc.span(scenario.path + ("scenario",))
     return error
