@@ -15,7 +15,7 @@ from typing import Any
 
 from . import load_game
 from .engine import Game, State, player_name
-from .errors import RulelangError, ScenarioError
+from .errors import RulelangError, RuleError, ScenarioError
 from .loader import Document, load_document
 from .scenario_check import Where, check_scenario
 from .schema import validate_document
@@ -142,20 +142,28 @@ def game_for(scenario: Scenario) -> Game:
 def run_scenario(scenario: Scenario) -> Result:
     result = Result(scenario)
     data = scenario.data
+    if "refused" in (data.get("expect") or {}):
+        return run_refusal(scenario, result)
+    state: State | None = None
+    script_from = 0
     try:
         game = game_for(scenario)
         where = Where(scenario.doc, scenario.path)
         players = check_scenario(game, data, where)
-        state, first_event = start_position(game, data.get("setup") or {}, players, data.get("seed", 0),
-                                            data.get("stop_before"), where)
+        seed = data.get("seed", 0)
+        state = game.new_state(players, seed, before_first_turn=True)
+        script_from = len(state.events)             # rolls from here on take the scripted faces first
+        state, first_event = start_position(game, data.get("setup") or {}, players, seed,
+                                            data.get("stop_before"), where, state=state)
         play_choices(state, data.get("choices") or [], result)
+        check_scripted_dice(scenario, state, script_from)
     except RulelangError as error:
+        if state is not None and not isinstance(error, MisfitDie):   # a misfit die explains what went wrong
+            error = misfit_die(scenario, state, script_from) or error
         wanted = data.get("expect_error")
         if wanted is not None and wanted in error.message:
             return result
-        if error.span is None:            # point at the scenario, at least
-            error.span = scenario.doc.span(scenario.path + ("scenario",))
-        result.error = error.format()
+        result.error = _located(scenario, error).format()
         return result
     if data.get("expect_error") is not None:
         result.failures.append(f"expected an error containing {data['expect_error']!r}, but none happened")
@@ -165,14 +173,17 @@ def run_scenario(scenario: Scenario) -> Result:
 
 
 def start_position(game: Game, setup: dict, players: int, seed: int,
-                   stop_before: dict | None = None, where: Where | None = None) -> tuple[State, int]:
+                   stop_before: dict | None = None, where: Where | None = None,
+                   state: State | None = None) -> tuple[State, int]:
     """A new game moved to the position the scenario describes, and where its own events begin.
 
     The game's own setup runs first (shuffles, deals); the position is laid
     out before anything of turn 1 is played. The setup has passed ``check_scenario``;
     ``where`` locates what only the laid-out position can tell (a holder zone left empty).
+    ``state``: that new game, made by the caller (who then still holds it if the position fails).
     """
-    state = game.new_state(players, seed, before_first_turn=True)
+    if state is None:
+        state = game.new_state(players, seed, before_first_turn=True)
     if "zones" in setup:
         state.arrange({label: list(ids or []) for label, ids in setup["zones"].items()})
     for label, ids in (setup.get("top") or {}).items():
@@ -355,6 +366,86 @@ def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
+
+
+# --- pins: scripted dice fit their die; a refused player count -------------------------------
+
+class MisfitDie(ScenarioError):
+    """A scripted face that the die it is rolled on does not have (a 7 on a six-sided die)."""
+
+
+def misfit_die(scenario: Scenario, state: State, script_from: int) -> MisfitDie | None:
+    """The first scripted face that its die cannot show, located at that face in the scenario.
+
+    The scripted faces are used by the first rolls after ``script_from``, in
+    order, so the `rolled` events tell which die each one landed on.
+    """
+    script = (scenario.data.get("setup") or {}).get("dice") or []
+    landed = [event["die"] for event in state.events[script_from:] if event.get("type") == "rolled"
+              for _ in event.get("faces") or ()]
+    for index, (face, die) in enumerate(zip(script, landed)):
+        sides = max(state.game.dice[die])
+        if not 1 <= face <= sides:
+            return MisfitDie(f"scripted die {index + 1} shows {face}, but it is rolled on die '{die}', "
+                             f"which has {sides} faces", scenario.doc.span(scenario.path + ("setup", "dice", index)),
+                             f"a scripted face of '{die}' is a number from 1 to {sides}")
+    largest = max((max(faces) for faces in state.game.dice.values()), default=0)
+    for index in range(len(landed), len(script)):       # faces no roll reached must still fit some die
+        if not 1 <= script[index] <= largest:
+            return MisfitDie(f"no die of this game has a face {script[index]}",
+                             scenario.doc.span(scenario.path + ("setup", "dice", index)),
+                             f"the largest die has {largest} faces")
+    return None
+
+
+def check_scripted_dice(scenario: Scenario, state: State, script_from: int) -> None:
+    """Raise MisfitDie if a scripted face does not fit its die: a scenario pins the size of a die this way."""
+    misfit = misfit_die(scenario, state, script_from)
+    if misfit is not None:
+        raise misfit
+
+
+def run_refusal(scenario: Scenario, result: Result) -> Result:
+    """`expect: {refused: players}`: the game must refuse to be set up for this many players."""
+    data = scenario.data
+    try:
+        _refusal_alone(scenario)
+        game = game_for(scenario)
+    except RulelangError as error:
+        result.error = _located(scenario, error).format()
+        return result
+    try:
+        game.new_state(data["players"], data.get("seed", 0), before_first_turn=True)
+    except RuleError as error:              # a rule broke while setting the game up: a fault, not a refusal
+        result.error = _located(scenario, error).format()
+        return result
+    except RulelangError:
+        return result                       # refused, as expected
+    count = f"{data['players']} player" + ("" if data["players"] == 1 else "s")
+    result.failures.append(f"refused: expected the game to refuse {count}, but it set up a game "
+                           f"(it is for {game.min_players} to {game.max_players} players)")
+    return result
+
+
+def _refusal_alone(scenario: Scenario) -> None:
+    """A refusal scenario names its player count and expects nothing else: no game is played."""
+    data, path = scenario.data, scenario.path
+    if "players" not in data:
+        raise ScenarioError("a scenario expecting 'refused: players' names the player count with 'players:'",
+                            scenario.doc.span(path + ("expect", "refused")), "add 'players: N'")
+    others = [(key,) for key in ("setup", "choices", "stop_before", "expect_error") if key in data]
+    others += [("expect", key) for key in data["expect"] if key != "refused"]
+    if others:
+        raise ScenarioError(f"'{others[0][-1]}' means nothing in a scenario expecting 'refused: players'",
+                            scenario.doc.key_span(path + others[0]), "a refused game is never played; pin it "
+                            "in another scenario")
+
+
+def _located(scenario: Scenario, error: RulelangError) -> RulelangError:
+    """The error, pointing at the scenario at least when it has no place of its own."""
+    if error.span is None:
+        error.span = scenario.doc.span(scenario.path + ("scenario",))
+    return error
 
 
 # --- the report -------------------------------------------------------------------------------

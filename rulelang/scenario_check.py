@@ -188,16 +188,10 @@ def check_var_value(game: Game, kind: str, name: str, value: Any, names: list[st
 
 
 def check_dice(game: Game, dice: list, where: Where) -> None:
-    """Scripted faces must be faces of a die the game has."""
-    if not dice:
-        return
-    faces = max((len(table) for table in game.dice.values()), default=0)
-    if not faces:
+    """Scripted dice need a game with dice. Whether each face fits is told by the die it lands on,
+    after the run (``scenario.misfit_die``), which names that die."""
+    if dice and not game.dice:
         raise ScenarioError("this game has no dice to script", where.key("setup", "dice"))
-    for i, face in enumerate(dice):
-        if face > faces:
-            raise ScenarioError(f"no die of this game has a face {face}", where.value("setup", "dice", i),
-                                hint=f"the largest die has {faces} faces")
 
 
 # --- choices and expectations ------------------------------------------------------------------------

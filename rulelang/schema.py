@@ -22,6 +22,7 @@ from jsonschema.exceptions import SchemaError, ValidationError, best_match
 
 from rulelang.errors import RulelangError, SpecError, closest, did_you_mean, raise_all
 from rulelang.loader import Document
+from rulelang.rulings import ruling_errors
 
 def _schema_dir() -> Path:
     """The repository's `schemas/`, or the copy a regular (non-editable) install puts under share/."""
@@ -76,6 +77,8 @@ def validate_document(doc: Document, schema_name: str = "game") -> None:
     errors: list[RulelangError] = []
     for error in validator.iter_errors(_jsonable(doc.data)):
         errors.extend(_report(doc, error))
+    if schema_name == "game" and not errors:    # a cross-reference no JSON Schema can state, in a sound structure
+        errors.extend(ruling_errors(doc, _schema(schema_name)))
     raise_all(_without_misspelt_required(_unique(errors)), one_per_place=False)  # e.g. two missing keys of one mapping
 
 

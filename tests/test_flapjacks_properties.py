@@ -2,19 +2,19 @@
 
 Every invariant is checked before EVERY step starts (through ``state.observer``),
 after every decision and at the end, with plain Python written from the rulebook
-and /work/shared/RULINGS.md (never through the spec's own functions):
+and docs/rulings.md (never through the spec's own functions):
 
 - the 135 game cards (35 trees + 100 Jack cards, counts per card id written out
-  below from RULINGS.md) are all somewhere, each instance in exactly one zone;
+  below from docs/rulings.md) are all somewhere, each instance in exactly one zone;
   trees only ever lie in tree zones and Jack cards in Jack zones;
 - nobody has two axes, or two cards of one id, in play (``play`` and ``aside``
   together, FS-5); the Long Saw's set-aside axe is consistent (FS-10) and a
   blocked Minus card never stays next to the Gloves or Boots that block it (FS-6);
 - the chops on a standing tree stay below its requirement, and are 0 with no
   tree (FS-8);
-- scores are the points of the cut piles (RULINGS table below), replayed from
-  the events too; nobody has 21 while the game goes on, a game ends at once
-  when someone reaches 21, and the winner is the first player with 21 in seat
+- scores are the points of the cut piles (the Tree deck of docs/rulings.md,
+  written out below), replayed from the events too; nobody has 21 while the
+  game goes on, a game ends at once when someone reaches 21, and the winner is the first player with 21 in seat
   order from the active player (FS-13); a FS-15 ending is checked likewise;
 - lost turns (FS-3): ``lost_turns`` only goes down by one, on its player's own
   turn, right before a ``skipped`` event; a player with lost turns is skipped,
@@ -39,7 +39,7 @@ from rulelang.engine import State
 ROOT = Path(__file__).resolve().parent.parent
 GAME = rulelang.load_game(ROOT / "games" / "flapjacks")
 
-# --- the rulebook's numbers (RULINGS.md, Flapjacks & Sasquatches), written out here --------
+# --- the rulebook's numbers (docs/rulings.md, the card lists), written out here -----------
 
 TREES = {  # id: (chops needed, points, count)
     "norway_pine": (4, 4, 8),
@@ -102,7 +102,7 @@ def seats_from(state: State, p: int) -> list[int]:
 # --- the invariants, one function each ------------------------------------------------------
 
 def check_cards(state: State) -> None:
-    """All 135 instances, each in exactly one zone; counts per id as RULINGS.md lists them."""
+    """All 135 instances, each in exactly one zone; counts per id as docs/rulings.md lists them."""
     game, labels = state.game, state.lay.zone_labels
     assert len(game.card_type) == TOTAL, f"the game has {len(game.card_type)} card instances, not {TOTAL}"
     where: dict[int, str] = {}
@@ -119,7 +119,7 @@ def check_cards(state: State) -> None:
     assert len(where) == TOTAL and set(where) == set(range(TOTAL)), \
         f"{TOTAL - len(where)} card(s) missing from every zone: {sorted(set(range(TOTAL)) - set(where))[:5]}"
     held = Counter(game.card_type[card].id for card in where)
-    assert held == Counter(COUNTS), f"the zones hold other cards than RULINGS.md lists: {held - Counter(COUNTS)}"
+    assert held == Counter(COUNTS), f"the zones hold other cards than docs/rulings.md lists: {held - Counter(COUNTS)}"
     loc = getattr(state, "loc", None)
     if loc is not None:
         for card, label in where.items():
@@ -161,7 +161,7 @@ def check_chops(state: State) -> None:
             assert chops == 0, f"{ctype.id} holds {chops} chops outside a tree zone ({where})"
             continue
         assert ctype.props.get("chops_needed") == REQUIRED[ctype.id], \
-            f"{ctype.id} needs {REQUIRED[ctype.id]} chops (RULINGS.md), the spec says {ctype.props.get('chops_needed')}"
+            f"{ctype.id} needs {REQUIRED[ctype.id]} chops (docs/rulings.md), the spec says {ctype.props.get('chops_needed')}"
         assert 0 <= chops < REQUIRED[ctype.id], f"{where} has {chops} chops on a {ctype.id}"
 
 

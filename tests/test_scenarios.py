@@ -192,11 +192,21 @@ def scenario_error(tmp_path: Path, game: Path, body: str, players: int = 3) -> t
     (FLAPJACKS, "setup: {zones: {hand:P1: [titanium_axe, titanium_axe], play:P2: [titanium_axe, titanium_axe]}}",
      "the game has only 3 'titanium_axe' cards", 80),
     (FLAPJACKS, "setup: {top: {jack_deck: [nope]}}", "unknown card 'nope'", 27),
-    (FLAPJACKS, "setup: {dice: [1, 7]}", "no die of this game has a face 7", 19),
     (FLAPJACKS, "expect: {counts: {tree:P9: 1}}", "unknown zone 'tree:P9'", 19),
 ], ids=lambda v: v if isinstance(v, str) and len(v) < 60 else None)
 def test_scenario_mistakes_are_located_errors(tmp_path: Path, game: Path, body: str, message: str, col: int) -> None:
     assert scenario_error(tmp_path, game, body)[:3] == (message, 4, col)
+
+
+def test_a_scripted_face_no_roll_reaches_must_still_fit_some_die(tmp_path: Path) -> None:
+    """Faces left over after the run are checked against the largest die, at their place in the file."""
+    file = tmp_path / "bad.yaml"
+    file.write_text(f"game: {FLAPJACKS.as_posix()}\nscenario: a mistake\nplayers: 3\nsetup: {{dice: [1, 7]}}\n",
+                    encoding="utf-8")
+    [scenario] = load_scenarios(file)
+    result = run_scenario(scenario)
+    assert not result.passed
+    assert result.error.startswith(f"{file}:4:19: error: no die of this game has a face 7")
 
 
 @pytest.mark.parametrize("label, hint", [

@@ -18,6 +18,13 @@ FULL_GAME = """\
 game: Flapjacks
 players: {min: 2, max: 5}
 include: [cards.yaml]
+rulings:
+  FS-1: {text: One seat is the saboteur., section: Setup}
+  FS-2: {text: The turn order., section: Turn}
+  FS-3: {text: Turns are counted., section: Turn}
+  FS-4: {text: A step of the turn., section: Turn}
+  FS-7: {text: A card's play., section: Cards}
+  FS-9: {text: A falling tree ends the game., section: End}
 roles:
   - {name: lumberjack, label: Lumberjack, team: jacks}
   - {name: saboteur, count: 1, team: saboteurs, rule: FS-1, text: One saboteur.}
@@ -332,7 +339,8 @@ def test_free_props_must_be_numbers_or_names(tmp_path: Path) -> None:
 
 
 def test_rule_is_a_string_or_a_list_of_strings(tmp_path: Path) -> None:
-    ok = "roles:\n  - {name: a, rule: FS-1}\n  - {name: b, rule: [FS-1, FS-2]}\n"
+    ok = ("rulings: {FS-1: {text: a, section: s}, FS-2: {text: b, section: s}}\n"
+          "roles:\n  - {name: a, rule: FS-1}\n  - {name: b, rule: [FS-1, FS-2]}\n")
     validate_document(load_document(game_with(tmp_path, ok)))
     error = one_error(game_with(tmp_path, "roles:\n  - {name: a, rule: 7}\n"))
     assert error.message == "expected a string or a list for 'rule', got a number"

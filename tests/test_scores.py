@@ -11,7 +11,7 @@ from rulelang.agents import RandomAgent, play_out
 
 ROOT = Path(__file__).resolve().parent.parent
 POINTS = {"norway_pine": 4, "river_birch": 5, "cottonwood": 6, "red_oak": 7, "silver_maple": 8,
-          "american_elm": 8, "mighty_oak": 12}          # RULINGS.md, the Tree deck
+          "american_elm": 8, "mighty_oak": 12}          # docs/rulings.md, the Tree deck
 
 
 def test_scores_are_the_cut_piles_and_end_the_log():
