@@ -1,4 +1,4 @@
-"""Batches of games with random agents: the smoke test of `validate`, and the bench.
+"""Batches of games with random agents (the smoke test of `validate`, the bench), and replays of logs.
 
 The smoke test turns every way a random game can go wrong (a rule error, a
 decision nobody can take, a game that is stuck or never ends) into a located
@@ -7,10 +7,13 @@ error that names the seed, so the designer can replay it with `rulelang run`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .agents import RandomAgent
-from .engine import Game, State
+from .engine import Game, State, player_name
 from .errors import RuleError, RulelangError, Span
+from .eventlog import event_problem
+from .inputs import canonical
 
 MAX_DECISIONS = 100_000
 
@@ -98,18 +101,116 @@ def smoke_test(game: Game, games: int, first_seed: int = 0) -> list[RulelangErro
     return problems
 
 
-def replay(game: Game, events: list[dict]) -> State:
-    """Play a game again from its event log: the `started` event and every `chose` event.
+@dataclass
+class LogCheck:
+    """What replaying a log found: it matches (``line`` is None), or the first line that differs.
 
-    Chance comes from the seed, so the choices are all a log must keep; the
-    replayed game's events equal the log's.
+    ``expected`` is what the replayed game did at that line (an event, or words
+    such as "a choice by P2"), ``found`` what the log holds there (None: the
+    log ended). ``error`` is the rule error both the log and the replay stop at.
     """
+
+    state: State | None
+    line: int | None = None
+    reason: str = ""
+    expected: Any = None
+    found: Any = None
+    error: RulelangError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.line is None
+
+
+def verify_log(game: Game, events: list) -> LogCheck:
+    """Replay a log from its `started` and `chose` events and compare every event of it with the game's.
+
+    Nothing of the log is trusted: a forged winner, move, roll or start is the
+    first line that differs.
+    """
+    for i, event in enumerate(events):
+        problem = event_problem(event)
+        if problem:
+            return LogCheck(None, i + 1, f"not an event: {problem}", found=event)
+    if not events or events[0]["type"] != "started":
+        return LogCheck(None, 1, "an event log starts with a 'started' event", "a 'started' event",
+                        events[0] if events else None)
     start = events[0]
-    if start.get("type") != "started":
-        raise RulelangError("an event log starts with a 'started' event")
-    state = game.new_state(start["players"], start["seed"])
-    names = {f"P{p + 1}": p for p in range(state.n)}
-    for event in events:
-        if event["type"] == "chose":
-            state.apply(event["option"], names[event["player"]])
-    return state
+    try:
+        state, error = game.new_state(start["players"], start["seed"]), None
+    except RuleError as failed:          # the game's setup fails: the log may have recorded just that
+        state, error = getattr(failed, "state", None), failed
+    except RulelangError as failed:      # a player count the game does not have
+        return LogCheck(None, 1, failed.message, found=start)
+    if state is None:
+        return LogCheck(None, 1, f"the game cannot start: {error.message}", found=start)
+    return _follow(state, events, error)
+
+
+def _follow(state: State, events: list, error: RulelangError | None) -> LogCheck:
+    """Compare the game's events with the log's as the log's choices are taken, one by one."""
+    seats = {player_name(p): p for p in range(state.n)}
+    seen = 0
+    while True:
+        produced = state.events
+        for j in range(seen, len(produced)):
+            if j >= len(events):
+                return LogCheck(state, j + 1, "the log ends, but the game goes on", produced[j])
+            if canonical(produced[j]) != canonical(events[j]):
+                return LogCheck(state, j + 1, "the log differs from the replayed game", produced[j], events[j])
+        seen = len(produced)
+        if error is not None:
+            if seen < len(events):
+                return LogCheck(state, seen + 1, f"the game stops here with an error ({error.message}), "
+                                                 "but the log goes on", "nothing", events[seen], error)
+            return LogCheck(state, error=error)
+        if seen == len(events):
+            if state.pending is not None and not state.over:
+                return LogCheck(state, seen + 1, "the log ends while the game waits for a decision",
+                                _waiting(state))
+            return LogCheck(state)
+        event = events[seen]
+        if state.over or state.pending is None:
+            return LogCheck(state, seen + 1, "the game is over, but the log goes on" if state.over else
+                            "the game stopped, but the log goes on", "nothing", event)
+        player = seats.get(event["player"]) if event["type"] == "chose" else None
+        if player is None or player not in state.decision().players:
+            return LogCheck(state, seen + 1, "the game waits for a decision here", _waiting(state), event)
+        try:
+            state.apply(event["option"], player)
+        except RuleError as failed:      # the choice makes a rule fail: compare the events up to it
+            error = failed
+        except RulelangError as failed:  # not an option of that player
+            return LogCheck(state, seen + 1, failed.message, _waiting(state), event)
+
+
+def _waiting(state: State) -> str:
+    """What the game waits for, in words."""
+    decision = state.decision()
+    if decision is None:
+        return "nothing"
+    parts = [f"{player_name(p)} among {', '.join(o.id for o in decision.options[p])}" for p in decision.players]
+    return "a 'chose' event: " + "; ".join(parts)
+
+
+def replay(game: Game, events: list[dict]) -> State:
+    """Play a game again from its event log, checking every event of it (see ``verify_log``).
+
+    Chance comes from the seed, so the choices are all a log must keep; a log
+    whose other events differ from the replayed game's is refused.
+    """
+    check = verify_log(game, events)
+    if not check.ok:
+        raise RulelangError(f"event {check.line} of the log: {check.reason}",
+                            notes=[f"expected: {_shown(check.expected)}", f"found: {_shown(check.found)}"])
+    if check.error is not None:
+        raise check.error
+    return check.state
+
+
+def _shown(value: Any) -> str:
+    """An event or words, as a report quotes them."""
+    if value is None:
+        return "the end of the log"
+    text = value if isinstance(value, str) else canonical(value)
+    return text if len(text) <= 300 else text[:297] + "..."
