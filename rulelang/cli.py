@@ -47,6 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     test = sub.add_parser("test", help="run scenario files")
     test.add_argument("paths", nargs="+", metavar="PATH")
+
+    replay = sub.add_parser("replay", help="replay an event log and check that every event of it is the game's")
+    replay.add_argument("path", metavar="PATH", help="the game")
+    replay.add_argument("log", metavar="LOG", help="an event log written by `run --log`")
     return parser
 
 
@@ -55,12 +59,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise _Usage("a command is needed: validate, run or test")
+            raise _Usage("a command is needed: validate, run, test or replay")
     except _Usage as usage:
         print(f"rulelang: error: {usage}", file=sys.stderr)
         return 2
     try:
-        return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test}[args.command](args)
+        return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test, "replay": cmd_replay}[args.command](args)
     except _Usage as usage:
         print(f"rulelang: error: {usage}", file=sys.stderr)
         return 2
@@ -187,6 +191,26 @@ def cmd_test(args: argparse.Namespace) -> int:
     from .scenario import run_scenario_files
 
     return run_scenario_files(args.paths)
+
+
+# --- replay ----------------------------------------------------------------------------
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Exit 0 when the log is the game's own, event for event; 1 at the first line that is not."""
+    from . import load_game
+    from .eventlog import read_log
+    from .sim import verify_log
+
+    for path in (args.path, args.log):
+        if not os.path.lexists(path):
+            raise _Usage(f"no such file or folder: {path}")
+    game = load_game(args.path)
+    check = verify_log(game, read_log(args.log))
+    if not check.ok:
+        print(check.report(args.log).format(), file=sys.stderr)
+        return 1
+    print(check.summary(args.log))
+    return 0
 
 
 if __name__ == "__main__":

@@ -70,9 +70,18 @@ def _applies(condition: dict, kind: str) -> bool:
 def read_log(path: str) -> list[dict]:
     """The events of a JSON-lines log file, or a LogError at the first line that is not an event."""
     try:
-        text = decode_text(read_regular_file(path), path)
+        raw = read_regular_file(path)
     except InputError as error:
-        raise LogError(error.message, error.span or Span(path, 1, 1), error.hint) from None
+        raise LogError(error.message, Span(path, 1, 1), error.hint) from None
+    return parse_log(raw, path)
+
+
+def parse_log(raw: bytes, path: str) -> list[dict]:
+    """The events of a log's bytes (``path`` names it in errors)."""
+    try:
+        text = decode_text(raw, path)
+    except InputError as error:
+        raise LogError(error.message, error.span, error.hint) from None
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()                       # the newline that ends the last line

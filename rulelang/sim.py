@@ -121,12 +121,30 @@ class LogCheck:
     def ok(self) -> bool:
         return self.line is None
 
+    def report(self, log: str) -> RulelangError:
+        """The first difference as a located error: ``LOG:line:1: error: ...`` with expected and found."""
+        return RulelangError(self.reason, Span(log, self.line, 1),
+                             notes=[f"expected: {_shown(self.expected)}", f"found:    {_shown(self.found)}"])
 
-def verify_log(game: Game, events: list) -> LogCheck:
+    def summary(self, log: str) -> str:
+        """One line saying that a log matched, and how its game ended."""
+        state = self.state
+        events = len(state.events) if state is not None else 0
+        if self.error is not None:
+            how = f"the game stops with the same error: {self.error.message}"
+        elif state is not None and state.over:
+            how = f"{state.result} at turn {state.turn}, won by {', '.join(state.winner_names()) or 'nobody'}"
+        else:
+            how = "the game stopped without a decision"
+        return f"ok: {log} matches its replay ({events} events; {how})"
+
+
+def verify_log(game: Game, events: list, partial: bool = False) -> LogCheck:
     """Replay a log from its `started` and `chose` events and compare every event of it with the game's.
 
     Nothing of the log is trusted: a forged winner, move, roll or start is the
-    first line that differs.
+    first line that differs. A log that ends while the game waits for a
+    decision is cut short, unless ``partial`` (a game in progress) allows it.
     """
     for i, event in enumerate(events):
         problem = event_problem(event)
@@ -144,10 +162,10 @@ def verify_log(game: Game, events: list) -> LogCheck:
         return LogCheck(None, 1, failed.message, found=start)
     if state is None:
         return LogCheck(None, 1, f"the game cannot start: {error.message}", found=start)
-    return _follow(state, events, error)
+    return _follow(state, events, error, partial)
 
 
-def _follow(state: State, events: list, error: RulelangError | None) -> LogCheck:
+def _follow(state: State, events: list, error: RulelangError | None, partial: bool) -> LogCheck:
     """Compare the game's events with the log's as the log's choices are taken, one by one."""
     seats = {player_name(p): p for p in range(state.n)}
     seen = 0
@@ -165,7 +183,7 @@ def _follow(state: State, events: list, error: RulelangError | None) -> LogCheck
                                                  "but the log goes on", "nothing", events[seen], error)
             return LogCheck(state, error=error)
         if seen == len(events):
-            if state.pending is not None and not state.over:
+            if state.pending is not None and not state.over and not partial:
                 return LogCheck(state, seen + 1, "the log ends while the game waits for a decision",
                                 _waiting(state))
             return LogCheck(state)
@@ -201,8 +219,7 @@ def replay(game: Game, events: list[dict]) -> State:
     """
     check = verify_log(game, events)
     if not check.ok:
-        raise RulelangError(f"event {check.line} of the log: {check.reason}",
-                            notes=[f"expected: {_shown(check.expected)}", f"found: {_shown(check.found)}"])
+        raise check.report("the event log")
     if check.error is not None:
         raise check.error
     return check.state
