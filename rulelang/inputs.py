@@ -17,7 +17,7 @@ from jsonschema import Draft202012Validator
 from .errors import RulelangError, Span
 
 #: Largest saved state or event log read (bytes).
-MAX_INPUT_BYTES = 256 * 1024 * 1024
+MAX_INPUT_BYTES = 64 * 1024 * 1024
 
 
 class InputError(RulelangError):

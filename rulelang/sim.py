@@ -146,10 +146,9 @@ def verify_log(game: Game, events: list, partial: bool = False) -> LogCheck:
     first line that differs. A log that ends while the game waits for a
     decision is cut short, unless ``partial`` (a game in progress) allows it.
     """
-    for i, event in enumerate(events):
-        problem = event_problem(event)
-        if problem:
-            return LogCheck(None, i + 1, f"not an event: {problem}", found=event)
+    problem = event_problem(events[0]) if events else None
+    if problem:
+        return LogCheck(None, 1, f"not an event: {problem}", "a 'started' event", events[0])
     if not events or events[0]["type"] != "started":
         return LogCheck(None, 1, "an event log starts with a 'started' event", "a 'started' event",
                         events[0] if events else None)
@@ -175,7 +174,7 @@ def _follow(state: State, events: list, error: RulelangError | None, partial: bo
             if j >= len(events):
                 return LogCheck(state, j + 1, "the log ends, but the game goes on", produced[j])
             if canonical(produced[j]) != canonical(events[j]):
-                return LogCheck(state, j + 1, "the log differs from the replayed game", produced[j], events[j])
+                return _differs(state, j, produced[j], events[j])
         seen = len(produced)
         if error is not None:
             if seen < len(events):
@@ -188,6 +187,9 @@ def _follow(state: State, events: list, error: RulelangError | None, partial: bo
                                 _waiting(state))
             return LogCheck(state)
         event = events[seen]
+        problem = event_problem(event)
+        if problem:
+            return LogCheck(state, seen + 1, f"not an event: {problem}", _waiting(state), event)
         if state.over or state.pending is None:
             return LogCheck(state, seen + 1, "the game is over, but the log goes on" if state.over else
                             "the game stopped, but the log goes on", "nothing", event)
@@ -200,6 +202,13 @@ def _follow(state: State, events: list, error: RulelangError | None, partial: bo
             error = failed
         except RulelangError as failed:  # not an option of that player
             return LogCheck(state, seen + 1, failed.message, _waiting(state), event)
+
+
+def _differs(state: State, j: int, expected: dict, found: Any) -> LogCheck:
+    """The first line that differs: a value that is no event at all says so."""
+    problem = event_problem(found)
+    reason = f"not an event: {problem}" if problem else "the log differs from the replayed game"
+    return LogCheck(state, j + 1, reason, expected, found)
 
 
 def _waiting(state: State) -> str:
