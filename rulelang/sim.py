@@ -146,6 +146,8 @@ def verify_log(game: Game, events: list, partial: bool = False) -> LogCheck:
     first line that differs. A log that ends while the game waits for a
     decision is cut short, unless ``partial`` (a game in progress) allows it.
     """
+    if not isinstance(events, list):
+        return LogCheck(None, 1, "an event log is a list of events", "a list", type(events).__name__)
     problem = event_problem(events[0]) if events else None
     if problem:
         return LogCheck(None, 1, f"not an event: {problem}", "a 'started' event", events[0])

@@ -126,6 +126,7 @@ def test_a_forged_choice_or_an_extra_line_or_a_cut_is_found():
 def test_the_python_api_refuses_values_that_are_not_events():
     events = logged(JACKS, 3, 1)
     assert verify_log(JACKS, []).line == 1
+    assert verify_log(JACKS, {"type": "started"}).line == 1
     assert verify_log(JACKS, events[1:]).line == 1
     assert verify_log(JACKS, events[:3] + ["junk"] + events[4:]).line == 4
     assert verify_log(JACKS, [dict(events[0], players=99)] + events[1:]).line == 1
