@@ -63,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     test = sub.add_parser("test", help="run scenario files")
     test.add_argument("paths", nargs="+", metavar="PATH")
+
+    replay = sub.add_parser("replay", help="replay an event log and check that every event of it is the game's")
+    replay.add_argument("path", metavar="PATH", help="the game")
+    replay.add_argument("log", metavar="LOG", help="an event log written by `run --log`")
     return parser
 
 
@@ -100,8 +104,8 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        raise _Usage("a command is needed: validate, run or test")
-    return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test}[args.command](args)
+        raise _Usage("a command is needed: validate, run, test or replay")
+    return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test, "replay": cmd_replay}[args.command](args)
 
 
 def internal_error(error: BaseException) -> str:
@@ -330,6 +334,27 @@ def cmd_test(args: argparse.Namespace) -> int:
     if present:
         code = max(code, run_scenario_files(present))
     return code
+
+
+# --- replay ----------------------------------------------------------------------------
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Exit 0 when the log is the game's own, event for event; 1 at the first line that is not."""
+    from . import load_game
+    from .eventlog import read_log
+    from .sim import verify_log
+
+    for path in (args.path, args.log):
+        missing = _missing(path)
+        if missing:
+            raise _Usage(missing)
+    game = load_game(args.path)
+    check = verify_log(game, read_log(args.log))
+    if not check.ok:
+        _say(check.report(args.log).format)
+        return 1
+    print(check.summary(args.log))
+    return 0
 
 
 if __name__ == "__main__":

@@ -307,13 +307,15 @@ class Decision:
 # --- the state ---------------------------------------------------------------
 
 _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
-           "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "dice_script", "halt")
+           "turn", "phase", "active", "next_player", "over", "winners", "result", "events")
+#: Set by tests and scenarios, never saved: scripted dice (``dice_script``) and a step to stop before (``halt``).
+_FIXTURES = ("dice_script", "halt")
 
 
 class State:
     """One game in progress: plain data plus a reference to its compiled game."""
 
-    __slots__ = _FIELDS + ("game", "lay", "fired", "_decision", "observer")
+    __slots__ = _FIELDS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer")
 
     # -- chance ---------------------------------------------------------------
 
@@ -602,19 +604,37 @@ class State:
         new.observer = None
         return new
 
-    def to_json(self) -> dict:
+    def _fields(self) -> dict:
+        """The saved fields, live (not copied): for dumps, which only reads them."""
         return {name: getattr(self, name) for name in _FIELDS} | {"game": self.game.name}
 
+    def to_json(self) -> dict:
+        """A snapshot of the game (fixtures such as scripted dice are not part of it)."""
+        return _copy_plain(self._fields())
+
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        return json.dumps(self._fields(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, game: Game, data: dict) -> "State":
+    def from_json(cls, game: Game, data: Any, source: str | None = None) -> "State":
+        """A saved game, checked in full first (rulelang/saves.py): a bad one is a SavedStateError.
+
+        ``source`` (a file name) is named in the error.
+        """
+        from .saves import load_state
+
+        return load_state(game, data, source)
+
+    @classmethod
+    def _restore(cls, game: Game, data: dict) -> "State":
+        """Rebuild a state from saved fields already checked (see ``from_json``)."""
         st = cls.__new__(cls)
         st.game = game
         for name in _FIELDS:
             setattr(st, name, _copy_plain(data[name]))
         st.lay = game.layout(st.n)
+        st.dice_script = []
+        st.halt = None
         st.fired = []
         st._decision = None
         st.observer = None

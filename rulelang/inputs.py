@@ -1,0 +1,124 @@
+"""Reading a file a user names (a saved state, an event log): untrusted, so bounded and regular only.
+
+A FIFO would block forever and a device can be endless, so the file is
+opened without blocking, checked to be a regular file through its open
+handle (no race with a swapped path), and read up to a limit plus one byte.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import os
+import stat
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from .errors import RulelangError, Span
+
+#: Largest saved state or event log read (bytes).
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+
+
+class InputError(RulelangError):
+    """A file that cannot be read as the input it should be; located in the file when possible."""
+
+
+def read_regular_file(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, or an InputError."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as error:
+        raise InputError(f"cannot open {path}: {error.strerror or error}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{path} is not a regular file ({_kind(info.st_mode)})",
+                             hint="give the path of a file written by rulelang")
+        if info.st_size > limit:
+            raise InputError(f"{path} is too large ({info.st_size:,} bytes; at most {limit:,})")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise InputError(f"{path} is too large (more than {limit:,} bytes)")
+        return b"".join(chunks)
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
+    finally:
+        os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
+                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def decode_text(raw: bytes, path: str) -> str:
+    """UTF-8 text without NUL bytes, or an InputError at the first bad byte."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _at_offset(raw, error.start, path, "the file is not UTF-8 text (binary data?)") from None
+    nul = text.find("\0")
+    if nul >= 0:
+        raise _at_offset(raw, len(text[:nul].encode("utf-8")), path, "the file holds a NUL byte (binary data?)")
+    return text
+
+
+def _at_offset(raw: bytes, offset: int, path: str, message: str) -> InputError:
+    """An error at a byte offset, told as line and column."""
+    line = raw.count(b"\n", 0, offset) + 1
+    col = offset - (raw.rfind(b"\n", 0, offset) + 1) + 1
+    return InputError(message, Span(path, line, col))
+
+
+def strict_json(text: str) -> Any:
+    """json.loads without NaN/Infinity and without a key given twice (a second value could hide a forgery)."""
+    return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"the key '{key}' is given twice")
+        out[key] = value
+    return out
+
+
+def canonical(value: Any) -> str:
+    """One spelling of a JSON value: compares true with 1, or 1.0 with 1, as different (Python does not)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def schema_words(error: Any) -> str:
+    """A jsonschema error in a sentence, without a Python repr of a big value."""
+    if error.validator in ("required", "additionalProperties", "enum", "type"):
+        text = error.message
+        return text if len(text) <= 200 else text[:197] + "..."
+    value = canonical(error.instance)
+    shown = value if len(value) <= 60 else value[:57] + "..."
+    rule = canonical(error.validator_value)
+    return f"{shown} does not fit ({error.validator}: {rule if len(rule) <= 60 else rule[:57] + '...'})"
+
+
+@functools.lru_cache(maxsize=None)
+def schema_validator(name: str) -> Draft202012Validator:
+    """The validator of the repository's ``schemas/<name>.schema.json`` (read and checked once)."""
+    from .schema import SCHEMA_DIR
+
+    schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
