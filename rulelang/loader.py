@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import bisect
 import math
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -24,6 +26,7 @@ from typing import Any, Iterator
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from rulelang import files
 from rulelang.errors import (
     ErrorList,
     RulelangError,
@@ -34,12 +37,16 @@ from rulelang.errors import (
     register_source,
 )
 
-MAX_FILE_BYTES = 5 * 1024 * 1024
-MAX_DEPTH = 100
-MAX_NODES = 200_000
+# Limits on a whole spec: the main file and all its includes together. The largest game
+# here is about 20 KB and 1,300 values; the pure-Python YAML parser composes about
+# 30,000 values a second on a busy machine, so reaching a limit and refusing takes
+# about a second, whatever the files hold.
+MAX_SPEC_BYTES = 2 * 1024 * 1024
+MAX_NODES = 30_000          # values (mapping keys count), aliases expanded
 MAX_ALIASES = 10_000
-MAX_INCLUDE_DEPTH = 20
 MAX_FILES = 200
+MAX_DEPTH = 100
+MAX_INCLUDE_DEPTH = 20
 
 _STD = "tag:yaml.org,2002:"
 STR, INT, FLOAT, BOOL, NULL = (_STD + t for t in ("str", "int", "float", "bool", "null"))
@@ -281,9 +288,10 @@ class _Composer(yaml.SafeLoader):
 
     yaml_implicit_resolvers: dict = {}
 
-    def __init__(self, text: str, file: str):
+    def __init__(self, text: str, file: str, budget: "_Budget"):
         super().__init__(text)
         self.file = file
+        self.budget = budget
         self.depth = 0
         self.nodes = 0
         self.aliases = 0
@@ -313,18 +321,22 @@ class _Composer(yaml.SafeLoader):
     def _count_node(self, event: yaml.Event) -> None:
         """Stop a file of millions of plain values before it is all in memory."""
         self.nodes += 1
-        if self.nodes > MAX_NODES:
+        if self.budget.values + self.nodes > MAX_NODES:
+            before = self.budget.values
             raise SpecError(
-                f"this file holds more than {MAX_NODES:,} values",
+                f"this file holds more than {MAX_NODES:,} values" if not before else
+                f"the game's files hold more than {MAX_NODES:,} values together "
+                f"({before:,} of them in the files read before this one)",
                 _mark_span(self.file, event.start_mark),
-                "a game spec is far smaller; split it or check for generated data",
+                "a game spec is far smaller; check for generated data",
             )
 
     def _count_alias(self, event: yaml.AliasEvent) -> None:
         self.aliases += 1
-        if self.aliases > MAX_ALIASES:
+        if self.budget.aliases + self.aliases > MAX_ALIASES:
+            where = "in one file" if not self.budget.aliases else "in the game's files together"
             raise SpecError(
-                f"too many aliases: more than {MAX_ALIASES} uses of '*name' in one file",
+                f"too many aliases: more than {MAX_ALIASES} uses of '*name' {where}",
                 _mark_span(self.file, event.start_mark),
                 "write the values out, or split the file",
             )
@@ -352,12 +364,14 @@ def _node_span(file: str, node: Node) -> Span:
     return _mark_span(file, node.start_mark, node.end_mark)
 
 
-def _compose(text: str, file: str) -> tuple[Node | None, dict[int, str]]:
+def _compose(text: str, file: str, budget: "_Budget") -> tuple[Node | None, dict[int, str]]:
     """Parse one file's text into a node graph, turning every PyYAML failure into a SpecError."""
     try:
-        composer = _Composer(text, file)
+        composer = _Composer(text, file, budget)
         try:
-            return composer.get_single_node(), composer.anchor_names
+            root = composer.get_single_node()
+            budget.aliases += composer.aliases
+            return root, composer.anchor_names
         finally:
             composer.dispose()
     except yaml.reader.ReaderError as error:
@@ -555,15 +569,17 @@ _EXPECTED_TAG = {MappingNode: {MAP}, SequenceNode: {SEQ}, ScalarNode: _SCALAR_TA
 class _Builder:
     """Turns one file's node graph into plain data, recording spans as it goes."""
 
-    def __init__(self, file: str, doc: Document, anchor_names: dict[int, str]):
+    def __init__(self, file: str, doc: Document, anchor_names: dict[int, str], budget: "_Budget"):
         self.file = file
         self.doc = doc
         self.anchor_names = anchor_names
+        self.budget = budget
         self.errors: list[RulelangError] = []
         self.sizes: dict[int, tuple[int, int]] = {}
 
     def build(self, root: Node) -> Any:
-        self._measure(root, set())
+        size, _ = self._measure(root, set())
+        self.budget.values += size
         return self._value(root, ())
 
     # -- budgets ----------------------------------------------------------
@@ -592,9 +608,10 @@ class _Builder:
         return size, depth + 1
 
     def _check_budget(self, node: Node, size: int, depth: int) -> None:
-        if size > MAX_NODES:
+        if self.budget.values + size > MAX_NODES:
+            together = " together with the files read before it" if self.budget.values else ""
             raise SpecError(
-                f"this file expands to more than {MAX_NODES:,} values once aliases are expanded",
+                f"this file expands to more than {MAX_NODES:,} values once aliases are expanded{together}",
                 _node_span(self.file, node),
                 "an alias '*name' repeats everything its anchor holds; use fewer aliases",
             )
@@ -781,21 +798,38 @@ def _to_float(text: str) -> float:
 # Files
 
 
-def _read_text(real: Path, file: str) -> str:
-    """A file's text, refusing missing, huge and non-UTF-8 files with a located error."""
-    if not real.exists():
-        raise SpecError(f"cannot find '{file}'", None, _folder_hint(real))
-    if real.is_dir():
-        raise SpecError(f"'{file}' is a folder, not a YAML file", None)
-    size = real.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise SpecError(f"file is too large ({size / 2**20:.1f} MB; the limit is {MAX_FILE_BYTES // 2**20} MB)",
-                        Span(file, 1, 1), "split it into smaller files with 'include:'")
+@dataclass
+class _Budget:
+    """What a spec's files have used so far of the limits that hold for all of them together."""
+
+    bytes: int = 0
+    values: int = 0
+    aliases: int = 0
+
+    def bytes_left(self) -> int:
+        return max(MAX_SPEC_BYTES - self.bytes, 0)
+
+
+def _read_raw(real: Path, file: str, roots: tuple[Path, ...], budget: _Budget) -> bytes:
+    """The bytes of a spec file through the safe reader; a file past the byte budget is a located error."""
     try:
-        raw = real.read_bytes()
-    except OSError as error:
-        raise SpecError(f"cannot read '{file}': {error.strerror or error}", None) from None
-    return _decode(raw, file)
+        return files.read_confined(real, roots, budget.bytes_left())
+    except files.FileTooLarge as big:
+        raise _too_large(big, file, budget) from None
+    except files.FileRefused as refused:
+        raise SpecError(f"this file {refused.reason}", files.whole_file(file), refused.hint) from None
+
+
+def _too_large(big: files.FileTooLarge, file: str, budget: _Budget) -> SpecError:
+    limit = f"{MAX_SPEC_BYTES / 2**20:g} MB"
+    if big.size is None:
+        message = f"file grew past the {limit} limit while it was being read"
+    elif budget.bytes:
+        message = (f"file is too large ({big.size / 2**20:.1f} MB): with the files read before it "
+                   f"({budget.bytes / 2**20:.1f} MB) the game passes its limit of {limit} for all files together")
+    else:
+        message = f"file is too large ({big.size / 2**20:.1f} MB; the limit is {limit})"
+    return SpecError(message, Span(file, 1, 1), "a game spec is far smaller; check for generated data")
 
 
 def _decode(raw: bytes, file: str) -> str:
@@ -829,21 +863,24 @@ def _folder_hint(real: Path, suggest: bool = True) -> str | None:
 
 
 def _yaml_files(folder: Path, exclude: Path | None = None) -> list[str]:
-    if not folder.is_dir():
+    """The YAML files of a folder, by name (for hints); nothing when it cannot be listed."""
+    try:
+        return sorted(p.name for p in folder.iterdir()
+                      if p.suffix in (".yaml", ".yml") and p.is_file() and p != exclude)
+    except (OSError, ValueError):
         return []
-    return sorted(p.name for p in folder.iterdir()
-                  if p.suffix in (".yaml", ".yml") and p.is_file() and p != exclude)
 
 
-def _load_file(real: Path, file: str) -> Document:
+def _load_file(raw: bytes, file: str, budget: _Budget) -> Document:
     """One YAML file as a Document (includes not followed); the top level must be a mapping."""
-    text = _read_text(real, file)
+    text = _decode(raw, file)
+    budget.bytes += len(raw)
     doc = Document(None, Path(file))
     doc._lines[file] = _LINE_BREAK.split(text)
-    root, anchors = _compose(text, file)
+    root, anchors = _compose(text, file, budget)
     if root is None or (isinstance(root, ScalarNode) and root.tag == NULL):
         raise SpecError("file is empty", Span(file, 1, 1), EMPTY_FILE_HINT)
-    builder = _Builder(file, doc, anchors)
+    builder = _Builder(file, doc, anchors, budget)
     doc.data = builder.build(root)
     raise_all(builder.errors)
     if not isinstance(doc.data, dict):
@@ -858,22 +895,30 @@ def _load_file(real: Path, file: str) -> Document:
 
 @dataclass
 class _Includer:
-    """Follows ``include:`` from the main file, keeping every file inside the game's folder."""
+    """Follows ``include:`` from the main file, keeping every file inside the allowed folders.
 
-    root: Path          # the game folder, resolved
+    ``roots`` are real paths: the game's folder first (a mod's folder may follow).
+    """
+
+    roots: tuple[Path, ...]
     shown_root: Path    # the game folder as the user wrote it
+    budget: _Budget = field(default_factory=_Budget)
     errors: list[RulelangError] = field(default_factory=list)
     included: dict[Path, Span] = field(default_factory=dict)
 
     def shown(self, real: Path) -> str:
-        return str(self.shown_root / real.relative_to(self.root))
+        if real == self.roots[0] or self.roots[0] in real.parents:
+            return str(self.shown_root / real.relative_to(self.roots[0]))
+        return str(real)
 
-    def load(self, real: Path, chain: tuple[Path, ...]) -> Document:
-        doc = _load_file(real, self.shown(real))
+    def load(self, real: Path, raw: bytes, chain: tuple[Path, ...]) -> Document:
+        doc = _load_file(raw, self.shown(real), self.budget)
         entries = doc.data.pop("include", None)
         if entries is None:
             return doc
         for entry, entry_path in self._entries(doc, entries):
+            if self._out_of_files(doc.span(entry_path), chain):
+                break
             target = self._target(doc, real, entry, entry_path, chain)
             if target is not None:
                 self._include(doc, target, chain + (real,))
@@ -885,50 +930,61 @@ class _Includer:
             return [(entries, ("include",))]
         if isinstance(entries, list):
             good = [(e, ("include", i)) for i, e in enumerate(entries) if isinstance(e, str)]
+            if len(good) > MAX_FILES:
+                self.errors.append(SpecError(f"'include' names {len(good):,} files; a game has at most {MAX_FILES}",
+                                             doc.span(("include",)), "merge some of the files"))
+                return []
             if len(good) == len(entries):
                 return good
         self.errors.append(SpecError("'include' must be a file name or a list of file names",
                                      doc.span(("include",)), "include: [cards.yaml, zones.yaml]"))
         return []
 
+    def _out_of_files(self, span: Span, chain: tuple[Path, ...]) -> bool:
+        """True (once reported) when one more include would pass the limits on files or nesting."""
+        if len(self.included) < MAX_FILES and len(chain) < MAX_INCLUDE_DEPTH:
+            return False
+        self.errors.append(SpecError("too many included files", span,
+                                     f"at most {MAX_FILES} files, included at most {MAX_INCLUDE_DEPTH} deep"))
+        return True
+
     def _target(self, doc: Document, real: Path, entry: str, at: tuple, chain: tuple[Path, ...]) -> Path | None:
-        """The resolved file an include entry names, or None after reporting why it cannot be used."""
+        """The real file an include entry names, or None after reporting why it cannot be used."""
         span = doc.span(at)
         if Path(entry).is_absolute() or entry.startswith(("/", "\\")):
             self.errors.append(SpecError(f"include '{entry}' must be a path relative to this file", span,
                                          "name a file inside the game's folder"))
             return None
         try:
-            target = (real.parent / entry).resolve()
-        except (ValueError, OSError):           # a NUL byte, a name too long for the system...
-            self.errors.append(SpecError(f"include {entry!r} is not a usable file name", span,
-                                         "name a YAML file of the game's folder"))
+            target = files.confine(real.parent / entry, self.roots)
+            if target in chain or target == real:
+                names = [str(p.relative_to(self.roots[0])) for p in chain + (real, target)]
+                self.errors.append(SpecError("circular include: " + " -> ".join(names), span,
+                                             "remove one of these includes"))
+                return None
+            files.check_regular(target)
+        except files.FileMissing:
+            self.errors.append(self._missing(entry, real.parent / entry, real, span))
             return None
-        if not _is_inside(target, self.root):
-            self.errors.append(SpecError(f"include '{entry}' is outside the game's folder", span,
-                                         f"includes must name files inside '{self.shown_root}'"))
-            return None
-        if target in chain or target == real:
-            names = [str(p.relative_to(self.root)) for p in chain + (real, target)]
-            self.errors.append(SpecError("circular include: " + " -> ".join(names), span,
-                                         "remove one of these includes"))
-            return None
-        if not target.is_file():
-            self.errors.append(self._missing(entry, target, real, span))
+        except files.FileRefused as refused:
+            self.errors.append(self._refused(entry, refused, span))
             return None
         if target in self.included:
             self.errors.append(SpecError(f"'{entry}' is included twice", span,
                                          f"it is already included at {self.included[target]}"))
             return None
-        if len(self.included) >= MAX_FILES or len(chain) >= MAX_INCLUDE_DEPTH:
-            self.errors.append(SpecError("too many included files", span,
-                                         f"at most {MAX_FILES} files, included at most {MAX_INCLUDE_DEPTH} deep"))
-            return None
         self.included[target] = span
         return target
 
+    def _refused(self, entry: str, refused: files.FileRefused, span: Span) -> SpecError:
+        shown = entry if len(entry) <= 60 else entry[:57] + "..."
+        hint = refused.hint
+        if isinstance(refused, files.FileOutside) and not refused.through_link:
+            hint = f"includes must name files inside '{self.shown_root}'"
+        return SpecError(f"include {shown!r} {refused.reason}", span, hint)
+
     def _missing(self, entry: str, target: Path, real: Path, span: Span) -> SpecError:
-        folder = target.parent if _is_inside(target.parent, self.root) else real.parent
+        folder = target.parent if _is_inside(target.parent, self.roots[0]) else real.parent
         prefix = Path(entry).parent.as_posix() + "/" if Path(entry).parent != Path(".") else ""
         names = [prefix + n for n in _yaml_files(folder, exclude=real)]
         hint = did_you_mean(entry, names)
@@ -937,7 +993,8 @@ class _Includer:
 
     def _include(self, doc: Document, target: Path, chain: tuple[Path, ...]) -> None:
         try:
-            part = self.load(target, chain)
+            raw = _read_raw(target, self.shown(target), self.roots, self.budget)
+            part = self.load(target, raw, chain)
         except RulelangError as error:
             for found in _flatten(error):      # the file could not be read at all: say who asked for it
                 found.notes.append(f"included from {self.included[target]}")
@@ -1037,34 +1094,61 @@ def _moved_path(path: tuple, moves: dict[Any, Any]) -> tuple | None:
 # Entry point
 
 
-def _main_file(given: Path) -> Path:
-    if given.is_dir():
-        return given / "game.yaml"
-    return given
+def _is_folder(given: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(given).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def load_document(path: str | Path, includes: bool = True) -> Document:
     """Load a game (a folder's game.yaml, or a YAML file) with includes merged.
 
+    Every file read must be a regular file whose real path lies inside the
+    folder named (or the folder of the file named): a link out of it, a FIFO or
+    a device is a located error that quotes nothing of what it points at. The
+    limits on bytes, values and files hold for all the files together.
     With ``includes=False`` only that one file is read and its ``include`` key
     is left in the data as written.
     """
-    shown = _main_file(Path(path))
-    real = shown.resolve()
-    if not real.exists():
-        folder = Path(path).is_dir()
-        missing = f"there is no game.yaml in '{path}'" if folder else f"cannot find '{shown}'"
-        raise SpecError(missing, None, _folder_hint(real, suggest=not folder))
+    given = Path(path)
+    folder = _is_folder(given)
+    shown = given / "game.yaml" if folder else given
+    roots = (_game_folder(shown),)
+    real, raw = _read_main(shown, roots, str(path) if folder else None)
     if not includes:
-        return _load_file(real, str(shown))
-    includer = _Includer(root=real.parent, shown_root=shown.parent)
+        return _load_file(raw, str(shown), _Budget())
+    includer = _Includer(roots=roots, shown_root=shown.parent)
     try:
-        doc = includer.load(real, ())
+        doc = includer.load(real, raw, ())
     except RulelangError as error:
         includer.errors[:0] = _flatten(error)
     raise_all(includer.errors)
     doc.path = shown
     return doc
+
+
+def _game_folder(shown: Path) -> Path:
+    """The real path of the folder holding the main file: every file of the game must lie inside it."""
+    try:
+        return files.real_folder(shown.parent)
+    except files.FileMissing:
+        raise SpecError(f"cannot find '{shown}'", None) from None
+    except files.FileRefused as refused:
+        raise SpecError(f"this folder {refused.reason}", files.whole_file(str(shown.parent)),
+                        refused.hint) from None
+
+
+def _read_main(shown: Path, roots: tuple[Path, ...], folder: str | None) -> tuple[Path, bytes]:
+    """The main file's real path and bytes, confined to ``roots`` like every include."""
+    try:
+        real = files.confine(shown, roots)
+    except files.FileMissing:
+        missing = f"there is no game.yaml in '{folder}'" if folder else f"cannot find '{shown}'"
+        raise SpecError(missing, None, _folder_hint(shown, suggest=not folder)) from None
+    except files.FileRefused as refused:
+        raise SpecError(f"this file {refused.reason}", files.whole_file(str(shown)), refused.hint) from None
+    return real, _read_raw(real, str(shown), roots, _Budget())
 
 
 def _flatten(error: RulelangError) -> list[RulelangError]:

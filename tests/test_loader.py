@@ -653,9 +653,9 @@ def test_billion_laughs_is_refused_quickly(tmp_path: Path) -> None:
     path = write(tmp_path, "game.yaml", BILLION_LAUGHS)
     start = time.perf_counter()
     error = load_error(path)
-    assert time.perf_counter() - start < 0.5
-    assert error.message == "this file expands to more than 200,000 values once aliases are expanded"
-    assert at(error.span) == (6, 4)  # the first node that is too big
+    assert time.perf_counter() - start < 5      # a hang guard: the figure itself is in bench/
+    assert error.message == "this file expands to more than 30,000 values once aliases are expanded"
+    assert at(error.span) == (5, 4)  # the first node that is too big
     assert "fewer aliases" in error.hint
 
 
@@ -701,7 +701,7 @@ def test_deep_nesting_is_refused_without_recursion_error(tmp_path: Path, start: 
     path = write(tmp_path, "game.yaml", start + opener * 10_000 + "1" + closer * 10_000 + "\n")
     start = time.perf_counter()
     error = load_error(path)
-    assert time.perf_counter() - start < 1.0
+    assert time.perf_counter() - start < 5      # a hang guard: the figure itself is in bench/
     assert isinstance(error, SpecError)
     assert error.message == "nesting is too deep: more than 100 levels of lists and mappings"
     assert error.span.line == 1
@@ -730,17 +730,17 @@ def test_moderate_nesting_is_fine(tmp_path: Path) -> None:
 
 
 def test_huge_file_is_refused(tmp_path: Path) -> None:
-    path = write(tmp_path, "game.yaml", b"#" * (loader.MAX_FILE_BYTES + 1))
+    path = write(tmp_path, "game.yaml", b"#" * (loader.MAX_SPEC_BYTES + 1))
     start = time.perf_counter()
     error = load_error(path)
-    assert time.perf_counter() - start < 0.5
-    assert error.message == "file is too large (5.0 MB; the limit is 5 MB)"
+    assert time.perf_counter() - start < 5      # a hang guard: the file is never parsed
+    assert error.message == "file is too large (2.0 MB; the limit is 2 MB)"
     assert at(error.span) == (1, 1)
 
 
 def test_huge_included_file_is_refused_at_its_own_name(tmp_path: Path) -> None:
     write(tmp_path, "g/game.yaml", "game: x\ninclude: big.yaml\n")
-    write(tmp_path, "g/big.yaml", b" " * (loader.MAX_FILE_BYTES + 1))
+    write(tmp_path, "g/big.yaml", b" " * (loader.MAX_SPEC_BYTES + 1))
     error = load_error(tmp_path / "g")
     assert error.span.file == str(tmp_path / "g" / "big.yaml")
     assert error.message.startswith("file is too large")
