@@ -19,8 +19,9 @@ from typing import Sequence
 
 from .errors import Span, SpecError
 
-#: Bytes in one file name on the usual file systems (NAME_MAX).
+#: Bytes in one file name, and in a whole path, on the usual file systems (NAME_MAX, PATH_MAX).
 NAME_MAX = 255
+PATH_MAX = 4096
 
 _OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
                | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0))
@@ -72,8 +73,9 @@ def real_folder(path: Path) -> Path:
 def confine(path: Path, roots: Sequence[Path]) -> Path:
     """The real path of ``path``, which must lie inside one of ``roots`` (real paths of folders).
 
-    A name that leads outside is refused before anything outside is looked at,
-    so the answer never tells whether a file exists elsewhere.
+    ``path`` is a real folder joined with a name as written (an include entry,
+    say): a name that leads outside by its ``..`` is refused before anything
+    outside is looked at, so the answer never tells whether a file exists elsewhere.
     """
     _check_name(path)
     where = _folders_words(roots)
@@ -113,15 +115,26 @@ def read_confined(path: Path, roots: Sequence[Path], limit: int) -> bytes:
     checked = check_regular(real)
     if checked.st_size > limit:
         raise FileTooLarge(checked.st_size, limit)
-    try:
-        handle = os.open(real, _OPEN_FLAGS)
-    except OSError as error:
-        raise _refusal(error) from None
+    handle = _open_handle(real)
     try:
         _check_handle(handle, checked, roots)
         return _read_at_most(handle, limit)
     finally:
         os.close(handle)
+
+
+def _open_handle(real: Path) -> int:
+    """Open without following a final link and without waiting for a writer (a FIFO swapped in)."""
+    try:
+        return os.open(real, _OPEN_FLAGS)
+    except OSError as error:
+        if error.errno == errno.ELOOP:      # the checked file was replaced by a link since
+            raise _changed() from None
+        raise _refusal(error) from None
+
+
+def _changed() -> FileRefused:
+    return FileRefused("changed while it was being opened", "load the game again once nothing is changing it")
 
 
 def read_spec_file(path: Path, roots: Sequence[Path], limit: int, shown: str | None = None) -> bytes:
@@ -131,7 +144,7 @@ def read_spec_file(path: Path, roots: Sequence[Path], limit: int, shown: str | N
     """
     name = shown if shown is not None else str(path)
     try:
-        return read_confined(path, roots, limit)
+        return read_confined(real_folder(path.parent) / path.name, roots, limit)
     except FileRefused as refused:
         raise SpecError(f"this file {refused.reason}", whole_file(name), refused.hint) from None
 
@@ -171,6 +184,8 @@ def _check_name(path: Path) -> None:
     if longest > NAME_MAX:
         raise FileRefused(f"has a name too long for a file ({longest} bytes; the limit is {NAME_MAX})",
                           "use a shorter file name")
+    if len(os.fsencode(os.path.abspath(path))) >= PATH_MAX:
+        raise _refusal(OSError(errno.ENAMETOOLONG, "File name too long"))
 
 
 def _refusal(error: OSError) -> FileRefused:
@@ -187,7 +202,7 @@ def _refusal(error: OSError) -> FileRefused:
     return FileRefused(f"cannot be read: {error.strerror or error}")
 
 
-_KINDS = [(stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+_KINDS = [(stat.S_ISFIFO, "a FIFO (a named pipe)"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")]
 
 
@@ -197,7 +212,7 @@ def _require_regular(mode: int) -> None:
     if stat.S_ISDIR(mode):
         raise FileRefused("is a folder, not a YAML file", "name a YAML file inside it")
     kind = next((words for test, words in _KINDS if test(mode)), "something else")
-    raise FileRefused(f"is not a regular file (it is {kind})", "a game's files are plain text files")
+    raise FileRefused(f"is not a regular file: it is {kind}", "a game's files are plain text files")
 
 
 def _check_handle(handle: int, checked: os.stat_result, roots: Sequence[Path]) -> None:
@@ -205,7 +220,7 @@ def _check_handle(handle: int, checked: os.stat_result, roots: Sequence[Path]) -
     opened = os.fstat(handle)
     _require_regular(opened.st_mode)
     if (opened.st_dev, opened.st_ino) != (checked.st_dev, checked.st_ino):
-        raise FileRefused("changed while it was being opened", "load the game again once nothing is changing it")
+        raise _changed()
     where = _handle_path(handle)
     if where is not None and not _inside_any(where, roots):
         raise FileRefused(f"was moved outside {_folders_words(roots)} while it was being opened")

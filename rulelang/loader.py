@@ -323,6 +323,7 @@ class _Composer(yaml.SafeLoader):
         self.nodes += 1
         if self.budget.values + self.nodes > MAX_NODES:
             before = self.budget.values
+            self.budget.spent = True
             raise SpecError(
                 f"this file holds more than {MAX_NODES:,} values" if not before else
                 f"the game's files hold more than {MAX_NODES:,} values together "
@@ -334,6 +335,7 @@ class _Composer(yaml.SafeLoader):
     def _count_alias(self, event: yaml.AliasEvent) -> None:
         self.aliases += 1
         if self.budget.aliases + self.aliases > MAX_ALIASES:
+            self.budget.spent = True
             where = "in one file" if not self.budget.aliases else "in the game's files together"
             raise SpecError(
                 f"too many aliases: more than {MAX_ALIASES} uses of '*name' {where}",
@@ -609,6 +611,7 @@ class _Builder:
 
     def _check_budget(self, node: Node, size: int, depth: int) -> None:
         if self.budget.values + size > MAX_NODES:
+            self.budget.spent = True
             together = " together with the files read before it" if self.budget.values else ""
             raise SpecError(
                 f"this file expands to more than {MAX_NODES:,} values once aliases are expanded{together}",
@@ -805,6 +808,7 @@ class _Budget:
     bytes: int = 0
     values: int = 0
     aliases: int = 0
+    spent: bool = False     # a limit was reached: read no more files
 
     def bytes_left(self) -> int:
         return max(MAX_SPEC_BYTES - self.bytes, 0)
@@ -821,6 +825,7 @@ def _read_raw(real: Path, file: str, roots: tuple[Path, ...], budget: _Budget) -
 
 
 def _too_large(big: files.FileTooLarge, file: str, budget: _Budget) -> SpecError:
+    budget.spent = True
     limit = f"{MAX_SPEC_BYTES / 2**20:g} MB"
     if big.size is None:
         message = f"file grew past the {limit} limit while it was being read"
@@ -917,7 +922,7 @@ class _Includer:
         if entries is None:
             return doc
         for entry, entry_path in self._entries(doc, entries):
-            if self._out_of_files(doc.span(entry_path), chain):
+            if self.budget.spent or self._out_of_files(doc.span(entry_path), chain):
                 break
             target = self._target(doc, real, entry, entry_path, chain)
             if target is not None:
@@ -1142,7 +1147,7 @@ def _game_folder(shown: Path) -> Path:
 def _read_main(shown: Path, roots: tuple[Path, ...], folder: str | None) -> tuple[Path, bytes]:
     """The main file's real path and bytes, confined to ``roots`` like every include."""
     try:
-        real = files.confine(shown, roots)
+        real = files.confine(roots[0] / shown.name, roots)
     except files.FileMissing:
         missing = f"there is no game.yaml in '{folder}'" if folder else f"cannot find '{shown}'"
         raise SpecError(missing, None, _folder_hint(shown, suggest=not folder)) from None

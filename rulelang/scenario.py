@@ -49,13 +49,19 @@ def scenario_files(paths: list[str]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():       # a folder: the files of its `scenarios` folders (or itself, if it is one)
-            found.extend(sorted(p for p in path.rglob("*.yaml") if p.is_file()
-                                and "scenarios" in p.resolve().relative_to(path.resolve().parent).parts))
+            found.extend(sorted(p for p in path.rglob("*.yaml") if _in_scenarios_folder(p, path)))
         elif path.exists():
             found.append(path)
         else:
             raise ScenarioError(f"no such file or folder: {raw}")
     return found
+
+
+def _in_scenarios_folder(file: Path, searched: Path) -> bool:
+    """Whether a file found under ``searched`` sits in a `scenarios` folder (by name: links are not followed,
+    the loader refuses a link out of the folder when the file is read)."""
+    parts = (searched.resolve().name, *file.relative_to(searched).parts)
+    return "scenarios" in parts[:-1] and not file.is_dir()
 
 
 def load_scenarios(file: Path) -> list[Scenario]:
