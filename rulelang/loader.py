@@ -38,10 +38,12 @@ from rulelang.errors import (
 )
 
 # Limits on a whole spec: the main file and all its includes together. The largest game
-# here is about 20 KB and 1,300 values; the pure-Python YAML parser composes about
-# 30,000 values a second on a busy machine, so reaching a limit and refusing takes
-# about a second, whatever the files hold.
+# here is about 20 KB, 700 lines and 1,300 values; the pure-Python YAML parser composes
+# about 30,000 values, or scans about 100,000 blank lines, a second on a busy machine,
+# so reaching a limit and refusing takes about a second whatever the files hold
+# (figures: bench/hostile_loads.py).
 MAX_SPEC_BYTES = 2 * 1024 * 1024
+MAX_LINES = 100_000
 MAX_NODES = 30_000          # values (mapping keys count), aliases expanded
 MAX_ALIASES = 10_000
 MAX_FILES = 200
@@ -808,6 +810,7 @@ class _Budget:
     bytes: int = 0
     values: int = 0
     aliases: int = 0
+    lines: int = 0
     spent: bool = False     # a limit was reached: read no more files
 
     def bytes_left(self) -> int:
@@ -835,6 +838,19 @@ def _too_large(big: files.FileTooLarge, file: str, budget: _Budget) -> SpecError
     else:
         message = f"file is too large ({big.size / 2**20:.1f} MB; the limit is {limit})"
     return SpecError(message, Span(file, 1, 1), "a game spec is far smaller; check for generated data")
+
+
+def _count_lines(count: int, file: str, budget: _Budget) -> None:
+    """Refuse a spec of absurdly many lines before the (slow, line by line) YAML scanner starts on it."""
+    before = budget.lines
+    budget.lines += count
+    if budget.lines <= MAX_LINES:
+        return
+    budget.spent = True
+    message = (f"this file has more than {MAX_LINES:,} lines" if not before else
+               f"the game's files have more than {MAX_LINES:,} lines together "
+               f"({before:,} of them in the files read before this one)")
+    raise SpecError(message, Span(file, 1, 1), "a game spec is far smaller; check for generated data")
 
 
 def _decode(raw: bytes, file: str) -> str:
@@ -882,6 +898,8 @@ def _load_file(raw: bytes, file: str, budget: _Budget) -> Document:
     budget.bytes += len(raw)
     doc = Document(None, Path(file))
     doc._lines[file] = _LINE_BREAK.split(text)
+    lines = doc._lines[file]
+    _count_lines(len(lines) - (lines[-1] == ""), file, budget)
     root, anchors = _compose(text, file, budget)
     if root is None or (isinstance(root, ScalarNode) and root.tag == NULL):
         raise SpecError("file is empty", Span(file, 1, 1), EMPTY_FILE_HINT)

@@ -371,6 +371,25 @@ def test_bytes_add_up_across_includes(tmp_path: Path) -> None:
     assert error.span.file == str(tmp_path / "g" / "c.yaml")
 
 
+def test_a_file_of_millions_of_blank_lines_is_refused_before_it_is_scanned(tmp_path: Path) -> None:
+    write(tmp_path, "g/game.yaml", "game: x\n" + "\n" * 2_000_000)
+    started = time.perf_counter()
+    error = only(load_error(tmp_path / "g"))
+    assert time.perf_counter() - started < 5      # a hang guard; the figure is in bench/hostile_loads.py
+    assert error.message == "this file has more than 100,000 lines"
+
+
+def test_lines_add_up_across_includes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(loader, "MAX_LINES", 100)
+    write(tmp_path, "g/game.yaml", "game: x\ninclude: [a.yaml, b.yaml]\n")
+    write(tmp_path, "g/a.yaml", "a: 1\n" + "\n" * 60)
+    write(tmp_path, "g/b.yaml", "b: 1\n" + "\n" * 60)
+    error = only(load_error(tmp_path / "g"))
+    assert error.message == ("the game's files have more than 100 lines together "
+                             "(63 of them in the files read before this one)")
+    assert error.span.file == str(tmp_path / "g" / "b.yaml")
+
+
 def test_too_many_files_is_one_error(tmp_path: Path) -> None:
     names = [f"p{i}.yaml" for i in range(loader.MAX_FILES + 5)]
     write(tmp_path, "g/game.yaml", "game: x\ninclude: [a.yaml]\n")
