@@ -252,12 +252,13 @@ def _read_at_most(handle: int, limit: int) -> bytes:
             raise FileTooLarge(None, limit)
 
 
-def _is_inside(path: Path, folder: Path) -> bool:
+def is_inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or lies under it, by name (both already resolved, or both as written)."""
     return path == folder or folder in path.parents
 
 
 def _inside_any(path: Path, roots: Sequence[Path]) -> bool:
-    return any(_is_inside(path, root) for root in roots)
+    return any(is_inside(path, root) for root in roots)
 
 
 def _folders_words(roots: Sequence[Path]) -> str:
