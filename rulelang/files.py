@@ -94,6 +94,19 @@ def _link_outside(where: str) -> FileOutside:
                        "a game's files must be files of its own folder, not links to files elsewhere", True)
 
 
+def look_at(path: Path) -> os.stat_result:
+    """``os.stat`` (following links) of a path a user named, every failure a FileRefused in words.
+
+    For commands that must tell a missing path (FileMissing) from a link loop
+    or a name too long, instead of calling them all "no such file".
+    """
+    _check_name(path)
+    try:
+        return os.stat(path)
+    except OSError as error:
+        raise _refusal(error) from None
+
+
 def check_regular(real: Path) -> os.stat_result:
     """Refuse folders, FIFOs, devices and sockets before anything opens them (opening one may block or act)."""
     try:

@@ -7,12 +7,13 @@ the expected and the actual value.
 """
 from __future__ import annotations
 
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import load_game
+from . import files, load_game
 from .engine import Game, State, player_name
 from .errors import RulelangError, ScenarioError
 from .loader import Document, load_document
@@ -48,12 +49,16 @@ def scenario_files(paths: list[str]) -> list[Path]:
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():       # a folder: the files of its `scenarios` folders (or itself, if it is one)
+        try:
+            info = files.look_at(path)
+        except files.FileMissing:
+            raise ScenarioError(f"no such file or folder: {raw}") from None
+        except files.FileRefused as refused:      # a link loop, a name too long...: say so, never a traceback
+            raise ScenarioError(f"'{raw}' {refused.reason}", None, refused.hint) from None
+        if stat.S_ISDIR(info.st_mode):  # a folder: the files of its `scenarios` folders (or itself, if it is one)
             found.extend(sorted(p for p in path.rglob("*.yaml") if _in_scenarios_folder(p, path)))
-        elif path.exists():
-            found.append(path)
         else:
-            raise ScenarioError(f"no such file or folder: {raw}")
+            found.append(path)
     return found
 
 

@@ -431,6 +431,19 @@ def test_a_scenario_file_linking_out_is_refused(tmp_path: Path, outside: Path) -
     assert SECRET not in caught.value.format()
 
 
+def test_scenario_paths_that_are_loops_or_too_long_say_so(tmp_path: Path) -> None:
+    link(tmp_path, "loop", "loop")
+    with pytest.raises(RulelangError) as caught:
+        scenario_files([str(tmp_path / "loop")])
+    assert caught.value.message == f"'{tmp_path / 'loop'}' is a link loop: following its links never reaches a file"
+    with pytest.raises(RulelangError) as caught:
+        scenario_files(["s" * 300])
+    assert caught.value.message.endswith("has a name too long for a file (300 bytes; the limit is 255)")
+    with pytest.raises(RulelangError) as caught:
+        scenario_files([str(tmp_path / "nope")])
+    assert caught.value.message == f"no such file or folder: {tmp_path / 'nope'}"
+
+
 def test_a_fifo_scenario_is_refused_without_blocking(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write(tmp_path, "g/game.yaml", GAME)
     (tmp_path / "g" / "scenarios").mkdir()
