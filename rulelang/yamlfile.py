@@ -37,6 +37,9 @@ _FLOAT_RE = re.compile(
     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
 )
 
+#: Digits of an integer literal: far past any count a game needs, far below Python's conversion limit (4,300).
+MAX_NUMBER_DIGITS = 100
+
 EMPTY_FILE_HINT = "a game file holds a YAML mapping of top-level keys, such as 'game:', 'zones:' or 'cards:'"
 
 
@@ -273,6 +276,10 @@ class _Builder:
         text = node.value
         try:
             return _convert_scalar(node.tag, text)
+        except _NumberTooLong as long:
+            self.errors.append(SpecError(f"this number has {long.digits:,} digits; a spec's numbers have at most "
+                                         f"{MAX_NUMBER_DIGITS}", _node_span(self.file, node), "write a smaller number"))
+            return None
         except ValueError:
             shown = text if len(text) <= 40 else text[:37] + "..."
             self.errors.append(SpecError(f"'{shown}' cannot be read as {_tag_name(node.tag)}",
@@ -389,9 +396,20 @@ def _convert_scalar(tag: str, text: str) -> Any:
     return _to_float(text)
 
 
+class _NumberTooLong(ValueError):
+    """An integer literal too long to be a game's number (and slow, or refused, to convert)."""
+
+    def __init__(self, digits: int):
+        super().__init__(f"{digits} digits")
+        self.digits = digits
+
+
 def _to_int(text: str) -> int:
     if not _INT_RE.match(text):
         raise ValueError(text)
+    digits = len(text.lstrip("+-").removeprefix("0x").removeprefix("0o"))
+    if digits > MAX_NUMBER_DIGITS:
+        raise _NumberTooLong(digits)
     if text.startswith("0o"):
         return int(text[2:], 8)
     if text.startswith("0x"):

@@ -7,6 +7,7 @@ error that quotes nothing of what it points at; nothing blocks; the limits hold 
 """
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -514,3 +515,23 @@ def test_any_arrangement_loads_or_refuses_quoting_nothing_outside(tmp_path_facto
     assert main in ("regular", "link_inside")
     assert all(kind in ("regular", "link_inside") for kind in includes)
     assert SECRET not in repr(doc.data)
+
+
+ENTRY_PIECES = ["..", "/", ".", "cards.yaml", "sub", "\0", "\udc80", "\ud800", "é", " ", "\\", "x" * 200, "~", "*"]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(entry=st.lists(st.sampled_from(ENTRY_PIECES), min_size=1, max_size=8).map("".join) | st.text(max_size=40))
+def test_any_include_entry_loads_or_is_a_located_error(tmp_path_factory: pytest.TempPathFactory, entry: str) -> None:
+    folder = tmp_path_factory.mktemp("entry")
+    write(folder, "cards.yaml", "cards: []\n")
+    write(folder, "sub/cards.yaml", "tags: []\n")
+    write(folder.parent, "outside.yaml", OUTSIDE_TEXT)
+    write(folder, "game.yaml", f"game: x\ninclude: [{json.dumps(entry)}]\n")
+    try:
+        with time_limit():
+            load_document(folder)
+    except RulelangError as error:
+        for one in (error.errors if isinstance(error, ErrorList) else [error]):
+            assert one.span is not None and one.span.file == str(folder / "game.yaml"), one.format()
+        assert SECRET not in error.format()

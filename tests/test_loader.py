@@ -597,6 +597,20 @@ def test_bad_value_for_a_standard_tag(tmp_path: Path) -> None:
     assert at(error.span) == (1, 8)
 
 
+@pytest.mark.parametrize("literal, digits", [("1" * 5000, 5000), ("-" + "9" * 4301, 4301), ("0x" + "f" * 5000, 5000),
+                                             ("0o" + "7" * 200, 200), ("!!float " + "1" * 400, 400)])
+def test_a_number_too_long_is_a_located_error(tmp_path: Path, literal: str, digits: int) -> None:
+    error = load_error(write(tmp_path, "game.yaml", f"game: x\ncount: {literal}\n"))
+    assert error.message == f"this number has {digits:,} digits; a spec's numbers have at most 100"
+    assert at(error.span) == (2, 8)
+    assert error.format()                   # printing it never converts the number
+
+
+def test_a_number_of_100_digits_loads(tmp_path: Path) -> None:
+    doc = load_document(write(tmp_path, "game.yaml", "count: " + "9" * 100 + "\n"))
+    assert doc.data["count"] == 10**100 - 1
+
+
 # ---------------------------------------------------------------------------
 # Hostile input
 
