@@ -7,6 +7,7 @@ the expected and the actual value.
 """
 from __future__ import annotations
 
+import os
 import stat
 import sys
 from dataclasses import dataclass, field
@@ -85,7 +86,7 @@ def game_for(scenario: Scenario) -> Game:
     base = Path(scenario.file).resolve().parent
     named = scenario.data.get("game")
     if named:
-        folder = (base / named).resolve()
+        folder = _named_game_folder(scenario, base, str(named))
     else:
         folder = next((p for p in [base, *base.parents] if (p / "game.yaml").exists()), None)
         if folder is None:
@@ -94,6 +95,19 @@ def game_for(scenario: Scenario) -> Game:
     if folder not in _GAMES:
         _GAMES[folder] = load_game(folder)
     return _GAMES[folder]
+
+
+def _named_game_folder(scenario: Scenario, base: Path, named: str) -> Path:
+    """The real folder a scenario's `game:` names; a missing path, a link loop or a bad name is a located error."""
+    span = scenario.doc.span(scenario.path + ("game",))
+    try:
+        files.look_at(base / named)
+    except files.FileMissing:
+        raise ScenarioError(f"cannot find the game '{named}'", span, "name the game's folder, relative to "
+                            "this file") from None
+    except files.FileRefused as refused:
+        raise ScenarioError(f"the game {named!r} {refused.reason}", span, refused.hint) from None
+    return Path(os.path.realpath(base / named))
 
 
 # --- running --------------------------------------------------------------------------------

@@ -445,6 +445,22 @@ def test_scenario_paths_that_are_loops_or_too_long_say_so(tmp_path: Path) -> Non
     assert caught.value.message == f"no such file or folder: {tmp_path / 'nope'}"
 
 
+@pytest.mark.parametrize("named, message", [
+    ("../loop", "the game '../loop' is a link loop: following its links never reaches a file"),
+    ('"a\\0b"', "the game 'a\\x00b' is not a usable file name"),
+    ("nope", "cannot find the game 'nope'"),
+])
+def test_a_scenario_naming_a_bad_game_path_is_a_located_error(tmp_path: Path, named: str, message: str,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path, "g/game.yaml", GAME)
+    link(tmp_path / "g", "loop", "loop")
+    scenario = write(tmp_path, "g/scenarios/a.yaml", f"scenario: a\ngame: {named}\nexpect: {{}}\n")
+    code, out, err = run_cli(["test", str(tmp_path / "g")], capsys)
+    assert code == 1
+    assert f"{scenario}:2:7: error: {message}\n" in out + err
+    assert "internal error" not in out + err
+
+
 def test_a_fifo_scenario_is_refused_without_blocking(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write(tmp_path, "g/game.yaml", GAME)
     (tmp_path / "g" / "scenarios").mkdir()
