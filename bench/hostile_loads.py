@@ -82,7 +82,8 @@ def measure(build: Callable[[Path], None]) -> tuple[float, float, str]:
 
 
 def main() -> None:
-    print(f"limits: {loader.MAX_SPEC_BYTES:,} bytes, {loader.MAX_NODES:,} values, {loader.MAX_ALIASES:,} aliases, "
+    print(f"limits: {loader.MAX_SPEC_BYTES:,} bytes, {loader.MAX_LINES:,} lines, {loader.MAX_NODES:,} values, "
+          f"{loader.MAX_ALIASES:,} aliases, "
           f"{loader.MAX_FILES} files for a whole spec")
     for build in CASES:
         wall, cpu, outcome = measure(build)
