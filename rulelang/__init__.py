@@ -1,6 +1,8 @@
 """rulelang: a declarative rules language for card and dice games.
 
-The pipeline, one module per stage: ``loader`` (YAML with positions) ->
+The pipeline, one module per stage: ``loader`` (a game's YAML files with
+positions: ``files`` reads them safely, ``yamlfile`` turns each into data,
+``document`` keeps where each value came from) ->
 ``schema`` (structure) -> ``parser`` (rule texts to ``nodes``) -> ``check``
 (names and types) -> ``compiler`` (a small package: expressions and
 statements to closures, the spec to a ``Game``) -> ``engine`` (states,

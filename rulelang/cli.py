@@ -12,6 +12,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Sequence
 
@@ -137,8 +138,16 @@ def _silence_stdout() -> None:
 
 
 def _missing(path: str) -> str | None:
-    """The usage message for a path that does not exist, or None if it does."""
-    return None if os.path.lexists(path) else f"no such file or folder: {path}"
+    """The usage message for a path that cannot be used at all (missing, a link loop, a name too long)."""
+    from . import files
+
+    try:
+        files.look_at(Path(path))
+    except files.FileMissing:
+        return f"no such file or folder: {path}"
+    except files.FileRefused as refused:
+        return f"'{path}' {refused.reason}"
+    return None
 
 
 # --- validate ------------------------------------------------------------------

@@ -27,7 +27,10 @@ def source_line(file: str, line: int) -> str | None:
 
 @dataclass(frozen=True)
 class Span:
-    """A place in a file: 1-based line and column; ``end_col`` is exclusive."""
+    """A place in a file: 1-based line and column; ``end_col`` is exclusive.
+
+    Line 0 names the file as a whole (a file that could not be read): nothing of it is quoted.
+    """
 
     file: str
     line: int
@@ -36,6 +39,8 @@ class Span:
     end_col: int | None = None
 
     def __str__(self) -> str:
+        if self.line < 1:
+            return self.file
         return f"{self.file}:{self.line}:{self.col}"
 
 

@@ -8,12 +8,13 @@ the expected and the actual value.
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import load_game
+from . import files, load_game
 from .engine import Game, State, player_name
 from .errors import RulelangError, RuleError, ScenarioError
 from .loader import Document, load_document
@@ -63,30 +64,35 @@ def scenario_files_of(raw: str) -> tuple[list[Path], list[Path]]:
     A game (its folder or its game.yaml) stands for its scenarios. A folder gives
     the .yaml files under its `scenarios` folders (or itself, if it is one); links
     to folders are not followed, links to files outside the folder are not read.
+    A path that is a link loop or has a name too long says so, never a traceback.
     """
     path = Path(raw)
-    if path.is_file() and path.name == GAME_FILE:
-        path = path.parent
-    if path.is_dir():
+    try:
+        info = files.look_at(path)
+    except files.FileMissing:
+        raise ScenarioError(f"no such file or folder: {raw}") from None
+    except files.FileRefused as refused:
+        raise ScenarioError(f"'{raw}' {refused.reason}", None, refused.hint) from None
+    if stat.S_ISREG(info.st_mode) and path.name == GAME_FILE:
+        return _folder_scenarios(path.parent)
+    if stat.S_ISDIR(info.st_mode):
         return _folder_scenarios(path)
-    if path.exists():
-        return [path], []
-    raise ScenarioError(f"no such file or folder: {raw}")
+    return [path], []
 
 
 def _folder_scenarios(folder: Path) -> tuple[list[Path], list[Path]]:
     top = folder.absolute()
     real_top = os.path.realpath(top)
     found, outside = [], []
-    for root, _, files in os.walk(top):                   # does not follow links to folders: no loops
-        for name in files:
+    for root, _, names in os.walk(top):                   # does not follow links to folders: no loops
+        for name in names:
             file = Path(root) / name
             if not name.endswith(".yaml") or "scenarios" not in file.relative_to(top.parent).parts[:-1]:
                 continue
             real = os.path.realpath(file)
             if os.path.commonpath([real, real_top]) != real_top:
                 outside.append(folder / file.relative_to(top))
-            elif os.path.isfile(real):
+            else:                                         # a FIFO or device too: the reader refuses it in words
                 found.append(folder / file.relative_to(top))
     return sorted(found), sorted(outside)
 
@@ -126,7 +132,7 @@ def game_for(scenario: Scenario) -> Game:
     base = Path(scenario.file).resolve().parent
     named = scenario.data.get("game")
     if named:
-        folder = (base / named).resolve()
+        folder = _named_game_folder(scenario, base, str(named))
     else:
         folder = next((p for p in (base, base.parent) if (p / GAME_FILE).is_file()), None)
         if folder is None:
@@ -135,6 +141,19 @@ def game_for(scenario: Scenario) -> Game:
     if folder not in _GAMES:
         _GAMES[folder] = load_game(folder)
     return _GAMES[folder]
+
+
+def _named_game_folder(scenario: Scenario, base: Path, named: str) -> Path:
+    """The real folder a scenario's `game:` names; a missing path, a link loop or a bad name is a located error."""
+    span = scenario.doc.span(scenario.path + ("game",))
+    try:
+        files.look_at(base / named)
+    except files.FileMissing:
+        raise ScenarioError(f"cannot find the game '{named}'", span, "name the game's folder, relative to "
+                            "this file") from None
+    except files.FileRefused as refused:
+        raise ScenarioError(f"the game {named!r} {refused.reason}", span, refused.hint) from None
+    return Path(os.path.realpath(base / named))
 
 
 # --- running --------------------------------------------------------------------------------

@@ -387,6 +387,19 @@ def test_a_missing_path_is_a_usage_error_for_every_command(capsys, command) -> N
     assert err == "rulelang: error: no such file or folder: /nope\n"
 
 
+@pytest.mark.parametrize("command", [["run", "{}", "--players", "2"], ["validate", "{}"], ["test", "{}"],
+                                     ["replay", "{}", "{}"]], ids=["run", "validate", "test", "replay"])
+def test_a_path_that_is_a_link_loop_or_too_long_says_so(tmp_path: Path, capsys, command) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    long = tmp_path / ("a" * 300)
+    for path, words in ((loop, "is a link loop: following its links never reaches a file"),
+                        (long, "has a name too long for a file (300 bytes; the limit is 255)")):
+        code, out, err = cli([part.format(path) for part in command], capsys)
+        assert code == 2 and out == ""
+        assert err == f"rulelang: error: '{path}' {words}\n"
+
+
 @pytest.mark.parametrize("value", ["-1", "-20", "x"])
 def test_validate_refuses_a_negative_or_odd_number_of_games(capsys, value) -> None:
     code, out, err = cli(["validate", "--games", value, str(GAME_DIR)], capsys)

@@ -1,0 +1,230 @@
+"""A game's plain data, and where every value of it came from.
+
+Designers get errors as ``file:line:col``, so the loader keeps a span for
+every mapping key, mapping value, list item and scalar of the merged files,
+and can map a position inside a rule text (as the rule parser reports it)
+back to its file, whatever YAML style the text was written in.
+"""
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from rulelang.errors import Span
+
+#: The line breaks YAML knows; files are split on these so line numbers agree with PyYAML's.
+LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
+
+
+@dataclass(frozen=True)
+class ScalarText:
+    """Where a string scalar sits in its file, so positions inside its text can be mapped back."""
+
+    value: str
+    style: str | None
+    file: str
+    line: int
+    col: int
+
+
+@dataclass
+class Document:
+    """Plain data of a game (includes merged) plus the source position of every node."""
+
+    data: Any
+    path: Path
+    _spans: dict[tuple, Span] = field(default_factory=dict, repr=False)
+    _key_spans: dict[tuple, Span] = field(default_factory=dict, repr=False)
+    _scalars: dict[tuple, ScalarText] = field(default_factory=dict, repr=False)
+    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _text_maps: dict[tuple, "_TextMap"] = field(default_factory=dict, repr=False)
+
+    def span(self, path: tuple) -> Span:
+        """The span of the node at ``path``, or of its nearest ancestor that has one."""
+        path = tuple(path)
+        for end in range(len(path), -1, -1):
+            found = self._spans.get(path[:end])
+            if found is not None:
+                return found
+        return Span(str(self.path), 1, 1)
+
+    def key_span(self, path: tuple) -> Span:
+        """The span of the mapping key whose value is at ``path`` (falls back to ``span``)."""
+        found = self._key_spans.get(tuple(path))
+        return found if found is not None else self.span(path)
+
+    def text_span(
+        self,
+        path: tuple,
+        line: int,
+        col: int,
+        end_line: int | None = None,
+        end_col: int | None = None,
+    ) -> Span:
+        """Map a 1-based position inside a string value (as a DSL parser reports it) to the file."""
+        path = tuple(path)
+        info = self._scalars.get(path)
+        if info is None:
+            return self.span(path)
+        text_map = self._text_maps.get(path)
+        if text_map is None or text_map.info is not info:
+            text_map = self._text_maps[path] = _TextMap(info, self._lines.get(info.file, []))
+        start_line, start_col = text_map.position(line, col)
+        if end_line is None or end_col is None:
+            return Span(info.file, start_line, start_col)
+        stop_line, stop_col = text_map.position(end_line, end_col)
+        return Span(info.file, start_line, start_col, stop_line, stop_col)
+
+
+class _TextMap:
+    """Maps positions inside one scalar's text to its file.
+
+    The per-scalar work (block indentation, line starts, where each source line
+    sits in a folded value) is done once, so a parser asking for thousands of
+    node positions in a long rule text stays linear.
+    """
+
+    def __init__(self, info: ScalarText, lines: list[str]):
+        self.info = info
+        self.lines = lines
+        self._indent: int | None = None
+        self._starts: list[int] | None = None
+        self._folds: list[tuple[int, int, int, int]] | None | bool = False   # False: not built yet
+
+    @property
+    def indent(self) -> int:
+        if self._indent is None:
+            self._indent = _block_indent(self.info, self.lines)
+        return self._indent
+
+    def position(self, line: int, col: int) -> tuple[int, int]:
+        """File line and column of (line, col) inside the value."""
+        info, lines = self.info, self.lines
+        line, col = max(line, 1), max(col, 1)
+        if info.style == "|":
+            return info.line + line, self.indent + col
+        if info.style in (">", None):
+            found = self._folded_position(self._offset(line, col))
+            if found is not None:
+                return found
+        if info.style == ">":
+            return info.line + line, self.indent + col
+        if line == 1:
+            return info.line, _inline_column(line_at(lines, info.line), info, col)
+        source = line_at(lines, info.line + line - 1)
+        return info.line + line - 1, len(source) - len(source.lstrip(" ")) + col
+
+    def _offset(self, line: int, col: int) -> int:
+        """0-based offset in the value of 1-based (line, col), clamped to the value."""
+        if self._starts is None:
+            self._starts = [0] + [i + 1 for i, ch in enumerate(self.info.value) if ch == "\n"]
+        starts = self._starts
+        before = starts[line - 1] if line <= len(starts) else len(self.info.value)
+        return min(before + col - 1, len(self.info.value))
+
+    def _folded_position(self, offset: int) -> tuple[int, int] | None:
+        """Where ``offset`` sits in a value whose source lines YAML joined (folded '>' or plain).
+
+        Each source line's text is found again in the value, in order; None when
+        that fails (a flow collection, say), and ``position`` falls back to simpler rules.
+        """
+        if self._folds is False:
+            self._folds = self._build_folds()
+        folds = self._folds
+        if not folds:
+            return None
+        i = bisect.bisect_right(folds, (offset, math.inf)) - 1
+        if i < 0:
+            return folds[0][1], folds[0][2] + 1
+        found, number, start, length = folds[i]
+        return number, start + min(offset - found, length) + 1
+
+    def _build_folds(self) -> list[tuple[int, int, int, int]] | None:
+        """(value offset, file line, 0-based column, length) of each source line's text."""
+        out: list[tuple[int, int, int, int]] = []
+        pos = 0
+        for number, start, content in self._segments():
+            if not content:
+                continue
+            found = self.info.value.find(content, pos)
+            if found < 0:
+                return out or None
+            out.append((found, number, start, len(content)))
+            pos = found + len(content)
+        return out or None
+
+    def _segments(self) -> Iterator[tuple[int, int, str]]:
+        """(file line, 0-based column, text) of each source line of the scalar, in order."""
+        info, lines = self.info, self.lines
+        if info.style == ">":
+            indent = self.indent
+            for number in range(info.line + 1, len(lines) + 1):
+                source = lines[number - 1]
+                if source.strip() and len(source) - len(source.lstrip(" ")) < indent:
+                    return
+                yield number, indent, source[indent:].rstrip()
+            return
+        number = info.line
+        start = _skip_node_properties(line_at(lines, info.line), info.col - 1)
+        while number <= len(lines):
+            rest = lines[number - 1][start:]
+            comment = rest.find(" #")
+            yield number, start, (rest[:comment] if comment >= 0 else rest).rstrip()
+            number += 1
+            following = line_at(lines, number)
+            if not following.strip() or following.lstrip().startswith("#"):
+                return
+            start = len(following) - len(following.lstrip(" \t"))
+
+
+def line_at(lines: list[str], number: int) -> str:
+    return lines[number - 1] if 1 <= number <= len(lines) else ""
+
+
+def _block_indent(info: ScalarText, lines: list[str]) -> int:
+    """Columns of indentation of a block scalar's content (explicit indicator or detected)."""
+    if info.style == "|":
+        for k, text in enumerate(info.value.split("\n"), start=1):
+            source = line_at(lines, info.line + k)
+            if text and source.endswith(text):
+                return len(source) - len(text)
+    for source in lines[info.line:]:
+        if source.strip():
+            return len(source) - len(source.lstrip(" "))
+    return 0
+
+
+def _inline_column(source: str, info: ScalarText, col: int) -> int:
+    """1-based file column of value column ``col`` on the first line of a flow scalar."""
+    start = _skip_node_properties(source, info.col - 1)
+    if info.style not in ("'", '"'):
+        return start + col
+    i = start + 1
+    for _ in range(col - 1):
+        if i >= len(source):
+            return i + 1 + (col - 1)  # past the line: best effort
+        i += _quoted_char_width(source, i, info.style)
+    return i + 1
+
+
+def _skip_node_properties(source: str, i: int) -> int:
+    """Skip an anchor (&a) or tag (!t) before a scalar: the node starts there, its text after."""
+    while i < len(source) and source[i] in "&!":
+        while i < len(source) and source[i] not in " \t":
+            i += 1
+        while i < len(source) and source[i] in " \t":
+            i += 1
+    return i
+
+
+def _quoted_char_width(source: str, i: int, style: str) -> int:
+    """How many source characters make one value character at ``source[i]``."""
+    if style == "'":
+        return 2 if source.startswith("''", i) else 1
+    if source[i] != "\\" or i + 1 >= len(source):
+        return 1
+    return {"x": 4, "u": 6, "U": 10}.get(source[i + 1], 2)
