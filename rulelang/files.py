@@ -107,13 +107,13 @@ def look_at(path: Path) -> os.stat_result:
         raise _refusal(error) from None
 
 
-def check_regular(real: Path) -> os.stat_result:
+def check_regular(real: Path, wanted: str = "a YAML file") -> os.stat_result:
     """Refuse folders, FIFOs, devices and sockets before anything opens them (opening one may block or act)."""
     try:
         info = os.stat(real)
     except OSError as error:
         raise _refusal(error) from None
-    _require_regular(info.st_mode)
+    _require_regular(info.st_mode, wanted)
     return info
 
 
@@ -219,21 +219,45 @@ _KINDS = [(stat.S_ISFIFO, "a FIFO (a named pipe)"), (stat.S_ISCHR, "a character 
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")]
 
 
-def _require_regular(mode: int) -> None:
+def _require_regular(mode: int, wanted: str = "a YAML file") -> None:
     if stat.S_ISREG(mode):
         return
     if stat.S_ISDIR(mode):
-        raise FileRefused("is a folder, not a YAML file", "name a YAML file inside it")
+        raise FileRefused(f"is a folder, not {wanted}", f"name {wanted} inside it")
     kind = next((words for test, words in _KINDS if test(mode)), "something else")
     raise FileRefused(f"is not a regular file: it is {kind}", "a game's files are plain text files")
 
 
-def _check_handle(handle: int, checked: os.stat_result, roots: Sequence[Path]) -> None:
-    """The opened file is regular, is the file that was checked, and (where the system says) lies inside."""
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file the user named anywhere (a log, a saved game), at most ``limit`` of them.
+
+    No folder confines such a file, but it gets the same care as a spec file: a
+    FIFO or device is refused before it is opened, the open never blocks, the
+    handle is checked to be the file that was checked, and reading stops at the limit.
+    """
+    _check_name(path)
+    real = _real_path(path)
+    checked = check_regular(real, "a file")
+    if checked.st_size > limit:
+        raise FileTooLarge(checked.st_size, limit)
+    handle = _open_handle(real)
+    try:
+        _check_same_regular(handle, checked)
+        return _read_at_most(handle, limit)
+    finally:
+        os.close(handle)
+
+
+def _check_same_regular(handle: int, checked: os.stat_result) -> None:
     opened = os.fstat(handle)
     _require_regular(opened.st_mode)
     if (opened.st_dev, opened.st_ino) != (checked.st_dev, checked.st_ino):
         raise _changed()
+
+
+def _check_handle(handle: int, checked: os.stat_result, roots: Sequence[Path]) -> None:
+    """The opened file is regular, is the file that was checked, and (where the system says) lies inside."""
+    _check_same_regular(handle, checked)
     where = _handle_path(handle)
     if where is not None and not _inside_any(where, roots):
         raise FileRefused(f"was moved outside {_folders_words(roots)} while it was being opened")

@@ -9,11 +9,12 @@ from __future__ import annotations
 import functools
 import json
 import os
-import stat
+from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from . import files
 from .errors import RulelangError, Span
 
 #: Largest saved state or event log read (bytes).
@@ -25,40 +26,11 @@ class InputError(RulelangError):
 
 
 def read_regular_file(path: str, limit: int = MAX_INPUT_BYTES) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes, or an InputError."""
+    """The bytes of a regular file of at most ``limit`` bytes (see ``files.read_regular``), or an InputError."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    except OSError as error:
-        raise InputError(f"cannot open {path}: {error.strerror or error}") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"{path} is not a regular file ({_kind(info.st_mode)})",
-                             hint="give the path of a file written by rulelang")
-        if info.st_size > limit:
-            raise InputError(f"{path} is too large ({info.st_size:,} bytes; at most {limit:,})")
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > limit:
-            raise InputError(f"{path} is too large (more than {limit:,} bytes)")
-        return b"".join(chunks)
-    except OSError as error:
-        raise InputError(f"cannot read {path}: {error.strerror or error}") from None
-    finally:
-        os.close(fd)
-
-
-def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
-                       (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a regular file"
+        return files.read_regular(Path(path), limit)
+    except files.FileRefused as refused:
+        raise InputError(f"{path} {refused.reason}", hint=refused.hint) from None
 
 
 def decode_text(raw: bytes, path: str) -> str:

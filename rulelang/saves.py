@@ -281,7 +281,8 @@ class _Check:
         events = data["events"]
         for i, event in enumerate(events):
             turn = event.get("turn", 0)
-            if event.get("type") not in EVENT_TYPES or type(turn) is not int or turn < 0:
+            kind = event.get("type")
+            if not isinstance(kind, str) or kind not in EVENT_TYPES or type(turn) is not int or turn < 0:
                 self.fail(["events", i], event_problem(event) or "not an event")
         for i in {0, len(events) - 1}:
             problem = event_problem(events[i])

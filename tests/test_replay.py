@@ -208,7 +208,8 @@ def test_a_log_that_is_not_a_regular_file_is_refused_at_once(tmp_path):
         if not path.exists():
             continue
         done = cli("replay", "games/jacks_friends", str(path))
-        assert done.returncode == 1 and "not a regular file" in done.stderr, done.stderr
+        said = "is a folder, not a file" if path.is_dir() else "is not a regular file"
+        assert done.returncode == 1 and said in done.stderr, done.stderr
         assert done.stderr.startswith(f"{path}:1:1: error: ")
     done = cli("replay", "games/jacks_friends", str(tmp_path / "missing.jsonl"))
     assert done.returncode == 2 and "no such file" in done.stderr

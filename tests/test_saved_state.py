@@ -289,10 +289,10 @@ def test_a_state_file_names_the_file_and_the_place(tmp_path):
 def test_a_state_file_that_is_a_fifo_or_a_folder_is_refused_at_once(tmp_path):
     fifo = tmp_path / "fifo.json"
     os.mkfifo(fifo)
-    for path in (fifo, tmp_path):
+    for path, said in ((fifo, "is not a regular file: it is a FIFO"), (tmp_path, "is a folder, not a file")):
         with pytest.raises(SavedStateError) as caught:
             read_state_file(FLAP, str(path))
-        assert "not a regular file" in caught.value.message
+        assert said in caught.value.message
 
 
 def test_to_json_is_a_snapshot():
