@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     test = sub.add_parser("test", help="run scenario files")
     test.add_argument("paths", nargs="+", metavar="PATH")
+
+    from .lab.command import add_arguments as simulate_arguments
+    simulate_arguments(sub.add_parser("simulate", help="play a batch of games with agents and summarise them"))
     return parser
 
 
@@ -55,12 +58,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise _Usage("a command is needed: validate, run or test")
+            raise _Usage("a command is needed: validate, run, test or simulate")
     except _Usage as usage:
         print(f"rulelang: error: {usage}", file=sys.stderr)
         return 2
     try:
-        return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test}[args.command](args)
+        return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test,
+                "simulate": cmd_simulate}[args.command](args)
     except _Usage as usage:
         print(f"rulelang: error: {usage}", file=sys.stderr)
         return 2
@@ -187,6 +191,17 @@ def cmd_test(args: argparse.Namespace) -> int:
     from .scenario import run_scenario_files
 
     return run_scenario_files(args.paths)
+
+
+# --- simulate ----------------------------------------------------------------------------
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .lab.command import UsageError, simulate
+
+    try:
+        return simulate(args)
+    except UsageError as usage:
+        raise _Usage(str(usage)) from None
 
 
 if __name__ == "__main__":
