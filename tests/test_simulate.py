@@ -101,6 +101,40 @@ def test_summary_counts_a_hand_made_batch_exactly():
     assert summary["errors"]["games"][0]["message"] == "spec.yaml:1:1: error: boom"
 
 
+@st.composite
+def batches(draw):
+    """A batch of made-up game records: any winners, lengths, endings, plays and failures."""
+    players = draw(st.integers(2, 5))
+    seats = st.integers(0, players - 1)
+    records = []
+    for index in range(draw(st.integers(0, 30))):
+        if draw(st.booleans()) and draw(st.booleans()):
+            records.append(GameRecord(index, index, error="f:1:1: error: x"))
+            continue
+        winners = tuple(sorted(draw(st.sets(seats, max_size=players))))
+        plays = draw(st.dictionaries(st.sampled_from(["a", "b"]), st.dictionaries(seats, st.integers(1, 3), min_size=1),
+                                     max_size=2))
+        records.append(GameRecord(index, index, draw(st.integers(1, 40)), winners, None,
+                                  draw(st.sampled_from(["x", "y"])), draw(seats), plays))
+    return Batch("x", players, len(records), 0, ("random",) * players), records
+
+
+@given(batches())
+def test_summary_counts_add_up_for_any_batch(made):
+    batch, records = made
+    summary = summarize(batch, records, "Test", ["r"] * batch.players, {})
+    done = [r for r in records if r.error is None]
+    assert summary["completed"] + summary["errors"]["count"] == batch.games
+    assert sum(summary["winners"].values()) == len(done)
+    assert sum(summary["end_conditions"].values()) == len(done)
+    assert sum(count for _, count in summary["turns"]["histogram"]) == len(done)
+    assert sum(rate["wins"] for rate in summary["win_rate"].values()) == sum(len(r.winners) for r in done)
+    assert summary["agent_win_rate"]["random"]["wins"] == sum(len(r.winners) for r in done)
+    for card, info in summary["cards"].items():
+        assert info["played"] == sum(sum(r.plays.get(card, {}).values()) for r in done)
+        assert info["games"] <= info["win_rate"]["of"] <= info["games"] * batch.players
+
+
 def test_counts_of_a_played_batch_add_up_to_the_games(jacks_friends):
     batch = Batch(JF, 4, 120, 3, seat_agents("random", 4))
     layout = jacks_friends.layout(4)
