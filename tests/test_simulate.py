@@ -135,6 +135,17 @@ def test_summary_counts_add_up_for_any_batch(made):
         assert info["games"] <= info["win_rate"]["of"] <= info["games"] * batch.players
 
 
+def test_a_batch_where_every_game_failed_still_prints_a_summary():
+    records = [GameRecord(i, i, error="f.yaml:2:3: error: boom") for i in range(3)]
+    summary = summarize(Batch("x", 2, 3, 0, ("random", "random")), records, "Test", ["r", "r"], {})
+    assert summary["completed"] == 0 and summary["win_rate"]["P1"]["rate"] is None
+    assert summary["turns"]["mean"] is None and summary["errors"]["seeds"] == [0, 1, 2]
+    for terminal in (False, True):
+        text = io.StringIO()
+        print_table(summary, text, terminal)
+        assert "3 games failed" in text.getvalue() and "How games ended" not in text.getvalue()
+
+
 def test_counts_of_a_played_batch_add_up_to_the_games(jacks_friends):
     batch = Batch(JF, 4, 120, 3, seat_agents("random", 4))
     layout = jacks_friends.layout(4)

@@ -67,7 +67,7 @@ def sections(summary: dict) -> list[Section]:
         out.append(Section(f"{errors['count']} games failed", ["game", "seed", "error"],
                            [[str(g["index"]), str(g["seed"]), g["message"]] for g in errors["games"][:10]],
                            note=f"seeds: {shown}"))
-    return out
+    return [part for part in out if part.rows]
 
 
 def _most_first(counts: dict[str, int]) -> list[tuple[str, int]]:
