@@ -25,6 +25,28 @@ class RandomAgent:
         return self.rng.randrange(count)
 
 
+class FirstAgent:
+    """Always the first legal option: a fixed, predictable opponent and a baseline for policies."""
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed            # unused; every agent is made from a seed
+
+    def choose(self, state: State, player: int) -> str:
+        return state.legal(player)[0]
+
+    def choose_index(self, state: State, player: int, count: int) -> int:
+        return 0
+
+
+#: Agents by the name a command line uses; each is made from a seed (its own random stream).
+AGENTS: dict[str, type] = {"random": RandomAgent, "first": FirstAgent}
+
+
+def make_agent(name: str, seed: int) -> Agent:
+    """The agent registered under ``name``, seeded; KeyError if there is none."""
+    return AGENTS[name](seed)
+
+
 def play_out(state: State, agents: list[Agent] | Agent, max_decisions: int = 1_000_000) -> State:
     """Play a game to its end: the first player still to choose asks its agent, and so on."""
     seats = agents if isinstance(agents, list) else None

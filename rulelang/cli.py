@@ -68,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="replay an event log and check that every event of it is the game's")
     replay.add_argument("path", metavar="PATH", help="the game")
     replay.add_argument("log", metavar="LOG", help="an event log written by `run --log`")
+    from .lab.command import add_arguments as simulate_arguments
+    simulate_arguments(sub.add_parser("simulate", help="play a batch of games with agents and summarise them"))
     return parser
 
 
@@ -105,8 +107,9 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        raise _Usage("a command is needed: validate, run, test or replay")
-    return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test, "replay": cmd_replay}[args.command](args)
+        raise _Usage("a command is needed: validate, run, test, replay or simulate")
+    return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test, "replay": cmd_replay,
+            "simulate": cmd_simulate}[args.command](args)
 
 
 def internal_error(error: BaseException) -> str:
@@ -364,6 +367,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 1
     print(check.summary(args.log))
     return 0
+
+
+# --- simulate ----------------------------------------------------------------------------
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .lab.command import UsageError, simulate
+
+    try:
+        return simulate(args)
+    except UsageError as usage:
+        raise _Usage(str(usage)) from None
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 
 MASK64 = (1 << 64) - 1
+JSON_SAFE = (1 << 53) - 1          # the largest whole number a JSON double holds exactly
 
 
 def _digest64(*parts: int) -> int:
@@ -25,3 +26,15 @@ def start_state(seed: int) -> int:
     """The RNG state a game with this seed starts from."""
     return _digest64(seed)
 
+
+def batch_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a batch started with ``seed``.
+
+    Every game of a batch gets its own stream, a function of (seed, index)
+    only, so a batch gives the same games however it is split between
+    processes. The same hash derives a seat's agent seed from a game seed.
+    Seeds are kept below 2**53 so that every JSON reader (JavaScript, jq)
+    keeps a failed game's seed exactly; the stream still starts from a
+    64-bit hash of it.
+    """
+    return _digest64(seed, index) & JSON_SAFE

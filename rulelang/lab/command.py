@@ -1,0 +1,122 @@
+"""`rulelang simulate`: check the request, play the batch, print and write the summary.
+
+Usage mistakes raise UsageError before any game is played (the CLI prints
+them in one line and exits 2). Games that fail are counted and reported
+with their seeds; the command then exits 1, after printing the summary.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from pathlib import Path
+from typing import Callable, Iterator
+
+
+class UsageError(Exception):
+    """A command-line mistake: one line, exit code 2."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", metavar="PATH")
+    parser.add_argument("--players", type=int, required=True, metavar="N")
+    parser.add_argument("--games", type=int, default=1000, metavar="K", help="games to play (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the batch (default 0)")
+    parser.add_argument("--agents", default="random", metavar="A,B,...",
+                        help="one agent for every seat, or one per seat (random, first; default random)")
+    parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes to play in (default 1)")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object, last line")
+    parser.add_argument("--csv", metavar="FILE", help="write one row per game")
+    parser.add_argument("--plot", metavar="FILE.png", help="draw win rates and game lengths (needs matplotlib)")
+
+
+def simulate(args: argparse.Namespace) -> int:
+    from .. import load_game
+    from .report import json_line, print_table
+    from .simulate import Batch, run_batch, seat_agents
+    from .stats import summarize
+
+    _check_numbers(args)
+    if args.plot:
+        _require_plot()
+    _check_outputs(args)
+    if not Path(args.path).exists():
+        raise UsageError(f"no such file or folder: {args.path}")
+    game = load_game(args.path)
+    if not game.min_players <= args.players <= game.max_players:
+        raise UsageError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
+    try:
+        agents = seat_agents(args.agents, args.players)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    batch = Batch(args.path, args.players, args.games, args.seed, agents)
+    with progress_bar(args.games) as advance:
+        records = run_batch(game, batch, args.workers, advance)
+    layout = game.layout(args.players)
+    summary = summarize(batch, records, game.name, layout.roles, layout.team_players)
+    print_table(summary, sys.stdout, sys.stdout.isatty())
+    _write_files(args, records, summary)
+    failed = [r for r in records if r.error is not None]
+    if failed:
+        print(failed[0].error, file=sys.stderr)
+        print(f"rulelang: {len(failed)} of {args.games} games failed (seeds in the summary)", file=sys.stderr)
+    if args.json:
+        print(json_line(summary), flush=True)
+    return 1 if failed else 0
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, not {args.workers}")
+    if args.players < 1:
+        raise UsageError(f"--players must be at least 1, not {args.players}")
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse an output path that cannot be written before playing, not after."""
+    from .report import check_writable
+    for path in (args.csv, args.plot):
+        if path:
+            try:
+                check_writable(path)
+            except OSError as error:
+                raise UsageError(str(error)) from None
+
+
+def _require_plot() -> None:
+    from .plot import PlotUnavailable, require_matplotlib
+    try:
+        require_matplotlib()
+    except PlotUnavailable as missing:
+        raise UsageError(str(missing)) from None
+
+
+def _write_files(args: argparse.Namespace, records: list, summary: dict) -> None:
+    from .report import write_csv
+    try:
+        if args.csv:
+            write_csv(args.csv, records)
+        if args.plot:
+            from .plot import draw
+            draw(summary, args.plot)
+    except OSError as error:
+        if error.strerror and error.filename:
+            raise UsageError(f"cannot write {error.filename}: {error.strerror}") from None
+        raise UsageError(str(error)) from None
+
+
+@contextlib.contextmanager
+def progress_bar(total: int) -> Iterator[Callable[[int], None] | None]:
+    """A rich progress bar on stderr when it is a terminal; nothing (None) otherwise."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("games", total=total)
+        yield lambda done: bar.update(task, advance=done)

@@ -1,0 +1,195 @@
+"""A batch summary as people and programs read it: a table, one JSON line, CSV rows, a plot.
+
+The table is built once as plain sections (a title, columns, rows) and then
+drawn by rich on a terminal or as aligned plain text otherwise, so a log
+file or a pipe gets no escape codes or box characters.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import stat
+from dataclasses import dataclass, field
+from typing import IO
+
+from .simulate import GameRecord
+from .stats import histogram_bins, player_label, winner_label
+
+
+@dataclass
+class Section:
+    title: str
+    columns: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+    note: str = ""
+
+
+def percent(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def interval(rate: dict) -> str:
+    if rate["rate"] is None:
+        return "-"
+    return f"{100 * rate['low']:.1f}-{100 * rate['high']:.1f}%"
+
+
+def _rate_cells(rate: dict) -> list[str]:
+    return [str(rate["wins"]), percent(rate["rate"]), interval(rate)]
+
+
+def sections(summary: dict) -> list[Section]:
+    """Everything the table shows, in reading order; sections with nothing to say are left out."""
+    out = [_seat_section(summary)]
+    seats = {player_label(s) for s in range(summary["players"])}
+    teams = {k: v for k, v in summary["win_rate"].items() if k not in seats}
+    for title, rates in (("Win rate by team", teams), ("Win rate by role", summary["role_win_rate"])):
+        if rates:
+            out.append(Section(title, ["", "wins", "rate", "95% interval"],
+                               [[name] + _rate_cells(rate) for name, rate in rates.items()]))
+    if len(summary["agent_win_rate"]) > 1:
+        out.append(Section("Win rate by agent (per seat played)", ["agent", "wins", "rate", "95% interval"],
+                           [[name] + _rate_cells(rate) for name, rate in summary["agent_win_rate"].items()]))
+    out.append(_first_player_section(summary["first_player"]))
+    out.extend(_length_sections(summary["turns"]))
+    done = summary["completed"]
+    out.append(Section("How games ended", ["end condition", "games", "share"],
+                       [[name, str(count), percent(count / done)]
+                        for name, count in _most_first(summary["end_conditions"])]))
+    out.append(Section("Winners", ["winner", "games", "share"],
+                       [[name, str(count), percent(count / done)] for name, count in _most_first(summary["winners"])]))
+    if summary["cards"]:
+        out.append(_card_section(summary["cards"]))
+    errors = summary["errors"]
+    if errors["count"]:
+        shown = ", ".join(str(s) for s in errors["seeds"][:10]) + (", ..." if errors["count"] > 10 else "")
+        out.append(Section(f"{errors['count']} games failed", ["game", "seed", "error"],
+                           [[str(g["index"]), str(g["seed"]), g["message"]] for g in errors["games"][:10]],
+                           note=f"seeds: {shown}"))
+    return [part for part in out if part.rows]
+
+
+def _most_first(counts: dict[str, int]) -> list[tuple[str, int]]:
+    return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+
+def _seat_section(summary: dict) -> Section:
+    rows = []
+    for seat in range(summary["players"]):
+        label = player_label(seat)
+        rows.append([label, summary["roles"][seat], summary["agents"][seat]] + _rate_cells(summary["win_rate"][label]))
+    return Section("Win rate by seat", ["seat", "role", "agent", "wins", "rate", "95% interval"], rows)
+
+
+def _first_player_section(first: dict) -> Section:
+    row = ["whoever moved first"] + _rate_cells(first) + [percent(first["fair"])]
+    return Section("First-player advantage", ["", "wins", "rate", "95% interval", "fair share"], [row],
+                   note="fair share: winners per game over seats, 1/players when one player wins")
+
+
+def _length_sections(turns: dict) -> list[Section]:
+    if turns["mean"] is None:
+        return []
+    figures = Section("Game length (turns)", ["mean", "sd", "median", "min", "max"],
+                      [[f"{turns['mean']:.2f}", f"{turns['sd']:.2f}", str(turns["median"]), str(turns["min"]),
+                        str(turns["max"])]])
+    bins = histogram_bins(turns["histogram"])
+    top = max(count for _, _, count in bins)
+    rows = [[str(low) if low == high else f"{low}-{high}", str(count), "#" * max(1 if count else 0,
+                                                                             round(40 * count / top))]
+            for low, high, count in bins]
+    return [figures, Section("Game length histogram", ["turns", "games", ""], rows)]
+
+
+def _card_section(cards: dict) -> Section:
+    rows = [[card, str(info["played"]), str(info["games"])] + _rate_cells(info["win_rate"])[1:]
+            for card, info in sorted(cards.items(), key=lambda item: (-item[1]["played"], item[0]))]
+    return Section("Cards played", ["card", "times", "games", "players' win rate", "95% interval"], rows,
+                   note="players' win rate: the share of players who played the card at least once and won")
+
+
+def heading(summary: dict) -> str:
+    agents = sorted(set(summary["agents"]))
+    who = agents[0] if len(agents) == 1 else ",".join(summary["agents"])
+    failed = summary["errors"]["count"]
+    return (f"{summary['game']}: {summary['games']} games, {summary['players']} players, seed {summary['seed']}, "
+            f"agents {who}; {summary['completed']} finished" + (f", {failed} failed" if failed else ""))
+
+
+def print_table(summary: dict, out: IO[str], terminal: bool) -> None:
+    """The summary as rich tables on a terminal, as aligned plain text otherwise."""
+    parts = sections(summary)
+    if terminal:
+        _print_rich(summary, parts, out)
+    else:
+        out.write(heading(summary) + "\n")
+        for part in parts:
+            out.write("\n" + plain_section(part))
+
+
+def plain_section(part: Section) -> str:
+    """A section as a title and columns aligned with spaces."""
+    table = [part.columns] + part.rows
+    widths = [max(len(row[i]) for row in table) for i in range(len(part.columns))]
+    lines = [part.title]
+    for row in table:
+        lines.append("  " + "  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip())
+    if part.note:
+        lines.append(f"  ({part.note})")
+    return "\n".join(lines) + "\n"
+
+
+def _print_rich(summary: dict, parts: list[Section], out: IO[str]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=out, highlight=False)
+    console.print(heading(summary), style="bold", markup=False)
+    for part in parts:
+        table = Table(title=part.title, title_justify="left", caption=part.note or None, caption_justify="left")
+        for i, column in enumerate(part.columns):
+            table.add_column(column, justify="left" if i == 0 or not column else "right")   # bars: left
+        for row in part.rows:
+            table.add_row(*row)
+        console.print(table, markup=False)
+
+
+def json_line(summary: dict) -> str:
+    return json.dumps(summary, sort_keys=True, separators=(",", ":"))
+
+
+# --- files -----------------------------------------------------------------------------
+
+def check_writable(path: str) -> None:
+    """Refuse to write over anything but a plain file (a FIFO would hang, a device would be lost)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise OSError(f"cannot write {path}: {error.strerror}") from None
+    if not stat.S_ISREG(mode):
+        raise OSError(f"cannot write {path}: it exists and is not a plain file")
+
+
+CSV_COLUMNS = ["game", "seed", "turns", "end_condition", "winner", "winning_players", "team", "error"]
+
+
+def write_csv(path: str, records: list[GameRecord]) -> None:
+    """One row per game, in game order; an OSError says why it could not be written."""
+    check_writable(path)
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(CSV_COLUMNS)
+        for r in records:
+            failed = r.error is not None
+            writer.writerow([r.index, r.seed, "" if failed else r.turns, _cell(r.condition or ""),
+                             "" if failed else _cell(winner_label(r)),
+                             " ".join(player_label(s) for s in r.winners), _cell(r.team or ""),
+                             _cell(r.error.splitlines()[0] if failed else "")])
+
+
+def _cell(text: str) -> str:
+    """Spec text in a CSV cell, kept from being read as a spreadsheet formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

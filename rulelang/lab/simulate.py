@@ -1,0 +1,187 @@
+"""Play a batch of games with agents, in one process or several, with the same results.
+
+Game ``i`` of a batch started with seed ``S`` is a function of (S, i) only:
+its seed is ``batch_seed(S, i)`` and each seat's agent is seeded from that
+game seed and the seat. Which process plays it, and in what order, cannot
+change it, so ``--workers`` changes the speed and nothing else.
+
+A game that fails (a rule error, a player with no legal option, a game
+that is stuck or never ends) becomes a record with its error and seed; the
+batch goes on.
+"""
+from __future__ import annotations
+
+import signal
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..agents import AGENTS, make_agent
+from ..engine import Game, State
+from ..errors import RuleError, RulelangError, closest
+from ..rng import batch_seed
+from ..sim import MAX_DECISIONS, _current_span
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What to play: the same for every worker."""
+
+    path: str
+    players: int
+    games: int
+    seed: int
+    agents: tuple[str, ...]          # the agent's name at each seat
+
+
+@dataclass
+class GameRecord:
+    """What one game leaves for the statistics: small, so workers send it back cheaply."""
+
+    index: int
+    seed: int
+    turns: int = 0
+    winners: tuple[int, ...] = ()
+    team: str | None = None
+    condition: str | None = None      # the end condition that ended it
+    first: int | None = None          # the seat that moved first
+    plays: dict[str, dict[int, int]] = field(default_factory=dict)   # card -> seat -> times played
+    error: str | None = None          # the located report of a game that failed
+
+
+def seat_agents(names: str, players: int) -> tuple[str, ...]:
+    """One agent name for every seat, from ``random`` (all seats) or ``a,b,c`` (one per seat).
+
+    A ValueError says what is wrong, for a usage error.
+    """
+    parts = [part.strip() for part in names.split(",")]
+    for part in parts:
+        if part not in AGENTS:
+            near = closest(part, AGENTS)
+            hint = f" (did you mean '{near}'?)" if near else ""
+            raise ValueError(f"unknown agent '{part}'{hint}; known agents: {', '.join(sorted(AGENTS))}")
+    if len(parts) == 1:
+        return tuple(parts * players)
+    if len(parts) != players:
+        raise ValueError(f"--agents names {len(parts)} agents for {players} players; give one, or one per seat")
+    return tuple(parts)
+
+
+def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
+    """Game ``index`` of the batch, played to its end or to its error."""
+    seed = batch_seed(batch.seed, index)
+    record = GameRecord(index, seed)
+    state: State | None = None
+    try:
+        state = game.new_state(batch.players, seed)
+        agents = [make_agent(name, batch_seed(seed, seat)) for seat, name in enumerate(batch.agents)]
+        _play(state, agents)
+    except RulelangError as error:
+        record.error = _located(error, state or getattr(error, "state", None), batch, record)
+        return record
+    except Exception as error:  # noqa: BLE001 - a bug of rulelang: counted with its seed, not fatal to the batch
+        failure = RuleError(f"rulelang failed while playing ({type(error).__name__}: {error})",
+                            hint="this is a bug in rulelang itself; please report it with the seed")
+        record.error = _located(failure, state, batch, record)
+        return record
+    _note_result(record, state)
+    return record
+
+
+def _play(state: State, agents: list) -> None:
+    """Ask each seat's agent until the game ends; a game that cannot go on raises a RuleError."""
+    fast = [getattr(agent, "choose_index", None) for agent in agents]
+    for _ in range(MAX_DECISIONS):
+        pend = state.pending
+        if state.over:
+            return
+        if pend is None:
+            raise RuleError("the game is stuck: it is not over and waits for no decision")
+        i = pend["chosen"].index(None)
+        player = pend["players"][i]
+        count = len(pend["options"][i])
+        if count == 0:
+            raise RuleError(f"P{player + 1} must choose but has no legal option")
+        if fast[player] is not None:
+            state.apply_index(fast[player](state, player, count), player)
+        else:
+            state.apply(agents[player].choose(state, player), player)
+    raise RuleError(f"the game did not end after {MAX_DECISIONS:,} decisions",
+                    hint="check that an end condition can hold, and that 'check end' runs")
+
+
+def _located(error: RulelangError, state: State | None, batch: Batch, record: GameRecord) -> str:
+    """The error's report, placed at the running instruction if it has no place, naming the game."""
+    if error.span is None and state is not None:
+        error.span = _current_span(state)
+    turn = f", turn {state.turn}" if state is not None else ""
+    error.notes = list(error.notes) + [
+        f"game {record.index} of the batch with seed {batch.seed} (game seed {record.seed}{turn}; "
+        f"agents {','.join(batch.agents)})"]
+    return error.format()
+
+
+def _note_result(record: GameRecord, state: State) -> None:
+    """Copy what the statistics need out of a finished game and its events."""
+    record.turns = state.turn
+    record.winners = tuple(state.winners)
+    record.team = state.winning_team()
+    record.condition = state.result
+    for event in state.events:
+        kind = event["type"]
+        if kind == "started":
+            record.first = int(event["first"][1:]) - 1
+        elif kind in ("played", "answered"):        # an answer is a card played too
+            seats = record.plays.setdefault(event["card"], {})
+            seat = int(event["player"][1:]) - 1
+            seats[seat] = seats.get(seat, 0) + 1
+
+
+# --- batches ----------------------------------------------------------------------
+
+#: The game each worker process plays, by path: loaded once per process.
+_LOADED: dict[str, Game] = {}
+
+
+def _start_worker(path: str) -> None:
+    """Load the game once per worker (a forked worker already has it); Ctrl-C is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if path not in _LOADED:
+        from .. import load_game
+        _LOADED[path] = load_game(path)
+
+
+def _play_range(batch: Batch, start: int, stop: int) -> list[GameRecord]:
+    game = _LOADED[batch.path]
+    return [play_game(game, batch, index) for index in range(start, stop)]
+
+
+def run_batch(game: Game, batch: Batch, workers: int = 1,
+              progress: Callable[[int], None] | None = None) -> list[GameRecord]:
+    """Every game of the batch in index order; ``progress(n)`` is told as each n more games finish."""
+    if workers <= 1 or batch.games < 2:
+        records = []
+        for index in range(batch.games):
+            records.append(play_game(game, batch, index))
+            if progress is not None:
+                progress(1)
+        return records
+    _LOADED[batch.path] = game
+    chunk = max(1, min(100, batch.games // (workers * 8)))
+    records: list[GameRecord] = []
+    pool = ProcessPoolExecutor(max_workers=min(workers, batch.games), initializer=_start_worker,
+                               initargs=(batch.path,))
+    try:
+        pending: set[Future] = {pool.submit(_play_range, batch, start, min(start + chunk, batch.games))
+                                for start in range(0, batch.games, chunk)}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                finished = future.result()
+                records.extend(finished)
+                if progress is not None:
+                    progress(len(finished))
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    records.sort(key=lambda record: record.index)
+    return records
