@@ -47,6 +47,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     test = sub.add_parser("test", help="run scenario files")
     test.add_argument("paths", nargs="+", metavar="PATH")
+    test.add_argument("--coverage", action="store_true",
+                      help="mutate each game's spec and report the mutants its scenarios do not catch")
+    test.add_argument("--workers", type=int, default=1, metavar="W", help="processes for --coverage (default 1)")
+    test.add_argument("--json", action="store_true", help="--coverage: print the report as JSON")
+    test.add_argument("--min-coverage", type=float, metavar="P", help="--coverage: exit 1 below P percent")
+    test.add_argument("--seed", type=int, default=0, metavar="S",
+                      help="--coverage: seed of the sample and of the random games that compare mutants")
+    test.add_argument("--sample", type=int, metavar="N", help="--coverage: a seeded sample of N mutants")
     return parser
 
 
@@ -186,7 +194,22 @@ def write_log(path: str, events: list[dict]) -> None:
 def cmd_test(args: argparse.Namespace) -> int:
     from .scenario import run_scenario_files
 
+    if args.coverage:
+        return _coverage(args)
+    if args.json or args.min_coverage is not None or args.sample is not None or args.workers != 1:
+        raise _Usage("--workers, --json, --min-coverage and --sample go with --coverage")
     return run_scenario_files(args.paths)
+
+
+def _coverage(args: argparse.Namespace) -> int:
+    from .coverage import coverage_command
+
+    for path in args.paths:
+        if not Path(path).exists():
+            raise _Usage(f"no such file or folder: {path}")
+    if args.workers < 1 or (args.sample is not None and args.sample < 1):
+        raise _Usage("--workers and --sample take a number of at least 1")
+    return coverage_command(args.paths, args.workers, args.json, args.min_coverage, args.seed, args.sample)
 
 
 if __name__ == "__main__":

@@ -99,6 +99,23 @@ class Document:
         found = self._key_spans.get(tuple(path))
         return found if found is not None else self.span(path)
 
+    def copy(self) -> "Document":
+        """A copy whose data may be changed (positions are shared until moved), for tools that vary a spec."""
+        import copy as _copy
+
+        return Document(_copy.deepcopy(self.data), self.path, dict(self._spans), dict(self._key_spans),
+                        dict(self._scalars), self._lines, {})
+
+    def swap_positions(self, first: tuple, second: tuple) -> None:
+        """Exchange the positions recorded under two paths, after their values were exchanged in ``data``."""
+        for table in (self._spans, self._key_spans, self._scalars):
+            moved = {}
+            for key in [k for k in table if k[:len(first)] == first or k[:len(second)] == second]:
+                to, start = (second, first) if key[:len(first)] == first else (first, second)
+                moved[to + key[len(start):]] = table.pop(key)
+            table.update(moved)
+        self._text_maps.clear()
+
     def text_span(
         self,
         path: tuple,

@@ -69,17 +69,22 @@ def load_scenarios(file: Path) -> list[Scenario]:
     return [Scenario(data["scenario"], str(file), data, doc, ())]
 
 
-def game_for(scenario: Scenario) -> Game:
-    """The scenario's game: `game:` relative to the file, else the nearest folder with a game.yaml."""
+def game_folder(scenario: Scenario) -> Path:
+    """The scenario's game folder: `game:` relative to the file, else the nearest folder with a game.yaml."""
     base = Path(scenario.file).resolve().parent
     named = scenario.data.get("game")
     if named:
-        folder = (base / named).resolve()
-    else:
-        folder = next((p for p in [base, *base.parents] if (p / "game.yaml").exists()), None)
-        if folder is None:
-            raise ScenarioError("no game for this scenario: give 'game:' or put it under a game folder",
-                                scenario.doc.span(scenario.path))
+        return (base / named).resolve()
+    folder = next((p for p in [base, *base.parents] if (p / "game.yaml").exists()), None)
+    if folder is None:
+        raise ScenarioError("no game for this scenario: give 'game:' or put it under a game folder",
+                            scenario.doc.span(scenario.path))
+    return folder
+
+
+def game_for(scenario: Scenario) -> Game:
+    """The scenario's game, loaded once per process."""
+    folder = game_folder(scenario)
     if folder not in _GAMES:
         _GAMES[folder] = load_game(folder)
     return _GAMES[folder]
@@ -87,11 +92,12 @@ def game_for(scenario: Scenario) -> Game:
 
 # --- running --------------------------------------------------------------------------------
 
-def run_scenario(scenario: Scenario) -> Result:
+def run_scenario(scenario: Scenario, game: Game | None = None) -> Result:
+    """Run one scenario against its own game, or against ``game`` (a variant of it, say)."""
     result = Result(scenario)
     data = scenario.data
     try:
-        game = game_for(scenario)
+        game = game or game_for(scenario)
         state, first_event = start_position(game, data.get("setup") or {}, data.get("players", game.min_players),
                                             data.get("seed", 0), data.get("stop_before"))
         play_choices(state, data.get("choices") or [], result)
