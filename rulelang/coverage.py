@@ -139,6 +139,8 @@ class Subject:
             game = build(self.doc, mutant)
         except RulelangError as error:
             return Verdict(index, INVALID, error.message)
+        except Exception as error:  # noqa: BLE001 - a compiler bug on one mutant must not end the whole run
+            return Verdict(index, INVALID, f"rulelang failed to compile it ({type(error).__name__}: {error})")
         caught_by = self.catcher(game)
         if caught_by is not None:
             return Verdict(index, CAUGHT, caught_by)

@@ -19,7 +19,7 @@ from .engine import Game
 from .errors import Span, source_line
 from .loader import Document
 from .schema import validate_document
-from .mutate_data import data_mutations, group_of
+from .mutate_data import apply_data_mutation, data_mutations, group_of
 
 __all__ = ["Mutant", "mutants", "build"]
 
@@ -270,8 +270,6 @@ class _MutantCompiler(GameCompiler):
 
 def build(doc: Document, mutant: Mutant) -> Game:
     """The game with this mutant's change (``SpecError`` if it no longer validates)."""
-    from .mutate_data import apply_data_mutation
-
     if mutant.in_text:
         return _MutantCompiler(doc, mutant).compile()
     changed = doc.copy()
