@@ -109,12 +109,14 @@ class Subject:
     """The unchanged game, its scenarios and numbered mutants, and the baseline of random games."""
 
     def __init__(self, path: str, first_seed: int = 0):
-        self.doc = load_document(path)
+        game_path = _game_of(Path(path))
+        self.doc = load_document(game_path)
         validate_document(self.doc)
         self.game = compile_game(self.doc)
-        folder = Path(path).resolve()
-        folder = folder.parent if folder.is_file() else folder
-        self.scenarios = [s for f in scenario_files([str(folder)]) for s in load_scenarios(f)
+        folder = game_path.resolve()
+        given = Path(path)
+        source = game_path if given.is_file() and given.resolve().parent == folder else given   # a spec file
+        self.scenarios = [s for f in scenario_files([str(source)]) for s in load_scenarios(f)
                           if game_folder(s) == folder]
         self.mutants = mutants(self.doc)
         self.first_seed = first_seed
@@ -161,6 +163,15 @@ class Subject:
         if (game.min_players, game.max_players) != (self.game.min_players, self.game.max_players):
             return False
         return all(play(game, p, s, reference) == reference for (p, s), reference in self.baseline().items())
+
+
+def _game_of(path: Path) -> Path:
+    """The game folder of a path: itself, or the nearest folder above it with a game.yaml (a scenario path)."""
+    folder = path.parent if path.is_file() else path
+    for candidate in [folder, *folder.parents]:
+        if (candidate / "game.yaml").is_file():
+            return candidate
+    return folder          # loading it reports what is missing
 
 
 def play(game: Game, players: int, seed: int, reference: tuple | None = None) -> tuple:

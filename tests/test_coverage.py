@@ -174,3 +174,10 @@ def test_a_seeded_sample_of_flapjacks_mutants_is_caught():
     assert _holes(report) - AWAITING_DICE_FACES_CHECK == set(), report.format()
     sampled = {(report.mutants[i].file, report.mutants[i].change) for i in (v.index for v in report.verdicts)}
     assert _holes(report) == AWAITING_DICE_FACES_CHECK & sampled, "a hole awaiting the dice check is caught now"
+
+
+def test_the_path_may_be_the_game_its_main_file_or_some_of_its_scenarios():
+    whole = run_coverage("examples/pig", sample=3)
+    assert run_coverage("examples/pig/game.yaml", sample=3).scenarios == whole.scenarios
+    assert run_coverage("examples/pig/scenarios", sample=3).scenarios == whole.scenarios
+    assert run_coverage("examples/pig/scenarios/pig.yaml", sample=3).scenarios == whole.scenarios > 5
