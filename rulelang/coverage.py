@@ -26,7 +26,7 @@ from .engine import Game
 from .errors import RulelangError, ScenarioError
 from .loader import load_document
 from .mutate import Mutant, build, mutants
-from .scenario import Scenario, game_folder, load_scenarios, run_scenario, scenario_files
+from .scenario import game_folder, load_scenarios, run_scenario, scenario_files
 from .schema import validate_document
 
 EQUIVALENCE_GAMES = 20          # random games per player count that must match the original's
@@ -92,7 +92,7 @@ class Report:
 
 
 def _grouped(found: Iterable[Mutant]) -> list[str]:
-    """`file:line: change` lines under their card, step or rule, groups in spec order."""
+    """`file:line: change` lines under their card, step or rule, each group where its first mutant comes."""
     groups: dict[str, list[Mutant]] = {}
     for m in found:
         groups.setdefault(m.group, []).append(m)
