@@ -120,6 +120,7 @@ class Subject:
                           if game_folder(s) == folder]
         self.mutants = mutants(self.doc)
         self.first_seed = first_seed
+        self.trees: dict = {}            # parsed rule texts, shared by the mutants' compiles
         self._baseline: dict[tuple[int, int], tuple] | None = None
 
     def failing_scenarios(self) -> list[str]:
@@ -138,7 +139,7 @@ class Subject:
     def judge(self, index: int) -> Verdict:
         mutant = self.mutants[index]
         try:
-            game = build(self.doc, mutant)
+            game = build(self.doc, mutant, self.trees)
         except RulelangError as error:
             return Verdict(index, INVALID, error.message)
         except Exception as error:  # noqa: BLE001 - a compiler bug on one mutant must not end the whole run

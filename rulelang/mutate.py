@@ -10,6 +10,7 @@ validates).
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, fields
 from typing import Any, Callable, Iterator
 
@@ -251,28 +252,49 @@ def mutants(doc: Document) -> list[Mutant]:
 
 
 class _MutantCompiler(GameCompiler):
-    """Compiles the spec with one rule text's tree changed right after it is parsed."""
+    """Compiles the spec, with one rule text's tree changed right after it is parsed (if ``mutant``).
 
-    def __init__(self, doc: Document, mutant: Mutant):
+    Parsing is most of a compile, and a mutant changes at most one rule text:
+    the other trees come from ``trees``, a cache of parsed trees by path and
+    text (copied, because the checker writes types into a tree).
+    """
+
+    def __init__(self, doc: Document, mutant: Mutant | None, trees: dict | None):
         super().__init__(doc)
         self.mutant = mutant
         self.names = Names.of(doc.data)
+        self.trees = trees
 
     def parse(self, job) -> None:
-        super().parse(job)
-        where = self.mutant.where
-        if job.path != where[:-1] or job.tree is None:
+        key = (job.path, job.block, _value_at(self.data, job.path))
+        if self.trees is not None and key in self.trees:
+            job.tree = copy.deepcopy(self.trees[key])
+        else:
+            super().parse(job)
+            if self.trees is not None and job.tree is not None:
+                self.trees[key] = copy.deepcopy(job.tree)
+        where = self.mutant.where if self.mutant is not None and self.mutant.in_text else None
+        if where is None or job.path != where[:-1] or job.tree is None:
             return
         path, node = next(item for k, item in enumerate(walk(job.tree)) if k == where[-1])
         _, _, _, change = tree_changes(node, self.names)[self.mutant.variant]
         job.tree = replace(job.tree, path, change(node))
 
 
-def build(doc: Document, mutant: Mutant) -> Game:
-    """The game with this mutant's change (``SpecError`` if it no longer validates)."""
+def _value_at(data: Any, path: tuple) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def build(doc: Document, mutant: Mutant, trees: dict | None = None) -> Game:
+    """The game with this mutant's change (``SpecError`` if it no longer validates).
+
+    ``trees``, a dict kept between calls on one spec, caches parsed rule texts.
+    """
     if mutant.in_text:
-        return _MutantCompiler(doc, mutant).compile()
+        return _MutantCompiler(doc, mutant, trees).compile()
     changed = doc.copy()
     apply_data_mutation(changed, mutant.where, mutant.variant)
     validate_document(changed)
-    return GameCompiler(changed).compile()
+    return _MutantCompiler(changed, None, trees).compile()
