@@ -64,6 +64,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     test = sub.add_parser("test", help="run scenario files")
     test.add_argument("paths", nargs="+", metavar="PATH")
+    test.add_argument("--coverage", action="store_true",
+                      help="mutate each game's spec and report the mutants its scenarios do not catch")
+    test.add_argument("--workers", type=int, default=1, metavar="W", help="processes for --coverage (default 1)")
+    test.add_argument("--json", action="store_true", help="--coverage: print the report as JSON")
+    test.add_argument("--min-coverage", type=float, metavar="P", help="--coverage: exit 1 below P percent")
+    test.add_argument("--seed", type=int, default=0, metavar="S",
+                      help="--coverage: seed of the sample and of the random games that compare mutants")
+    test.add_argument("--sample", type=int, metavar="N", help="--coverage: a seeded sample of N mutants")
 
     replay = sub.add_parser("replay", help="replay an event log and check that every event of it is the game's")
     replay.add_argument("path", metavar="PATH", help="the game")
@@ -334,6 +342,10 @@ def cmd_test(args: argparse.Namespace) -> int:
     """Run the scenarios of every path that exists; a missing path is a usage error (exit 2)."""
     from .scenario import run_scenario_files
 
+    if args.coverage:
+        return _coverage(args)
+    if args.json or args.min_coverage is not None or args.sample is not None or args.workers != 1:
+        raise _Usage("--workers, --json, --min-coverage and --sample go with --coverage")
     code = 0
     present = []
     for path in args.paths:
@@ -378,6 +390,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return simulate(args)
     except UsageError as usage:
         raise _Usage(str(usage)) from None
+
+
+def _coverage(args: argparse.Namespace) -> int:
+    from .coverage import coverage_command
+
+    for path in args.paths:
+        missing = _missing(path)
+        if missing:
+            raise _Usage(missing)
+    if args.workers < 1 or (args.sample is not None and args.sample < 1):
+        raise _Usage("--workers and --sample take a number of at least 1")
+    return coverage_command(args.paths, args.workers, args.json, args.min_coverage, args.seed, args.sample)
 
 
 if __name__ == "__main__":

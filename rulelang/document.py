@@ -8,6 +8,7 @@ back to its file, whatever YAML style the text was written in.
 from __future__ import annotations
 
 import bisect
+import copy
 import math
 import re
 from dataclasses import dataclass, field
@@ -56,6 +57,21 @@ class Document:
         """The span of the mapping key whose value is at ``path`` (falls back to ``span``)."""
         found = self._key_spans.get(tuple(path))
         return found if found is not None else self.span(path)
+
+    def copy(self) -> "Document":
+        """A copy whose data may be changed (positions are shared until moved), for tools that vary a spec."""
+        return Document(copy.deepcopy(self.data), self.path, dict(self._spans), dict(self._key_spans),
+                        dict(self._scalars), self._lines, {})
+
+    def swap_positions(self, first: tuple, second: tuple) -> None:
+        """Exchange the positions recorded under two paths, after their values were exchanged in ``data``."""
+        for table in (self._spans, self._key_spans, self._scalars):
+            moved = {}
+            for key in [k for k in table if k[:len(first)] == first or k[:len(second)] == second]:
+                to, start = (second, first) if key[:len(first)] == first else (first, second)
+                moved[to + key[len(start):]] = table.pop(key)
+            table.update(moved)
+        self._text_maps.clear()
 
     def text_span(
         self,

@@ -123,8 +123,8 @@ def _require_scenario_keys(doc: Document) -> None:
                         doc.span(()), hint=hint)
 
 
-def game_for(scenario: Scenario) -> Game:
-    """The scenario's game: `game:` relative to the file, else the game folder the file sits in.
+def game_folder(scenario: Scenario) -> Path:
+    """The scenario's game folder: `game:` relative to the file, else the game folder the file sits in.
 
     Only the file's own folder and the one above it are looked at (GAME/scenarios/FILE.yaml, or
     GAME/FILE.yaml): a search up to the root would pick up any game.yaml planted in a folder above.
@@ -132,12 +132,17 @@ def game_for(scenario: Scenario) -> Game:
     base = Path(scenario.file).resolve().parent
     named = scenario.data.get("game")
     if named:
-        folder = _named_game_folder(scenario, base, str(named))
-    else:
-        folder = next((p for p in (base, base.parent) if (p / GAME_FILE).is_file()), None)
-        if folder is None:
-            raise ScenarioError("no game for this scenario: give 'game:' or put it in a game's scenarios folder",
-                                scenario.doc.span(scenario.path))
+        return _named_game_folder(scenario, base, str(named))
+    folder = next((p for p in (base, base.parent) if (p / GAME_FILE).is_file()), None)
+    if folder is None:
+        raise ScenarioError("no game for this scenario: give 'game:' or put it in a game's scenarios folder",
+                            scenario.doc.span(scenario.path))
+    return folder
+
+
+def game_for(scenario: Scenario) -> Game:
+    """The scenario's game, loaded once per process."""
+    folder = game_folder(scenario)
     if folder not in _GAMES:
         _GAMES[folder] = load_game(folder)
     return _GAMES[folder]
@@ -158,15 +163,16 @@ def _named_game_folder(scenario: Scenario, base: Path, named: str) -> Path:
 
 # --- running --------------------------------------------------------------------------------
 
-def run_scenario(scenario: Scenario) -> Result:
+def run_scenario(scenario: Scenario, game: Game | None = None) -> Result:
+    """Run one scenario against its own game, or against ``game`` (a variant of it, say)."""
     result = Result(scenario)
     data = scenario.data
     if "refused" in (data.get("expect") or {}):
-        return run_refusal(scenario, result)
+        return run_refusal(scenario, result, game)
     state: State | None = None
     script_from = 0
     try:
-        game = game_for(scenario)
+        game = game or game_for(scenario)
         where = Where(scenario.doc, scenario.path)
         players = check_scenario(game, data, where)
         seed = data.get("seed", 0)
@@ -424,12 +430,12 @@ def check_scripted_dice(scenario: Scenario, state: State, script_from: int) -> N
         raise misfit
 
 
-def run_refusal(scenario: Scenario, result: Result) -> Result:
-    """`expect: {refused: players}`: the game must refuse to be set up for this many players."""
+def run_refusal(scenario: Scenario, result: Result, game: Game | None = None) -> Result:
+    """`expect: {refused: players}`: the game (its own, or the variant given) must refuse this many players."""
     data = scenario.data
     try:
         _refusal_alone(scenario)
-        game = game_for(scenario)
+        game = game or game_for(scenario)
     except RulelangError as error:
         result.error = _located(scenario, error).format()
         return result

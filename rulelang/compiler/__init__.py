@@ -441,8 +441,9 @@ class GameCompiler:
             if play is not None:
                 ctype.play_target = expr(("cards", i, "play", "target"))
                 to = expr(("cards", i, "play", "to"))
+                copy = next((k for k, kind in enumerate(g.card_type) if kind is ctype), None)   # none if count: 0
                 after = [(_resolved(cond, proc), span) for cond, proc, table, span in resolve
-                         if table[g.card_type.index(ctype)]]
+                         if copy is not None and table[copy]]
                 ctype.play_proc = block(("cards", i, "play", "effect"), f"card {ctype.id}",
                                         [(_place(to) if to else _discard_this, self.doc.span(("cards", i, "play")))],
                                         after)

@@ -1,0 +1,288 @@
+"""`rulelang test PATH --coverage`: which rule of a game does no scenario pin?
+
+Each mutant of the spec (``mutate``) is compiled and played against the
+game's scenario files; a mutant that every scenario still passes *survived*.
+A survivor whose random games are identical, event for event, to the
+unchanged game's over a batch of seeds at two player counts is marked *likely
+equivalent*: nothing observable changed. The comparison is always made
+against the unchanged spec in the same process, never against stored logs.
+
+Results do not depend on the number of workers: each process rebuilds the
+numbered mutants from the spec and reports by number.
+"""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from .agents import RandomAgent
+from .compiler import compile_game
+from .engine import Game
+from .errors import RulelangError, ScenarioError
+from .loader import load_document
+from .mutate import Mutant, build, mutants
+from .scenario import game_folder, load_scenarios, run_scenario, scenario_files
+from .schema import validate_document
+
+EQUIVALENCE_GAMES = 20          # random games per player count that must match the original's
+MAX_DECISIONS = 20_000          # a random game longer than this is cut (the original's end is known)
+
+CAUGHT, SURVIVED, EQUIVALENT, INVALID = "caught", "survived", "likely equivalent", "invalid"
+
+
+@dataclass
+class Verdict:
+    index: int
+    status: str
+    detail: str = ""             # the scenario that caught it, or why it did not validate
+
+
+@dataclass
+class Report:
+    path: str
+    game: str
+    mutants: list[Mutant]
+    verdicts: list[Verdict]
+    scenarios: int
+    sampled: bool = False
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.counts = {s: sum(1 for v in self.verdicts if v.status == s) for s in (CAUGHT, SURVIVED, EQUIVALENT,
+                                                                                  INVALID)}
+
+    @property
+    def rate(self) -> float:
+        """Percent of the valid, non-equivalent mutants that a scenario caught (100 when there are none)."""
+        judged = self.counts[CAUGHT] + self.counts[SURVIVED]
+        return 100.0 if judged == 0 else 100.0 * self.counts[CAUGHT] / judged
+
+    def of(self, status: str) -> list[tuple[Mutant, Verdict]]:
+        return [(self.mutants[v.index], v) for v in self.verdicts if v.status == status]
+
+    def to_json(self) -> dict:
+        def entry(m: Mutant, v: Verdict) -> dict:
+            return {"file": m.file, "line": m.line, "change": m.change, "kind": m.kind, "group": m.group,
+                    "status": v.status}
+        return {"path": self.path, "game": self.game, "mutants": len(self.verdicts), "scenarios": self.scenarios,
+                "sampled": self.sampled, "caught": self.counts[CAUGHT], "survived": self.counts[SURVIVED],
+                "likely_equivalent": self.counts[EQUIVALENT], "invalid": self.counts[INVALID],
+                "coverage": round(self.rate, 2),
+                "survivors": [entry(m, v) for m, v in self.of(SURVIVED) + self.of(EQUIVALENT)]}
+
+    def format(self) -> str:
+        c = self.counts
+        sample = " (a sample)" if self.sampled else ""
+        lines = [f"{self.path}: {len(self.verdicts)} mutants{sample} against {self.scenarios} scenarios: "
+                 f"{c[CAUGHT]} caught, {c[SURVIVED]} survived, {c[EQUIVALENT]} likely equivalent, "
+                 f"{c[INVALID]} invalid (skipped)",
+                 f"coverage: {self.rate:.1f}% of {c[CAUGHT] + c[SURVIVED]} non-equivalent mutants caught"]
+        for status, title in ((SURVIVED, "survivors (no scenario notices them)"),
+                              (EQUIVALENT, "likely equivalent (random games identical to the unchanged game's)")):
+            found = self.of(status)
+            if found:
+                lines.append(f"{title}:")
+                lines.extend(_grouped(m for m, _ in found))
+        return "\n".join(lines)
+
+
+def _grouped(found: Iterable[Mutant]) -> list[str]:
+    """`file:line: change` lines under their card, step or rule, each group where its first mutant comes."""
+    groups: dict[str, list[Mutant]] = {}
+    for m in found:
+        groups.setdefault(m.group, []).append(m)
+    out = []
+    for group, items in groups.items():
+        out.append(f"  {group}")
+        out.extend(f"    {m.location}: {m.change}" for m in items)
+    return out
+
+
+# --- one process's view of the game --------------------------------------------------------
+
+class Subject:
+    """The unchanged game, its scenarios and numbered mutants, and the baseline of random games."""
+
+    def __init__(self, path: str, first_seed: int = 0):
+        game_path = _game_of(Path(path))
+        self.doc = load_document(game_path)
+        validate_document(self.doc)
+        self.game = compile_game(self.doc)
+        folder = game_path.resolve()
+        given = Path(path)
+        source = game_path if given.is_file() and given.resolve().parent == folder else given   # a spec file
+        self.scenarios = [s for f in scenario_files([str(source)]) for s in load_scenarios(f)
+                          if game_folder(s) == folder]
+        self.mutants = mutants(self.doc)
+        self.first_seed = first_seed
+        self.trees: dict = {}            # parsed rule texts, shared by the mutants' compiles
+        self._baseline: dict[tuple[int, int], tuple] | None = None
+
+    def failing_scenarios(self) -> list[str]:
+        """Scenarios that fail on the unchanged game: they would 'catch' every mutant."""
+        return [f"{s.file}: {s.name}" for s in self.scenarios if not run_scenario(s, self.game).passed]
+
+    def player_counts(self) -> list[int]:
+        return sorted({self.game.min_players, self.game.max_players})
+
+    def baseline(self) -> dict[tuple[int, int], tuple]:
+        if self._baseline is None:
+            self._baseline = {(p, s): play(self.game, p, s) for p in self.player_counts()
+                              for s in range(self.first_seed, self.first_seed + EQUIVALENCE_GAMES)}
+        return self._baseline
+
+    def judge(self, index: int) -> Verdict:
+        mutant = self.mutants[index]
+        try:
+            game = build(self.doc, mutant, self.trees)
+        except RulelangError as error:
+            return Verdict(index, INVALID, error.message)
+        except Exception as error:  # noqa: BLE001 - a compiler bug on one mutant must not end the whole run
+            return Verdict(index, INVALID, f"rulelang failed to compile it ({type(error).__name__}: {error})")
+        caught_by = self.catcher(game)
+        if caught_by is not None:
+            return Verdict(index, CAUGHT, caught_by)
+        return Verdict(index, EQUIVALENT if self.plays_the_same(game) else SURVIVED)
+
+    def catcher(self, game: Game) -> str | None:
+        """The first scenario that fails (or crashes) with this game, if any."""
+        for scenario in self.scenarios:
+            try:
+                passed = run_scenario(scenario, game).passed
+            except Exception:  # noqa: BLE001 - a mutant that breaks the engine is noticed, not a crash of the tool
+                passed = False
+            if not passed:
+                return f"{scenario.file}: {scenario.name}"
+        return None
+
+    def plays_the_same(self, game: Game) -> bool:
+        if (game.min_players, game.max_players) != (self.game.min_players, self.game.max_players):
+            return False
+        return all(play(game, p, s, reference) == reference for (p, s), reference in self.baseline().items())
+
+
+def _game_of(path: Path) -> Path:
+    """The game folder of a path: itself, or the nearest folder above it with a game.yaml (a scenario path)."""
+    folder = path.parent if path.is_file() else path
+    for candidate in [folder, *folder.parents]:
+        if (candidate / "game.yaml").is_file():
+            return candidate
+    return folder          # loading it reports what is missing
+
+
+def play(game: Game, players: int, seed: int, reference: tuple | None = None) -> tuple:
+    """(events, problem) of one random game; stops early once it departs from ``reference``."""
+    state = None
+    seen = 0
+    try:
+        state = game.new_state(players, seed)
+        agent = RandomAgent(seed)
+        for _ in range(MAX_DECISIONS):
+            if reference is not None:
+                if state.events[seen:] != reference[0][seen:len(state.events)]:
+                    return ("departed",)
+                seen = len(state.events)
+            pend = state.pending
+            if state.over or pend is None:
+                break
+            i = pend["chosen"].index(None)
+            state.apply(agent.choose(state, pend["players"][i]), pend["players"][i])
+        return (state.events, None)
+    except Exception as error:  # noqa: BLE001 - a rule error or a broken mutant: either is an outcome
+        events = state.events if state is not None else []
+        return (events, f"{type(error).__name__}: {error}")
+
+
+# --- running -------------------------------------------------------------------------------------
+
+_SUBJECT: Subject | None = None
+
+
+def _start_worker(path: str, first_seed: int) -> None:
+    global _SUBJECT
+    _SUBJECT = Subject(path, first_seed)
+
+
+def _judge(index: int) -> Verdict:
+    assert _SUBJECT is not None
+    return _SUBJECT.judge(index)
+
+
+def chosen(total: int, sample: int | None, seed: int) -> list[int]:
+    """The mutant numbers to run: all, or a seeded sample of ``sample`` of them."""
+    if sample is None or sample >= total:
+        return list(range(total))
+    return sorted(random.Random(seed).sample(range(total), sample))
+
+
+def run_coverage(path: str, workers: int = 1, seed: int = 0, sample: int | None = None,
+                 tick: Callable[[int, int], None] | None = None) -> Report:
+    """Judge the mutants of the game at ``path``; ``tick(done, total)`` reports progress."""
+    subject = Subject(path, seed)
+    failing = subject.failing_scenarios()
+    if failing:
+        raise ScenarioError("scenarios fail on the unchanged game, so they would catch every mutant: "
+                            + "; ".join(failing), hint="fix them first (rulelang test PATH)")
+    indices = chosen(len(subject.mutants), sample, seed)
+    verdicts: list[Verdict] = []
+    if tick:
+        tick(0, len(indices))
+    if workers <= 1:
+        global _SUBJECT
+        _SUBJECT = subject
+        results: Iterable[Verdict] = map(_judge, indices)
+        for verdict in results:
+            verdicts.append(verdict)
+            if tick:
+                tick(len(verdicts), len(indices))
+    else:
+        with multiprocessing.get_context().Pool(workers, _start_worker, (path, seed)) as pool:
+            for verdict in pool.imap_unordered(_judge, indices, chunksize=4):
+                verdicts.append(verdict)
+                if tick:
+                    tick(len(verdicts), len(indices))
+    verdicts.sort(key=lambda v: v.index)
+    return Report(path, subject.game.name, subject.mutants, verdicts, len(subject.scenarios),
+                  sampled=len(indices) < len(subject.mutants))
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+def _progress_bar() -> Any:
+    """A rich progress bar on a terminal's stderr, else None."""
+    if not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=Console(stderr=True), transient=True)
+
+
+def coverage_command(paths: list[str], workers: int, as_json: bool, min_coverage: float | None, seed: int,
+                     sample: int | None, out=None) -> int:
+    """Run the coverage of each game, print the report (or JSON), and return the exit code."""
+    out = out or sys.stdout
+    reports = []
+    for path in paths:
+        bar = _progress_bar()
+        if bar is None:
+            reports.append(run_coverage(path, workers, seed, sample))
+            continue
+        with bar:
+            task = bar.add_task(f"mutants of {path}", total=None)
+            reports.append(run_coverage(path, workers, seed, sample,
+                                        lambda done, total: bar.update(task, completed=done, total=total)))
+    if as_json:
+        print(json.dumps([r.to_json() for r in reports], sort_keys=True), file=out)
+    else:
+        print("\n\n".join(r.format() for r in reports), file=out)
+    below = [r for r in reports if min_coverage is not None and r.rate < min_coverage]
+    for report in below:
+        print(f"rulelang: {report.path}: coverage {report.rate:.1f}% is below {min_coverage:g}%", file=sys.stderr)
+    return 1 if below else 0
