@@ -254,3 +254,33 @@ def test_a_sweep_that_changes_the_player_range_is_checked(capsys):
 def test_errors_of_any_kind_are_rulelang_errors(jf_doc):
     with pytest.raises(RulelangError):
         resolve(jf_doc, "nothing")
+
+
+@given(st.lists(st.one_of(st.sampled_from(["tables", "setup", "4", "houses", "cards", "end", "1", "when", "roles",
+                                           "giant", "count", "rows", "columns", "players", "max", "0", "-1"]),
+                          st.text(max_size=6)), min_size=1, max_size=6))
+def test_any_key_either_names_a_number_or_is_a_located_error(jf_doc, segments):
+    key = ".".join(segments)
+    try:
+        address = resolve(jf_doc, key)
+    except SpecError as error:
+        assert error.message.startswith(f"--vary {key}: ") and error.span is not None
+        return
+    changed = with_values(jf_doc, [(address, 42)])
+    assert changed.data != jf_doc.data or address.number_in_text is not None
+
+
+def test_the_plot_is_drawn(capsys, tmp_path):
+    pytest.importorskip("matplotlib")
+    image = tmp_path / "sweep.png"
+    code, _, _ = sweep(capsys, JF, "--players", "4", "--vary", "tables.setup.4.houses=7,9", "--vary",
+                       "tables.setup.4.catches=8,9", "--games", "20", "--plot", str(image),
+                       "--target", "win_rate.townsfolk in [0.5,0.6]")
+    assert code == 0 and image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_plot_without_matplotlib_is_refused_before_playing(capsys, monkeypatch, tmp_path):
+    monkeypatch.setitem(__import__("sys").modules, "matplotlib", None)
+    code, out, err = sweep(capsys, JF, "--players", "4", "--vary", "tables.setup.4.houses=7", "--games", "20",
+                           "--plot", str(tmp_path / "x.png"))
+    assert code == 2 and out == "" and "--plot needs matplotlib" in err
