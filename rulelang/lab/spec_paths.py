@@ -3,14 +3,15 @@
 `rulelang sweep --vary KEY=...` changes one number per key. A key walks the
 spec's data the way a designer reads the files:
 
-- mappings by key: ``dice.chop.faces``, ``card_props.dice``, ``players.max``;
+- mappings by key: ``dice.DIE.faces``, ``card_props.PROP``, ``players.max``;
 - lists of named things by ``id`` or ``name`` (a name's spaces may be written
-  as ``_``), or by position from 1: ``cards.titanium_axe.count``,
-  ``cards.titanium_axe.props.dice``, ``end.1.when``;
-- a table by row key and column name: ``tables.setup.4.houses`` is the
-  ``houses`` cell of the row for 4 players;
+  as ``_``), or by position from 1: ``cards.CARD.count``,
+  ``cards.CARD.props.PROP``, ``end.1.when``;
+- a table by row key and column name: ``tables.TABLE.4.COLUMN`` is the
+  cell of that column in the row keyed 4 (for a table ``by: players``, the
+  row for 4 players);
 - a rule text holding exactly one number, such as an end condition's
-  ``when: any(p in players where score(p) >= 21)``: the key names that number;
+  ``when: any(p in players where p.points >= 21)``: the key names that number;
   when the text holds several, a last segment picks the n-th: ``end.1.when.2``.
 
 A key that leads nowhere, or to something that is not a number, is a located
@@ -52,7 +53,7 @@ def resolve(doc: Document, key: str) -> Address:
     """The address a key names; a SpecError placed where the walk stopped when it names no number."""
     segments = key.split(".")
     if not key or any(not s for s in segments):
-        raise _error(doc, key, (), "a key is names joined by dots, such as tables.setup.4.houses")
+        raise _error(doc, key, (), "a key is names joined by dots, such as tables.TABLE.ROW.COLUMN or cards.CARD.count")
     node, path = doc.data, ()
     i = 0
     while i < len(segments):

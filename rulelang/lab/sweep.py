@@ -62,7 +62,7 @@ def parse_vary(text: str) -> Vary:
     key, sep, listed = text.partition("=")
     key = key.strip()
     if not sep or not key or not listed.strip():
-        raise ValueError(f"--vary {text!r}: expected KEY=V1,V2,... such as tables.setup.4.houses=6,8,10")
+        raise ValueError(f"--vary {text!r}: expected KEY=V1,V2,... such as tables.TABLE.ROW.COLUMN=6,8,10")
     values: list[float] = []
     for part in (p.strip() for p in listed.split(",")):
         values.extend(_values_of(part, text))
@@ -87,7 +87,7 @@ def parse_target(text: str) -> Target:
     """``METRIC in [LO,HI]`` with LO <= HI; bounds may be written as percentages (``[50%,60%]``)."""
     found = re.fullmatch(r"\s*(\S+)\s+in\s+\[\s*(" + _NUMBER + r")(%?)\s*,\s*(" + _NUMBER + r")(%?)\s*\]\s*", text)
     if not found:
-        raise ValueError(f"--target {text!r}: expected \"METRIC in [LO,HI]\", such as \"win_rate.townsfolk in [0.5,0.6]\"")
+        raise ValueError(f"--target {text!r}: expected \"METRIC in [LO,HI]\", such as \"win_rate.P1 in [0.2,0.3]\"")
     metric, low, low_pc, high, high_pc = found.groups()
     low_value = float(low) / (100 if low_pc else 1)
     high_value = float(high) / (100 if high_pc else 1)

@@ -17,15 +17,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")
     parser.add_argument("--players", type=int, required=True, metavar="N")
     parser.add_argument("--vary", action="append", required=True, metavar="KEY=V1,V2,...",
-                        help="a number of the spec and the values to try, e.g. tables.setup.4.houses=6,8,10 "
-                             "or cards.titanium_axe.count=1..4 (repeat for a grid)")
+                        help="a number of the spec and the values to try, e.g. tables.TABLE.ROW.COLUMN=6,8,10 "
+                             "or cards.CARD.count=1..4 (repeat for a grid)")
     parser.add_argument("--games", type=int, default=1000, metavar="K", help="games per setting (default 1000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed of the batch, the same for every setting (default 0)")
     parser.add_argument("--agents", default="random", metavar="A,B,...", help="as for simulate (default random)")
     parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes to play in (default 1)")
     parser.add_argument("--target", metavar='"METRIC in [LO,HI]"',
-                        help='e.g. "win_rate.townsfolk in [0.5,0.6]": met when the 95%% interval lies inside')
+                        help='e.g. "win_rate.TEAM in [0.5,0.6]": met when the 95%% interval lies inside')
     parser.add_argument("--json", action="store_true", help="print the sweep as one JSON object, last line")
     parser.add_argument("--plot", metavar="FILE.png", help="draw the metric per setting (needs matplotlib)")
 

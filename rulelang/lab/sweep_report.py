@@ -129,7 +129,7 @@ def draw_sweep(varies: list[Vary], results: list[SweepResult], metric: str, targ
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(9, 5))
+    figure, chart = plt.subplots(figsize=(9, 5))
     try:
         lines: dict[tuple, list[SweepResult]] = {}
         for r in results:
@@ -141,14 +141,14 @@ def draw_sweep(varies: list[Vary], results: list[SweepResult], metric: str, targ
             below = [m.measure.value - m.measure.low for m in shown]
             above = [m.measure.high - m.measure.value for m in shown]
             label = ", ".join(f"{v.key}={number_text(x)}" for v, x in zip(varies[1:], rest)) or metric
-            axes.errorbar(xs, ys, yerr=[below, above], capsize=4, marker="o", label=label)
+            chart.errorbar(xs, ys, yerr=[below, above], capsize=4, marker="o", label=label)
         if target is not None:
-            axes.axhspan(target.low, target.high, color="tab:green", alpha=0.15, label="target")
-        axes.set_xlabel(varies[0].key)
-        axes.set_ylabel(f"{metric} (95% interval)")
+            chart.axhspan(target.low, target.high, color="tab:green", alpha=0.15, label="target")
+        chart.set_xlabel(varies[0].key)
+        chart.set_ylabel(f"{metric} (95% interval)")
         summary = results[0].summary
-        axes.set_title(f"{summary['game']}, {summary['players']} players: {summary['games']} games per setting")
-        axes.legend(fontsize="small")
+        chart.set_title(f"{summary['game']}, {summary['players']} players: {summary['games']} games per setting")
+        chart.legend(fontsize="small")
         figure.tight_layout()
         figure.savefig(path)
     finally:
