@@ -178,8 +178,9 @@ class Table:
         """The end: a lone human's news as they see it; with several, a cleared screen and public news."""
         if len(humans) == 1:
             self.show_events(humans[0], self.seen.get(humans[0], 0))
-        else:
-            self.shown.write(CLEAR)
+        else:                       # several people share the screen; with none, the whole game is news
+            if humans:
+                self.shown.write(CLEAR)
             self.show_events(None, max(self.seen.values(), default=0))
         scores = self.state.scores()
         if scores is not None:

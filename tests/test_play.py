@@ -167,3 +167,11 @@ def _wait_for(session: str, text: str, seconds: float = 60) -> bool:
             return True
         time.sleep(0.2)
     return False
+
+
+def test_without_humans_the_bots_play_it_out_in_public():
+    done = play(FLAPJACKS, "--players", "3", "--seed", "5", given="")
+    assert done.returncode == 0, done.stderr
+    assert "Game over on turn" in done.stdout and CLEAR not in done.stdout
+    assert re.search(r"P\d draws a card to their hand", done.stdout)
+    assert not re.search(r"P\d draws (?!a card)[^\n]* to their hand", done.stdout)

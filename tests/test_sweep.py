@@ -284,3 +284,11 @@ def test_a_plot_without_matplotlib_is_refused_before_playing(capsys, monkeypatch
     code, out, err = sweep(capsys, JF, "--players", "4", "--vary", "tables.setup.4.houses=7", "--games", "20",
                            "--plot", str(tmp_path / "x.png"))
     assert code == 2 and out == "" and "--plot needs matplotlib" in err
+
+
+@pytest.mark.parametrize("first, second", [("end.1.when", "end.21_points.when"), ("dice.chop.faces", "dice.chop.faces")])
+def test_two_keys_for_one_number_are_refused(capsys, first, second):
+    code, out, err = sweep(capsys, FLAPJACKS, "--players", "3", "--vary", f"{first}=20", "--vary", f"{second}=25",
+                           "--games", "2")
+    assert code == 2 and out == ""
+    assert f"--vary {first} and --vary {second} name the same number" in err

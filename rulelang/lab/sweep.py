@@ -193,6 +193,12 @@ def addresses(doc: Document, varies: list[Vary]) -> list[Address]:
             errors.append(error)
     if errors:
         raise errors[0] if len(errors) == 1 else ErrorList(errors)
+    seen: dict[tuple, str] = {}
+    for vary, address in zip(varies, found):
+        place = (address.path, address.number_in_text)
+        if place in seen:
+            raise ValueError(f"--vary {seen[place]} and --vary {vary.key} name the same number; vary it once")
+        seen[place] = vary.key
     return found
 
 
