@@ -292,3 +292,36 @@ def test_two_keys_for_one_number_are_refused(capsys, first, second):
                            "--games", "2")
     assert code == 2 and out == ""
     assert f"--vary {first} and --vary {second} name the same number" in err
+
+
+def test_a_spawned_worker_builds_the_same_variant(jf_doc):
+    """A worker that did not inherit the compiled variants (spawn, not fork) compiles them from the path."""
+    from rulelang.lab import sweep as sweeping
+    from rulelang.lab.simulate import play_game
+
+    address = resolve(jf_doc, "tables.setup.4.houses")
+    batch = Batch(JF, 4, 12, 2, ("random",) * 4)
+    game = sweeping.build_variant(jf_doc, [address], (5.0,), "")
+    expected = [play_game(game, batch, index) for index in range(12)]
+    setting = ((address, 5.0),)
+    assert (JF, setting) not in sweeping._VARIANTS
+    try:
+        number, records = sweeping._play_chunk(batch, setting, 3, 0, 12)
+    finally:
+        sweeping._VARIANTS.pop((JF, setting), None)
+    assert number == 3 and records == expected
+    assert any(r.condition == "the townsfolk built enough houses" for r in records)
+
+
+def test_the_table_is_boxed_on_a_terminal_and_plain_otherwise(jf_doc):
+    import io
+    from rulelang.lab.sweep_report import print_sweep
+
+    varies = [Vary("tables.setup.4.houses", (5, 9), "")]
+    target = Target("win_rate.townsfolk", 0.5, 0.6)
+    results = run_sweep(jf_doc, JF, varies, Batch(JF, 4, 10, 2, ("random",) * 4), target.metric, target)
+    boxed, plain = io.StringIO(), io.StringIO()
+    print_sweep(varies, results, target.metric, target, boxed, True)
+    print_sweep(varies, results, target.metric, target, plain, False)
+    assert "┃" in boxed.getvalue() and "┃" not in plain.getvalue() and "\x1b" not in plain.getvalue()
+    assert "meets target" in plain.getvalue() and "settings meet" in boxed.getvalue()

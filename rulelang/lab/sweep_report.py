@@ -59,7 +59,8 @@ def verdict(varies: list[Vary], results: list[SweepResult], metric: str, target:
     lines = [f"{len(sure)} of {len(results)} settings meet {band} (95% interval inside)"
              + (": " + "; ".join(_setting(varies, r) for r in sure) if sure else "")]
     if maybe:
-        lines.append(f"{len(maybe)} more have the point estimate in range but an interval reaching outside: "
+        lines.append(f"{len(maybe)} more {'has' if len(maybe) == 1 else 'have'} the point estimate in range "
+                     "but an interval reaching outside: "
                      + "; ".join(_setting(varies, r) for r in maybe))
     return "\n".join(lines)
 
