@@ -78,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("log", metavar="LOG", help="an event log written by `run --log`")
     from .lab.command import add_arguments as simulate_arguments
     simulate_arguments(sub.add_parser("simulate", help="play a batch of games with agents and summarise them"))
+    from .lab.sweep_command import add_arguments as sweep_arguments
+    sweep_arguments(sub.add_parser("sweep", help="simulate every combination of spec values against a target"))
+    from .play import add_arguments as play_arguments
+    play_arguments(sub.add_parser("play", help="play a game at the terminal against bots"))
     return parser
 
 
@@ -115,9 +119,9 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        raise _Usage("a command is needed: validate, run, test, replay or simulate")
+        raise _Usage("a command is needed: validate, run, test, replay, simulate, sweep or play")
     return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test, "replay": cmd_replay,
-            "simulate": cmd_simulate}[args.command](args)
+            "simulate": cmd_simulate, "sweep": cmd_sweep, "play": cmd_play}[args.command](args)
 
 
 def internal_error(error: BaseException) -> str:
@@ -402,6 +406,28 @@ def _coverage(args: argparse.Namespace) -> int:
     if args.workers < 1 or (args.sample is not None and args.sample < 1):
         raise _Usage("--workers and --sample take a number of at least 1")
     return coverage_command(args.paths, args.workers, args.json, args.min_coverage, args.seed, args.sample)
+
+
+# --- sweep and play -----------------------------------------------------------------------
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from .lab.command import UsageError
+    from .lab.sweep_command import sweep
+
+    try:
+        return sweep(args)
+    except UsageError as usage:
+        raise _Usage(str(usage)) from None
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from .lab.command import UsageError
+    from .play import play_command
+
+    try:
+        return play_command(args)
+    except UsageError as usage:
+        raise _Usage(str(usage)) from None
 
 
 if __name__ == "__main__":

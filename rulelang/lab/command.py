@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object, last line")
     parser.add_argument("--csv", metavar="FILE", help="write one row per game")
     parser.add_argument("--plot", metavar="FILE.png", help="draw win rates and game lengths (needs matplotlib)")
+    parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                        help="play on a Ray cluster at ADDRESS, or on a local Ray without one (needs rulelang[ray])")
 
 
 def simulate(args: argparse.Namespace) -> int:
@@ -39,6 +41,8 @@ def simulate(args: argparse.Namespace) -> int:
     _check_numbers(args)
     if args.plot:
         _require_plot()
+    if getattr(args, "ray", None) is not None:
+        _require_ray()
     _check_outputs(args)
     if not Path(args.path).exists():
         raise UsageError(f"no such file or folder: {args.path}")
@@ -51,7 +55,10 @@ def simulate(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     batch = Batch(args.path, args.players, args.games, args.seed, agents)
     with progress_bar(args.games) as advance:
-        records = run_batch(game, batch, args.workers, advance)
+        if getattr(args, "ray", None) is not None:
+            records = _run_on_ray(args, batch, advance)
+        else:
+            records = run_batch(game, batch, args.workers, advance)
     layout = game.layout(args.players)
     summary = summarize(batch, records, game.name, layout.roles, layout.team_players)
     print_table(summary, sys.stdout, sys.stdout.isatty())
@@ -83,6 +90,21 @@ def _check_outputs(args: argparse.Namespace) -> None:
                 check_writable(path)
             except OSError as error:
                 raise UsageError(str(error)) from None
+
+
+def _require_ray() -> None:
+    from .ray_runner import RayUnavailable, require_ray
+    try:
+        require_ray()
+    except RayUnavailable as missing:
+        raise UsageError(str(missing)) from None
+
+
+def _run_on_ray(args: argparse.Namespace, batch, advance) -> list:
+    """The batch on Ray: the spec is sent as loaded data, so the nodes need no copy of its files."""
+    from ..loader import load_document
+    from .ray_runner import run_batch_ray
+    return run_batch_ray(load_document(args.path), batch, args.ray or None, advance)
 
 
 def _require_plot() -> None:

@@ -1,0 +1,109 @@
+"""`rulelang sweep`: read the request, check every key and value before playing, then report.
+
+Usage mistakes (a malformed --vary or --target, an unknown metric) are one
+line and exit 2; a key that names no number of the spec, or a value that
+makes the spec invalid, is a located spec error (exit 1) before any game.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .command import UsageError, progress_bar
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", metavar="PATH")
+    parser.add_argument("--players", type=int, required=True, metavar="N")
+    parser.add_argument("--vary", action="append", required=True, metavar="KEY=V1,V2,...",
+                        help="a number of the spec and the values to try, e.g. tables.TABLE.ROW.COLUMN=6,8,10 "
+                             "or cards.CARD.count=1..4 (repeat for a grid)")
+    parser.add_argument("--games", type=int, default=1000, metavar="K", help="games per setting (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="seed of the batch, the same for every setting (default 0)")
+    parser.add_argument("--agents", default="random", metavar="A,B,...", help="as for simulate (default random)")
+    parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes to play in (default 1)")
+    parser.add_argument("--target", metavar='"METRIC in [LO,HI]"',
+                        help='e.g. "win_rate.TEAM in [0.5,0.6]": met when the 95%% interval lies inside')
+    parser.add_argument("--json", action="store_true", help="print the sweep as one JSON object, last line")
+    parser.add_argument("--plot", metavar="FILE.png", help="draw the metric per setting (needs matplotlib)")
+
+
+def sweep(args: argparse.Namespace) -> int:
+    from .. import load_game
+    from ..loader import load_document
+    from .simulate import Batch, seat_agents
+    from .stats import summarize
+    from .sweep import check_metric, combinations, metric_names, parse_target, parse_vary, run_sweep
+    from .sweep_report import draw_sweep, print_sweep, sweep_json
+
+    _check_numbers(args)
+    try:
+        varies = [parse_vary(text) for text in args.vary]
+        target = parse_target(args.target) if args.target else None
+        total = len(combinations(varies))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if args.plot:
+        _check_plot(args.plot)
+    if not Path(args.path).exists():
+        raise UsageError(f"no such file or folder: {args.path}")
+    base = load_game(args.path)           # the spec as written must be valid before it is varied
+    if not base.min_players <= args.players <= base.max_players:
+        raise UsageError(f"{base.name} is for {base.min_players} to {base.max_players} players, not {args.players}")
+    try:
+        agents = seat_agents(args.agents, args.players)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    batch = Batch(args.path, args.players, args.games, args.seed, agents)
+    layout = base.layout(args.players)
+    empty = summarize(batch, [], base.name, layout.roles, layout.team_players)
+    metric = target.metric if target else _default_metric(empty)
+    try:
+        check_metric(metric, metric_names(empty, [end.name for end in base.end]))
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    doc = load_document(args.path)
+    with progress_bar(total * args.games) as advance:
+        try:
+            results = run_sweep(doc, args.path, varies, batch, metric, target, args.workers, advance)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+    print_sweep(varies, results, metric, target, sys.stdout, sys.stdout.isatty())
+    if args.plot:
+        try:
+            draw_sweep(varies, results, metric, target, args.plot)
+        except OSError as error:
+            raise UsageError(f"cannot write {args.plot}: {error.strerror or error}") from None
+    failed = sum(r.summary["errors"]["count"] for r in results)
+    if failed:
+        print(f"rulelang: {failed} games failed (their seeds are in --json)", file=sys.stderr)
+    if args.json:
+        print(sweep_json(varies, results, metric, target), flush=True)
+    return 1 if failed else 0
+
+
+def _default_metric(summary: dict) -> str:
+    """Without a target, the first team's win rate, else the first seat's."""
+    seats = {f"P{s + 1}" for s in range(summary["players"])}
+    teams = [label for label in summary["win_rate"] if label not in seats]
+    return f"win_rate.{teams[0] if teams else 'P1'}"
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    for name in ("games", "workers", "players"):
+        if getattr(args, name) < 1:
+            raise UsageError(f"--{name} must be at least 1, not {getattr(args, name)}")
+
+
+def _check_plot(path: str) -> None:
+    from .plot import PlotUnavailable, require_matplotlib
+    from .report import check_writable
+    try:
+        require_matplotlib()
+        check_writable(path)
+    except PlotUnavailable as missing:
+        raise UsageError(str(missing)) from None
+    except OSError as error:
+        raise UsageError(str(error)) from None

@@ -1,0 +1,156 @@
+"""A sweep as people and programs read it: one row per setting, a verdict, one JSON line, a plot."""
+from __future__ import annotations
+
+import json
+from typing import IO
+
+from .report import Section, plain_section
+from .spec_paths import number_text
+from .sweep import SweepResult, Target, Vary
+
+
+def _value(value: float | None, rate: bool) -> str:
+    if value is None:
+        return "-"
+    return f"{100 * value:.1f}%" if rate else f"{value:g}"
+
+
+def _interval(result: SweepResult, rate: bool) -> str:
+    m = result.measure
+    if m.value is None or not m.has_interval:
+        return "-"
+    return f"{_value(m.low, rate)}-{_value(m.high, rate)}"
+
+
+def _is_rate(results: list[SweepResult]) -> bool:
+    return any(r.measure.has_interval for r in results)
+
+
+def settings_section(varies: list[Vary], results: list[SweepResult], metric: str, target: Target | None) -> Section:
+    """One row per setting: its values, the metric with its interval, and whether it meets the target."""
+    rate = _is_rate(results)
+    columns = [v.key for v in varies] + [metric, "95% interval"]
+    if target is not None:
+        columns += ["meets target", "point in range"]
+    columns += ["turns (mean)", "failed"]
+    rows = []
+    for r in results:
+        row = [number_text(v) for v in r.values] + [_value(r.measure.value, rate), _interval(r, rate)]
+        if target is not None:
+            row += ["yes" if r.meets else "no", "yes" if r.in_range else "no"]
+        mean = r.summary["turns"]["mean"]
+        row += ["-" if mean is None else f"{mean:.2f}", str(r.summary["errors"]["count"])]
+        rows.append(row)
+    note = ""
+    if target is not None:
+        note = ("meets target: the whole 95% interval lies inside the target; point in range: the rate itself does"
+                if rate else "this metric has no interval: a setting meets the target when its value is in range")
+    return Section(f"Settings ({len(results)})", columns, rows, note)
+
+
+def verdict(varies: list[Vary], results: list[SweepResult], metric: str, target: Target | None) -> str:
+    """The answer in a sentence or two."""
+    if target is None:
+        return f"{len(results)} settings played; no --target given"
+    rate = _is_rate(results)
+    band = f"{metric} in [{_value(target.low, rate)}, {_value(target.high, rate)}]"
+    sure = [r for r in results if r.meets]
+    maybe = [r for r in results if r.in_range and not r.meets]
+    lines = [f"{len(sure)} of {len(results)} settings meet {band} (95% interval inside)"
+             + (": " + "; ".join(_setting(varies, r) for r in sure) if sure else "")]
+    if maybe:
+        lines.append(f"{len(maybe)} more {'has' if len(maybe) == 1 else 'have'} the point estimate in range "
+                     "but an interval reaching outside: "
+                     + "; ".join(_setting(varies, r) for r in maybe))
+    return "\n".join(lines)
+
+
+def _setting(varies: list[Vary], result: SweepResult) -> str:
+    return ", ".join(f"{v.key}={number_text(x)}" for v, x in zip(varies, result.values))
+
+
+def heading(summary: dict, count: int) -> str:
+    agents = sorted(set(summary["agents"]))
+    who = agents[0] if len(agents) == 1 else ",".join(summary["agents"])
+    return (f"{summary['game']}: {count} settings x {summary['games']} games, {summary['players']} players, "
+            f"seed {summary['seed']} (the same games' seeds in every setting), agents {who}")
+
+
+def print_sweep(varies: list[Vary], results: list[SweepResult], metric: str, target: Target | None,
+                out: IO[str], terminal: bool) -> None:
+    """Rich tables on a terminal, aligned plain text otherwise."""
+    part = settings_section(varies, results, metric, target)
+    title = heading(results[0].summary, len(results))
+    answer = verdict(varies, results, metric, target)
+    if not terminal:
+        out.write(f"{title}\n\n{plain_section(part)}\n{answer}\n")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=out, highlight=False)
+    console.print(title, style="bold", markup=False)
+    table = Table(title=part.title, title_justify="left", caption=part.note or None, caption_justify="left")
+    for i, column in enumerate(part.columns):
+        table.add_column(column, justify="right")
+    for row, result in zip(part.rows, results):
+        table.add_row(*row, style="green" if result.meets else ("yellow" if result.in_range else None))
+    console.print(table, markup=False)
+    console.print(answer, markup=False)
+
+
+def sweep_json(varies: list[Vary], results: list[SweepResult], metric: str, target: Target | None) -> str:
+    """One JSON object: the sweep, and per setting its values, metric, verdict and main figures."""
+    first = results[0].summary
+    settings = []
+    for r in results:
+        s = r.summary
+        settings.append({
+            "values": {v.key: _plain_number(x) for v, x in zip(varies, r.values)},
+            "metric": {"value": r.measure.value, "low": r.measure.low, "high": r.measure.high},
+            "meets": r.meets if target else None, "point_in_range": r.in_range if target else None,
+            "completed": s["completed"], "win_rate": s["win_rate"], "role_win_rate": s["role_win_rate"],
+            "first_player": s["first_player"], "turns": {k: v for k, v in s["turns"].items() if k != "histogram"},
+            "end_conditions": s["end_conditions"], "errors": s["errors"]})
+    return json.dumps({
+        "game": first["game"], "players": first["players"], "games": first["games"], "seed": first["seed"],
+        "agents": first["agents"], "vary": [{"key": v.key, "values": [_plain_number(x) for x in v.values]}
+                                            for v in varies],
+        "metric": metric, "target": None if target is None else {"low": target.low, "high": target.high},
+        "settings": settings}, sort_keys=True, separators=(",", ":"))
+
+
+def _plain_number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def draw_sweep(varies: list[Vary], results: list[SweepResult], metric: str, target: Target | None, path: str) -> None:
+    """The metric against the first --vary's values, one line per combination of the others, with the target band."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, chart = plt.subplots(figsize=(9, 5))
+    try:
+        lines: dict[tuple, list[SweepResult]] = {}
+        for r in results:
+            lines.setdefault(r.values[1:], []).append(r)
+        for rest, members in lines.items():
+            shown = [m for m in members if m.measure.value is not None]
+            xs = [m.values[0] for m in shown]
+            ys = [m.measure.value for m in shown]
+            below = [m.measure.value - m.measure.low for m in shown]
+            above = [m.measure.high - m.measure.value for m in shown]
+            label = ", ".join(f"{v.key}={number_text(x)}" for v, x in zip(varies[1:], rest)) or metric
+            chart.errorbar(xs, ys, yerr=[below, above], capsize=4, marker="o", label=label)
+        if target is not None:
+            chart.axhspan(target.low, target.high, color="tab:green", alpha=0.15, label="target")
+        chart.set_xlabel(varies[0].key)
+        chart.set_ylabel(f"{metric} (95% interval)")
+        summary = results[0].summary
+        chart.set_title(f"{summary['game']}, {summary['players']} players: {summary['games']} games per setting")
+        chart.legend(fontsize="small")
+        figure.tight_layout()
+        figure.savefig(path)
+    finally:
+        plt.close(figure)
