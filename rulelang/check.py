@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import nodes as n
+from .decisions import branch_id
 from .errors import RulelangError, Span, SpecError, did_you_mean
 
 # Types are short strings: "int", "bool", "text", "player", "location",
@@ -289,10 +290,15 @@ class Checker:
     def stmt_ChooseOne(self, s: n.ChooseOne, scope: Scope) -> None:
         self.decider(s.player, scope)
         seen: set[str] = set()
+        ids: set[str] = set()
         for branch in s.branches:
             if branch.label in seen:
                 self.error(f"two branches are labelled \"{branch.label}\"", branch.span)
+            elif branch_id(branch) in ids:
+                self.error(f"two branches have the option id '{branch_id(branch)}'", branch.span,
+                           "give one an id of its own: \"label\" as some_id:")
             seen.add(branch.label)
+            ids.add(branch_id(branch))
             if branch.cond is not None:
                 self.expect(branch.cond, scope, BOOL, "the branch condition")
             self.block(branch.body, scope)

@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .decisions import DecisionSite
 from .errors import RulelangError, RuleError, Span, did_you_mean
 from .rng import start_state
 
@@ -70,6 +71,7 @@ class Proc:
     name: str
     code: list[Op]
     spans: list[Span | None]
+    sites: dict[int, DecisionSite] = field(default_factory=dict)    # pc -> the decision its instruction asks
 
 
 @dataclass
@@ -120,6 +122,7 @@ class Game:
         self.locations: list[str] = []
         self.location_labels: dict[str, str] = {}
         self.counters: list[str] = []
+        self.counter_labels: dict[str, str] = {}
         self.var_names: list[str] = []
         self.var_initial: list[Any] = []
         self.var_types: list[str] = []
@@ -145,6 +148,8 @@ class Game:
         self.step_phase: dict[str, int] = {}      # step name -> its phase
         self.card_counters = False                # do rules put counters on cards?
         self.score: Fn | None = None              # a player's score, if the game keeps one
+        #: every decision the rules can ask, by name (rulelang/decisions.py); one name may have several sites
+        self.decisions: dict[str, list[DecisionSite]] = {}
         #: die -> (which card instances last until their owner's next roll of it, the zones they stay in)
         self.discard_after_roll: dict[str, tuple[list[bool], list[ZoneDecl]]] = {}
         self._layouts: dict[int, Layout] = {}
@@ -288,12 +293,19 @@ class Option:
 
 @dataclass(frozen=True)
 class Decision:
-    """Who must choose now, and every legal option of each of them."""
+    """Who must choose now, and every legal option of each of them.
+
+    ``name`` is the decision's stable name from the spec (``eat.choice``,
+    ``3_build.eggs``: see rulelang/decisions.py) and ``rule`` the rulings of
+    the step, procedure or card that asks it.
+    """
 
     kind: str
     prompt: str
     players: tuple[int, ...]
     options: dict[int, tuple[Option, ...]]
+    name: str = ""
+    rule: tuple[str, ...] = ()
 
     @property
     def player(self) -> int:
@@ -344,8 +356,17 @@ class State:
                 if pend["chosen"][i] is None:
                     players.append(p)
                     options[p] = tuple(Option(o[0], o[1]) for o in pend["options"][i])
-            self._decision = Decision(pend["kind"], pend["prompt"], tuple(players), options)
+            site = self.site()
+            self._decision = Decision(pend["kind"], pend["prompt"], tuple(players), options,
+                                      site.name if site else "", site.rule if site else ())
         return self._decision
+
+    def site(self) -> DecisionSite | None:
+        """The place in the rules that asks the waiting decision: the instruction the top frame stands on."""
+        if self.pending is None or not self.stack:
+            return None
+        frame = self.stack[-1]
+        return self.game.procs[frame[0]].sites.get(frame[1])
 
     def legal(self, player: int | None = None) -> list[str]:
         """The option ids of a player who must choose (the first one by default)."""
@@ -892,6 +913,7 @@ def make_view(st: State, player: int | None) -> dict:
     decision = st.decision()
     if decision is not None:
         view["waiting_for"] = [player_name(p) for p in decision.players]
+        view["decision"] = {"name": decision.name, "rule": list(decision.rule)}    # public: who decides what
         if player in decision.options:
             view["prompt"] = decision.prompt
             view["options"] = [[o.id, o.label] for o in decision.options[player]]

@@ -221,6 +221,7 @@ class ChooseIn(Stmt):
     target: Expr
     source: Expr
     cond: Expr | None
+    name: str | None = None         # `as NAME`: the decision's own name
 
 
 @dataclass(eq=False)
@@ -229,6 +230,7 @@ class ChooseRange(Stmt):
     target: Expr
     low: Expr
     high: Expr
+    name: str | None = None
 
 
 @dataclass(eq=False)
@@ -236,12 +238,14 @@ class Branch(Node):
     label: str
     cond: Expr | None
     body: list[Stmt]
+    id: str | None = None           # `"label" as ID`: an option id that survives rewording the label
 
 
 @dataclass(eq=False)
 class ChooseOne(Stmt):
     player: Expr
     branches: list[Branch]
+    name: str | None = None
 
 
 @dataclass(eq=False)
@@ -252,6 +256,7 @@ class SecretChoose(Stmt):
     target: Expr
     source: Expr
     cond: Expr | None
+    name: str | None = None
 
 
 @dataclass(eq=False)

@@ -342,6 +342,11 @@ def _end_position(source: str) -> tuple[int, int]:
 
 # --- tree to nodes ---------------------------------------------------------
 
+def _name(token) -> str | None:
+    """The NAME after an optional `as`, or None when the text gives none."""
+    return None if token is None else str(token)
+
+
 def _is_keyword(child) -> bool:
     return isinstance(child, Token) and child.type in ("WHERE", "ELSE", "IF", "ALL")
 
@@ -421,15 +426,15 @@ class _ToNodes(Transformer):
 
     @v_args(meta=True)
     def choose_in(self, meta, c):
-        return n.ChooseIn(c[0], c[1], c[2], c[4], span=self._span(meta))
+        return n.ChooseIn(c[0], c[1], c[2], c[4], _name(c[5]), span=self._span(meta))
 
     @v_args(meta=True)
     def choose_range(self, meta, c):
-        return n.ChooseRange(c[0], c[1], c[2], c[3], span=self._span(meta))
+        return n.ChooseRange(c[0], c[1], c[2], c[3], _name(c[4]), span=self._span(meta))
 
     @v_args(meta=True)
     def secret_choose(self, meta, c):
-        return n.SecretChoose(str(c[0]), c[1], c[3], c[4], c[5], c[7], span=self._span(meta))
+        return n.SecretChoose(str(c[0]), c[1], c[3], c[4], c[5], c[7], _name(c[8]), span=self._span(meta))
 
     @v_args(meta=True)
     def play(self, meta, c):
@@ -486,12 +491,12 @@ class _ToNodes(Transformer):
 
     @v_args(meta=True)
     def choose_one(self, meta, c):
-        return n.ChooseOne(c[0], list(c[1:]), span=self._span(meta))
+        return n.ChooseOne(c[0], list(c[2:]), _name(c[1]), span=self._span(meta))
 
     @v_args(meta=True)
     def branch(self, meta, c):
         label = str(c[0])[1:-1]
-        return n.Branch(label, c[2], c[3], span=self._span(meta))
+        return n.Branch(label, c[3], c[4], _name(c[1]), span=self._span(meta))
 
     # expressions
     @v_args(meta=True)

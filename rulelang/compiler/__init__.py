@@ -14,6 +14,7 @@ from typing import Any, Callable
 from .. import nodes as n
 from ..check import (BOOL, CARD, INT, LOCATION, PLAYER, ZONE, Checker, Scope, Symbols, build_symbols, list_of,
                      phase_specs)
+from ..decisions import place_of
 from ..engine import NAMES, CardType, EndCondition, Game, Phase, Proc, ZoneDecl, discard_card, move_card
 from ..errors import RulelangError, RuleError, SpecError, did_you_mean, raise_all
 from ..loader import Document
@@ -180,6 +181,7 @@ class GameCompiler:
         g.locations = list(self.sym.locations)
         g.location_labels = {k: (v or {}).get("label", k.replace("_", " ")) for k, v in self.sym.locations.items()}
         g.counters = list(self.sym.counters)
+        g.counter_labels = {k: (v or {}).get("label", k.replace("_", " ")) for k, v in self.sym.counters.items()}
         self.declare_names_once()
         self.declare_vars()
         self.declare_tables()
@@ -376,7 +378,7 @@ class GameCompiler:
 
     def finish(self, index: int, b: Builder) -> None:
         proc = self.game.procs[index]
-        proc.code, proc.spans = b.code, b.spans
+        proc.code, proc.spans, proc.sites = b.code, b.spans, b.sites
 
     def generate(self, jobs: dict[tuple, _Job]) -> None:
         g, data = self.game, self.data
@@ -396,6 +398,7 @@ class GameCompiler:
                 b.emit(op, span)
             job = jobs.get(path)
             if job is not None:
+                sc.place = place_of(data, path)
                 sc.block(job.tree, b)
             for op, span in suffix or []:
                 b.emit(op, span)
@@ -407,6 +410,7 @@ class GameCompiler:
             ec.functions[name] = (list(self.sym.functions[name]), expr(("functions", name, "value")))
         for name, index in proc_ids.items():
             b = Builder(f"procedure {name}")
+            sc.place = place_of(data, ("procedures", name, "effect"))
             sc.block(jobs[("procedures", name, "effect")].tree, b)
             self.finish(index, b)
         resolve = self.generate_triggers(jobs, expr, block, ec)

@@ -10,11 +10,13 @@ from typing import Any, Callable
 
 from .. import nodes as n
 from ..check import CARD, COUNTER, LOCATION, PLAYER, item_of
+from ..decisions import branch_id
 from ..engine import (NAMES, State, failure, answer_card, answerers, check_end, discard_card, discard_options, draw_cards,
                       end_roll_durations, end_turn, holder_label, legal_plays, move_card, reaction_options,
                       set_counter, set_player_var, shuffle_zone, zone_of_hand)
 from ..errors import RuleError, Span
 from .expressions import ExprCompiler, Fn, local_name
+from .sites import ANSWER, CHOICE, PLAY, Sites, target_word
 
 MAX_DICE = 10_000        # dice in one roll: more is a runaway rule, not a game
 MAX_OPTIONS = 100_000   # options of one "how many" decision
@@ -27,6 +29,7 @@ class Builder:
         self.name = name
         self.code: list[Callable] = []
         self.spans: list[Span | None] = []
+        self.sites: dict = {}           # pc -> the decision its instruction asks (rulelang/decisions.py)
 
     def emit(self, op: Callable, span: Span | None) -> int:
         self.code.append(op)
@@ -67,6 +70,16 @@ class StmtCompiler:
         self.game = ec.game
         self.hidden = 0
         self.has_triggers = has_triggers
+        self.sites = Sites(ec.game)
+
+    @property
+    def place(self):
+        """Where the statements being compiled stand: the first part of their decisions' names."""
+        return self.sites.place
+
+    @place.setter
+    def place(self, value) -> None:
+        self.sites.place = value
 
     def fresh(self, what: str) -> str:
         self.hidden += 1
@@ -209,7 +222,7 @@ class StmtCompiler:
         if kind == LOCATION:
             return lambda st, v: (game.locations[v - 1], game.location_labels[game.locations[v - 1]])
         if kind == COUNTER:
-            return lambda st, v: (game.counters[v], game.counters[v])
+            return lambda st, v: (game.counters[v], game.counter_labels[game.counters[v]])
         return lambda st, v: (str(v).lower(), str(v))
 
     # -- assignment ----------------------------------------------------------------
@@ -386,7 +399,9 @@ class StmtCompiler:
                     options.append([oid, label])
                     values.append(x)
             return who(st, L), "choose", "choose", options, values
-        b.emit(_decision(offer, store), s.span)
+        pc = b.emit(_decision(offer, store), s.span)
+        self.sites.add(b.sites, pc, "choose", s.name or target_word(s.target), s.span,
+                       self.sites.items(item_of(s.source.type) or "?", ec.constant(s.source), text))
 
     def s_ChooseRange(self, s: n.ChooseRange, b: Builder) -> None:
         ec = self.ec
@@ -399,12 +414,13 @@ class StmtCompiler:
                 raise RuleError(f"a choice from {lo} to {hi} has more than the {MAX_OPTIONS} options a decision may have")
             values = list(range(lo, hi + 1)) if hi > lo else [lo]
             return who(st, L), "number", f"choose {name}", [[str(v), str(v)] for v in values], values
-        b.emit(_decision(offer, store), s.span)
+        pc = b.emit(_decision(offer, store), s.span)
+        self.sites.add(b.sites, pc, "number", s.name or target_word(s.target), s.span, None, numeric=True)
 
     def s_ChooseOne(self, s: n.ChooseOne, b: Builder) -> None:
         ec = self.ec
         who = ec.expr(s.player)
-        guards = [(br.label, _slug(br.label), ec.expr(br.cond) if br.cond is not None else None)
+        guards = [(br.label, branch_id(br), ec.expr(br.cond) if br.cond is not None else None)
                   for br in s.branches]
         picked = self.fresh("branch")
         starts = [Label() for _ in s.branches]
@@ -427,7 +443,8 @@ class StmtCompiler:
             k = fr[2].pop(picked)
             fr[1] = end.pc if k is None else starts[k].pc
 
-        b.emit(choose, s.span)
+        pc = b.emit(choose, s.span)
+        self.sites.add(b.sites, pc, "branch", s.name or CHOICE, s.span, tuple((g[1], g[0]) for g in guards))
         b.emit(dispatch, s.span)
         for label, branch in zip(starts, s.branches):
             label.pc = b.here()
@@ -484,7 +501,9 @@ class StmtCompiler:
             asked = st.ask("secret", "choose secretly", choosers, options, values)
             fr[1] -= 1             # run again with the answers
             return asked
-        b.emit(op, s.span)
+        pc = b.emit(op, s.span)
+        self.sites.add(b.sites, pc, "secret", s.name or target_word(s.target), s.span,
+                       self.sites.items(item_of(s.source.type) or "?", (known, values), text))
 
     def s_Play(self, s: n.Play, b: Builder) -> None:
         """`play from ZONE`: four instructions sharing one hidden local.
@@ -564,8 +583,9 @@ class StmtCompiler:
             st.stack.append([ctype.play_proc, 0, {"me": player, "target": target, "this": card}])
             return False
 
-        for op in (choose, declare, react, resolve):
-            b.emit(op, s.span)
+        pcs = [b.emit(op, s.span) for op in (choose, declare, react, resolve)]
+        self.sites.add(b.sites, pcs[0], "play", PLAY, s.span, self.sites.plays(else_discard))
+        self.sites.add(b.sites, pcs[2], "answer", ANSWER, s.span, self.sites.answers())
 
     def s_Skip(self, s: n.Skip, b: Builder) -> None:
         who = self.ec.expr(s.player)
@@ -633,9 +653,3 @@ def _decision(offer: Callable, take: Callable) -> Callable:
         fr[1] -= 1                 # run again with the answer
         return waiting
     return op
-
-
-def _slug(label: str) -> str:
-    return "-".join("".join(ch if ch.isalnum() else " " for ch in label.lower()).split()) or "option"
-
-
