@@ -43,7 +43,10 @@ AGENTS: dict[str, type] = {"random": RandomAgent, "first": FirstAgent}
 
 
 def make_agent(name: str, seed: int) -> Agent:
-    """The agent registered under ``name``, seeded; KeyError if there is none."""
+    """The agent registered under ``name`` (or a policy file, ``policy:PATH``), seeded; KeyError if there is none."""
+    from .policy import is_policy_spec, make_policy_agent
+    if is_policy_spec(name):
+        return make_policy_agent(name, seed)
     return AGENTS[name](seed)
 
 

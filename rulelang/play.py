@@ -43,6 +43,7 @@ def seat_players(seats: list[str], agents: tuple[str, ...]) -> list[str]:
     """Who plays each seat: the bots of --agents, with the --seat choices put over them; ValueError if bad."""
     from .agents import AGENTS
     from .errors import closest
+    from .policy import is_policy_spec, load_policy, policy_path
 
     who = list(agents)
     for text in seats:
@@ -52,7 +53,9 @@ def seat_players(seats: list[str], agents: tuple[str, ...]) -> list[str]:
         seat, name = int(found.group(1)), found.group(2)
         if not 1 <= seat <= len(who):
             raise ValueError(f"--seat {text!r}: seats are 1 to {len(who)}")
-        if name != HUMAN and name not in AGENTS:
+        if is_policy_spec(name):
+            load_policy(policy_path(name))      # a located error if the file is wrong
+        elif name != HUMAN and name not in AGENTS:
             near = closest(name, [HUMAN, *AGENTS])
             raise ValueError(f"--seat {text!r}: unknown player '{name}'" + (f" (did you mean '{near}'?)" if near else "")
                              + f"; use human or one of: {', '.join(sorted(AGENTS))}")
@@ -66,6 +69,7 @@ def play_command(args: argparse.Namespace) -> int:
     from . import load_game
     from .lab.command import UsageError
     from .lab.simulate import seat_agents
+    from .policy import check_policies
 
     if not Path(args.path).exists():
         raise UsageError(f"no such file or folder: {args.path}")
@@ -76,6 +80,7 @@ def play_command(args: argparse.Namespace) -> int:
         who = seat_players(args.seat, seat_agents(args.agents, args.players))
     except ValueError as error:
         raise UsageError(str(error)) from None
+    check_policies(game, who)          # a policy that does not fit the game is a located error before play
     table = Table(game, who, args.seed, sys.stdin, sys.stdout)
     try:
         table.play()

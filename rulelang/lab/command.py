@@ -34,6 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def simulate(args: argparse.Namespace) -> int:
     from .. import load_game
+    from ..policy import check_policies
     from .report import json_line, print_table
     from .simulate import Batch, run_batch, seat_agents
     from .stats import summarize
@@ -53,6 +54,7 @@ def simulate(args: argparse.Namespace) -> int:
         agents = seat_agents(args.agents, args.players)
     except ValueError as error:
         raise UsageError(str(error)) from None
+    check_policies(game, agents)          # a policy that does not fit the game is a located error before play
     batch = Batch(args.path, args.players, args.games, args.seed, agents)
     with progress_bar(args.games) as advance:
         if getattr(args, "ray", None) is not None:

@@ -19,6 +19,7 @@ from typing import Callable
 from ..agents import AGENTS, make_agent
 from ..engine import Game, State
 from ..errors import RuleError, RulelangError, closest
+from ..policy import is_policy_spec, load_policy, policy_path
 from ..rng import batch_seed
 from ..sim import MAX_DECISIONS, _current_span
 
@@ -56,7 +57,9 @@ def seat_agents(names: str, players: int) -> tuple[str, ...]:
     """
     parts = [part.strip() for part in names.split(",")]
     for part in parts:
-        if part not in AGENTS:
+        if is_policy_spec(part):
+            load_policy(policy_path(part))      # a located error if the file is wrong
+        elif part not in AGENTS:
             near = closest(part, AGENTS)
             hint = f" (did you mean '{near}'?)" if near else ""
             raise ValueError(f"unknown agent '{part}'{hint}; known agents: {', '.join(sorted(AGENTS))}")

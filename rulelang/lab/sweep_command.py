@@ -33,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def sweep(args: argparse.Namespace) -> int:
     from .. import load_game
     from ..loader import load_document
+    from ..policy import check_policies
     from .simulate import Batch, seat_agents
     from .stats import summarize
     from .sweep import check_metric, combinations, metric_names, parse_target, parse_vary, run_sweep
@@ -56,6 +57,7 @@ def sweep(args: argparse.Namespace) -> int:
         agents = seat_agents(args.agents, args.players)
     except ValueError as error:
         raise UsageError(str(error)) from None
+    check_policies(base, agents)          # a policy that does not fit the game is a located error before play
     batch = Batch(args.path, args.players, args.games, args.seed, agents)
     layout = base.layout(args.players)
     empty = summarize(batch, [], base.name, layout.roles, layout.team_players)
