@@ -10,7 +10,7 @@ with a name made from the spec alone:
 WHERE is the procedure's name, the slug of the step's name (``3. Build`` is
 ``3_build``), the card's id (``ID_answer`` for its answer effect), the slug of
 a trigger's name, or ``setup``. WHAT is the ``as NAME`` the statement gives,
-else the variable it chooses into (``eggs``, ``p.at`` gives ``at``), else
+else the variable it chooses into (``n``, ``p.pick`` gives ``pick``), else
 ``choice`` for ``chooses one``, ``play`` for ``play from``, and ``answer``
 for the window in which the other players may answer a played card. Two
 sites of one name are the same decision to a policy.
@@ -54,12 +54,12 @@ class Place:
 
 
 def slug(text: str) -> str:
-    """Lower-case words joined by ``_``: ``5. Catches in the Village`` is ``5_catches_in_the_village``."""
+    """Lower-case words joined by ``_``: ``2. Draw a Card`` is ``2_draw_a_card``."""
     return "_".join("".join(ch if ch.isalnum() else " " for ch in str(text).lower()).split())
 
 
 def branch_id(branch: Any) -> str:
-    """A branch's option id: its `as ID`, else its label as lower-case words joined by ``-`` (``eat-one-meat``).
+    """A branch's option id: its `as ID`, else its label as lower-case words joined by ``-`` (``roll-again``).
 
     The slug is what every spec used before ids could be given, so old
     scenarios and logs keep their ids; an explicit id survives rewording.

@@ -295,8 +295,8 @@ class Option:
 class Decision:
     """Who must choose now, and every legal option of each of them.
 
-    ``name`` is the decision's stable name from the spec (``eat.choice``,
-    ``3_build.eggs``: see rulelang/decisions.py) and ``rule`` the rulings of
+    ``name`` is the decision's stable name from the spec (``roll.choice``,
+    ``2_draw.n``: see rulelang/decisions.py) and ``rule`` the rulings of
     the step, procedure or card that asks it.
     """
 

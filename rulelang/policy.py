@@ -1,7 +1,7 @@
 """Fixed policies as data: a designer's preferences per named decision, played as an agent.
 
 A policy file (schemas/policy.schema.json, docs/policies.md) says, for each
-decision the game names (``eat.choice``, ``3_build.eggs``: rulelang/decisions.py),
+decision the game names (``PROCEDURE.choice``, ``STEP.VARIABLE``: rulelang/decisions.py),
 which options to take in order of preference, or a simple rule (``highest``,
 ``lowest``, ``first``, ``last``, ``random``); a ``fallback`` covers the rest.
 It is loaded with the project's YAML loader and checked against the game

@@ -234,3 +234,13 @@ def test_simulate_with_a_wrong_policy_prints_the_located_error_and_plays_nothing
 def test_play_seats_a_policy_as_a_bot():
     from rulelang.play import seat_players
     assert seat_players([f"2={TOWNSFOLK}"], ("random", "random", "random")) == ["random", TOWNSFOLK, "random"]
+
+
+def test_policy_batches_are_the_same_for_any_number_of_workers(capsys):
+    """Each worker loads the file itself; the games are those of one process."""
+    summaries = []
+    for workers in ("1", "2"):
+        assert main(["simulate", str(JACKS_DIR), "--players", "4", "--games", "30", "--seed", "5", "--json",
+                     "--workers", workers, "--agents", ",".join(seats(4))]) == 0
+        summaries.append(json.loads(capsys.readouterr().out.strip().splitlines()[-1]))
+    assert summaries[0] == summaries[1]

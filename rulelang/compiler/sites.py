@@ -19,7 +19,7 @@ CHOICE, PLAY, ANSWER = "choice", "play", "answer"
 
 
 def target_word(target: n.Expr) -> str:
-    """The variable a choice is stored in: ``eggs``, ``at`` of ``p.at``; ``choice`` when it has no name."""
+    """The variable a choice is stored in: ``n``, ``pick`` of ``p.pick``; ``choice`` when it has no name."""
     if isinstance(target, n.Name):
         return target.id
     if isinstance(target, n.Attr):
@@ -61,7 +61,9 @@ class Sites:
 
     def plays(self, else_discard: bool) -> tuple[tuple[str, str], ...]:
         """What `play from` may offer: each playable card (``ID``, or ``ID>P2`` on a target), or a discard."""
-        options = [(c.id, f"play {c.name}") for c in self.game.cards]     # the spec's cards, playable or not
+        cards, seats = self.game.cards, NAMES[:self.game.max_players]       # the spec's cards, playable or not
+        options = [(c.id, f"play {c.name}") for c in cards]
+        options += [(f"{c.id}>{seat}", f"play {c.name} on {seat}") for c in cards for seat in seats]
         if else_discard:
             options += [(f"discard:{c.id}", f"discard {c.name}") for c in self.game.cards]
         return _unique(options)
