@@ -83,6 +83,8 @@ def load_policy(path: str | Path) -> Policy:
         return known
     if not str(path):
         raise SpecError("a policy agent needs a file: policy:PATH", hint="e.g. policy:games/GAME/policies/NAME.yaml")
+    if Path(path).is_dir():
+        raise SpecError(f"'{path}' is a folder; a policy is one YAML file", hint="e.g. policy:FOLDER/NAME.yaml")
     doc = load_document(path, includes=False)
     if not isinstance(doc.data, dict) or "policy" not in doc.data:
         raise SpecError("this is not a policy file: it has no 'policy:' key", doc.span(()),

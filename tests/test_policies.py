@@ -207,6 +207,13 @@ def test_a_file_that_is_not_a_policy_or_breaks_the_schema_is_located(tmp_path):
     assert ":3:11:" in caught.value.format()
 
 
+def test_a_folder_or_nothing_is_no_policy(tmp_path):
+    with pytest.raises(RulelangError, match="is a folder; a policy is one YAML file"):
+        load_policy(str(tmp_path))
+    with pytest.raises(RulelangError, match="needs a file"):
+        load_policy("")
+
+
 def test_only_yaml_files_and_policy_prefixes_are_policies():
     assert is_policy_spec("policy:x") and is_policy_spec("a/b.yaml") and is_policy_spec("B.YML")
     assert not is_policy_spec("random") and not is_policy_spec("mcts")
