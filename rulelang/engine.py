@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .errors import RulelangError, RuleError, Span, did_you_mean
+from .limits import CALL_DEPTH, INT64, STEP_BUDGET, over_budget, spend, too_big, too_deep
 
 MASK64 = (1 << 64) - 1
 Op = Callable[["State", list], Any]
@@ -134,7 +135,10 @@ class Game:
         self.end: list[EndCondition] = []
         self.phases: list[Phase] = []
         self.named_phases = False                 # declared with `phases:` (rather than `turn:`)
-        self.step_budget = 100_000
+        self.step_budget = STEP_BUDGET            # units of work between two decisions (see limits)
+        self.call_depth = CALL_DEPTH              # frames on the stack
+        self.number_limit = INT64                 # every number lies in [-number_limit, number_limit]
+        self.score_span: Span | None = None
         self.roles: list[dict] = []
         self.teams: dict[str, list[str]] = {}
         self.tables: dict[str, dict] = {}
@@ -312,7 +316,7 @@ _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pen
 class State:
     """One game in progress: plain data plus a reference to its compiled game."""
 
-    __slots__ = _FIELDS + ("game", "lay", "fired", "_decision", "observer")
+    __slots__ = _FIELDS + ("game", "lay", "fired", "_decision", "observer", "work")
 
     # -- chance ---------------------------------------------------------------
 
@@ -413,11 +417,28 @@ class State:
         return self.over
 
     def scores(self) -> list[int] | None:
-        """Every player's score, in seat order, if the game declares `score`."""
+        """Every player's score, in seat order, if the game declares `score`.
+
+        Read between runs too (views, summaries): it has a work budget of its own,
+        and a failure is told like any rule's.
+        """
         score = self.game.score
         if score is None:
             return None
-        return [score(self, {"p": p}) for p in range(self.n)]
+        saved = getattr(self, "work", None)
+        self.work = self.game.step_budget
+        try:
+            return [score(self, {"p": p}) for p in range(self.n)]
+        except RuleError as error:
+            error.span = error.span or self.game.score_span
+            raise
+        except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
+            raise failure(error, self.game.score_span) from None
+        except RecursionError:
+            raise RuleError("the score nests too deeply", self.game.score_span) from None
+        finally:
+            if saved is not None:
+                self.work = saved
 
     def winner_names(self) -> list[str]:
         return [player_name(p) for p in self.winners]
@@ -638,11 +659,17 @@ def _copy_plain(value: Any) -> Any:
 # --- the interpreter -----------------------------------------------------------
 
 def run(st: State) -> None:
-    """Execute instructions until a decision is needed or the game is over."""
+    """Execute instructions until a decision is needed or the game is over.
+
+    Each instruction is one unit of work, counted in a local and taken from
+    ``st.work`` whenever the frame changes; the primitives take the work done
+    inside one instruction (cards moved, loop passes, ...) as they go.
+    """
     code = st.game.code
     stack = st.stack
     fired = st.fired
-    budget = st.game.step_budget
+    depth = st.game.call_depth
+    st.work = st.game.step_budget
     steps = 0
     try:
         while stack and not st.over:
@@ -659,15 +686,21 @@ def run(st: State) -> None:
                     return         # waiting for a decision, or the game is over
                 steps += 1
                 if fired:
+                    if fr[1] >= size and stack[-1] is fr:
+                        stack.pop()    # nothing left to run here: triggers that bounce do not pile up
                     stack.extend(reversed(fired))
                     fired.clear()
                     break
                 if stack[-1] is not fr:
+                    if fr[1] >= size and len(stack) > 1 and stack[-2] is fr:
+                        del stack[-2]  # a call in last place: the caller is done
                     break          # a frame was pushed, or the turn was unwound
-            if steps > budget:
-                raise RuleError(
-                    f"the rules ran {budget:,} steps without a decision (a rule that triggers itself forever?)",
-                    hint="raise step_budget (a top-level key) if the rules are right")
+            st.work -= steps
+            steps = 0
+            if st.work < 0:
+                raise over_budget(st)
+            if len(stack) > depth:
+                raise too_deep(st)
     except RuleError as error:
         raise _locate_runtime(st, error) from None
     except RulelangError as error:
@@ -675,6 +708,8 @@ def run(st: State) -> None:
         raise
     except RecursionError:
         raise _locate_runtime(st, RuleError("the rules nest too deeply")) from None
+    except MemoryError:
+        raise _locate_runtime(st, RuleError("the rules ran out of memory")) from None
     except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
         raise _locate_runtime(st, failure(error)) from None
     except Exception as error:      # a bug of rulelang itself: keep the state for the log
@@ -719,6 +754,9 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     src = st.loc[card]
     if src == dest:
         return
+    st.work -= 1
+    if st.work < 0:
+        raise over_budget(st)
     zones, lay = st.zones, st.lay
     zones[src].remove(card)
     ddecl, downer = lay.zones[dest]
@@ -766,6 +804,7 @@ def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
 
 def _check_watchers(st: State, zid: int, owner: int | None) -> None:
     types = st.game.card_type
+    spend(st, len(st.zones[zid]))
     for card in list(st.zones[zid]):
         rule = types[card].discard_when
         if rule is not None and st.loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):
@@ -800,6 +839,7 @@ def discard_card(st: State, card: int, how: str = "discarded") -> None:
 
 
 def draw_cards(st: State, count: int, src: int, dest: int) -> None:
+    """Draw from the top, refilling the source when it runs out (each card moved is work)."""
     zones = st.zones
     for _ in range(count):
         if not zones[src]:
@@ -817,6 +857,7 @@ def refill(st: State, zid: int) -> None:
     cards = st.zones[source]
     if not cards:
         return
+    spend(st, len(cards))
     st.zones[zid].extend(cards)
     for card in cards:
         st.loc[card] = zid
@@ -828,6 +869,7 @@ def refill(st: State, zid: int) -> None:
 
 def shuffle_zone(st: State, zid: int) -> None:
     cards = st.zones[zid]
+    spend(st, len(cards))
     for i in range(len(cards) - 1, 0, -1):
         j = st.randbelow(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
@@ -894,6 +936,8 @@ def holder_label(st: State, h: int) -> str:
 
 def set_counter(st: State, h: int, c: int, v: int) -> None:
     v = max(0, v)
+    if v > st.game.number_limit:
+        raise too_big(v, st.game.number_limit)
     if st.counters[h][c] != v:
         st.counters[h][c] = v
         st.events.append({"type": "set", "turn": st.turn, "holder": holder_label(st, h),
@@ -941,6 +985,7 @@ def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
     """One card of each kind in a zone, in zone order: copies of a card make one option."""
     seen: set[str] = set()
     found = []
+    spend(st, len(st.zones[zid]))
     for card in st.zones[zid]:
         ctype = st.game.card_type[card]
         if ctype.id not in seen:

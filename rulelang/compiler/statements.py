@@ -14,6 +14,7 @@ from ..engine import (NAMES, State, failure, answer_card, answerers, check_end, 
                       end_roll_durations, end_turn, holder_label, legal_plays, move_card, reaction_options,
                       set_counter, set_player_var, shuffle_zone, zone_of_hand)
 from ..errors import RuleError, Span
+from ..limits import over_budget, spend, too_big
 from .expressions import ExprCompiler, Fn, local_name
 
 MAX_DICE = 10_000        # dice in one roll: more is a runaway rule, not a game
@@ -192,7 +193,11 @@ class StmtCompiler:
         body, var = self.straight(s.body), s.var
 
         def loop(st, L):
-            for x in items(st, L):
+            xs = items(st, L)
+            st.work -= len(xs)          # a pass of a loop is work
+            if st.work < 0:
+                raise over_budget(st)
+            for x in xs:
                 L[var] = x
                 if cond is None or cond(st, L):
                     body(st, L)
@@ -250,7 +255,14 @@ class StmtCompiler:
     def f_AugAssign(self, s: n.AugAssign) -> Fn:
         store, current, amount = self.setter(s.target), self.ec.expr(s.target), self.ec.expr(s.value)
         sign = 1 if s.op == "+=" else -1
-        return lambda st, L: store(st, L, current(st, L) + sign * amount(st, L))
+        limit = self.game.number_limit
+
+        def change(st, L):
+            v = current(st, L) + sign * amount(st, L)
+            if not -limit <= v <= limit:
+                raise too_big(v, limit)
+            store(st, L, v)
+        return change
 
     # -- counters and cards --------------------------------------------------------------
 
@@ -258,7 +270,7 @@ class StmtCompiler:
         ec = self.ec
         amount = ec.expr(s.amount) if s.amount is not None else None
         counter, src, dst = ec.expr(s.counter), ec.holder(s.source), ec.holder(s.dest)
-        names = self.game.counters
+        names, limit = self.game.counters, self.game.number_limit
 
         def move(st, L):
             c, a, z = counter(st, L), src(st, L), dst(st, L)
@@ -267,6 +279,8 @@ class StmtCompiler:
             have = st.counters[a][c]
             k = have if amount is None else max(0, min(amount(st, L), have))
             if k:
+                if st.counters[z][c] + k > limit:
+                    raise too_big(st.counters[z][c] + k, limit)
                 st.counters[a][c] = have - k
                 st.counters[z][c] += k
                 st.events.append({"type": "transferred", "turn": st.turn, "counter": names[c], "amount": k,
@@ -307,6 +321,7 @@ class StmtCompiler:
             k = max(0, amount(st, L))
             if k > MAX_DICE:
                 raise RuleError(f"a roll of {k} dice is more than the {MAX_DICE} a roll may have")
+            spend(st, k)
             rolled = [st.roll_die(faces) for _ in range(k)]
             L[var] = rolled
             who = roller(st, L)
@@ -337,8 +352,11 @@ class StmtCompiler:
 
         def start(st, fr):
             L = fr[2]
-            L[seq] = list(items(st, L))
+            L[seq] = xs = list(items(st, L))
             L[pos] = 0
+            st.work -= len(xs)          # a pass of a loop is work
+            if st.work < 0:
+                raise over_budget(st)
 
         def step(st, fr):
             L = fr[2]
@@ -375,7 +393,9 @@ class StmtCompiler:
 
         def offer(st, L):
             options, values, seen = [], [], set()
-            for x in items(st, L):
+            xs = items(st, L)
+            spend(st, len(xs))          # each option looked at is work
+            for x in xs:
                 if cond is not None:
                     L[var] = x
                     if not cond(st, L):
@@ -398,6 +418,7 @@ class StmtCompiler:
             if hi - lo >= MAX_OPTIONS:
                 raise RuleError(f"a choice from {lo} to {hi} has more than the {MAX_OPTIONS} options a decision may have")
             values = list(range(lo, hi + 1)) if hi > lo else [lo]
+            spend(st, len(values))
             return who(st, L), "number", f"choose {name}", [[str(v), str(v)] for v in values], values
         b.emit(_decision(offer, store), s.span)
 
@@ -460,7 +481,9 @@ class StmtCompiler:
                     store(st, L, v)
                 return False
             choosers, options, values = [], [], []
-            for p in people(st, L):
+            everyone = people(st, L)
+            spend(st, len(everyone))
+            for p in everyone:
                 L[var] = p
                 if pcond is not None and not pcond(st, L):
                     continue
@@ -468,7 +491,9 @@ class StmtCompiler:
                     opts, vals = fixed
                 else:
                     opts, vals = [], []
-                    for x in items(st, L):
+                    xs = items(st, L)
+                    spend(st, len(xs))
+                    for x in xs:
                         oid, label = text(st, x)
                         opts.append([oid, label])
                         vals.append(x)
