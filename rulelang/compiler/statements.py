@@ -255,12 +255,12 @@ class StmtCompiler:
     def f_AugAssign(self, s: n.AugAssign) -> Fn:
         store, current, amount = self.setter(s.target), self.ec.expr(s.target), self.ec.expr(s.value)
         sign = 1 if s.op == "+=" else -1
-        limit = self.game.number_limit
+        limit, span = self.game.number_limit, s.span
 
         def change(st, L):
             v = current(st, L) + sign * amount(st, L)
             if not -limit <= v <= limit:
-                raise too_big(v, limit)
+                raise too_big(v, limit, span)
             store(st, L, v)
         return change
 
@@ -270,7 +270,7 @@ class StmtCompiler:
         ec = self.ec
         amount = ec.expr(s.amount) if s.amount is not None else None
         counter, src, dst = ec.expr(s.counter), ec.holder(s.source), ec.holder(s.dest)
-        names, limit = self.game.counters, self.game.number_limit
+        names, limit, span = self.game.counters, self.game.number_limit, s.span
 
         def move(st, L):
             c, a, z = counter(st, L), src(st, L), dst(st, L)
@@ -280,7 +280,7 @@ class StmtCompiler:
             k = have if amount is None else max(0, min(amount(st, L), have))
             if k:
                 if st.counters[z][c] + k > limit:
-                    raise too_big(st.counters[z][c] + k, limit)
+                    raise too_big(st.counters[z][c] + k, limit, span)
                 st.counters[a][c] = have - k
                 st.counters[z][c] += k
                 st.events.append({"type": "transferred", "turn": st.turn, "counter": names[c], "amount": k,
