@@ -436,6 +436,8 @@ class State:
             raise failure(error, self.game.score_span) from None
         except RecursionError:
             raise RuleError("the score nests too deeply", self.game.score_span) from None
+        except MemoryError:
+            raise RuleError("the score ran out of memory", self.game.score_span) from None
         finally:
             if saved is not None:
                 self.work = saved
@@ -661,9 +663,10 @@ def _copy_plain(value: Any) -> Any:
 def run(st: State) -> None:
     """Execute instructions until a decision is needed or the game is over.
 
-    Each instruction is one unit of work, counted in a local and taken from
-    ``st.work`` whenever the frame changes; the primitives take the work done
-    inside one instruction (cards moved, loop passes, ...) as they go.
+    Each instruction is one unit of work, counted in a local; the primitives
+    take the work done inside one instruction (cards moved, loop passes, ...)
+    from ``st.work`` as they go. Whenever the frame changes, the two together
+    must stay within the budget.
     """
     code = st.game.code
     stack = st.stack
@@ -690,17 +693,17 @@ def run(st: State) -> None:
                         stack.pop()    # nothing left to run here: triggers that bounce do not pile up
                     stack.extend(reversed(fired))
                     fired.clear()
+                    if len(stack) > depth:
+                        raise too_deep(st)
                     break
                 if stack[-1] is not fr:
                     if fr[1] >= size and len(stack) > 1 and stack[-2] is fr:
                         del stack[-2]  # a call in last place: the caller is done
+                    if len(stack) > depth:
+                        raise too_deep(st)
                     break          # a frame was pushed, or the turn was unwound
-            st.work -= steps
-            steps = 0
-            if st.work < 0:
+            if steps > st.work:    # the statements run and the work done inside them, together
                 raise over_budget(st)
-            if len(stack) > depth:
-                raise too_deep(st)
     except RuleError as error:
         raise _locate_runtime(st, error) from None
     except RulelangError as error:
@@ -791,6 +794,7 @@ def _evict_slot(st: State, card: int, decl: ZoneDecl, owner: int | None) -> None
     slot = game.slot_of[card]
     for zdecl in [decl] + [game.zones[i] for i in decl.unique_with]:
         zid = game.zone_id(zdecl, owner, st.n)
+        spend(st, len(st.zones[zid]))
         for other in [c for c in st.zones[zid] if game.slot_of[c] == slot]:
             discard_card(st, other, how="replaced")
 
@@ -804,8 +808,11 @@ def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
 
 def _check_watchers(st: State, zid: int, owner: int | None) -> None:
     types = st.game.card_type
-    spend(st, len(st.zones[zid]))
-    for card in list(st.zones[zid]):
+    cards = list(st.zones[zid])
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
+    for card in cards:
         rule = types[card].discard_when
         if rule is not None and st.loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):
             discard_card(st, card, how="discarded")
@@ -985,8 +992,11 @@ def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
     """One card of each kind in a zone, in zone order: copies of a card make one option."""
     seen: set[str] = set()
     found = []
-    spend(st, len(st.zones[zid]))
-    for card in st.zones[zid]:
+    cards = st.zones[zid]
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
+    for card in cards:
         ctype = st.game.card_type[card]
         if ctype.id not in seen:
             seen.add(ctype.id)

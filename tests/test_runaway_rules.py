@@ -97,6 +97,14 @@ def test_work_hidden_inside_one_statement_counts(tmp_path, effect, where):
     assert "seed 3, turn 1" in error.hint
 
 
+def test_gathering_every_players_zone_counts_its_cards(tmp_path):
+    """`hand` (every player's hand together) is built card by card: 10,000 passes over 12 cards is too much."""
+    spec = derive(tmp_path, DIE, effect=f"draw 12 from deck to me.hand\n{TEN_THOUSAND_DICE}\n"
+                                        "for each x in r:\n  me.bet = count(hand)")
+    error = runtime_error(spec)
+    assert error.message.startswith(BUDGET)
+
+
 def test_loops_that_wait_for_decisions_count_their_passes(tmp_path):
     """A `for each` whose body asks a question compiles to jumps inside one frame; its passes count too."""
     spec = derive(tmp_path, DIE, effect=f"{TEN_THOUSAND_DICE}\nfor each x in r:\n  for each y in r:\n"
@@ -341,3 +349,12 @@ def test_a_failing_score_is_located_at_the_score(tmp_path):
         state.scores()
     assert caught.value.message == "division by zero"
     assert caught.value.span.line == line_of(spec, "score: 10 // (p.coin - 3)")
+
+
+def test_a_score_that_reads_nobody_is_located_at_the_score(tmp_path):
+    spec = derive(tmp_path, ("functions:", "score: first(q in players where q.coin > 100).coin\n\nfunctions:"))
+    state = rulelang.load_game(spec.parent).new_state(2, seed=1)
+    with pytest.raises(RuleError) as caught:
+        state.scores()
+    assert caught.value.message == "a value used here is none: no such player, card or place"
+    assert caught.value.span.line == line_of(spec, "score: first(q in players")

@@ -419,6 +419,7 @@ class GameCompiler:
             g.end.append(EndCondition(cond.get("name", f"end condition {i + 1}"), expr(("end", i, "when")),
                                       expr(("end", i, "winner")), self.doc.span(("end", i))))
         g.score = expr(("score",))
+        g.score_span = self.doc.span(("score",)) if g.score is not None else None
         setup = block(("setup",), "setup") if data.get("setup") else None
         phases = []
         for k, (path, phase) in enumerate(phase_specs(data)):

@@ -137,7 +137,14 @@ class ExprCompiler:
             return lambda st, L: zid
         if kind == "all_zones":
             base, k = len(game.table_zones), zone_decl(game, ref[1]).index
-            return lambda st, L: [c for p in range(st.n) for c in st.zones[base + k * st.n + p]]
+
+            def every_players(st, L):
+                cards = [c for p in range(st.n) for c in st.zones[base + k * st.n + p]]
+                st.work -= len(cards)   # each card gathered is work
+                if st.work < 0:
+                    raise over_budget(st)
+                return cards
+            return every_players
         if kind == "table":
             name = ref[1]
             return lambda st, L: name
@@ -287,10 +294,15 @@ class ExprCompiler:
         return lambda st, L: not a(st, L)
 
     def c_Member(self, e: n.Member) -> Fn:
-        item, box = self.expr(e.item), _metered(self.as_list(e.container))
-        if e.negated:
-            return lambda st, L: item(st, L) not in box(st, L)
-        return lambda st, L: item(st, L) in box(st, L)
+        item, box, negated = self.expr(e.item), self.as_list(e.container), e.negated
+
+        def member(st, L):
+            xs = box(st, L)
+            st.work -= len(xs)          # each item looked at is work
+            if st.work < 0:
+                raise over_budget(st)
+            return (item(st, L) in xs) is not negated
+        return member
 
     def c_IsTest(self, e: n.IsTest) -> Fn:
         obj, neg = self.expr(e.obj), e.negated
@@ -314,8 +326,17 @@ class ExprCompiler:
         if e.ref is None:
             return lambda st, L: False
         table = self.member_table(e.ref)
-        cards = _metered(cards)
-        return lambda st, L: any(table[c] for c in cards(st, L))
+
+        def has(st, L):
+            xs = cards(st, L)
+            st.work -= len(xs)          # each card looked at is work
+            if st.work < 0:
+                raise over_budget(st)
+            for c in xs:
+                if table[c]:
+                    return True
+            return False
+        return has
 
     def c_Call(self, e: n.Call) -> Fn:
         kind, name = e.ref
