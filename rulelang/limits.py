@@ -7,9 +7,11 @@ counted or bounded where it happens, so a runaway rule stops quickly with an
 error that names it, rather than hanging or eating memory.
 
 The work budget of one ``run`` of the interpreter lives in ``State.work``: it
-starts at the game's ``step_budget`` and every unit of work (a statement, a card
-moved, a die rolled, a loop pass, an option offered, an item an aggregate looks
-at) takes one from it.
+starts at the game's ``step_budget``, and each unit of work done inside a
+statement (a card moved, a die rolled, a loop pass, an option looked at, an
+item an aggregate looks at) takes one from it where it happens. The
+interpreter counts the statements themselves and stops when the two together
+pass the budget.
 """
 from __future__ import annotations
 
@@ -56,13 +58,6 @@ def too_big(value: int, limit: int, span: Span | None = None) -> RuleError:
                      f"-{limit:,} and {limit:,}", span,
                      hint="a rule that multiplies or adds without end? (the range is number_limit, "
                           "a top-level key)")
-
-
-def checked(value: int, limit: int, span: Span | None = None) -> int:
-    """``value`` itself if it lies in ``[-limit, limit]``."""
-    if -limit <= value <= limit:
-        return value
-    raise too_big(value, limit, span)
 
 
 def too_deep(st: "State") -> RuleError:

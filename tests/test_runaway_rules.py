@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 import rulelang
 from rulelang.compiler import GameCompiler
 from rulelang.errors import RuleError, SpecError
-from rulelang.limits import CALL_DEPTH, FUNCTION_DEPTH, INT64, checked, shown
+from rulelang.limits import CALL_DEPTH, FUNCTION_DEPTH, INT64, shown
 from rulelang.sim import play_random
 
 VALID = Path(__file__).resolve().parent / "broken" / "_valid"
@@ -191,15 +191,28 @@ def test_a_number_of_thousands_of_digits_in_a_rule_is_a_located_error(tmp_path):
     assert error.span.line == line_of(spec, "me.bet = 999")
 
 
-@given(st.integers(min_value=-(2 ** 80), max_value=2 ** 80), st.integers(min_value=1, max_value=INT64))
-@settings(max_examples=200, deadline=None)
-def test_checked_keeps_exactly_the_numbers_in_range(value, limit):
-    if -limit <= value <= limit:
-        assert checked(value, limit) == value
+@pytest.fixture(scope="module")
+def squaring_game(tmp_path_factory):
+    """A game whose first step computes bet * bet - bet, within number_limit 1000000."""
+    spec = derive(tmp_path_factory.mktemp("square"), ("turn:", "number_limit: 1000000\n\nturn:"),
+                  effect="me.bet = me.bet * me.bet - me.bet")
+    return rulelang.load_game(spec.parent)
+
+
+@given(st.integers(min_value=-(10 ** 6), max_value=10 ** 6))
+@settings(max_examples=150, deadline=None)
+def test_arithmetic_is_exact_inside_the_limit_and_an_error_outside(squaring_game, bet):
+    state = squaring_game.new_state(2, seed=1, before_first_turn=True)
+    state.set_var(0, "bet", bet)
+    limit = squaring_game.number_limit
+    if abs(bet * bet) <= limit and abs(bet * bet - bet) <= limit:
+        state.resume()
+        assert state.var(0, "bet") == bet * bet - bet
     else:
         with pytest.raises(RuleError) as caught:
-            checked(value, limit)
-        assert shown(value) in caught.value.message
+            state.resume()
+        assert caught.value.message.startswith("a number went past the limit of the game")
+        assert "-1,000,000 and 1,000,000" in caught.value.message
 
 
 def test_huge_numbers_are_shown_by_their_size():
