@@ -80,16 +80,16 @@ def test_drawing_many_cards_in_a_game_with_triggers_stops_at_the_budget(tmp_path
 
 
 @pytest.mark.parametrize("effect, where", [
-    ("for each x in r:\n  for each y in r:\n    me.bet = 1", "for each x in r"),            # loop passes
+    ("for each x in r:\n  for each y in r:\n    me.bet = 1", "for each y in r"),            # loop passes
     ("me.bet = sum(count(y in r where y > x) for x in r)", "me.bet = sum"),                # aggregate items
-    ("for each x in r:\n  roll 10000 d as s", "for each x in r"),                            # dice rolled
+    ("for each x in r:\n  roll 10000 d as s", "roll 10000 d as s"),                          # dice rolled
     ("for each x in r:\n  me chooses y in r where y > 6", "me chooses y in r"),               # options looked at
-    ("for each x in r:\n  if x in r:\n    me.bet = 1", "for each x in r"),                   # membership tests
-    ("for each x in r:\n  shuffle deck", "for each x in r"),                                 # cards shuffled
-    ("for each x in r:\n  me.bet = r.total", "for each x in r"),                             # dice added up
+    ("for each x in r:\n  if x in r:\n    me.bet = 1", "if x in r"),                         # membership tests
+    ("for each x in r:\n  shuffle deck  # again", "shuffle deck  # again"),                   # cards shuffled
+    ("for each x in r:\n  me.bet = r.total", "me.bet = r.total"),                             # dice added up
 ])
 def test_work_hidden_inside_one_statement_counts(tmp_path, effect, where):
-    """The error points at the statement the interpreter was running: a loop that never waits runs as one."""
+    """The error points at the innermost statement running, also inside loops that never wait."""
     spec = derive(tmp_path, DIE, effect=f"{TEN_THOUSAND_DICE}\n{effect}")
     error = runtime_error(spec)
     assert error.message.startswith(BUDGET)
@@ -262,6 +262,18 @@ def test_triggers_that_fire_each_other_do_not_pile_up(tmp_path):
     assert len(error.state.stack) < 5
 
 
+def test_triggers_that_fire_each_other_before_they_finish_stop_at_the_call_depth(tmp_path):
+    bounce = ("  hand: {owner: player, visibility: owner}\n",
+              "  hand: {owner: player, visibility: owner}\n  left: {owner: table, visibility: public}\n"
+              "  right: {owner: table, visibility: public}\n\ntriggers:\n  - name: to the right\n"
+              "    on: enter left\n    effect: |\n      move card to right\n      me.bet = 1\n"
+              "  - name: to the left\n    on: enter right\n    effect: |\n      move card to left\n      me.bet = 2\n")
+    spec = derive(tmp_path, bounce, BIG_BUDGET, effect="draw 1 from deck to left")
+    error = runtime_error(spec)
+    assert error.message.startswith(f"the rules nest more than {CALL_DEPTH:,} calls deep, calling trigger 'to the ")
+    assert error.span.line in (line_of(spec, "move card to right"), line_of(spec, "move card to left"))
+
+
 # --- functions: callees first, no loops, no deep chains ------------------------------------------------
 
 def test_a_function_may_call_one_declared_after_it(tmp_path):
@@ -341,6 +353,18 @@ def test_running_out_of_memory_in_a_rule_is_a_located_error(tmp_path):
         game.new_state(2, seed=1)
     assert caught.value.message == "the rules ran out of memory"
     assert "seed 1, turn 1" in caught.value.hint
+
+
+def test_python_recursion_while_playing_is_a_located_error(tmp_path):
+    """32 functions deep, each nested 100 levels: Python's own stack runs out, the game says where."""
+    def nested(inner: str) -> str:
+        return "(" * 100 + inner + " + 1)" * 100
+    chain = "".join(f"  f{i}:\n    params: {{x: int}}\n    value: {nested(f'f{i + 1}(x)')}\n"
+                    for i in range(FUNCTION_DEPTH - 1)) + f"  f{FUNCTION_DEPTH - 1}:\n    params: {{x: int}}\n    value: x\n"
+    spec = derive(tmp_path, ("functions:\n", "functions:\n" + chain), effect="me.bet = f0(1)")
+    error = runtime_error(spec)
+    assert error.message == "the rules nest too deeply"
+    assert error.span.line == line_of(spec, "me.bet = f0(1)")
 
 
 def test_recursion_while_compiling_is_a_spec_error(tmp_path, monkeypatch):

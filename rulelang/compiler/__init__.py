@@ -430,9 +430,10 @@ class GameCompiler:
                 tree = jobs[path + ("steps", i, "effect")].tree
                 inline = sc.inline_body(tree)
                 if inline is not None:      # a step that never waits runs in place, with no frame
-                    steps.append((name, inline))
+                    steps.append((name, inline, self.doc.span(path + ("steps", i, "effect"))))
                 else:
-                    steps.append((name, block(path + ("steps", i, "effect"), f"step '{name}'")))
+                    steps.append((name, block(path + ("steps", i, "effect"), f"step '{name}'"),
+                                  self.doc.span(path + ("steps", i, "effect"))))
             phases.append((path, phase, steps))
         self.generate_main(main, setup, phases)
         g.code = [p.code for p in g.procs]
@@ -527,8 +528,8 @@ class GameCompiler:
             phase = g.phases[k]
             phase.begin_pc = b.emit(_begin_turn(phase), self.doc.span(path + ("limit",)) if "limit" in spec
                                     else self.doc.span(path))
-            for name, proc in steps:
-                g.step_pcs[name] = b.emit(_call_step(name, proc, phase.order == "seat"), None)
+            for name, proc, span in steps:      # an inline step's failure without a place of its own points here
+                g.step_pcs[name] = b.emit(_call_step(name, proc, phase.order == "seat"), span)
                 g.step_phase[name] = k
             phase.end_pc = b.emit(_next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec
                                   else None)

@@ -121,16 +121,6 @@ class StmtCompiler:
             return self.guarded(stmts)
         return None
 
-    def straight(self, stmts: list[n.Stmt]) -> Fn:
-        fs = [getattr(self, "f_" + type(s).__name__)(s) for s in stmts]
-        if len(fs) == 1:
-            return fs[0]
-
-        def run_all(st, L):
-            for f in fs:
-                f(st, L)
-        return run_all
-
     def guarded(self, stmts: list[n.Stmt]) -> Fn:
         """Statements run in order; a failure names the statement's span.
 
@@ -149,6 +139,8 @@ class StmtCompiler:
                     raise
                 except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
                     raise failure(error, span) from None
+                except RecursionError:
+                    raise RuleError("the rules nest too deeply", span) from None
             return one
 
         def fused(st, L):
@@ -162,6 +154,8 @@ class StmtCompiler:
                 raise
             except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
                 raise failure(error, spans[i]) from None
+            except RecursionError:
+                raise RuleError("the rules nest too deeply", spans[i]) from None
             return result
         return fused
 
@@ -175,8 +169,8 @@ class StmtCompiler:
         return check_end
 
     def f_If(self, s: n.If) -> Fn:
-        branches = [(self.ec.expr(cond), self.straight(body)) for cond, body in s.branches]
-        orelse = self.straight(s.orelse) if s.orelse else None
+        branches = [(self.ec.expr(cond), self.guarded(body)) for cond, body in s.branches]
+        orelse = self.guarded(s.orelse) if s.orelse else None
 
         def choose_branch(st, L):
             for cond, body in branches:
@@ -190,7 +184,7 @@ class StmtCompiler:
     def f_ForEach(self, s: n.ForEach) -> Fn:
         items = self.ec.as_list(s.source, copy=True)
         cond = self.ec.expr(s.cond) if s.cond is not None else None
-        body, var = self.straight(s.body), s.var
+        body, var = self.guarded(s.body), s.var
 
         def loop(st, L):
             xs = items(st, L)
