@@ -809,9 +809,7 @@ def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
 def _check_watchers(st: State, zid: int, owner: int | None) -> None:
     types = st.game.card_type
     cards = list(st.zones[zid])
-    st.work -= len(cards)
-    if st.work < 0:
-        raise over_budget(st)
+    spend(st, len(cards))
     for card in cards:
         rule = types[card].discard_when
         if rule is not None and st.loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):

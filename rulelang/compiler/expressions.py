@@ -13,7 +13,7 @@ from .. import nodes as n
 from ..check import CARD, PLAYER, ZONE, Symbols
 from ..engine import CardType, Game, State, ZoneDecl
 from ..errors import RuleError
-from ..limits import over_budget, too_big
+from ..limits import over_budget, spend, too_big
 
 Fn = Callable[[State, dict], Any]
 _MISSING = object()
@@ -140,9 +140,7 @@ class ExprCompiler:
 
             def every_players(st, L):
                 cards = [c for p in range(st.n) for c in st.zones[base + k * st.n + p]]
-                st.work -= len(cards)   # each card gathered is work
-                if st.work < 0:
-                    raise over_budget(st)
+                spend(st, len(cards))   # each card gathered is work
                 return cards
             return every_players
         if kind == "table":
@@ -294,14 +292,16 @@ class ExprCompiler:
         return lambda st, L: not a(st, L)
 
     def c_Member(self, e: n.Member) -> Fn:
-        item, box, negated = self.expr(e.item), self.as_list(e.container), e.negated
+        item, box = self.expr(e.item), self.as_list(e.container)
 
         def member(st, L):
             xs = box(st, L)
             st.work -= len(xs)          # each item looked at is work
             if st.work < 0:
                 raise over_budget(st)
-            return (item(st, L) in xs) is not negated
+            return item(st, L) in xs
+        if e.negated:
+            return lambda st, L: not member(st, L)
         return member
 
     def c_IsTest(self, e: n.IsTest) -> Fn:
@@ -387,9 +387,7 @@ def _metered(items: Fn) -> Fn:
     """The items of an aggregate, each one charged as a unit of work."""
     def read(st: State, L: dict) -> list:
         xs = items(st, L)
-        st.work -= len(xs)
-        if st.work < 0:
-            raise over_budget(st)
+        spend(st, len(xs))
         return xs
     return read
 
@@ -421,7 +419,7 @@ def _comprehension(name: str, var: str, items: Fn, cond: Fn | None, value: Fn, l
 
     Expressions never change the state, so the items are read in place; the
     common aggregates run as one loop without building a list. Each item is a
-    unit of work, charged inline (these are the hottest closures of a game).
+    unit of work.
     """
     keep = cond if cond is not None else (lambda st, L: True)
 

@@ -127,37 +127,37 @@ class StmtCompiler:
         Returns what the last one returns: True when a final `check end` ended the game.
         """
         fs = [getattr(self, "f_" + type(s).__name__)(s) for s in stmts]
-        spans = [s.span for s in stmts]
         if len(fs) == 1:
-            f, span = fs[0], spans[0]
+            f, span = fs[0], stmts[0].span
 
             def one(st, L):
                 try:
                     return f(st, L)
-                except RuleError as error:
-                    error.span = error.span or span
-                    raise
-                except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
-                    raise failure(error, span) from None
-                except RecursionError:
-                    raise RuleError("the rules nest too deeply", span) from None
+                except FAILURES as error:
+                    raise located(error, span) from None
             return one
+        fs = _distinct(fs)
+        span_of = {f: s.span for f, s in zip(fs, stmts)}
 
         def fused(st, L):
-            i = 0
-            result = None
+            result = f = None
             try:
-                for i, f in enumerate(fs):
+                for f in fs:        # on a failure, f is the statement that failed: no index to keep
                     result = f(st, L)
-            except RuleError as error:
-                error.span = error.span or spans[i]
-                raise
-            except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
-                raise failure(error, spans[i]) from None
-            except RecursionError:
-                raise RuleError("the rules nest too deeply", spans[i]) from None
+            except FAILURES as error:
+                raise located(error, span_of.get(f)) from None
             return result
         return fused
+
+    def body(self, stmts: list[n.Stmt]) -> tuple[Fn, Span | None]:
+        """The body of a branch or loop, and the span its caller blames a failure on.
+
+        One statement runs bare (its caller's zero-cost ``try`` names it); several
+        run fused, each failure already named.
+        """
+        if len(stmts) == 1:
+            return getattr(self, "f_" + type(stmts[0]).__name__)(stmts[0]), stmts[0].span
+        return self.guarded(stmts), None
 
     def emit_straight(self, stmts: list[n.Stmt], b: Builder) -> None:
         if not stmts:
@@ -169,32 +169,41 @@ class StmtCompiler:
         return check_end
 
     def f_If(self, s: n.If) -> Fn:
-        branches = [(self.ec.expr(cond), self.guarded(body)) for cond, body in s.branches]
-        orelse = self.guarded(s.orelse) if s.orelse else None
+        branches = [(self.ec.expr(cond),) + self.body(body) for cond, body in s.branches]
+        orelse, else_span = self.body(s.orelse) if s.orelse else (None, None)
 
         def choose_branch(st, L):
-            for cond, body in branches:
+            for cond, body, span in branches:
                 if cond(st, L):
-                    body(st, L)
+                    try:
+                        body(st, L)
+                    except FAILURES as error:
+                        raise located(error, span) from None
                     return
             if orelse is not None:
-                orelse(st, L)
+                try:
+                    orelse(st, L)
+                except FAILURES as error:
+                    raise located(error, else_span) from None
         return choose_branch
 
     def f_ForEach(self, s: n.ForEach) -> Fn:
         items = self.ec.as_list(s.source, copy=True)
         cond = self.ec.expr(s.cond) if s.cond is not None else None
-        body, var = self.guarded(s.body), s.var
+        (body, span), var = self.body(s.body), s.var
 
         def loop(st, L):
             xs = items(st, L)
             st.work -= len(xs)          # a pass of a loop is work
             if st.work < 0:
                 raise over_budget(st)
-            for x in xs:
-                L[var] = x
-                if cond is None or cond(st, L):
-                    body(st, L)
+            try:
+                for x in xs:
+                    L[var] = x
+                    if cond is None or cond(st, L):
+                        body(st, L)
+            except FAILURES as error:
+                raise located(error, span) from None
         return loop
 
     # -- labels of choices ---------------------------------------------------------
@@ -629,6 +638,33 @@ class StmtCompiler:
 
 
 # --- runtime helpers the instructions share --------------------------------------------
+
+#: What can go wrong inside a statement: a rule's own error, or Python's, told in the spec's words.
+FAILURES = (RuleError, ArithmeticError, TypeError, ValueError, IndexError, KeyError, RecursionError)
+
+
+def _distinct(fs: list[Fn]) -> list[Fn]:
+    """The statements' closures, each object once (a shared one, like ``check_end``, gets a wrapper of its own),
+    so a failing statement is told by identity."""
+    seen: set[int] = set()
+    out = []
+    for f in fs:
+        if id(f) in seen:
+            f = (lambda g: lambda st, L: g(st, L))(f)
+        seen.add(id(f))
+        out.append(f)
+    return out
+
+
+def located(error: BaseException, span: Span | None) -> RuleError:
+    """A failure inside a statement as a RuleError that points at it (unless it points somewhere already)."""
+    if isinstance(error, RuleError):
+        error.span = error.span or span
+        return error
+    if isinstance(error, RecursionError):
+        return RuleError("the rules nest too deeply", span)
+    return failure(error, span)
+
 
 def _decision(offer: Callable, take: Callable) -> Callable:
     """An instruction for one player's decision.
