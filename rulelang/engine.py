@@ -429,13 +429,8 @@ class State:
         self.work = self.game.step_budget
         try:
             return [score(self, {"p": p}) for p in range(self.n)]
-        except RuleError as error:
-            error.span = error.span or self.game.score_span
-            raise
-        except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
-            raise failure(error, self.game.score_span) from None
-        except RecursionError:
-            raise RuleError("the score nests too deeply", self.game.score_span) from None
+        except FAILURES as error:
+            raise located(error, self.game.score_span) from None
         except MemoryError:
             raise RuleError("the score ran out of memory", self.game.score_span) from None
         finally:
@@ -727,6 +722,20 @@ def failure(error: Exception, span: Span | None = None) -> RuleError:
         return RuleError("a value used here is none: no such player, card or place", span,
                          hint="test it before using it, as in: if x != none:")
     return RuleError(f"a rule failed while playing: {text}", span)
+
+
+#: What can go wrong inside a statement: a rule's own error, or Python's, told in the spec's words.
+FAILURES = (RuleError, ArithmeticError, TypeError, ValueError, IndexError, KeyError, RecursionError)
+
+
+def located(error: BaseException, span: Span | None) -> RuleError:
+    """A failure inside a statement as a RuleError that points at it (unless it points somewhere already)."""
+    if isinstance(error, RuleError):
+        error.span = error.span or span
+        return error
+    if isinstance(error, RecursionError):
+        return RuleError("the rules nest too deeply", span)
+    return failure(error, span)
 
 
 def _locate_runtime(st: State, error: RuleError) -> RuleError:

@@ -10,9 +10,9 @@ from typing import Any, Callable
 
 from .. import nodes as n
 from ..check import CARD, COUNTER, LOCATION, PLAYER, item_of
-from ..engine import (NAMES, State, failure, answer_card, answerers, check_end, discard_card, discard_options, draw_cards,
+from ..engine import (FAILURES, NAMES, State, answer_card, answerers, check_end, discard_card, discard_options, draw_cards,
                       end_roll_durations, end_turn, holder_label, legal_plays, move_card, reaction_options,
-                      set_counter, set_player_var, shuffle_zone, zone_of_hand)
+                      located, set_counter, set_player_var, shuffle_zone, zone_of_hand)
 from ..errors import RuleError, Span
 from ..limits import over_budget, spend, too_big
 from .expressions import ExprCompiler, Fn, local_name
@@ -639,10 +639,6 @@ class StmtCompiler:
 
 # --- runtime helpers the instructions share --------------------------------------------
 
-#: What can go wrong inside a statement: a rule's own error, or Python's, told in the spec's words.
-FAILURES = (RuleError, ArithmeticError, TypeError, ValueError, IndexError, KeyError, RecursionError)
-
-
 def _distinct(fs: list[Fn]) -> list[Fn]:
     """The statements' closures, each object once (a shared one, like ``check_end``, gets a wrapper of its own),
     so a failing statement is told by identity."""
@@ -654,16 +650,6 @@ def _distinct(fs: list[Fn]) -> list[Fn]:
         seen.add(id(f))
         out.append(f)
     return out
-
-
-def located(error: BaseException, span: Span | None) -> RuleError:
-    """A failure inside a statement as a RuleError that points at it (unless it points somewhere already)."""
-    if isinstance(error, RuleError):
-        error.span = error.span or span
-        return error
-    if isinstance(error, RecursionError):
-        return RuleError("the rules nest too deeply", span)
-    return failure(error, span)
 
 
 def _decision(offer: Callable, take: Callable) -> Callable:
