@@ -184,6 +184,12 @@ def test_numbers_in_the_yaml_past_the_limit_are_load_errors(tmp_path, change, wh
     assert error.span.line == line_of(spec, where)
 
 
+def test_a_die_face_of_many_digits_is_told_by_its_size(tmp_path):
+    spec = derive(tmp_path, ("vars:", "dice:\n  d: {faces: 6, outcomes: {high: [" + "9" * 3000 + "]}}\n\nvars:"))
+    error = load_error(spec)
+    assert error.message == "die 'd' has no face a number of 3,000 digits"
+
+
 def test_a_number_of_thousands_of_digits_in_a_rule_is_a_located_error(tmp_path):
     spec = derive(tmp_path, effect="me.bet = " + "9" * 5000)
     error = load_error(spec)

@@ -284,7 +284,8 @@ class GameCompiler:
             for outcome, values in (die.get("outcomes") or {}).items():
                 for face in values:
                     if face not in table:
-                        self.error(f"die '{name}' has no face {face}", ("dice", name, "outcomes", outcome))
+                        which = shown(face) if isinstance(face, int) else face    # a YAML int may be huge
+                        self.error(f"die '{name}' has no face {which}", ("dice", name, "outcomes", outcome))
                     else:
                         table[face] = outcome
             self.game.dice[name] = table
