@@ -13,6 +13,7 @@ from typing import Any
 from . import nodes as n
 from .decisions import branch_id
 from .errors import RulelangError, Span, SpecError, did_you_mean
+from .limits import INT64
 
 # Types are short strings: "int", "bool", "text", "player", "location",
 # "counter", "card", "zone", "game", "none", "class" (a card id, tag or slot),
@@ -77,6 +78,7 @@ class Symbols:
     location_props: dict[str, str] = field(default_factory=dict)    # prop -> type
     counter_props: dict[str, str] = field(default_factory=dict)
     seat_turns: bool = True
+    number_limit: int = INT64                                        # numbers lie in [-limit, limit]
 
     def zone_owner(self, name: str) -> str:
         return self.zones[name].get("owner", "table")
@@ -374,6 +376,9 @@ class Checker:
         return kind
 
     def expr_Num(self, e, scope):
+        if e.value > self.sym.number_limit:
+            self.error(f"this number is past the game's number_limit of {self.sym.number_limit:,}", e.span,
+                       "numbers in this game lie between -number_limit and number_limit")
         return INT
 
     def expr_Text(self, e, scope):
@@ -713,6 +718,8 @@ def build_symbols(data: dict) -> Symbols:
         s.functions[name] = {p: VAR_TYPES.get(t, "?") for p, t in (fn.get("params") or {}).items()}
     s.location_props = _prop_types(s.locations, s)
     s.counter_props = _prop_types(s.counters, s)
+    limit = data.get("number_limit", INT64)
+    s.number_limit = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else INT64
     s.seat_turns = any((phase or {}).get("order", "seat") == "seat" for _, phase in phase_specs(data))
     return s
 

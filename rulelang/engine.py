@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from .decisions import DecisionSite
 from .errors import RulelangError, RuleError, Span, did_you_mean
+from .limits import CALL_DEPTH, INT64, STEP_BUDGET, over_budget, spend, too_big, too_deep
 from .rng import start_state
 
 MASK64 = (1 << 64) - 1
@@ -138,7 +139,10 @@ class Game:
         self.end: list[EndCondition] = []
         self.phases: list[Phase] = []
         self.named_phases = False                 # declared with `phases:` (rather than `turn:`)
-        self.step_budget = 100_000
+        self.step_budget = STEP_BUDGET            # units of work between two decisions (see limits)
+        self.call_depth = CALL_DEPTH              # frames on the stack
+        self.number_limit = INT64                 # every number lies in [-number_limit, number_limit]
+        self.score_span: Span | None = None
         self.roles: list[dict] = []
         self.teams: dict[str, list[str]] = {}
         self.tables: dict[str, dict] = {}
@@ -250,6 +254,7 @@ class Game:
         st.halt = None
         st.observer = observer
         st.fired = []
+        st.work = st.game.step_budget     # the work budget of the next run (set again by run)
         st._decision = None
         first = self.phases[0]
         if first.order == "seat" and first.first == "random":
@@ -327,7 +332,7 @@ _FIXTURES = ("dice_script", "halt")
 class State:
     """One game in progress: plain data plus a reference to its compiled game."""
 
-    __slots__ = _FIELDS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer")
+    __slots__ = _FIELDS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work")
 
     # -- chance ---------------------------------------------------------------
 
@@ -437,11 +442,24 @@ class State:
         return self.over
 
     def scores(self) -> list[int] | None:
-        """Every player's score, in seat order, if the game declares `score`."""
+        """Every player's score, in seat order, if the game declares `score`.
+
+        Read between runs too (views, summaries): it has a work budget of its own,
+        and a failure is told like any rule's.
+        """
         score = self.game.score
         if score is None:
             return None
-        return [score(self, {"p": p}) for p in range(self.n)]
+        saved = self.work
+        self.work = self.game.step_budget
+        try:
+            return [score(self, {"p": p}) for p in range(self.n)]
+        except FAILURES as error:
+            raise located(error, self.game.score_span) from None
+        except MemoryError:
+            raise RuleError("the score ran out of memory", self.game.score_span) from None
+        finally:
+            self.work = saved
 
     def winner_names(self) -> list[str]:
         return [player_name(p) for p in self.winners]
@@ -621,6 +639,7 @@ class State:
         new.dice_script = list(self.dice_script)
         new.halt = self.halt
         new.fired = []
+        new.work = self.game.step_budget
         new._decision = None
         new.observer = None
         return new
@@ -657,6 +676,7 @@ class State:
         st.dice_script = []
         st.halt = None
         st.fired = []
+        st.work = st.game.step_budget     # the work budget of the next run (set again by run)
         st._decision = None
         st.observer = None
         return st
@@ -680,11 +700,18 @@ def _copy_plain(value: Any) -> Any:
 # --- the interpreter -----------------------------------------------------------
 
 def run(st: State) -> None:
-    """Execute instructions until a decision is needed or the game is over."""
+    """Execute instructions until a decision is needed or the game is over.
+
+    Each instruction is one unit of work, counted in a local; the primitives
+    take the work done inside one instruction (cards moved, loop passes, ...)
+    from ``st.work`` as they go. Whenever the frame changes, the two together
+    must stay within the budget.
+    """
     code = st.game.code
     stack = st.stack
     fired = st.fired
-    budget = st.game.step_budget
+    depth = st.game.call_depth
+    st.work = st.game.step_budget
     steps = 0
     try:
         while stack and not st.over:
@@ -701,15 +728,21 @@ def run(st: State) -> None:
                     return         # waiting for a decision, or the game is over
                 steps += 1
                 if fired:
+                    if fr[1] >= size and stack[-1] is fr:
+                        stack.pop()    # nothing left to run here: triggers that bounce do not pile up
                     stack.extend(reversed(fired))
                     fired.clear()
+                    if len(stack) > depth:
+                        raise too_deep(st)
                     break
                 if stack[-1] is not fr:
+                    if fr[1] >= size and len(stack) > 1 and stack[-2] is fr:
+                        del stack[-2]  # a call in last place: the caller is done
+                    if len(stack) > depth:
+                        raise too_deep(st)
                     break          # a frame was pushed, or the turn was unwound
-            if steps > budget:
-                raise RuleError(
-                    f"the rules ran {budget:,} steps without a decision (a rule that triggers itself forever?)",
-                    hint="raise step_budget (a top-level key) if the rules are right")
+            if steps > st.work:    # the statements run and the work done inside them, together
+                raise over_budget(st)
     except RuleError as error:
         raise _locate_runtime(st, error) from None
     except RulelangError as error:
@@ -717,6 +750,8 @@ def run(st: State) -> None:
         raise
     except RecursionError:
         raise _locate_runtime(st, RuleError("the rules nest too deeply")) from None
+    except MemoryError:
+        raise _locate_runtime(st, RuleError("the rules ran out of memory")) from None
     except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
         raise _locate_runtime(st, failure(error)) from None
     except Exception as error:      # a bug of rulelang itself: keep the state for the log
@@ -731,6 +766,20 @@ def failure(error: Exception, span: Span | None = None) -> RuleError:
         return RuleError("a value used here is none: no such player, card or place", span,
                          hint="test it before using it, as in: if x != none:")
     return RuleError(f"a rule failed while playing: {text}", span)
+
+
+#: What can go wrong inside a statement: a rule's own error, or Python's, told in the spec's words.
+FAILURES = (RuleError, ArithmeticError, TypeError, ValueError, IndexError, KeyError, RecursionError)
+
+
+def located(error: BaseException, span: Span | None) -> RuleError:
+    """A failure inside a statement as a RuleError that points at it (unless it points somewhere already)."""
+    if isinstance(error, RuleError):
+        error.span = error.span or span
+        return error
+    if isinstance(error, RecursionError):
+        return RuleError("the rules nest too deeply", span)
+    return failure(error, span)
 
 
 def _locate_runtime(st: State, error: RuleError) -> RuleError:
@@ -761,6 +810,9 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     src = st.loc[card]
     if src == dest:
         return
+    st.work -= 1
+    if st.work < 0:
+        raise over_budget(st)
     zones, lay = st.zones, st.lay
     zones[src].remove(card)
     ddecl, downer = lay.zones[dest]
@@ -795,6 +847,7 @@ def _evict_slot(st: State, card: int, decl: ZoneDecl, owner: int | None) -> None
     slot = game.slot_of[card]
     for zdecl in [decl] + [game.zones[i] for i in decl.unique_with]:
         zid = game.zone_id(zdecl, owner, st.n)
+        spend(st, len(st.zones[zid]))
         for other in [c for c in st.zones[zid] if game.slot_of[c] == slot]:
             discard_card(st, other, how="replaced")
 
@@ -808,7 +861,9 @@ def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
 
 def _check_watchers(st: State, zid: int, owner: int | None) -> None:
     types = st.game.card_type
-    for card in list(st.zones[zid]):
+    cards = list(st.zones[zid])
+    spend(st, len(cards))
+    for card in cards:
         rule = types[card].discard_when
         if rule is not None and st.loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):
             discard_card(st, card, how="discarded")
@@ -842,6 +897,7 @@ def discard_card(st: State, card: int, how: str = "discarded") -> None:
 
 
 def draw_cards(st: State, count: int, src: int, dest: int) -> None:
+    """Draw from the top, refilling the source when it runs out (each card moved is work)."""
     zones = st.zones
     for _ in range(count):
         if not zones[src]:
@@ -859,6 +915,7 @@ def refill(st: State, zid: int) -> None:
     cards = st.zones[source]
     if not cards:
         return
+    spend(st, len(cards))
     st.zones[zid].extend(cards)
     for card in cards:
         st.loc[card] = zid
@@ -870,6 +927,7 @@ def refill(st: State, zid: int) -> None:
 
 def shuffle_zone(st: State, zid: int) -> None:
     cards = st.zones[zid]
+    spend(st, len(cards))
     for i in range(len(cards) - 1, 0, -1):
         j = st.randbelow(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
@@ -937,6 +995,8 @@ def holder_label(st: State, h: int) -> str:
 
 def set_counter(st: State, h: int, c: int, v: int) -> None:
     v = max(0, v)
+    if v > st.game.number_limit:
+        raise too_big(v, st.game.number_limit)
     if st.counters[h][c] != v:
         st.counters[h][c] = v
         st.events.append({"type": "set", "turn": st.turn, "holder": holder_label(st, h),
@@ -984,7 +1044,11 @@ def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
     """One card of each kind in a zone, in zone order: copies of a card make one option."""
     seen: set[str] = set()
     found = []
-    for card in st.zones[zid]:
+    cards = st.zones[zid]
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
+    for card in cards:
         ctype = st.game.card_type[card]
         if ctype.id not in seen:
             seen.add(ctype.id)

@@ -20,6 +20,7 @@ from lark.indenter import Indenter
 from . import nodes as n
 from .cache import cache_file
 from .errors import Span, SpecError
+from .limits import INT64, LITERAL_DIGITS
 
 #: Maps a (line, col, end_line, end_col) inside a text to a span in its file.
 Locate = Callable[[int, int, int | None, int | None], Span]
@@ -558,7 +559,11 @@ class _ToNodes(Transformer):
 
     @v_args(meta=True)
     def int(self, meta, c):
-        return n.Num(int(c[0]), span=self._span(meta))
+        digits = str(c[0]).lstrip("0") or "0"
+        if len(digits) > LITERAL_DIGITS or int(digits) > INT64:    # never int() of thousands of digits
+            raise SpecError(f"this number is too large: a rule may write numbers up to {INT64:,}",
+                            self._span(meta), "numbers in a game stay within the signed 64-bit range")
+        return n.Num(int(digits), span=self._span(meta))
 
     @v_args(meta=True)
     def string(self, meta, c):

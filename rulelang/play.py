@@ -64,20 +64,13 @@ def seat_players(seats: list[str], agents: tuple[str, ...]) -> list[str]:
 
 
 def play_command(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    from .lab.command import UsageError, game_and_agents
 
-    from . import load_game
-    from .lab.command import UsageError
-    from .lab.simulate import seat_agents
     from .policy import check_policies
 
-    if not Path(args.path).exists():
-        raise UsageError(f"no such file or folder: {args.path}")
-    game = load_game(args.path)
-    if not game.min_players <= args.players <= game.max_players:
-        raise UsageError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
+    game, agents = game_and_agents(args.path, args.players, args.agents)
     try:
-        who = seat_players(args.seat, seat_agents(args.agents, args.players))
+        who = seat_players(args.seat, agents)
     except ValueError as error:
         raise UsageError(str(error)) from None
     check_policies(game, who)          # a policy that does not fit the game is a located error before play

@@ -150,6 +150,7 @@ class _Check:
                              f"not {data['n']}")
         self.n = data["n"]
         self.sizes(data)
+        self.counters(data)
         self.cards(data)
         self.variables(data)
         self.places(data)
@@ -169,6 +170,15 @@ class _Check:
                 for i, row in enumerate(data[key]):
                     if len(row) != width:
                         self.fail(self.named([key, i]), f"{len(row)} values, but this game has {width}")
+
+    def counters(self, data: dict) -> None:
+        """Every counter within the game's own number_limit (the schema only knows 0 to 2**63-1)."""
+        limit = self.game.number_limit
+        for h, row in enumerate(data["counters"]):
+            for c, value in enumerate(row):
+                if value > limit:
+                    self.fail(self.named(["counters", h, c]),
+                              f"{value:,} is past the game's number_limit of {limit:,}")
 
     def cards(self, data: dict) -> None:
         """Every card instance in exactly one zone, and `loc` saying which."""

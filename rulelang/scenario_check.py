@@ -71,7 +71,7 @@ def check_setup(game: Game, lay: Layout, names: list[str], setup: dict, where: W
         check_holder(game, lay, names, holder, where.key("setup", "counters", holder))
         for name, value in (values or {}).items():
             check_counter_name(game, name, where.key("setup", "counters", holder, name))
-            check_counter_value(value, where.value("setup", "counters", holder, name))
+            check_counter_value(value, where.value("setup", "counters", holder, name), game.number_limit)
     for who, values in (setup.get("vars") or {}).items():
         check_player(who, names, where.key("setup", "vars", who))
         for name, value in (values or {}).items():
@@ -147,13 +147,14 @@ def check_counter_name(game: Game, name: Any, span: Span) -> None:
                             hint=did_you_mean(str(name), game.counters) or _listing("counters", game.counters))
 
 
-def check_counter_value(value: Any, span: Span) -> None:
+def check_counter_value(value: Any, span: Span, limit: int = COUNTER_MAX) -> None:
     if not _is_int(value):
         raise ScenarioError(f"a counter holds a whole number, not {_shown(value)}", span)
     if value < 0:
         raise ScenarioError(f"a counter cannot be negative ({value})", span, hint="counters never go below 0")
-    if value > COUNTER_MAX:
-        raise ScenarioError(f"{value} is more than a counter can hold", span, hint=f"the largest is {COUNTER_MAX:,}")
+    if value > limit:
+        raise ScenarioError(f"{value} is more than a counter can hold", span,
+                            hint=f"the largest is {limit:,} (the game's number_limit)")
 
 
 def var_kind(game: Game, name: Any, span: Span) -> str:

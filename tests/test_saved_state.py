@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,19 @@ def test_negative_and_huge_counters_are_refused():
     data = saved(JACKS.new_state(3, 1))
     data["counters"][0].append(0)
     refused(JACKS, data, "counters.game", "values, but this game has")
+
+
+def test_a_counter_past_the_games_number_limit_is_refused(tmp_path):
+    """A game may keep its numbers far below 64 bits; a saved counter must respect that too."""
+    folder = tmp_path / "jf"
+    shutil.copytree(ROOT / "games" / "jacks_friends", folder, ignore=shutil.ignore_patterns("scenarios"))
+    main = folder / "game.yaml"
+    main.write_text(main.read_text(encoding="utf-8").replace("\nsetup: |", "\nnumber_limit: 1000\nsetup: |", 1),
+                    encoding="utf-8")
+    game = rulelang.load_game(folder)
+    data = saved(game.new_state(3, 1))
+    data["counters"][game.player_holder + 1][game.counters.index("egg")] = 1001
+    refused(game, data, "counters.P2.egg", "past the game's number_limit of 1,000")
 
 
 def test_a_forged_option_is_refused_before_apply_could_take_it():

@@ -19,7 +19,9 @@ from ..engine import NAMES, CardType, EndCondition, Game, Phase, Proc, ZoneDecl,
 from ..errors import RulelangError, RuleError, SpecError, did_you_mean, raise_all
 from ..loader import Document
 from ..parser import parse_block, parse_expression
-from .expressions import ExprCompiler, Fn, zone_decl
+from ..limits import FUNCTION_DEPTH, shown
+from .bounds import MAX_CARDS, card_total, function_order, numbers_out_of_range, read_limits, too_deep_functions
+from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .statements import Builder, StmtCompiler
 
 __all__ = ["compile_game", "GameCompiler"]
@@ -88,8 +90,8 @@ class GameCompiler:
         for job in jobs.values():
             self.parse(job)
         checker = Checker(self.sym)
-        self.refuse_recursive_functions(jobs)
-        for name in self.sym.functions:             # functions first: their types are needed
+        self.order_functions(jobs)
+        for name in self.function_order:            # functions first, callees before callers: types are needed
             job = jobs[("functions", name, "value")]
             self.check(job, checker)
             if job.tree is not None:
@@ -103,28 +105,24 @@ class GameCompiler:
         self.generate(jobs)
         return self.game
 
-    def refuse_recursive_functions(self, jobs: dict[tuple, _Job]) -> None:
-        """Functions are values, not loops: one that reaches itself through calls is an error."""
+    def order_functions(self, jobs: dict[tuple, _Job]) -> None:
+        """Functions are values, not loops: refuse one that reaches itself, or a chain too deep to run.
+
+        Keeps ``self.function_order`` (callees first) for checking and compiling.
+        """
         calls: dict[str, list[n.Call]] = {}
         for name in self.sym.functions:
             job = jobs.get(("functions", name, "value"))
             calls[name] = [c for c in _calls_in(job.tree) if c.func in self.sym.functions] if job and job.tree else []
-
-        def reaches(start: str, goal: str, seen: set[str]) -> bool:
-            for call in calls.get(start, []):
-                if call.func == goal or (call.func not in seen and reaches(call.func, goal, seen | {call.func})):
-                    return True
-            return False
-
-        for name, made in calls.items():
-            for call in made:
-                if call.func == name or reaches(call.func, name, {call.func}):
-                    via = "" if call.func == name else f" (through '{call.func}')"
-                    self.errors.append(SpecError(f"function '{name}' calls itself{via}", call.span,
-                                                 "a function computes a value from its arguments; loop with "
-                                                 "'for each' in a procedure instead"))
-                    jobs[("functions", name, "value")].tree = None
-                    break
+        self.function_order, loops = function_order(calls)
+        for name, call in loops:
+            via = "" if call.func == name else f" (through '{call.func}')"
+            self.errors.append(SpecError(f"function '{name}' calls itself{via}", call.span,
+                                         "a function computes a value from its arguments; loop with "
+                                         "'for each' in a procedure instead"))
+        for name, call in too_deep_functions(self.function_order, calls):
+            self.errors.append(SpecError(f"function '{name}' calls functions more than {FUNCTION_DEPTH} deep",
+                                         call.span, "compute the value in fewer steps, or in a procedure"))
         raise_all(self.errors)
 
     def jobs(self) -> dict[tuple, _Job]:
@@ -190,7 +188,13 @@ class GameCompiler:
         self.declare_zones()
         self.declare_cards()
         self.declare_phases()
-        g.step_budget = data.get("step_budget", 100_000)
+        read_limits(g, data)
+        for path, value in numbers_out_of_range(data, g.number_limit):
+            self.error(f"{shown(value)} is past the game's number_limit of {g.number_limit:,}", path,
+                       "numbers in a game lie between -number_limit and number_limit")
+        if card_total(data) > MAX_CARDS:
+            self.error(f"the game has {card_total(data):,} cards: at most {MAX_CARDS:,} are allowed", ("cards",),
+                       hint="a pile of many equal things is a counter (counters: ...)")
 
     def declare_phases(self) -> None:
         """`turn:` is one phase; `phases:` several, each with its own turn structure."""
@@ -282,7 +286,8 @@ class GameCompiler:
             for outcome, values in (die.get("outcomes") or {}).items():
                 for face in values:
                     if face not in table:
-                        self.error(f"die '{name}' has no face {face}", ("dice", name, "outcomes", outcome))
+                        which = shown(face) if isinstance(face, int) else face    # a YAML int may be huge
+                        self.error(f"die '{name}' has no face {which}", ("dice", name, "outcomes", outcome))
                     else:
                         table[face] = outcome
             self.game.dice[name] = table
@@ -405,7 +410,7 @@ class GameCompiler:
             self.finish(index, b)
             return index
 
-        for name, fn in (data.get("functions") or {}).items():
+        for name in self.function_order:            # callees first: a call takes its callee's closure
             ec.function_trees[name] = jobs[("functions", name, "value")].tree
             ec.functions[name] = (list(self.sym.functions[name]), expr(("functions", name, "value")))
         for name, index in proc_ids.items():
@@ -419,6 +424,7 @@ class GameCompiler:
             g.end.append(EndCondition(cond.get("name", f"end condition {i + 1}"), expr(("end", i, "when")),
                                       expr(("end", i, "winner")), self.doc.span(("end", i))))
         g.score = expr(("score",))
+        g.score_span = self.doc.span(("score",)) if g.score is not None else None
         setup = block(("setup",), "setup") if data.get("setup") else None
         phases = []
         for k, (path, phase) in enumerate(phase_specs(data)):
@@ -429,9 +435,10 @@ class GameCompiler:
                 tree = jobs[path + ("steps", i, "effect")].tree
                 inline = sc.inline_body(tree)
                 if inline is not None:      # a step that never waits runs in place, with no frame
-                    steps.append((name, inline))
+                    steps.append((name, inline, self.doc.span(path + ("steps", i, "effect"))))
                 else:
-                    steps.append((name, block(path + ("steps", i, "effect"), f"step '{name}'")))
+                    steps.append((name, block(path + ("steps", i, "effect"), f"step '{name}'"),
+                                  self.doc.span(path + ("steps", i, "effect"))))
             phases.append((path, phase, steps))
         self.generate_main(main, setup, phases)
         g.code = [p.code for p in g.procs]
@@ -445,9 +452,8 @@ class GameCompiler:
             if play is not None:
                 ctype.play_target = expr(("cards", i, "play", "target"))
                 to = expr(("cards", i, "play", "to"))
-                copy = next((k for k, kind in enumerate(g.card_type) if kind is ctype), None)   # none if count: 0
-                after = [(_resolved(cond, proc), span) for cond, proc, table, span in resolve
-                         if copy is not None and table[copy]]
+                after = [(_resolved(cond, proc), span) for cond, proc, ref, span in resolve
+                         if is_of_kind(ctype, ref)]
                 ctype.play_proc = block(("cards", i, "play", "effect"), f"card {ctype.id}",
                                         [(_place(to) if to else _discard_this, self.doc.span(("cards", i, "play")))],
                                         after)
@@ -506,7 +512,7 @@ class GameCompiler:
                     self.error(f"unknown card kind '{words[1]}'", ("triggers", i, "on"),
                                did_you_mean(words[1], self.sym.classes()))
                     continue
-                resolve.append((cond, proc, ec.member_table(ref), self.doc.span(("triggers", i))))
+                resolve.append((cond, proc, ref, self.doc.span(("triggers", i))))
                 continue
             decl = next((z for z in g.zones if z.name == words[1]), None)
             if decl is None:
@@ -527,8 +533,8 @@ class GameCompiler:
             phase = g.phases[k]
             phase.begin_pc = b.emit(_begin_turn(phase), self.doc.span(path + ("limit",)) if "limit" in spec
                                     else self.doc.span(path))
-            for name, proc in steps:
-                g.step_pcs[name] = b.emit(_call_step(name, proc, phase.order == "seat"), None)
+            for name, proc, span in steps:      # an inline step's failure without a place of its own points here
+                g.step_pcs[name] = b.emit(_call_step(name, proc, phase.order == "seat"), span)
                 g.step_phase[name] = k
             phase.end_pc = b.emit(_next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec
                                   else None)
@@ -659,5 +665,11 @@ def _get(data: Any, path: tuple) -> Any:
 
 
 def compile_game(doc: Document) -> Game:
-    """A checked, compiled ``Game`` from a loaded document (raises SpecError)."""
-    return GameCompiler(doc).compile()
+    """A checked, compiled ``Game`` from a loaded document (raises SpecError, never a Python error of size)."""
+    try:
+        return GameCompiler(doc).compile()
+    except RecursionError:
+        raise SpecError("the spec nests too deeply to compile", doc.span(()),
+                        "split deep rule texts into functions or procedures") from None
+    except MemoryError:
+        raise SpecError("the spec is too large to compile (out of memory)", doc.span(())) from None

@@ -11,8 +11,9 @@ from typing import Any, Callable
 
 from .. import nodes as n
 from ..check import CARD, PLAYER, ZONE, Symbols
-from ..engine import Game, State, ZoneDecl
+from ..engine import CardType, Game, State, ZoneDecl
 from ..errors import RuleError
+from ..limits import over_budget, spend, too_big
 
 Fn = Callable[[State, dict], Any]
 _MISSING = object()
@@ -59,16 +60,7 @@ class ExprCompiler:
     def member_table(self, ref: tuple) -> list[bool]:
         """For `c is X`: one bool per card instance, computed once."""
         if ref not in self.members:
-            kind, name = ref
-            table = []
-            for ctype in self.game.card_type:
-                if kind == "card":
-                    table.append(ctype.id == name)
-                elif kind == "tag":
-                    table.append(name in ctype.tags)
-                else:
-                    table.append(ctype.slot == name)
-            self.members[ref] = table
+            self.members[ref] = [is_of_kind(ctype, ref) for ctype in self.game.card_type]
         return self.members[ref]
 
     # -- dispatch ------------------------------------------------------------------
@@ -145,7 +137,12 @@ class ExprCompiler:
             return lambda st, L: zid
         if kind == "all_zones":
             base, k = len(game.table_zones), zone_decl(game, ref[1]).index
-            return lambda st, L: [c for p in range(st.n) for c in st.zones[base + k * st.n + p]]
+
+            def every_players(st, L):
+                cards = [c for p in range(st.n) for c in st.zones[base + k * st.n + p]]
+                spend(st, len(cards))   # each card gathered is work
+                return cards
+            return every_players
         if kind == "table":
             name = ref[1]
             return lambda st, L: name
@@ -193,9 +190,17 @@ class ExprCompiler:
             return lambda st, L: st.lay.zones[st.loc[obj(st, L)]][1]
         if kind == "outcome":
             faces = frozenset(f for f, o in game.dice[e.obj.type[5:]].items() if o == e.name)
-            return lambda st, L: sum(1 for f in obj(st, L) if f in faces)
+            rolled = _metered(obj)
+            return lambda st, L: sum(1 for f in rolled(st, L) if f in faces)
         if kind == "total":
-            return lambda st, L: sum(obj(st, L))
+            rolled, limit, span = _metered(obj), game.number_limit, e.span
+
+            def total(st, L):
+                v = sum(rolled(st, L))
+                if v <= limit:
+                    return v
+                raise too_big(v, limit, span)
+            return total
         if kind == "size":
             return lambda st, L: len(obj(st, L))
         if kind == "column":
@@ -217,14 +222,30 @@ class ExprCompiler:
         return lambda st, L: st.counters[holder(st, L)][key(st, L)]
 
     def c_BinOp(self, e: n.BinOp) -> Fn:
+        """Arithmetic, each result kept within the game's number_limit (so no runaway growth)."""
         a, b = self.expr(e.left), self.expr(e.right)
+        span, limit = e.span, self.game.number_limit
         if e.op == "+":
-            return lambda st, L: a(st, L) + b(st, L)
+            def add(st, L):
+                v = a(st, L) + b(st, L)
+                if -limit <= v <= limit:
+                    return v
+                raise too_big(v, limit, span)
+            return add
         if e.op == "-":
-            return lambda st, L: a(st, L) - b(st, L)
+            def subtract(st, L):
+                v = a(st, L) - b(st, L)
+                if -limit <= v <= limit:
+                    return v
+                raise too_big(v, limit, span)
+            return subtract
         if e.op == "*":
-            return lambda st, L: a(st, L) * b(st, L)
-        span = e.span
+            def multiply(st, L):
+                v = a(st, L) * b(st, L)
+                if -limit <= v <= limit:
+                    return v
+                raise too_big(v, limit, span)
+            return multiply
 
         def divide(st, L):
             d = b(st, L)
@@ -272,9 +293,16 @@ class ExprCompiler:
 
     def c_Member(self, e: n.Member) -> Fn:
         item, box = self.expr(e.item), self.as_list(e.container)
+
+        def member(st, L):
+            xs = box(st, L)
+            st.work -= len(xs)          # each item looked at is work
+            if st.work < 0:
+                raise over_budget(st)
+            return item(st, L) in xs
         if e.negated:
-            return lambda st, L: item(st, L) not in box(st, L)
-        return lambda st, L: item(st, L) in box(st, L)
+            return lambda st, L: not member(st, L)
+        return member
 
     def c_IsTest(self, e: n.IsTest) -> Fn:
         obj, neg = self.expr(e.obj), e.negated
@@ -298,7 +326,17 @@ class ExprCompiler:
         if e.ref is None:
             return lambda st, L: False
         table = self.member_table(e.ref)
-        return lambda st, L: any(table[c] for c in cards(st, L))
+
+        def has(st, L):
+            xs = cards(st, L)
+            st.work -= len(xs)          # each card looked at is work
+            if st.work < 0:
+                raise over_budget(st)
+            for c in xs:
+                if table[c]:
+                    return True
+            return False
+        return has
 
     def c_Call(self, e: n.Call) -> Fn:
         kind, name = e.ref
@@ -324,13 +362,34 @@ class ExprCompiler:
         return self.aggregate(name, e.args[0])
 
     def aggregate(self, name: str, arg: n.Arg) -> Fn:
-        if arg.var is None:
-            items = self.as_list(arg.value)
+        """count, sum, any, ... over a list: each item looked at is work, and a sum stays in range."""
+        limit, span = self.game.number_limit, arg.span
+        if arg.var is not None:
+            items = self.as_list(arg.source)
+            cond = self.expr(arg.cond) if arg.cond is not None else None
+            return _comprehension(name, arg.var, items, cond, self.expr(arg.value), limit, span)
+        items = self.as_list(arg.value)
+        if name in ("count", "empty", "first", "last"):     # no pass over the items
             return _plain_aggregate(name, items)
-        items = self.as_list(arg.source)
-        cond = self.expr(arg.cond) if arg.cond is not None else None
-        value = self.expr(arg.value)
-        return _comprehension(name, arg.var, items, cond, value)
+        found = _plain_aggregate(name, _metered(items))
+        if name != "sum":
+            return found
+
+        def total(st, L):
+            v = found(st, L)
+            if -limit <= v <= limit:
+                return v
+            raise too_big(v, limit, span)
+        return total
+
+
+def _metered(items: Fn) -> Fn:
+    """The items of an aggregate, each one charged as a unit of work."""
+    def read(st: State, L: dict) -> list:
+        xs = items(st, L)
+        spend(st, len(xs))
+        return xs
+    return read
 
 
 def _plain_aggregate(name: str, items: Fn) -> Fn:
@@ -355,11 +414,12 @@ def _plain_aggregate(name: str, items: Fn) -> Fn:
     return lambda st, L: list(items(st, L))     # filter
 
 
-def _comprehension(name: str, var: str, items: Fn, cond: Fn | None, value: Fn) -> Fn:
+def _comprehension(name: str, var: str, items: Fn, cond: Fn | None, value: Fn, limit: int, span: Any) -> Fn:
     """An aggregate over `var in items where cond`; `var` is bound, then restored.
 
     Expressions never change the state, so the items are read in place; the
-    common aggregates run as one loop without building a list.
+    common aggregates run as one loop without building a list. Each item is a
+    unit of work.
     """
     keep = cond if cond is not None else (lambda st, L: True)
 
@@ -371,7 +431,11 @@ def _comprehension(name: str, var: str, items: Fn, cond: Fn | None, value: Fn) -
 
     def selected(st: State, L: dict) -> list:
         saved, out = L.get(var, _MISSING), []
-        for x in items(st, L):
+        xs = items(st, L)
+        st.work -= len(xs)
+        if st.work < 0:
+            raise over_budget(st)
+        for x in xs:
             L[var] = x
             if keep(st, L):
                 out.append(value(st, L))
@@ -381,7 +445,11 @@ def _comprehension(name: str, var: str, items: Fn, cond: Fn | None, value: Fn) -
 
     def first_match(st: State, L: dict) -> Any:
         saved, found = L.get(var, _MISSING), None
-        for x in items(st, L):
+        xs = items(st, L)
+        st.work -= len(xs)
+        if st.work < 0:
+            raise over_budget(st)
+        for x in xs:
             L[var] = x
             if keep(st, L):
                 found = x
@@ -392,7 +460,11 @@ def _comprehension(name: str, var: str, items: Fn, cond: Fn | None, value: Fn) -
 
     def count(st: State, L: dict) -> int:
         saved, total = L.get(var, _MISSING), 0
-        for x in items(st, L):
+        xs = items(st, L)
+        st.work -= len(xs)
+        if st.work < 0:
+            raise over_budget(st)
+        for x in xs:
             L[var] = x
             if keep(st, L):
                 total += 1
@@ -402,17 +474,27 @@ def _comprehension(name: str, var: str, items: Fn, cond: Fn | None, value: Fn) -
 
     def add_up(st: State, L: dict) -> int:
         saved, total = L.get(var, _MISSING), 0
-        for x in items(st, L):
+        xs = items(st, L)
+        st.work -= len(xs)
+        if st.work < 0:
+            raise over_budget(st)
+        for x in xs:
             L[var] = x
             if keep(st, L):
                 total += value(st, L)
         if var in L:
             restore(L, saved)
-        return total
+        if -limit <= total <= limit:
+            return total
+        raise too_big(total, limit, span)
 
     def every(st: State, L: dict) -> bool:
         saved, result = L.get(var, _MISSING), True
-        for x in items(st, L):
+        xs = items(st, L)
+        st.work -= len(xs)
+        if st.work < 0:
+            raise over_budget(st)
+        for x in xs:
             L[var] = x
             if not keep(st, L):
                 result = False
@@ -440,6 +522,16 @@ def _comprehension(name: str, var: str, items: Fn, cond: Fn | None, value: Fn) -
     if name == "min":
         return lambda st, L: min(selected(st, L), default=0)
     return selected     # filter
+
+
+def is_of_kind(ctype: CardType, ref: tuple) -> bool:
+    """Does a card type answer to a card id, a tag or a slot (a checked ``("card"|"tag"|"slot", name)``)?"""
+    kind, name = ref
+    if kind == "card":
+        return ctype.id == name
+    if kind == "tag":
+        return name in ctype.tags
+    return ctype.slot == name
 
 
 def zone_decl(game: Game, name: str) -> ZoneDecl:

@@ -11,10 +11,11 @@ from typing import Any, Callable
 from .. import nodes as n
 from ..check import CARD, COUNTER, LOCATION, PLAYER, item_of
 from ..decisions import branch_id
-from ..engine import (NAMES, State, failure, answer_card, answerers, check_end, discard_card, discard_options, draw_cards,
+from ..engine import (FAILURES, NAMES, State, answer_card, answerers, check_end, discard_card, discard_options, draw_cards,
                       end_roll_durations, end_turn, holder_label, legal_plays, move_card, reaction_options,
-                      set_counter, set_player_var, shuffle_zone, zone_of_hand)
+                      located, set_counter, set_player_var, shuffle_zone, zone_of_hand)
 from ..errors import RuleError, Span
+from ..limits import over_budget, spend, too_big
 from .expressions import ExprCompiler, Fn, local_name
 from .sites import ANSWER, CHOICE, PLAY, Sites, target_word
 
@@ -133,49 +134,43 @@ class StmtCompiler:
             return self.guarded(stmts)
         return None
 
-    def straight(self, stmts: list[n.Stmt]) -> Fn:
-        fs = [getattr(self, "f_" + type(s).__name__)(s) for s in stmts]
-        if len(fs) == 1:
-            return fs[0]
-
-        def run_all(st, L):
-            for f in fs:
-                f(st, L)
-        return run_all
-
     def guarded(self, stmts: list[n.Stmt]) -> Fn:
         """Statements run in order; a failure names the statement's span.
 
         Returns what the last one returns: True when a final `check end` ended the game.
         """
         fs = [getattr(self, "f_" + type(s).__name__)(s) for s in stmts]
-        spans = [s.span for s in stmts]
         if len(fs) == 1:
-            f, span = fs[0], spans[0]
+            f, span = fs[0], stmts[0].span
 
             def one(st, L):
                 try:
                     return f(st, L)
-                except RuleError as error:
-                    error.span = error.span or span
-                    raise
-                except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
-                    raise failure(error, span) from None
+                except FAILURES as error:
+                    raise located(error, span) from None
             return one
+        fs = _distinct(fs)
+        span_of = {f: s.span for f, s in zip(fs, stmts)}
 
         def fused(st, L):
-            i = 0
-            result = None
+            result = f = None
             try:
-                for i, f in enumerate(fs):
+                for f in fs:        # on a failure, f is the statement that failed: no index to keep
                     result = f(st, L)
-            except RuleError as error:
-                error.span = error.span or spans[i]
-                raise
-            except (ArithmeticError, TypeError, ValueError, IndexError, KeyError) as error:
-                raise failure(error, spans[i]) from None
+            except FAILURES as error:
+                raise located(error, span_of.get(f)) from None
             return result
         return fused
+
+    def body(self, stmts: list[n.Stmt]) -> tuple[Fn, Span | None]:
+        """The body of a branch or loop, and the span its caller blames a failure on.
+
+        One statement runs bare (its caller's zero-cost ``try`` names it); several
+        run fused, each failure already named.
+        """
+        if len(stmts) == 1:
+            return getattr(self, "f_" + type(stmts[0]).__name__)(stmts[0]), stmts[0].span
+        return self.guarded(stmts), None
 
     def emit_straight(self, stmts: list[n.Stmt], b: Builder) -> None:
         if not stmts:
@@ -187,28 +182,41 @@ class StmtCompiler:
         return check_end
 
     def f_If(self, s: n.If) -> Fn:
-        branches = [(self.ec.expr(cond), self.straight(body)) for cond, body in s.branches]
-        orelse = self.straight(s.orelse) if s.orelse else None
+        branches = [(self.ec.expr(cond),) + self.body(body) for cond, body in s.branches]
+        orelse, else_span = self.body(s.orelse) if s.orelse else (None, None)
 
         def choose_branch(st, L):
-            for cond, body in branches:
+            for cond, body, span in branches:
                 if cond(st, L):
-                    body(st, L)
+                    try:
+                        body(st, L)
+                    except FAILURES as error:
+                        raise located(error, span) from None
                     return
             if orelse is not None:
-                orelse(st, L)
+                try:
+                    orelse(st, L)
+                except FAILURES as error:
+                    raise located(error, else_span) from None
         return choose_branch
 
     def f_ForEach(self, s: n.ForEach) -> Fn:
         items = self.ec.as_list(s.source, copy=True)
         cond = self.ec.expr(s.cond) if s.cond is not None else None
-        body, var = self.straight(s.body), s.var
+        (body, span), var = self.body(s.body), s.var
 
         def loop(st, L):
-            for x in items(st, L):
-                L[var] = x
-                if cond is None or cond(st, L):
-                    body(st, L)
+            xs = items(st, L)
+            st.work -= len(xs)          # a pass of a loop is work
+            if st.work < 0:
+                raise over_budget(st)
+            try:
+                for x in xs:
+                    L[var] = x
+                    if cond is None or cond(st, L):
+                        body(st, L)
+            except FAILURES as error:
+                raise located(error, span) from None
         return loop
 
     # -- labels of choices ---------------------------------------------------------
@@ -263,7 +271,14 @@ class StmtCompiler:
     def f_AugAssign(self, s: n.AugAssign) -> Fn:
         store, current, amount = self.setter(s.target), self.ec.expr(s.target), self.ec.expr(s.value)
         sign = 1 if s.op == "+=" else -1
-        return lambda st, L: store(st, L, current(st, L) + sign * amount(st, L))
+        limit, span = self.game.number_limit, s.span
+
+        def change(st, L):
+            v = current(st, L) + sign * amount(st, L)
+            if not -limit <= v <= limit:
+                raise too_big(v, limit, span)
+            store(st, L, v)
+        return change
 
     # -- counters and cards --------------------------------------------------------------
 
@@ -271,7 +286,7 @@ class StmtCompiler:
         ec = self.ec
         amount = ec.expr(s.amount) if s.amount is not None else None
         counter, src, dst = ec.expr(s.counter), ec.holder(s.source), ec.holder(s.dest)
-        names = self.game.counters
+        names, limit, span = self.game.counters, self.game.number_limit, s.span
 
         def move(st, L):
             c, a, z = counter(st, L), src(st, L), dst(st, L)
@@ -280,6 +295,8 @@ class StmtCompiler:
             have = st.counters[a][c]
             k = have if amount is None else max(0, min(amount(st, L), have))
             if k:
+                if st.counters[z][c] + k > limit:
+                    raise too_big(st.counters[z][c] + k, limit, span)
                 st.counters[a][c] = have - k
                 st.counters[z][c] += k
                 st.events.append({"type": "transferred", "turn": st.turn, "counter": names[c], "amount": k,
@@ -320,6 +337,7 @@ class StmtCompiler:
             k = max(0, amount(st, L))
             if k > MAX_DICE:
                 raise RuleError(f"a roll of {k} dice is more than the {MAX_DICE} a roll may have")
+            spend(st, k)
             rolled = [st.roll_die(faces) for _ in range(k)]
             L[var] = rolled
             who = roller(st, L)
@@ -350,8 +368,11 @@ class StmtCompiler:
 
         def start(st, fr):
             L = fr[2]
-            L[seq] = list(items(st, L))
+            L[seq] = xs = list(items(st, L))
             L[pos] = 0
+            st.work -= len(xs)          # a pass of a loop is work
+            if st.work < 0:
+                raise over_budget(st)
 
         def step(st, fr):
             L = fr[2]
@@ -388,7 +409,9 @@ class StmtCompiler:
 
         def offer(st, L):
             options, values, seen = [], [], set()
-            for x in items(st, L):
+            xs = items(st, L)
+            spend(st, len(xs))          # each option looked at is work
+            for x in xs:
                 if cond is not None:
                     L[var] = x
                     if not cond(st, L):
@@ -413,6 +436,7 @@ class StmtCompiler:
             if hi - lo >= MAX_OPTIONS:
                 raise RuleError(f"a choice from {lo} to {hi} has more than the {MAX_OPTIONS} options a decision may have")
             values = list(range(lo, hi + 1)) if hi > lo else [lo]
+            spend(st, len(values))
             return who(st, L), "number", f"choose {name}", [[str(v), str(v)] for v in values], values
         pc = b.emit(_decision(offer, store), s.span)
         self.sites.add(b.sites, pc, "number", s.name or target_word(s.target), s.span, None, numeric=True)
@@ -477,7 +501,9 @@ class StmtCompiler:
                     store(st, L, v)
                 return False
             choosers, options, values = [], [], []
-            for p in people(st, L):
+            everyone = people(st, L)
+            spend(st, len(everyone))
+            for p in everyone:
                 L[var] = p
                 if pcond is not None and not pcond(st, L):
                     continue
@@ -485,7 +511,9 @@ class StmtCompiler:
                     opts, vals = fixed
                 else:
                     opts, vals = [], []
-                    for x in items(st, L):
+                    xs = items(st, L)
+                    spend(st, len(xs))
+                    for x in xs:
                         oid, label = text(st, x)
                         opts.append([oid, label])
                         vals.append(x)
@@ -630,6 +658,19 @@ class StmtCompiler:
 
 
 # --- runtime helpers the instructions share --------------------------------------------
+
+def _distinct(fs: list[Fn]) -> list[Fn]:
+    """The statements' closures, each object once (a shared one, like ``check_end``, gets a wrapper of its own),
+    so a failing statement is told by identity."""
+    seen: set[int] = set()
+    out = []
+    for f in fs:
+        if id(f) in seen:
+            f = (lambda g: lambda st, L: g(st, L))(f)
+        seen.add(id(f))
+        out.append(f)
+    return out
+
 
 def _decision(offer: Callable, take: Callable) -> Callable:
     """An instruction for one player's decision.

@@ -17,6 +17,33 @@ class UsageError(Exception):
     """A command-line mistake: one line, exit code 2."""
 
 
+def game_and_agents(path: str, players: int, agent_names: str) -> tuple:
+    """The game at ``path`` and one agent factory per seat, or a UsageError (simulate, sweep and play).
+
+    A path that cannot be used (missing, a link loop, a name too long) and a
+    player count the game refuses are usage mistakes, found before any game is played.
+    """
+    from .. import files, load_game
+    from ..policy import check_policies
+    from .simulate import seat_agents
+
+    try:
+        files.look_at(Path(path))
+    except files.FileMissing:
+        raise UsageError(f"no such file or folder: {path}") from None
+    except files.FileRefused as refused:
+        raise UsageError(f"'{path}' {refused.reason}") from None
+    game = load_game(path)
+    if not game.min_players <= players <= game.max_players:
+        raise UsageError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {players}")
+    try:
+        agents = seat_agents(agent_names, players)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    check_policies(game, agents)          # a policy that does not fit the game is a located error before play
+    return game, agents
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")
     parser.add_argument("--players", type=int, required=True, metavar="N")
@@ -33,10 +60,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def simulate(args: argparse.Namespace) -> int:
-    from .. import load_game
-    from ..policy import check_policies
     from .report import json_line, print_table
-    from .simulate import Batch, run_batch, seat_agents
+    from .simulate import Batch, run_batch
     from .stats import summarize
 
     _check_numbers(args)
@@ -45,16 +70,7 @@ def simulate(args: argparse.Namespace) -> int:
     if getattr(args, "ray", None) is not None:
         _require_ray()
     _check_outputs(args)
-    if not Path(args.path).exists():
-        raise UsageError(f"no such file or folder: {args.path}")
-    game = load_game(args.path)
-    if not game.min_players <= args.players <= game.max_players:
-        raise UsageError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
-    try:
-        agents = seat_agents(args.agents, args.players)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    check_policies(game, agents)          # a policy that does not fit the game is a located error before play
+    game, agents = game_and_agents(args.path, args.players, args.agents)
     batch = Batch(args.path, args.players, args.games, args.seed, agents)
     with progress_bar(args.games) as advance:
         if getattr(args, "ray", None) is not None:

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from .command import UsageError, progress_bar
+from .command import UsageError, game_and_agents, progress_bar
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,10 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def sweep(args: argparse.Namespace) -> int:
-    from .. import load_game
     from ..loader import load_document
-    from ..policy import check_policies
-    from .simulate import Batch, seat_agents
+    from .simulate import Batch
     from .stats import summarize
     from .sweep import check_metric, combinations, metric_names, parse_target, parse_vary, run_sweep
     from .sweep_report import draw_sweep, print_sweep, sweep_json
@@ -48,16 +45,7 @@ def sweep(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     if args.plot:
         _check_plot(args.plot)
-    if not Path(args.path).exists():
-        raise UsageError(f"no such file or folder: {args.path}")
-    base = load_game(args.path)           # the spec as written must be valid before it is varied
-    if not base.min_players <= args.players <= base.max_players:
-        raise UsageError(f"{base.name} is for {base.min_players} to {base.max_players} players, not {args.players}")
-    try:
-        agents = seat_agents(args.agents, args.players)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    check_policies(base, agents)          # a policy that does not fit the game is a located error before play
+    base, agents = game_and_agents(args.path, args.players, args.agents)   # valid as written before it is varied
     batch = Batch(args.path, args.players, args.games, args.seed, agents)
     layout = base.layout(args.players)
     empty = summarize(batch, [], base.name, layout.roles, layout.team_players)

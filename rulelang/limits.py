@@ -1,0 +1,75 @@
+"""How much the rules may do between two decisions: work, numbers and call depth.
+
+A spec is untrusted input. One statement may ask for a trillion cards from a
+deck that refills itself, a loop may square a number until it has millions of
+digits, a procedure may call itself until memory runs out. Each of these is
+counted or bounded where it happens, so a runaway rule stops quickly with an
+error that names it, rather than hanging or eating memory.
+
+The work budget of one ``run`` of the interpreter lives in ``State.work``: it
+starts at the game's ``step_budget``, and each unit of work done inside a
+statement (a card moved, a die rolled, a loop pass, an option looked at, an
+item an aggregate looks at) takes one from it where it happens. The
+interpreter counts the statements themselves and stops when the two together
+pass the budget.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import RuleError, Span
+
+if TYPE_CHECKING:
+    from .engine import State
+
+STEP_BUDGET = 100_000           # units of work between two decisions, by default
+CALL_DEPTH = 1_000              # procedure and trigger frames on the stack, by default
+INT64 = 2 ** 63 - 1             # the largest number_limit, and the default one
+FUNCTION_DEPTH = 32             # functions calling functions: deeper is refused when the game loads
+LITERAL_DIGITS = 19             # digits of a number written in a rule (INT64 has 19)
+
+
+def spend(st: "State", units: int) -> None:
+    """Take ``units`` of work from the budget of this run; a runaway rule stops here."""
+    st.work -= units
+    if st.work < 0:
+        raise over_budget(st)
+
+
+def over_budget(st: "State") -> RuleError:
+    budget = st.game.step_budget
+    return RuleError(f"the rules ran {budget:,} steps without a decision "
+                     "(a rule that loops or triggers itself forever?)",
+                     hint="raise step_budget (a top-level key) if the rules are right")
+
+
+def shown(value: int) -> str:
+    """A number for a message: in full when short, else by its size (str() of a huge int is slow or refused)."""
+    if abs(value) < 10 ** 30:
+        return f"{value:,}"
+    if value.bit_length() < 14_000:         # under Python's 4,300-digit limit for str()
+        return f"a number of {len(str(abs(value))):,} digits"
+    return "a number of more than 4,000 digits"
+
+
+def too_big(value: int, limit: int, span: Span | None = None) -> RuleError:
+    """A number past the game's range: a rule that multiplies or adds without end."""
+    return RuleError(f"a number went past the limit of the game: {shown(value)} is not between "
+                     f"-{limit:,} and {limit:,}", span,
+                     hint="a rule that multiplies or adds without end? (the range is number_limit, "
+                          "a top-level key)")
+
+
+def too_deep(st: "State") -> RuleError:
+    """The stack holds more frames than the game's call_depth: name what was called last."""
+    game, stack = st.game, st.stack
+    called = game.procs[stack[-1][0]].name
+    span = None
+    if len(stack) > 1:                      # point at the instruction that called it
+        caller = game.procs[stack[-2][0]]
+        pc = stack[-2][1] - 1
+        if 0 <= pc < len(caller.spans):
+            span = caller.spans[pc]
+    return RuleError(f"the rules nest more than {game.call_depth:,} calls deep, calling {called} "
+                     "(a procedure or trigger that calls itself without end?)", span,
+                     hint="give the recursion a condition that stops it, or raise call_depth (a top-level key)")
