@@ -251,3 +251,28 @@ def test_policy_batches_are_the_same_for_any_number_of_workers(capsys):
                      "--workers", workers, "--agents", ",".join(seats(4))]) == 0
         summaries.append(json.loads(capsys.readouterr().out.strip().splitlines()[-1]))
     assert summaries[0] == summaries[1]
+
+
+class ViewOnly:
+    """What the seat of the agent protocol gives an agent: the player's view, their options and the rules."""
+
+    def __init__(self, state: State, player: int):
+        self._state, self.player, self.game = state, player, state.game
+
+    def view(self) -> dict:
+        return self._state.view(self.player)
+
+    @property
+    def options(self):
+        return self._state.decision().options.get(self.player, ())
+
+
+def test_through_a_seat_a_policy_reads_the_decision_name_from_the_view_and_plays_the_same():
+    for seed in range(20):
+        by_state, by_seat = JACKS.new_state(4, seed), JACKS.new_state(4, seed)
+        play(by_state, agents_for(4, seed))
+        seat_agents = agents_for(4, seed)
+        while not by_seat.over:
+            player = by_seat.decision().players[0]
+            by_seat.apply(seat_agents[player].choose(ViewOnly(by_seat, player)), player)
+        assert by_state.dumps() == by_seat.dumps()
