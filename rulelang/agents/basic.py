@@ -3,7 +3,7 @@
 Both also take the fast path of the protocol, ``choose_index(seat, player,
 count)``, which lets the loop skip building options. For tools that hold a
 ``State`` (the smoke games of `validate`), ``choose(state, player)`` still
-works: the state is wrapped in a seat first.
+works: these two are the engine's own code, and read only the options.
 """
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from ..engine import State
 from .seat import Seat
 
 
-def as_seat(seat: Seat | State, player: int | None) -> Seat:
-    """A seat from the older call ``choose(state, player)``, or the seat given."""
+def option_ids(seat: Seat | State, player: int | None) -> list[str]:
+    """The ids of the options waiting: of the seat, or (the older call) of ``player`` in a state."""
     if player is None:
-        return seat
-    return Seat(seat, player)
+        return [option.id for option in seat.options]
+    return seat.legal(player)
 
 
 class RandomAgent:
@@ -27,8 +27,8 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, seat: Seat, player: int | None = None) -> str:
-        options = as_seat(seat, player).options
-        return options[self.rng.randrange(len(options))].id
+        ids = option_ids(seat, player)
+        return ids[self.rng.randrange(len(ids))]
 
     def choose_index(self, seat: Seat, player: int, count: int) -> int:
         return self.rng.randrange(count)
@@ -41,7 +41,7 @@ class FirstAgent:
         self.seed = seed            # unused; every agent is made from a seed
 
     def choose(self, seat: Seat, player: int | None = None) -> str:
-        return as_seat(seat, player).options[0].id
+        return option_ids(seat, player)[0]
 
     def choose_index(self, seat: Seat, player: int, count: int) -> int:
         return 0
