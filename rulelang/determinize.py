@@ -13,8 +13,8 @@ it plays on a sample made from the true state's plain data as follows:
   other deck). A player who has watched the game knows as much: draws say
   which deck they came from;
 - counters on hidden cards stay with the place, not with the card;
-- a card that has been announced (played or answered) but still lies in a
-  hidden zone stays where it is: everyone saw it;
+- a card that has been played (announced) but still lies in a hidden zone,
+  waiting for answers, stays where it is: everyone saw it;
 - the random stream is replaced by one drawn from the caller's generator, the
   seed, the record of events and any scripted dice are dropped;
 - a decision that other players also take (secret, simultaneous choices) is
@@ -58,7 +58,7 @@ def seen_zones(state: State, player: int | None) -> list[bool]:
 
 
 def announced_cards(state: State) -> set[int]:
-    """Cards announced this turn (played, or used to answer) and not moved since: public though hidden."""
+    """Cards played this turn and not moved since: everyone saw them, though they may lie in a hidden hand."""
     moved: set[int] = set()
     announced: set[int] = set()
     turn = state.turn
@@ -70,7 +70,7 @@ def announced_cards(state: State) -> set[int]:
             continue
         if event["type"] == "moved":
             moved.add(card)
-        elif event["type"] in ("played", "answered") and card not in moved:
+        elif event["type"] == "played" and card not in moved:
             announced.add(card)
     return announced
 

@@ -438,3 +438,24 @@ def test_mcts_settings_reach_the_batch(jacks_friends):
     again = run_batch(jacks_friends, batch, workers=2)
     assert [r.winners for r in first] == [r.winners for r in again]
     assert not [r for r in first if r.error]
+
+
+def test_a_played_card_waiting_for_answers_stays_in_its_hand(flapjacks):
+    """While P1 may answer a card another player played, that card is public: samples keep it in place."""
+    for seed in range(200):
+        state = flapjacks.new_state(4, seed)
+        rng = random.Random(seed)
+        while not state.over and not (state.decision().kind == "answer" and state.decision().players[0] == 0):
+            decision = state.decision()
+            state.apply_index(rng.randrange(len(decision.options[decision.players[0]])), decision.players[0])
+        if not state.over:
+            break
+    else:
+        pytest.fail("no answer decision for P1 in 200 games")
+    played = [e for e in state.events if e["type"] == "played"][-1]
+    card = played["id"]
+    where = state.loc[card]
+    assert not seen_zones(state, 0)[where]                     # it lies in a hand P1 cannot see
+    for k in range(5):
+        sample = Seat(state, 0).sample(random.Random(k))
+        assert sample.loc[card] == where and sample.zones[where].index(card) == state.zones[where].index(card)
