@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from ..engine import State
+from .mcts import is_whole
 from .seat import Seat
 
 #: What an ended game is worth, beyond any heuristic: a win (shared among the winners) or a loss.
@@ -22,8 +23,8 @@ class GreedyAgent:
     """Take the option whose immediate result the heuristic likes best."""
 
     def __init__(self, seed: int = 0, samples: int = 4):
-        if samples < 1:
-            raise ValueError(f"samples must be at least 1, not {samples}")
+        if not (is_whole(samples) and samples >= 1):
+            raise ValueError(f"samples must be a whole number of at least 1, not {samples!r}")
         self.rng = random.Random(seed)
         self.samples = samples
 

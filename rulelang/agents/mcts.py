@@ -77,12 +77,12 @@ class MctsAgent:
             raise ValueError("give iterations or ms, not both")
         if iterations is None and ms is None:
             iterations = 200
-        if iterations is not None and iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {iterations}")
-        if ms is not None and not ms > 0:
-            raise ValueError(f"ms must be more than 0, not {ms}")
-        if not c >= 0:
-            raise ValueError(f"c must be 0 or more, not {c}")
+        if iterations is not None and not (is_whole(iterations) and iterations >= 1):
+            raise ValueError(f"iterations must be a whole number of at least 1, not {iterations!r}")
+        if ms is not None and not (is_number(ms) and ms > 0):
+            raise ValueError(f"ms must be a number more than 0, not {ms!r}")
+        if not (is_number(c) and c >= 0):
+            raise ValueError(f"c must be a number of 0 or more, not {c!r}")
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.ms = ms
@@ -132,6 +132,14 @@ class MctsAgent:
         reward = share(state, me)
         for visited, oid in path:
             visited.record(oid, reward)
+
+
+def is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def share(state: State, player: int) -> float:
