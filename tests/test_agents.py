@@ -160,6 +160,7 @@ def test_a_seat_shows_its_players_view_and_options(flapjacks):
     assert seats[2].kind == "play" and seats[2].prompt == state.decision().prompt
     assert seats[0].options == () and seats[0].kind is None and seats[0].count == 0
     assert seats[0].view() == state.view(0) and seats[0].view() != seats[2].view()
+    assert seats[2].decision() == state.decision() and seats[0].decision() is None
     state.apply_index(0, 2)            # the seat follows the game as it goes on
     assert seats[2].view() == state.view(2)
 
@@ -217,6 +218,8 @@ def test_others_secret_choices_so_far_are_not_in_the_sample(jacks_friends):
     other = state.copy()
     other.pending["chosen"][0] = (pend["chosen"][0] + 1) % len(pend["options"][0])   # the giant chose elsewhere
     assert other.pending != state.pending and other.view(3) == state.view(3)
+    asked = Seat(state, 3).decision()
+    assert asked.players == (3,) and set(asked.options) == {3} and asked.kind == "secret"
     sample = Seat(state, 3).sample(random.Random(1))
     assert sample.pending["chosen"] == [None] * 4
     assert sample.dumps() == Seat(other, 3).sample(random.Random(1)).dumps()

@@ -15,11 +15,12 @@ not be trusted belongs in a process of its own.
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 import weakref
 
 from ..determinize import determinize
-from ..engine import Game, Option, State, player_name
+from ..engine import Decision, Game, Option, State, player_name
 
 #: The game each seat looks at. A seat holds no reference to its state.
 _TABLE: "weakref.WeakKeyDictionary[Seat, State]" = weakref.WeakKeyDictionary()
@@ -42,6 +43,18 @@ class Seat:
     def view(self) -> dict:
         """What this player may see now (``State.view``): hidden cards are only counted."""
         return _TABLE[self].view(self.player)
+
+    def decision(self) -> Decision | None:
+        """The decision waiting for this player as they see it: every field of it, with only their own options.
+
+        None when nothing waits for them. Policies that tell decisions apart
+        read it (its kind, prompt and whatever else decisions carry).
+        """
+        decision = _TABLE[self].decision()
+        if decision is None or self.player not in decision.options:
+            return None
+        return dataclasses.replace(decision, players=(self.player,),
+                                   options={self.player: decision.options[self.player]})
 
     @property
     def options(self) -> tuple[Option, ...]:
