@@ -114,5 +114,4 @@ def forget_others_choices(sample: State, player: int) -> None:
         return
     sample.pending = None
     sample.answer = None
-    sample._decision = None
     run(sample)          # the asking instruction is still next: it asks again
