@@ -149,6 +149,7 @@ class Game:
         self.step_phase: dict[str, int] = {}      # step name -> its phase
         self.card_counters = False                # do rules put counters on cards?
         self.score: Fn | None = None              # a player's score, if the game keeps one
+        self.heuristic: Fn | None = None          # how well a player stands, for agents that search
         #: die -> (which card instances last until their owner's next roll of it, the zones they stay in)
         self.discard_after_roll: dict[str, tuple[list[bool], list[ZoneDecl]]] = {}
         self._layouts: dict[int, Layout] = {}
