@@ -152,6 +152,7 @@ class Game:
         self.step_phase: dict[str, int] = {}      # step name -> its phase
         self.card_counters = False                # do rules put counters on cards?
         self.score: Fn | None = None              # a player's score, if the game keeps one
+        self.heuristic: Fn | None = None          # how well a player stands, for agents that search
         #: every decision the rules can ask, by name (rulelang/decisions.py); one name may have several sites
         self.decisions: dict[str, list[DecisionSite]] = {}
         #: die -> (which card instances last until their owner's next roll of it, the zones they stay in)

@@ -245,7 +245,12 @@ def _waiting(where: Any, player: int | None) -> tuple[Game, str, tuple[Option, .
         if decision is None:
             raise RulelangError("no decision is waiting")
         return where.game, decision.name, decision.options[decision.players[0] if player is None else player]
-    view = where.view()                 # a seat: only what its player may see
+    if hasattr(where, "decision"):      # a Seat (rulelang/agents/seat.py): the decision as its player sees it
+        decision = where.decision()
+        if decision is None:
+            raise RulelangError("no decision is waiting for this seat")
+        return where.game, decision.name, decision.options[decision.players[0]]
+    view = where.view()                 # anything else that shows a player's view, options and rules
     return where.game, view["decision"]["name"], tuple(where.options)
 
 

@@ -276,3 +276,27 @@ def test_through_a_seat_a_policy_reads_the_decision_name_from_the_view_and_plays
             player = by_seat.decision().players[0]
             by_seat.apply(seat_agents[player].choose(ViewOnly(by_seat, player)), player)
         assert by_state.dumps() == by_seat.dumps()
+
+
+def test_at_a_table_of_seats_a_policy_plays_the_same_games_as_with_the_state():
+    """The agent loop of simulate hands agents a Seat; the policy reads seat.decision() and plays alike."""
+    from rulelang.agents import Table, play_out
+    for seed in range(20):
+        by_state, at_table = JACKS.new_state(4, seed), JACKS.new_state(4, seed)
+        play(by_state, agents_for(4, seed))
+        play_out(at_table, agents_for(4, seed))
+        assert by_state.dumps() == at_table.dumps()
+    table = Table(JACKS.new_state(3, 0), agents_for(3, 0))
+    assert table.seats[1].decision().name == "choose_locations.at"
+
+
+def test_the_agent_registry_makes_policies_from_either_spelling(tmp_path):
+    from rulelang.agents import parse_agent
+    for text in (f"policy:{TOWNSFOLK}", TOWNSFOLK):
+        agent = make_agent(text, 3)
+        assert isinstance(agent, PolicyAgent) and agent.name == "townsfolk"
+        assert parse_agent(text).text == text
+    bad = write(tmp_path, "policy: bad\ndecisions: {eat.choise: first}\n")
+    make_agent(bad, 0)                                   # its structure is sound ...
+    with pytest.raises(RulelangError, match="asks no decision named 'eat.choise'"):
+        check_policies(JACKS, [GIANT, bad])              # ... but the game asks no such decision

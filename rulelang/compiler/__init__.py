@@ -161,6 +161,7 @@ class GameCompiler:
             add(("triggers", i, "if"), False, scope, BOOL)
             add(("triggers", i, "effect"), True, scope)
         add(("score",), False, {"p": PLAYER}, INT)
+        add(("heuristic",), False, {"p": PLAYER}, INT)
         for i, _ in enumerate(data.get("end") or []):
             add(("end", i, "when"), False, dict(me), BOOL)
             add(("end", i, "winner"), False, dict(me), "winner")
@@ -425,6 +426,7 @@ class GameCompiler:
                                       expr(("end", i, "winner")), self.doc.span(("end", i))))
         g.score = expr(("score",))
         g.score_span = self.doc.span(("score",)) if g.score is not None else None
+        g.heuristic = expr(("heuristic",))
         setup = block(("setup",), "setup") if data.get("setup") else None
         phases = []
         for k, (path, phase) in enumerate(phase_specs(data)):

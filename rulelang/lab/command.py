@@ -50,7 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=1000, metavar="K", help="games to play (default 1000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the batch (default 0)")
     parser.add_argument("--agents", default="random", metavar="A,B,...",
-                        help="one agent for every seat, or one per seat (random, first; default random)")
+                        help="one agent for every seat, or one per seat: random, first, greedy, mcts "
+                             "(mcts:iterations=200 or mcts:ms=50), or MODULE:CLASS for your own (default random; "
+                             "see docs/agents.md)")
     parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes to play in (default 1)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object, last line")
     parser.add_argument("--csv", metavar="FILE", help="write one row per game")

@@ -16,10 +16,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..agents import AGENTS, make_agent
+from ..agents import Table, make_agent, parse_agent
 from ..engine import Game, State
-from ..errors import RuleError, RulelangError, closest
-from ..policy import is_policy_spec, load_policy, policy_path
+from ..errors import RuleError, RulelangError
 from ..rng import batch_seed
 from ..sim import MAX_DECISIONS, _current_span
 
@@ -51,18 +50,15 @@ class GameRecord:
 
 
 def seat_agents(names: str, players: int) -> tuple[str, ...]:
-    """One agent name for every seat, from ``random`` (all seats) or ``a,b,c`` (one per seat).
+    """One agent spec for every seat, from ``random`` (all seats) or ``a,b,c`` (one per seat).
 
-    A ValueError says what is wrong, for a usage error.
+    A spec may carry settings (``mcts:iterations=200``) or name the user's own
+    class (``mybots:Smart``); see rulelang/agents/registry.py. A ValueError
+    says what is wrong, for a usage error.
     """
     parts = [part.strip() for part in names.split(",")]
     for part in parts:
-        if is_policy_spec(part):
-            load_policy(policy_path(part))      # a located error if the file is wrong
-        elif part not in AGENTS:
-            near = closest(part, AGENTS)
-            hint = f" (did you mean '{near}'?)" if near else ""
-            raise ValueError(f"unknown agent '{part}'{hint}; known agents: {', '.join(sorted(AGENTS))}")
+        parse_agent(part)
     if len(parts) == 1:
         return tuple(parts * players)
     if len(parts) != players:
@@ -93,7 +89,7 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
 
 def _play(state: State, agents: list) -> None:
     """Ask each seat's agent until the game ends; a game that cannot go on raises a RuleError."""
-    fast = [getattr(agent, "choose_index", None) for agent in agents]
+    table = Table(state, agents)          # agents get their seats, never the state
     for _ in range(MAX_DECISIONS):
         pend = state.pending
         if state.over:
@@ -105,10 +101,7 @@ def _play(state: State, agents: list) -> None:
         count = len(pend["options"][i])
         if count == 0:
             raise RuleError(f"P{player + 1} must choose but has no legal option")
-        if fast[player] is not None:
-            state.apply_index(fast[player](state, player, count), player)
-        else:
-            state.apply(agents[player].choose(state, player), player)
+        table.decide(state, player, count)
     raise RuleError(f"the game did not end after {MAX_DECISIONS:,} decisions",
                     hint="check that an end condition can hold, and that 'check end' runs")
 

@@ -1,0 +1,90 @@
+"""The table: seats for a game's agents, and asking them in turn.
+
+Every loop that plays a game with agents (``play_out`` here, the batches of
+`rulelang simulate`) goes through ``Table.decide``: it hands each agent its
+seat, never the state, and applies what the agent chose.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ..engine import State
+from ..errors import RulelangError
+from .seat import Seat
+
+
+class Agent(Protocol):
+    """What an agent does: choose one option of the decision waiting for its seat.
+
+    ``choose(seat)`` returns an option id (``seat.options[k].id``) or an index
+    into ``seat.options``. An agent may also offer
+    ``choose_index(seat, player, count) -> int``: then the loop calls that
+    instead and does not build the options (random play stays fast).
+    """
+
+    def choose(self, seat: Seat) -> str | int: ...
+
+
+class AgentError(RulelangError):
+    """An agent failed or answered something that is not an option."""
+
+
+class Table:
+    """A game in progress with one agent per seat."""
+
+    __slots__ = ("seats", "agents", "fast")
+
+    def __init__(self, state: State, agents: list[Any] | Any):
+        per_seat = agents if isinstance(agents, list) else [agents] * state.n
+        if len(per_seat) != state.n:
+            raise ValueError(f"{len(per_seat)} agents for {state.n} players")
+        self.seats = [Seat(state, p) for p in range(state.n)]
+        self.agents = per_seat
+        self.fast = [getattr(agent, "choose_index", None) for agent in per_seat]
+
+    def decide(self, state: State, player: int, count: int) -> None:
+        """Ask ``player``'s agent, who has ``count`` options, and apply its choice to ``state``."""
+        fast = self.fast[player]
+        if fast is not None:
+            state.apply_index(fast(self.seats[player], player, count), player)
+            return
+        agent = self.agents[player]
+        try:
+            choice = agent.choose(self.seats[player])
+        except RulelangError:
+            raise
+        except Exception as error:     # the agent's own code failed: say whose, without a traceback
+            raise AgentError(f"the agent of P{player + 1} ({type(agent).__name__}) failed: "
+                             f"{type(error).__name__}: {error}",
+                             hint="the error is in the agent's code, not in the rules") from None
+        apply_choice(state, player, choice, agent)
+
+
+def apply_choice(state: State, player: int, choice: Any, agent: Any = None) -> None:
+    """Take an agent's answer: an option id, or an index into the player's options."""
+    if isinstance(choice, bool) or not isinstance(choice, (int, str)):
+        who = f" ({type(agent).__name__})" if agent is not None else ""
+        raise AgentError(f"the agent of P{player + 1}{who} chose {choice!r}, not an option id or index",
+                         hint="choose(seat) returns seat.options[k].id or k")
+    if isinstance(choice, int):
+        state.apply_index(choice, player)
+    else:
+        state.apply(choice, player)
+
+
+def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_000) -> State:
+    """Play a game to its end: the first player still to choose asks its agent, and so on."""
+    table = Table(state, agents)
+    fast, seats = table.fast, table.seats
+    for _ in range(max_decisions):
+        pend = state.pending
+        if pend is None or state.over:
+            return state
+        i = pend["chosen"].index(None)
+        player = pend["players"][i]
+        by_index = fast[player]
+        if by_index is not None:       # agents that pick by position skip the options
+            state.apply_index(by_index(seats[player], player, len(pend["options"][i])), player)
+        else:
+            table.decide(state, player, len(pend["options"][i]))
+    raise RuntimeError("the game did not finish within the decision limit")
