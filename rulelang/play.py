@@ -69,7 +69,7 @@ def play_command(args: argparse.Namespace) -> int:
 
     if not Path(args.path).exists():
         raise UsageError(f"no such file or folder: {args.path}")
-    game = load_game(args.path)
+    game = load_game(args.path, args.mods)
     if not game.min_players <= args.players <= game.max_players:
         raise UsageError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
     try:

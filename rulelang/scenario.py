@@ -21,7 +21,7 @@ from .loader import Document, load_document
 from .scenario_check import Where, check_scenario
 from .schema import validate_document
 
-_GAMES: dict[Path, Game] = {}
+_GAMES: dict[tuple, Game] = {}
 #: The main file of a game folder; `rulelang test` given one runs that game's scenarios.
 GAME_FILE = "game.yaml"
 #: Top-level keys only a game spec has (a scenario file may name a `game:` too).
@@ -35,6 +35,8 @@ class Scenario:
     data: dict
     doc: Document
     path: tuple
+    mods: tuple[str, ...] = ()        # mods laid over its game (`rulelang test --mod`)
+    default_game: Path | None = None  # the game of a scenario that names none (a mod's own scenarios)
 
 
 @dataclass
@@ -133,19 +135,20 @@ def game_folder(scenario: Scenario) -> Path:
     named = scenario.data.get("game")
     if named:
         return _named_game_folder(scenario, base, str(named))
-    folder = next((p for p in (base, base.parent) if (p / GAME_FILE).is_file()), None)
+    folder = next((p for p in (base, base.parent) if (p / GAME_FILE).is_file()), scenario.default_game)
     if folder is None:
         raise ScenarioError("no game for this scenario: give 'game:' or put it in a game's scenarios folder",
-                            scenario.doc.span(scenario.path))
+                            scenario.doc.span(scenario.path),
+                            "a mod's scenarios run over its game: rulelang test GAME --mod MOD")
     return folder
 
 
 def game_for(scenario: Scenario) -> Game:
-    """The scenario's game, loaded once per process."""
-    folder = game_folder(scenario)
-    if folder not in _GAMES:
-        _GAMES[folder] = load_game(folder)
-    return _GAMES[folder]
+    """The scenario's game with its mods, loaded once per process."""
+    key = (game_folder(scenario), scenario.mods)
+    if key not in _GAMES:
+        _GAMES[key] = load_game(key[0], scenario.mods)
+    return _GAMES[key]
 
 
 def _named_game_folder(scenario: Scenario, base: Path, named: str) -> Path:
@@ -210,7 +213,13 @@ def start_position(game: Game, setup: dict, players: int, seed: int,
     if state is None:
         state = game.new_state(players, seed, before_first_turn=True)
     if "zones" in setup:
-        state.arrange({label: list(ids or []) for label, ids in setup["zones"].items()})
+        try:
+            state.arrange({label: list(ids or []) for label, ids in setup["zones"].items()}, setup.get("others"))
+        except RulelangError as error:      # no room: point at the zone in the scenario that holds the start
+            zone = getattr(error, "zone", None)
+            if where is not None and zone in setup["zones"] and error.span is None:
+                error.span = where.key("setup", "zones", zone)
+            raise
     for label, ids in (setup.get("top") or {}).items():
         state.put_on_top(label, list(ids or []))
     for holder, values in (setup.get("counters") or {}).items():
@@ -329,6 +338,8 @@ def check_expectations(state: State, expect: dict, first_event: int, result: Res
             fail(f"zone {label}: expected {sorted(wanted or [])}, got {sorted(actual)}")
     for label, wanted in (expect.get("counts") or {}).items():
         actual = len(state.zones[state.zone_id_of(label)])
+        if isinstance(wanted, str):         # "all - N": N fewer than the cards the game starts there
+            wanted = starting_cards(game, label) - int(wanted.partition("-")[2] or 0)
         if actual != wanted:
             fail(f"zone {label} holds {actual} cards, expected {wanted}")
     for key in ("over", "turn", "result"):
@@ -352,6 +363,11 @@ def check_expectations(state: State, expect: dict, first_event: int, result: Res
         hit = next((e for e in events if _matches(e, pattern)), None)
         if hit is not None:
             fail(f"event {pattern} should not happen, but did: {hit}")
+
+
+def starting_cards(game: Game, label: str) -> int:
+    """How many cards the game's declarations start in a table zone (a mod that adds cards changes it)."""
+    return sum(1 for t in game.card_type if game.zones[t.zone].name == label)
 
 
 def check_options(state: State, wanted: dict, fail) -> None:
@@ -475,19 +491,22 @@ def _located(scenario: Scenario, error: RulelangError) -> RulelangError:
 
 # --- the report -------------------------------------------------------------------------------
 
-def run_scenario_files(paths: list[str], out=None, err=None) -> int:
+def run_scenario_files(paths: list[str], out=None, err=None, mods: list[str] = ()) -> int:
     """Run scenario files, print a pass/fail report, and return the exit code.
 
     A path with no scenario file under it is an error (exit 1), not "0 passed".
+    With ``mods``, every scenario runs over its game with the mods laid over it,
+    and the scenarios of each mod given as a folder run too, over the first game named.
     """
     out = out or sys.stdout
     err = err or sys.stderr
     files: list[Path] = []
     empty = False
     refused: list[Path] = []
-    for raw in paths:
+    mod_folders = [m for m in mods if _is_mod_folder(m)]
+    for raw in list(paths) + mod_folders:
         found, outside = scenario_files_of(raw)
-        if not found and not outside:
+        if not found and not outside and raw not in mod_folders:   # a mod need not have scenarios
             empty = True
             print(f"rulelang: error: no scenario file in {raw} (scenario files are the .yaml files "
                   "under a folder named 'scenarios', or a .yaml file given by name)", file=err)
@@ -497,17 +516,33 @@ def run_scenario_files(paths: list[str], out=None, err=None) -> int:
         print(f"ERROR {link}\n      error: a link to a file outside the folder given: not read", file=out)
     if not files and not refused:
         return 1
-    passed, failed = run_files(files, out)
+    passed, failed = run_files(files, out, tuple(mods), _first_game(paths))
     print(f"{passed} passed, {failed + len(refused)} failed", file=out)
     return 1 if failed or refused or empty else 0
 
 
-def run_files(files: list[Path], out) -> tuple[int, int]:
+def _is_mod_folder(raw: str) -> bool:
+    return Path(raw).is_dir() and (Path(raw) / "mod.yaml").is_file()
+
+
+def _first_game(paths: list[str]) -> Path | None:
+    """The first path that is a game (its folder or its game.yaml), for scenarios that name no game."""
+    for raw in paths:
+        path = Path(raw)
+        folder = path.parent if path.name == GAME_FILE else path
+        if (folder / GAME_FILE).is_file():
+            return Path(os.path.realpath(folder))
+    return None
+
+
+def run_files(files: list[Path], out, mods: tuple[str, ...] = (), default_game: Path | None = None) -> tuple[int, int]:
     """Run every scenario of these files, printing PASS, FAIL or ERROR for each; count them."""
     passed = failed = 0
     for file in files:
         try:
             scenarios = load_scenarios(file)
+            for scenario in scenarios:
+                scenario.mods, scenario.default_game = mods, default_game
         except RulelangError as error:
             print(f"ERROR {file}\n{_indent(error.format())}", file=out)
             failed += 1

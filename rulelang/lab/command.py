@@ -46,14 +46,14 @@ def simulate(args: argparse.Namespace) -> int:
     _check_outputs(args)
     if not Path(args.path).exists():
         raise UsageError(f"no such file or folder: {args.path}")
-    game = load_game(args.path)
+    game = load_game(args.path, args.mods)
     if not game.min_players <= args.players <= game.max_players:
         raise UsageError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
     try:
         agents = seat_agents(args.agents, args.players)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    batch = Batch(args.path, args.players, args.games, args.seed, agents)
+    batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods))
     with progress_bar(args.games) as advance:
         if getattr(args, "ray", None) is not None:
             records = _run_on_ray(args, batch, advance)
@@ -104,7 +104,7 @@ def _run_on_ray(args: argparse.Namespace, batch, advance) -> list:
     """The batch on Ray: the spec is sent as loaded data, so the nodes need no copy of its files."""
     from ..loader import load_document
     from .ray_runner import run_batch_ray
-    return run_batch_ray(load_document(args.path), batch, args.ray or None, advance)
+    return run_batch_ray(load_document(args.path, mods=args.mods), batch, args.ray or None, advance)
 
 
 def _require_plot() -> None:

@@ -49,14 +49,14 @@ def sweep(args: argparse.Namespace) -> int:
         _check_plot(args.plot)
     if not Path(args.path).exists():
         raise UsageError(f"no such file or folder: {args.path}")
-    base = load_game(args.path)           # the spec as written must be valid before it is varied
+    base = load_game(args.path, args.mods)           # the spec as written must be valid before it is varied
     if not base.min_players <= args.players <= base.max_players:
         raise UsageError(f"{base.name} is for {base.min_players} to {base.max_players} players, not {args.players}")
     try:
         agents = seat_agents(args.agents, args.players)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    batch = Batch(args.path, args.players, args.games, args.seed, agents)
+    batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods))
     layout = base.layout(args.players)
     empty = summarize(batch, [], base.name, layout.roles, layout.team_players)
     metric = target.metric if target else _default_metric(empty)
@@ -64,7 +64,7 @@ def sweep(args: argparse.Namespace) -> int:
         check_metric(metric, metric_names(empty, [end.name for end in base.end]))
     except ValueError as error:
         raise UsageError(str(error)) from None
-    doc = load_document(args.path)
+    doc = load_document(args.path, mods=args.mods)
     with progress_bar(total * args.games) as advance:
         try:
             results = run_sweep(doc, args.path, varies, batch, metric, target, args.workers, advance)
