@@ -86,10 +86,23 @@ def load_mod(path: str | Path, budget: Budget) -> Mod:
     from .loader import _is_folder, load_tree
     from .schema import validate_document
 
-    doc = load_tree(path, MOD_FILE, budget)
+    try:
+        doc = load_tree(path, MOD_FILE, budget)
+    except RulelangError as error:
+        raise _in_mod_words(error) from None
     validate_document(doc, "mod")
     folder = Path(path) if _is_folder(Path(path)) else None
     return Mod(str(doc.data["mod"]), doc, folder)
+
+
+def _in_mod_words(error: RulelangError) -> RulelangError:
+    """The loader speaks of a game's folder; for a mod's files, say the mod's."""
+    for each in error.errors if isinstance(error, ErrorList) else [error]:
+        each.message = each.message.replace("the game's folder", "the mod's folder")
+        if each.hint:
+            each.hint = each.hint.replace("a game's files", "a mod's files").replace("the game's folder",
+                                                                                    "the mod's folder")
+    return error
 
 
 def apply_mods(doc: Document, paths: list[str | Path], budget: Budget) -> Document:
@@ -168,8 +181,7 @@ class _Applier:
                 continue
             shown = ".".join(str(t) for t in thing)
             self.result.errors.append(SpecError(
-                f"conflict: mod '{self.mod.name}' {what}, but mod '{earlier.mod.name}' {earlier.what} "
-                f"({earlier.span})", span,
+                f"conflict: mod '{self.mod.name}' {what}, but mod '{earlier.mod.name}' {earlier.what}", span,
                 f"change '{shown}' in one mod only, or let this mod win with `overrides: [{earlier.mod.name}]`",
                 notes=[f"'{earlier.mod.name}' changes it at {earlier.span}"]))
             return False
@@ -280,7 +292,9 @@ class _Applier:
 
     def _add(self) -> None:
         for kind, items in self.data["add"].items():
-            if kind in MAPPING_KINDS:
+            if kind == "table_rows":
+                self._add_rows(items)
+            elif kind in MAPPING_KINDS:
                 self._add_mapping(kind, items)
             else:
                 self._add_list(kind, items)
@@ -322,6 +336,25 @@ class _Applier:
             else:
                 listed[index] = value
             self.doc.graft((kind, index), self.mod.doc, at)
+
+    def _add_rows(self, tables: dict) -> None:
+        """New rows of existing tables (a row for one more player, say): {TABLE: {ROW: [cells]}}."""
+        for name, rows in tables.items():
+            table = (self.doc.data.get("tables") or {}).get(name)
+            if not isinstance(table, dict) or not isinstance(table.get("rows"), dict):
+                self.unknown("tables", str(name), self.mod.key_span("add", "table_rows", name))
+                continue
+            for row in rows:
+                span = self.mod.key_span("add", "table_rows", name, row)
+                if row in table["rows"]:
+                    self.fail(f"table '{name}' has a row '{row}' already", span,
+                              f"it is at {self.doc.key_span(('tables', name, 'rows', row))}; change a cell "
+                              f"with `set: {{tables.{name}.{row}.COLUMN: N}}`")
+                    continue
+                if self.change(("tables", str(name), "rows", str(row)), f"adds row '{row}' to table '{name}'", span):
+                    table["rows"][row] = copy.deepcopy(rows[row])
+                    self.doc.graft(("tables", name, "rows", row), self.mod.doc, ("add", "table_rows", name, row))
+                    self.doc._key_spans[("tables", name, "rows", row)] = span
 
     def _overriding(self, thing: tuple) -> bool:
         """True when the thing was brought by an earlier mod this one overrides (then adding it replaces it)."""

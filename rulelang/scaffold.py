@@ -49,6 +49,22 @@ end:
     winner: first(p in players where p.points >= 20)
 """
 
+GAME_SCENARIO_TEMPLATE = """\
+# yaml-language-server: $schema={schema}
+# A first scenario of {name}: `rulelang test {folder}` runs every file in this folder (docs/scenarios.md).
+scenario: Reaching 20 points wins at once
+players: 2
+setup:
+  step: roll
+  active: P1
+  counters: {{P1: {{points: 18}}}}
+  dice: [2]
+expect:
+  over: true
+  winners: [P1]
+  result: 20 points
+"""
+
 MOD_TEMPLATE = """\
 # yaml-language-server: $schema={schema}
 #
@@ -95,13 +111,19 @@ def new_command(args: argparse.Namespace) -> int:
         file = folder / "mod.yaml"
         text = MOD_TEMPLATE.format(schema=schema_line_path(file, "mod"), name=title, game=_quoted(game),
                                    game_path=args.game, folder=folder)
+    written = {file: text}
+    if args.kind == "game":
+        scenario = folder / "scenarios" / "first.yaml"
+        written[scenario] = GAME_SCENARIO_TEMPLATE.format(schema=schema_line_path(scenario, "scenario"),
+                                                          name=title, folder=folder)
     try:
         (folder / "scenarios").mkdir(parents=True)
-        with open(file, "x", encoding="utf-8") as out:
-            out.write(text)
+        for path, content in written.items():
+            with open(path, "x", encoding="utf-8") as out:
+                out.write(content)
+            print(f"created {path}")
     except OSError as error:
-        raise ScaffoldError(f"cannot create {file}: {error.strerror or error}") from None
-    print(f"created {file}")
+        raise ScaffoldError(f"cannot create {folder}: {error.strerror or error}") from None
     return 0
 
 

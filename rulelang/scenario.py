@@ -525,6 +525,16 @@ def _is_mod_folder(raw: str) -> bool:
     return Path(raw).is_dir() and (Path(raw) / "mod.yaml").is_file()
 
 
+def _with_own_mod(file: Path, mods: tuple[str, ...]) -> tuple[str, ...]:
+    """The mods for a scenario file: those given, and the mod whose `scenarios/` folder holds it, if not given."""
+    folder = Path(os.path.realpath(file)).parent
+    if folder.name != "scenarios" or not (folder.parent / "mod.yaml").is_file():
+        return mods
+    own = str(folder.parent)
+    given = {os.path.realpath(m if not m.endswith("mod.yaml") else Path(m).parent) for m in mods}
+    return mods if own in given else mods + (own,)
+
+
 def _first_game(paths: list[str]) -> Path | None:
     """The first path that is a game (its folder or its game.yaml), for scenarios that name no game."""
     for raw in paths:
@@ -541,8 +551,9 @@ def run_files(files: list[Path], out, mods: tuple[str, ...] = (), default_game: 
     for file in files:
         try:
             scenarios = load_scenarios(file)
+            with_own = _with_own_mod(file, mods)
             for scenario in scenarios:
-                scenario.mods, scenario.default_game = mods, default_game
+                scenario.mods, scenario.default_game = with_own, default_game
         except RulelangError as error:
             print(f"ERROR {file}\n{_indent(error.format())}", file=out)
             failed += 1
