@@ -306,7 +306,7 @@ class _Applier:
         for name in items:
             at = ("add", kind, name)
             span = self.mod.key_span(*at)
-            if name in table and not self._overriding((kind, str(name))):
+            if name in table and not self._brought_by_a_mod((kind, str(name))):
                 self.fail(f"the game already has a {KIND_WORDS[kind]} '{name}'", span,
                           f"it is declared at {self.doc.key_span((kind, name))}; change it with `replace:`")
                 continue
@@ -323,7 +323,7 @@ class _Applier:
             span = self.mod.span(*at)
             existing = (self.doc.data.get("tags") or []).index(name) if kind == "tags" and name in listed \
                 else self.item_index(kind, name) if kind != "tags" else None
-            if existing is not None and not self._overriding((kind, name)):
+            if existing is not None and not self._brought_by_a_mod((kind, name)):
                 self.fail(f"the game already has a {KIND_WORDS.get(kind, kind)} '{name}'", span,
                           f"it is declared at {self.doc.span((kind, existing))}; change it with `replace:`")
                 continue
@@ -356,10 +356,10 @@ class _Applier:
                     self.doc.graft(("tables", name, "rows", row), self.mod.doc, ("add", "table_rows", name, row))
                     self.doc._key_spans[("tables", name, "rows", row)] = span
 
-    def _overriding(self, thing: tuple) -> bool:
-        """True when the thing was brought by an earlier mod this one overrides (then adding it replaces it)."""
-        overridden = self.data.get("overrides") or []
-        return any(c.thing == thing and c.mod.name in overridden for c in self.result.changes)
+    def _brought_by_a_mod(self, thing: tuple) -> bool:
+        """True when an earlier mod added the thing: adding it again is a conflict, or a replacement
+        when this mod overrides that one (``change`` decides)."""
+        return any(c.thing == thing for c in self.result.changes)
 
     # -- set --
 
