@@ -372,7 +372,7 @@ def summary(state) -> dict:
 
 def cmd_test(args: argparse.Namespace) -> int:
     """Run the scenarios of every path that exists; a missing path is a usage error (exit 2)."""
-    from .scenario import run_scenario_files
+    from .scenario_report import run_scenario_files
 
     if args.coverage:
         if args.mods:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,11 +103,20 @@ def load_scenarios(file: Path) -> list[Scenario]:
     _require_scenario_keys(doc)
     validate_document(doc, "scenario")
     data = doc.data
+    mods = own_mod(file)
     if "scenarios" in data:
         shared = {"game": data["game"]} if "game" in data else {}
-        return [Scenario(s["scenario"], str(file), shared | s, doc, ("scenarios", i))
+        return [Scenario(s["scenario"], str(file), shared | s, doc, ("scenarios", i), mods)
                 for i, s in enumerate(data["scenarios"])]
-    return [Scenario(data["scenario"], str(file), data, doc, ())]
+    return [Scenario(data["scenario"], str(file), data, doc, (), mods)]
+
+
+def own_mod(file: Path) -> tuple[str, ...]:
+    """The mod whose `scenarios/` folder holds this file (its scenarios run with it), as a 1-tuple; else ()."""
+    folder = Path(os.path.realpath(file)).parent
+    if folder.name == "scenarios" and (folder.parent / "mod.yaml").is_file():
+        return (str(folder.parent),)
+    return ()
 
 
 def _require_scenario_keys(doc: Document) -> None:
@@ -487,91 +495,3 @@ def _located(scenario: Scenario, error: RulelangError) -> RulelangError:
     if error.span is None:
         error.span = scenario.doc.span(scenario.path + ("scenario",))
     return error
-
-
-# --- the report -------------------------------------------------------------------------------
-
-def run_scenario_files(paths: list[str], out=None, err=None, mods: list[str] = ()) -> int:
-    """Run scenario files, print a pass/fail report, and return the exit code.
-
-    A path with no scenario file under it is an error (exit 1), not "0 passed".
-    With ``mods``, every scenario runs over its game with the mods laid over it,
-    and the scenarios of each mod given as a folder run too, over the first game named.
-    """
-    out = out or sys.stdout
-    err = err or sys.stderr
-    files: list[Path] = []
-    empty = False
-    refused: list[Path] = []
-    mod_folders = [m for m in mods if _is_mod_folder(m)]
-    for raw in list(paths) + mod_folders:
-        found, outside = scenario_files_of(raw)
-        if not found and not outside and raw not in mod_folders:   # a mod need not have scenarios
-            empty = True
-            print(f"rulelang: error: no scenario file in {raw} (scenario files are the .yaml files "
-                  "under a folder named 'scenarios', or a .yaml file given by name)", file=err)
-        files.extend(found)
-        refused.extend(outside)
-    for link in refused:
-        print(f"ERROR {link}\n      error: a link to a file outside the folder given: not read", file=out)
-    if not files and not refused:
-        return 1
-    passed, failed = run_files(files, out, tuple(mods), _first_game(paths))
-    print(f"{passed} passed, {failed + len(refused)} failed", file=out)
-    return 1 if failed or refused or empty else 0
-
-
-def _is_mod_folder(raw: str) -> bool:
-    return Path(raw).is_dir() and (Path(raw) / "mod.yaml").is_file()
-
-
-def _with_own_mod(file: Path, mods: tuple[str, ...]) -> tuple[str, ...]:
-    """The mods for a scenario file: those given, and the mod whose `scenarios/` folder holds it, if not given."""
-    folder = Path(os.path.realpath(file)).parent
-    if folder.name != "scenarios" or not (folder.parent / "mod.yaml").is_file():
-        return mods
-    own = str(folder.parent)
-    given = {os.path.realpath(m if not m.endswith("mod.yaml") else Path(m).parent) for m in mods}
-    return mods if own in given else mods + (own,)
-
-
-def _first_game(paths: list[str]) -> Path | None:
-    """The first path that is a game (its folder or its game.yaml), for scenarios that name no game."""
-    for raw in paths:
-        path = Path(raw)
-        folder = path.parent if path.name == GAME_FILE else path
-        if (folder / GAME_FILE).is_file():
-            return Path(os.path.realpath(folder))
-    return None
-
-
-def run_files(files: list[Path], out, mods: tuple[str, ...] = (), default_game: Path | None = None) -> tuple[int, int]:
-    """Run every scenario of these files, printing PASS, FAIL or ERROR for each; count them."""
-    passed = failed = 0
-    for file in files:
-        try:
-            scenarios = load_scenarios(file)
-            with_own = _with_own_mod(file, mods)
-            for scenario in scenarios:
-                scenario.mods, scenario.default_game = with_own, default_game
-        except RulelangError as error:
-            print(f"ERROR {file}\n{_indent(error.format())}", file=out)
-            failed += 1
-            continue
-        for scenario in scenarios:
-            result = run_scenario(scenario)
-            if result.passed:
-                passed += 1
-                print(f"PASS  {file}: {scenario.name}", file=out)
-                continue
-            failed += 1
-            print(f"FAIL  {file}: {scenario.name}", file=out)
-            for line in result.failures:
-                print(f"      {line}", file=out)
-            if result.error:
-                print(_indent(result.error), file=out)
-    return passed, failed
-
-
-def _indent(text: str) -> str:
-    return "\n".join("      " + line for line in text.splitlines())

@@ -16,7 +16,7 @@ from rulelang import load_game, loader
 from rulelang.cli import main
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.loader import load_document
-from rulelang.scenario import run_scenario_files
+from rulelang.scenario_report import run_scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
 FJ = str(ROOT / "games" / "flapjacks")
