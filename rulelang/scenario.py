@@ -204,7 +204,7 @@ def run_scenario(scenario: Scenario, game: Game | None = None) -> Result:
     if data.get("expect_error") is not None:
         result.failures.append(f"expected an error containing {data['expect_error']!r}, but none happened")
     if not result.failures:
-        check_expectations(state, data.get("expect") or {}, first_event, result)
+        check_expectations(state, data.get("expect") or {}, first_event, result, added_by_mods(scenario, game))
     return result
 
 
@@ -321,7 +321,8 @@ def _holder(state: State, holder: str) -> str | int | tuple | None:
 
 # --- checking ----------------------------------------------------------------------------------
 
-def check_expectations(state: State, expect: dict, first_event: int, result: Result) -> None:
+def check_expectations(state: State, expect: dict, first_event: int, result: Result,
+                       added: dict[str, int] | None = None) -> None:
     fail = result.failures.append
     game = state.game
     for holder, values in (expect.get("counters") or {}).items():
@@ -348,6 +349,8 @@ def check_expectations(state: State, expect: dict, first_event: int, result: Res
         actual = len(state.zones[state.zone_id_of(label)])
         if isinstance(wanted, str):         # "all - N": N fewer than the cards the game starts there
             wanted = starting_cards(game, label) - int(wanted.partition("-")[2] or 0)
+        else:                               # a number of the game's own cards, and those mods added there
+            wanted += (added or {}).get(label, 0)
         if actual != wanted:
             fail(f"zone {label} holds {actual} cards, expected {wanted}")
     for key in ("over", "turn", "result"):
@@ -371,6 +374,31 @@ def check_expectations(state: State, expect: dict, first_event: int, result: Res
         hit = next((e for e in events if _matches(e, pattern)), None)
         if hit is not None:
             fail(f"event {pattern} should not happen, but did: {hit}")
+
+
+def added_by_mods(scenario: Scenario, game: Game) -> dict[str, int]:
+    """How many cards the mods given with `--mod` add to (or take from) each table zone, where the scenario leaves them.
+
+    A scenario of a game counts the game's own cards; run under a mod that adds
+    cards, a count of a whole deck grows by the cards the mod starts there, or
+    in the zone `setup.others` sends them to when the scenario lays that deck out.
+    A mod's own scenarios count the modded game: nothing is added for their mod.
+    """
+    own = own_mod(Path(scenario.file))
+    if tuple(scenario.mods) == own:
+        return {}
+    key = (game_folder(scenario), own)
+    if key not in _GAMES:
+        _GAMES[key] = load_game(key[0], own)
+    setup = scenario.data.get("setup") or {}
+    others, arranged = setup.get("others"), setup.get("zones") or {}
+    added: dict[str, int] = {}
+    for zone in {z.name for z in game.zones if z.owner == "table"}:
+        change = starting_cards(game, zone) - starting_cards(_GAMES[key], zone)
+        if change:
+            place = others if others is not None and zone in arranged else zone
+            added[place] = added.get(place, 0) + change
+    return added
 
 
 def starting_cards(game: Game, label: str) -> int:

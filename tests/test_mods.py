@@ -437,3 +437,25 @@ def test_the_command_runs_as_a_program(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "rulelang.cli", "mods", FJ, "--mod", str(MODS / "second_helping")],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0 and "inserts 'second helping' after step 'draw a Jack card'" in done.stdout
+
+
+# --- the corpus of broken mods -----------------------------------------------------------------
+
+BROKEN_MODS = ROOT / "tests" / "broken_mods"
+BROKEN_CASES = sorted(p.name for p in BROKEN_MODS.iterdir() if (p / "mod.yaml").is_file())
+UPDATE = os.environ.get("RULELANG_UPDATE_BROKEN") == "1"
+
+
+@pytest.mark.parametrize("case", BROKEN_CASES)
+def test_broken_mod(case: str, capsys, monkeypatch) -> None:
+    """Every broken mod gets exactly the located error pinned beside it, in the mod file."""
+    monkeypatch.chdir(ROOT)
+    capsys.readouterr()
+    code = main(["validate", "--games", "0", "tests/broken/_valid", "--mod", f"tests/broken_mods/{case}"])
+    out, err = capsys.readouterr()
+    expected = BROKEN_MODS / case / "expected.txt"
+    if UPDATE:
+        expected.write_text(err, encoding="utf-8")
+    assert code == 1 and out == "" and "Traceback" not in err
+    assert err.startswith(f"tests/broken_mods/{case}/mod.yaml:"), err
+    assert err == expected.read_text(encoding="utf-8")
