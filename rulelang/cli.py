@@ -464,7 +464,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_mods(args: argparse.Namespace) -> int:
     """Print what each mod changes and every conflict; exit 1 when the mods do not load together."""
-    from .mods import report_mods
+    from .mods_report import report_mods
 
     missing = _missing(args.path)
     if missing:

@@ -110,6 +110,13 @@ class Document:
             table.update(moved)
         self._text_maps.clear()
 
+    def copy_positions(self, source: tuple, target: tuple) -> None:
+        """Positions at or under ``source`` also serve ``target`` (a value copied, such as a wrapper's params)."""
+        size = len(source)
+        for table in self._tables():
+            table.update({target + k[size:]: where for k, where in list(table.items()) if k[:size] == source})
+        self._text_maps.clear()
+
     def shift_items(self, list_path: tuple, start: int, delta: int) -> None:
         """Items of the list at ``list_path`` from index ``start`` moved by ``delta`` (an insert or a removal)."""
         size = len(list_path)

@@ -470,9 +470,7 @@ class _Applier:
         self.doc.move_positions((kind, name), (kind, original))
         if "params" not in wrapper and isinstance(old, dict) and "params" in old:
             wrapper["params"] = copy.deepcopy(old["params"])
-            for table_ in self.doc._tables():
-                for key in [k for k in table_ if k[:3] == (kind, original, "params")]:
-                    table_[(kind, name) + key[2:]] = table_[key]
+            self.doc.copy_positions((kind, original, "params"), (kind, name, "params"))
         table[name] = wrapper
         if isinstance(given, dict):
             self.doc.graft((kind, name), self.mod.doc, at)
@@ -507,27 +505,3 @@ def _thing_names(data: Any, path: tuple) -> tuple:
             names.append(str(step))
         node = node[step]
     return tuple(names)
-
-
-# --- `rulelang mods` -----------------------------------------------------------------------------
-
-def report_mods(game_path: str, paths: list[str], out, err) -> int:
-    """Print each mod's changes (file:line, what) and every conflict or mistake; 1 when there is one."""
-    from .loader import _new_budget, load_tree
-
-    budget = _new_budget()
-    base = load_tree(game_path, "game.yaml", budget)
-    layering = layer(base, list(paths), budget)
-    for mod in layering.mods:
-        changes = [c for c in layering.changes if c.mod is mod]
-        print(f"{mod.name} ({mod.file}): {len(changes)} change" + ("" if len(changes) == 1 else "s"), file=out)
-        for change in changes:
-            print(f"  {change.span}: {change.what}", file=out)
-    for error in layering.errors:
-        print(error.format(), file=err)
-    if layering.errors:
-        count = len(layering.errors)
-        print(f"rulelang: {count} problem" + ("" if count == 1 else "s") + " with these mods", file=err)
-        return 1
-    print(f"ok: {len(layering.mods)} mods load together over {base.data.get('game')}", file=out)
-    return 0

@@ -20,7 +20,7 @@ GAME_TEMPLATE = """\
 # {name}: a starting point. Roll a die each turn; the first to 20 points wins.
 # Check it with `rulelang validate {folder}`; docs/language.md has the rest.
 
-game: {name}
+game: {quoted}
 players: {{min: 2, max: 4}}
 
 counters:
@@ -72,7 +72,7 @@ MOD_TEMPLATE = """\
 # docs/mods.md lists what a mod can do (add, replace, remove, set, insert_steps, wrap).
 # Its scenarios go in {folder}/scenarios/ and run with `rulelang test {game_path} --mod {folder}`.
 
-mod: {name}
+mod: {quoted}
 game: {game}
 text: What this mod changes, for players.
 
@@ -96,6 +96,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def new_command(args: argparse.Namespace) -> int:
     folder = Path(args.name)
+    if any(ord(ch) < 32 or ch in "\x7f\x85\u2028\u2029" for ch in args.name):
+        raise ScaffoldError("a name of a new game or mod cannot hold control characters or line breaks")
     if folder.exists() or folder.is_symlink():
         raise ScaffoldError(f"'{args.name}' exists already; name a new folder")
     title = _title(folder.name)
@@ -103,13 +105,15 @@ def new_command(args: argparse.Namespace) -> int:
         if args.game:
             raise ScaffoldError("--game goes with `new mod`")
         file = folder / "game.yaml"
-        text = GAME_TEMPLATE.format(schema=schema_line_path(file, "game"), name=title, folder=folder)
+        text = GAME_TEMPLATE.format(schema=schema_line_path(file, "game"), name=title,
+                                    quoted=_quoted(title), folder=folder)
     else:
         if not args.game:
             raise ScaffoldError("a mod names its game: rulelang new mod NAME --game PATH")
         game = _game_name(args.game)
         file = folder / "mod.yaml"
-        text = MOD_TEMPLATE.format(schema=schema_line_path(file, "mod"), name=title, game=_quoted(game),
+        text = MOD_TEMPLATE.format(schema=schema_line_path(file, "mod"), name=title, quoted=_quoted(title),
+                                   game=_quoted(game),
                                    game_path=args.game, folder=folder)
     written = {file: text}
     if args.kind == "game":

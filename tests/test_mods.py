@@ -459,3 +459,68 @@ def test_broken_mod(case: str, capsys, monkeypatch) -> None:
     assert code == 1 and out == "" and "Traceback" not in err
     assert err.startswith(f"tests/broken_mods/{case}/mod.yaml:"), err
     assert err == expected.read_text(encoding="utf-8")
+
+
+# --- phases and end conditions ------------------------------------------------------------------
+
+PHASED = """\
+game: Two Rounds
+players: {min: 2, max: 2}
+counters:
+  coin: {}
+locations:
+  pot: {}
+phases:
+  - name: gather
+    order: seat
+    first: first
+    until: turn >= 2
+    steps:
+      - {name: earn, effect: me.coin += 1}
+  - name: spend
+    order: seat
+    first: first
+    steps:
+      - name: pay
+        effect: |
+          move 1 coin from me to pot
+          check end
+end:
+  - {name: the pot is full, when: pot.coin >= 2, winner: first(players)}
+"""
+
+def test_a_phase_is_replaced_a_step_inserted_in_a_named_phase_and_an_end_condition_replaced(tmp_path: Path) -> None:
+    game_folder = tmp_path / "game"
+    game_folder.mkdir()
+    (game_folder / "game.yaml").write_text(PHASED, encoding="utf-8")
+    mod = write_mod(tmp_path / "mod", """\
+replace:
+  phases:
+    - name: gather
+      order: seat
+      first: first
+      until: turn >= 2
+      steps:
+        - {name: earn, effect: me.coin += 5}
+  end:
+    - {name: the pot is full, when: pot.coin >= 1, winner: first(players)}
+insert_steps:
+  - before: pay
+    phase: spend
+    steps:
+      - {name: tax, effect: me.coin += 0}
+""", game="Two Rounds")
+    game = load_game(game_folder, [mod])
+    assert list(game.step_pcs) == ["earn", "tax", "pay"]
+    state = game.new_state(2, 0)          # earn 5 each, then P1 pays 1: the replaced end condition holds
+    assert state.over and [state.counter(p, "coin") for p in (0, 1)] == [4, 5]
+    doc = load_document(game_folder, mods=[mod])
+    assert doc.span(("end", 0, "when")).file == str(mod)
+
+
+def test_removing_a_phase_leaves_the_others(tmp_path: Path) -> None:
+    game_folder = tmp_path / "game"
+    game_folder.mkdir()
+    (game_folder / "game.yaml").write_text(PHASED, encoding="utf-8")
+    mod = write_mod(tmp_path / "mod", "remove: {phases: [gather]}\n", game="Two Rounds")
+    assert list(load_game(game_folder, [mod]).step_pcs) == ["pay"]
