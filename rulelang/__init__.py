@@ -11,6 +11,7 @@ decisions, events) -> ``agents``, ``sim``, ``narrate``, ``scenario``, ``cli``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Sequence
 
 from .engine import Decision, Game, Option, State
 from .errors import RulelangError, RuleError, Span, SpecError
@@ -20,12 +21,12 @@ __all__ = ["load_game", "Game", "State", "Decision", "Option", "RulelangError", 
 __version__ = "0.1.0"
 
 
-def load_game(path: str | Path) -> Game:
-    """Load, check and compile the game in a folder (or a game.yaml)."""
+def load_game(path: str | Path, mods: "Sequence[str | Path]" = ()) -> Game:
+    """Load, check and compile the game in a folder (or a game.yaml), with mod files laid over it in order."""
     from .compiler import compile_game
     from .loader import load_document
     from .schema import validate_document
 
-    doc = load_document(path)
+    doc = load_document(path, mods=mods)
     validate_document(doc)
     return compile_game(doc)

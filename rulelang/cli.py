@@ -44,6 +44,12 @@ class _Parser(argparse.ArgumentParser):
         raise _Usage(message)
 
 
+def add_mod_argument(parser: argparse.ArgumentParser) -> None:
+    """`--mod FILE`, repeatable: mods laid over the game in the order given (docs/mods.md)."""
+    parser.add_argument("--mod", action="append", default=[], metavar="FILE", dest="mods",
+                        help="a mod file or folder laid over the game (repeat for several, applied in order)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="rulelang", description="A rules language for card and dice games.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
@@ -53,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--games", type=_count, default=20, metavar="N",
                           help="random games to play per player count (0 to skip; default 20)")
     validate.add_argument("--seed", type=int, default=0, help="first seed of the batch")
+    add_mod_argument(validate)
 
     run = sub.add_parser("run", help="play one game with random agents")
     run.add_argument("path", metavar="PATH")
@@ -61,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     run.add_argument("--json", action="store_true", help="print a final JSON summary as the last line")
     run.add_argument("--quiet", action="store_true", help="no play-by-play")
+    add_mod_argument(run)
 
     test = sub.add_parser("test", help="run scenario files")
     test.add_argument("paths", nargs="+", metavar="PATH")
@@ -72,16 +80,25 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("--seed", type=int, default=0, metavar="S",
                       help="--coverage: seed of the sample and of the random games that compare mutants")
     test.add_argument("--sample", type=int, metavar="N", help="--coverage: a seeded sample of N mutants")
+    add_mod_argument(test)
 
     replay = sub.add_parser("replay", help="replay an event log and check that every event of it is the game's")
     replay.add_argument("path", metavar="PATH", help="the game")
     replay.add_argument("log", metavar="LOG", help="an event log written by `run --log`")
+    add_mod_argument(replay)
     from .lab.command import add_arguments as simulate_arguments
     simulate_arguments(sub.add_parser("simulate", help="play a batch of games with agents and summarise them"))
     from .lab.sweep_command import add_arguments as sweep_arguments
     sweep_arguments(sub.add_parser("sweep", help="simulate every combination of spec values against a target"))
     from .play import add_arguments as play_arguments
     play_arguments(sub.add_parser("play", help="play a game at the terminal against bots"))
+    for name in ("simulate", "sweep", "play"):
+        add_mod_argument(sub.choices[name])
+    mods = sub.add_parser("mods", help="show what each mod changes in a game, and any conflict")
+    mods.add_argument("path", metavar="PATH", help="the game")
+    add_mod_argument(mods)
+    from .scaffold import add_arguments as new_arguments
+    new_arguments(sub.add_parser("new", help="start a game or a mod: files with a working schema line"))
     return parser
 
 
@@ -119,9 +136,19 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        raise _Usage("a command is needed: validate, run, test, replay, simulate, sweep or play")
+        raise _Usage("a command is needed: validate, run, test, replay, simulate, sweep, play, mods or new")
+    _check_mods(getattr(args, "mods", []))
     return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test, "replay": cmd_replay,
-            "simulate": cmd_simulate, "sweep": cmd_sweep, "play": cmd_play}[args.command](args)
+            "simulate": cmd_simulate, "sweep": cmd_sweep, "play": cmd_play, "mods": cmd_mods,
+            "new": cmd_new}[args.command](args)
+
+
+def _check_mods(mods: list[str]) -> None:
+    """A --mod that names nothing is a usage error, before any game is loaded."""
+    for mod in mods:
+        missing = _missing(mod)
+        if missing:
+            raise _Usage(f"--mod: {missing}")
 
 
 def internal_error(error: BaseException) -> str:
@@ -171,11 +198,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     """Check every path given, even after one fails; the exit code is the worst outcome."""
     worst = 0
     for path in args.paths:
-        worst = max(worst, validate_one(path, args.games, args.seed))
+        worst = max(worst, validate_one(path, args.games, args.seed, args.mods))
     return worst
 
 
-def validate_one(path: str, games: int, seed: int) -> int:
+def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = ()) -> int:
     """Load one game and play its smoke test; report the outcome and return its exit code."""
     from . import load_game
     from .sim import smoke_test
@@ -186,7 +213,7 @@ def validate_one(path: str, games: int, seed: int) -> int:
         return 2
     started = time.perf_counter()
     try:
-        game = load_game(path)
+        game = load_game(path, mods)
         problems = smoke_test(game, games, seed) if games > 0 else []
     except RulelangError as error:
         _say(error.format)
@@ -203,7 +230,8 @@ def validate_one(path: str, games: int, seed: int) -> int:
         return 1
     took = time.perf_counter() - started
     played = f", {games} random games per player count" if games > 0 else ""
-    print(f"ok: {path} ({game.name}{played}, {took:.2f}s)")
+    modded = "".join(f" + {mod}" for mod in mods)
+    print(f"ok: {path}{modded} ({game.name}{played}, {took:.2f}s)")
     return 0
 
 
@@ -216,7 +244,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     missing = _missing(args.path)
     if missing:
         raise _Usage(missing)
-    game = load_game(args.path)
+    game = load_game(args.path, args.mods)
     if not game.min_players <= args.players <= game.max_players:
         raise _Usage(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
     log = None
@@ -344,9 +372,11 @@ def summary(state) -> dict:
 
 def cmd_test(args: argparse.Namespace) -> int:
     """Run the scenarios of every path that exists; a missing path is a usage error (exit 2)."""
-    from .scenario import run_scenario_files
+    from .scenario_report import run_scenario_files
 
     if args.coverage:
+        if args.mods:
+            raise _Usage("--coverage mutates the game's own files; it does not take --mod")
         return _coverage(args)
     if args.json or args.min_coverage is not None or args.sample is not None or args.workers != 1:
         raise _Usage("--workers, --json, --min-coverage and --sample go with --coverage")
@@ -360,7 +390,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         else:
             present.append(path)
     if present:
-        code = max(code, run_scenario_files(present))
+        code = max(code, run_scenario_files(present, mods=args.mods))
     return code
 
 
@@ -376,7 +406,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         missing = _missing(path)
         if missing:
             raise _Usage(missing)
-    game = load_game(args.path)
+    game = load_game(args.path, args.mods)
     check = verify_log(game, read_log(args.log))
     if not check.ok:
         _say(check.report(args.log).format)
@@ -428,6 +458,29 @@ def cmd_play(args: argparse.Namespace) -> int:
         return play_command(args)
     except UsageError as usage:
         raise _Usage(str(usage)) from None
+
+
+# --- mods and new -----------------------------------------------------------------------------
+
+def cmd_mods(args: argparse.Namespace) -> int:
+    """Print what each mod changes and every conflict; exit 1 when the mods do not load together."""
+    from .mods_report import report_mods
+
+    missing = _missing(args.path)
+    if missing:
+        raise _Usage(missing)
+    if not args.mods:
+        raise _Usage("name the mods to show: rulelang mods GAME --mod FILE [--mod FILE ...]")
+    return report_mods(args.path, args.mods, sys.stdout, sys.stderr)
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from .scaffold import ScaffoldError, new_command
+
+    try:
+        return new_command(args)
+    except ScaffoldError as problem:
+        raise _Usage(str(problem)) from None
 
 
 if __name__ == "__main__":

@@ -73,6 +73,66 @@ class Document:
             table.update(moved)
         self._text_maps.clear()
 
+    # -- moving positions, for mods that change the data after it was loaded ----------------
+
+    def _tables(self) -> tuple[dict, dict, dict]:
+        return self._spans, self._key_spans, self._scalars
+
+    def drop_positions(self, path: tuple) -> None:
+        """Forget every position at or under ``path`` (its value was removed or is about to be replaced)."""
+        size = len(path)
+        for table in self._tables():
+            for key in [k for k in table if k[:size] == path]:
+                del table[key]
+        self._text_maps.clear()
+
+    def graft(self, path: tuple, other: "Document", source: tuple) -> None:
+        """Take the positions of ``other`` at or under ``source`` as those at or under ``path``.
+
+        A value copied from a mod file into the game keeps pointing at the mod
+        file's lines, so an error in it is reported there. ``path``'s own key
+        span is kept when ``other`` has none for ``source`` (a list item).
+        """
+        self.drop_positions(path)
+        size = len(source)
+        for mine, theirs in zip(self._tables(), other._tables()):
+            for key, where in theirs.items():
+                if key[:size] == source:
+                    mine[path + key[size:]] = where
+        self._lines.update(other._lines)
+        self._text_maps.clear()
+
+    def move_positions(self, old: tuple, new: tuple) -> None:
+        """Positions at or under ``old`` now belong to ``new`` (a value renamed or moved)."""
+        size = len(old)
+        for table in self._tables():
+            moved = {new + k[size:]: table.pop(k) for k in [k for k in table if k[:size] == old]}
+            table.update(moved)
+        self._text_maps.clear()
+
+    def copy_positions(self, source: tuple, target: tuple) -> None:
+        """Positions at or under ``source`` also serve ``target`` (a value copied, such as a wrapper's params)."""
+        size = len(source)
+        for table in self._tables():
+            table.update({target + k[size:]: where for k, where in list(table.items()) if k[:size] == source})
+        self._text_maps.clear()
+
+    def shift_items(self, list_path: tuple, start: int, delta: int) -> None:
+        """Items of the list at ``list_path`` from index ``start`` moved by ``delta`` (an insert or a removal)."""
+        size = len(list_path)
+        for table in self._tables():
+            moving = [k for k in table if len(k) > size and k[:size] == list_path
+                      and isinstance(k[size], int) and k[size] >= start]
+            moved = {k[:size] + (k[size] + delta,) + k[size + 1:]: table.pop(k) for k in moving}
+            table.update(moved)
+        self._text_maps.clear()
+
+    def set_span(self, path: tuple, span: Span) -> None:
+        """Point the value at ``path`` at ``span`` (a number a mod set); a text's old positions are dropped."""
+        self._spans[tuple(path)] = span
+        self._scalars.pop(tuple(path), None)
+        self._text_maps.clear()
+
     def text_span(
         self,
         path: tuple,

@@ -285,6 +285,15 @@ def assign_roles(roles: list[dict], n: int) -> list[str]:
 NAMES = [f"P{p + 1}" for p in range(256)]
 
 
+def _no_room(card: str, zone: str) -> RulelangError:
+    """A card displaced by an arrangement whose starting zone is arranged too; ``zone`` says which."""
+    error = RulelangError(f"no room for {card}: its starting zone {zone} is arranged too",
+                          hint=f"place every {card} card, or name a zone for the cards left over: "
+                               "setup: {others: ZONE}")
+    error.zone = zone             # type: ignore[attr-defined]
+    return error
+
+
 def player_name(p: int) -> str:
     return NAMES[p]
 
@@ -553,14 +562,19 @@ class State:
             raise RulelangError(f"unknown zone '{label}'",
                                 hint="zones: " + ", ".join(self.lay.zone_labels)) from None
 
-    def arrange(self, contents: dict[str, list[str]]) -> None:
+    def arrange(self, contents: dict[str, list[str]], others: str | None = None) -> None:
         """Put exactly these cards (by id, bottom to top) in these zones, without events.
 
         Cards are taken first from their starting zones; cards displaced from an
-        arranged zone go back to their starting zone.
+        arranged zone go back to their starting zone, or, when that is arranged
+        too, to the bottom of the zone ``others`` (a scenario's "every other card
+        goes there", beneath its arranged cards if it is arranged itself).
+        Without ``others`` that is an error whose ``zone`` names the starting zone.
         """
         game = self.game
         targets = {self.zone_id_of(label): ids for label, ids in contents.items()}
+        spare = self.zone_id_of(others) if others is not None else None
+        leftover: list[int] = []
         claimed: set[int] = set()
         placement: dict[int, list[int]] = {}
         for zid, ids in targets.items():
@@ -574,7 +588,11 @@ class State:
                 if card not in claimed:
                     home = game.zone_id(game.zones[game.card_type[card].zone], 0, self.n)
                     if home in targets:
-                        raise RulelangError(f"no room for {game.card_type[card].id}: its starting zone is arranged too")
+                        if spare is None:
+                            raise _no_room(game.card_type[card].id, self.lay.zone_labels[home])
+                        self.zones[zid].remove(card)
+                        leftover.append(card)
+                        continue
                     self.zones[zid].remove(card)
                     self.zones[home].append(card)
                     self.loc[card] = home
@@ -584,6 +602,10 @@ class State:
             self.zones[zid].extend(cards)
             for card in cards:
                 self.loc[card] = zid
+        if leftover:
+            self.zones[spare][0:0] = leftover
+            for card in leftover:
+                self.loc[card] = spare
 
     def put_on_top(self, label: str, ids: list[str]) -> None:
         """Put these cards (by id) on top of a zone, the last one on top, without events.

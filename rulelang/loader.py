@@ -14,14 +14,17 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from rulelang import files
 from rulelang.document import Document
 from rulelang.errors import ErrorList, RulelangError, Span, SpecError, did_you_mean, raise_all
 from rulelang.yamlfile import Budget, Limits, load_file
 
-__all__ = ["Document", "load_document", "read_spec_file"]
+__all__ = ["Document", "load_document", "load_tree", "read_spec_file"]
+
+#: The main file of a game's folder.
+GAME_FILE = "game.yaml"
 
 read_spec_file = files.read_spec_file
 
@@ -295,24 +298,39 @@ def _is_folder(given: Path) -> bool:
         return False
 
 
-def load_document(path: str | Path, includes: bool = True) -> Document:
-    """Load a game (a folder's game.yaml, or a YAML file) with includes merged.
+def load_document(path: str | Path, includes: bool = True, mods: Sequence[str | Path] = ()) -> Document:
+    """Load a game (a folder's game.yaml, or a YAML file) with includes merged, and mods laid over it.
 
     Every file read must be a regular file whose real path lies inside the
     folder named (or the folder of the file named): a link out of it, a FIFO or
     a device is a located error that quotes nothing of what it points at. The
-    limits on bytes, values and files hold for all the files together.
-    With ``includes=False`` only that one file is read and its ``include`` key
-    is left in the data as written.
+    limits on bytes, values and files hold for all the files together, the
+    mods' files included. With ``includes=False`` only that one file is read
+    and its ``include`` key is left in the data as written.
+    ``mods``: mod files or folders, applied in order (see ``rulelang.mods``).
     """
+    if not includes:
+        given = Path(path)
+        shown = given / GAME_FILE if _is_folder(given) else given
+        roots = (_game_folder(shown),)
+        real, raw = _read_main(shown, roots, str(path) if _is_folder(given) else None, _new_budget())
+        return load_file(raw, str(shown), _new_budget())
+    budget = _new_budget()
+    doc = load_tree(path, GAME_FILE, budget)
+    if mods:
+        from rulelang.mods import apply_mods
+        doc = apply_mods(doc, list(mods), budget)
+    return doc
+
+
+def load_tree(path: str | Path, main_name: str, budget: Budget) -> Document:
+    """A main file (``path``, or ``main_name`` in the folder ``path``) with its includes, all inside its folder."""
     given = Path(path)
     folder = _is_folder(given)
-    shown = given / "game.yaml" if folder else given
+    shown = given / main_name if folder else given
     roots = (_game_folder(shown),)
-    real, raw = _read_main(shown, roots, str(path) if folder else None)
-    if not includes:
-        return load_file(raw, str(shown), _new_budget())
-    includer = _Includer(roots=roots, shown_root=shown.parent)
+    real, raw = _read_main(shown, roots, str(path) if folder else None, budget, main_name)
+    includer = _Includer(roots=roots, shown_root=shown.parent, budget=budget)
     try:
         doc = includer.load(real, raw, ())
     except RulelangError as error:
@@ -333,16 +351,17 @@ def _game_folder(shown: Path) -> Path:
                         refused.hint) from None
 
 
-def _read_main(shown: Path, roots: tuple[Path, ...], folder: str | None) -> tuple[Path, bytes]:
+def _read_main(shown: Path, roots: tuple[Path, ...], folder: str | None, budget: Budget,
+               main_name: str = "game.yaml") -> tuple[Path, bytes]:
     """The main file's real path and bytes, confined to ``roots`` like every include."""
     try:
         real = files.confine(roots[0] / shown.name, roots)
     except files.FileMissing:
-        missing = f"there is no game.yaml in '{folder}'" if folder else f"cannot find '{shown}'"
+        missing = f"there is no {main_name} in '{folder}'" if folder else f"cannot find '{shown}'"
         raise SpecError(missing, None, _folder_hint(shown, suggest=not folder)) from None
     except files.FileRefused as refused:
         raise SpecError(f"this file {refused.reason}", files.whole_file(str(shown)), refused.hint) from None
-    return real, _read_raw(real, str(shown), roots, _new_budget())
+    return real, _read_raw(real, str(shown), roots, budget)
 
 
 def _flatten(error: RulelangError) -> list[RulelangError]:

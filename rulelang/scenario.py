@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import stat
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from .loader import Document, load_document
 from .scenario_check import Where, check_scenario
 from .schema import validate_document
 
-_GAMES: dict[Path, Game] = {}
+_GAMES: dict[tuple, Game] = {}
 #: The main file of a game folder; `rulelang test` given one runs that game's scenarios.
 GAME_FILE = "game.yaml"
 #: Top-level keys only a game spec has (a scenario file may name a `game:` too).
@@ -35,6 +34,8 @@ class Scenario:
     data: dict
     doc: Document
     path: tuple
+    mods: tuple[str, ...] = ()        # mods laid over its game (`rulelang test --mod`)
+    default_game: Path | None = None  # the game of a scenario that names none (a mod's own scenarios)
 
 
 @dataclass
@@ -102,11 +103,20 @@ def load_scenarios(file: Path) -> list[Scenario]:
     _require_scenario_keys(doc)
     validate_document(doc, "scenario")
     data = doc.data
+    mods = own_mod(file)
     if "scenarios" in data:
         shared = {"game": data["game"]} if "game" in data else {}
-        return [Scenario(s["scenario"], str(file), shared | s, doc, ("scenarios", i))
+        return [Scenario(s["scenario"], str(file), shared | s, doc, ("scenarios", i), mods)
                 for i, s in enumerate(data["scenarios"])]
-    return [Scenario(data["scenario"], str(file), data, doc, ())]
+    return [Scenario(data["scenario"], str(file), data, doc, (), mods)]
+
+
+def own_mod(file: Path) -> tuple[str, ...]:
+    """The mod whose `scenarios/` folder holds this file (its scenarios run with it), as a 1-tuple; else ()."""
+    folder = Path(os.path.realpath(file)).parent
+    if folder.name == "scenarios" and (folder.parent / "mod.yaml").is_file():
+        return (str(folder.parent),)
+    return ()
 
 
 def _require_scenario_keys(doc: Document) -> None:
@@ -133,19 +143,20 @@ def game_folder(scenario: Scenario) -> Path:
     named = scenario.data.get("game")
     if named:
         return _named_game_folder(scenario, base, str(named))
-    folder = next((p for p in (base, base.parent) if (p / GAME_FILE).is_file()), None)
+    folder = next((p for p in (base, base.parent) if (p / GAME_FILE).is_file()), scenario.default_game)
     if folder is None:
         raise ScenarioError("no game for this scenario: give 'game:' or put it in a game's scenarios folder",
-                            scenario.doc.span(scenario.path))
+                            scenario.doc.span(scenario.path),
+                            "a mod's scenarios run over its game: rulelang test GAME --mod MOD")
     return folder
 
 
 def game_for(scenario: Scenario) -> Game:
-    """The scenario's game, loaded once per process."""
-    folder = game_folder(scenario)
-    if folder not in _GAMES:
-        _GAMES[folder] = load_game(folder)
-    return _GAMES[folder]
+    """The scenario's game with its mods, loaded once per process."""
+    key = (game_folder(scenario), scenario.mods)
+    if key not in _GAMES:
+        _GAMES[key] = load_game(key[0], scenario.mods)
+    return _GAMES[key]
 
 
 def _named_game_folder(scenario: Scenario, base: Path, named: str) -> Path:
@@ -193,7 +204,7 @@ def run_scenario(scenario: Scenario, game: Game | None = None) -> Result:
     if data.get("expect_error") is not None:
         result.failures.append(f"expected an error containing {data['expect_error']!r}, but none happened")
     if not result.failures:
-        check_expectations(state, data.get("expect") or {}, first_event, result)
+        check_expectations(state, data.get("expect") or {}, first_event, result, added_by_mods(scenario, game))
     return result
 
 
@@ -210,7 +221,13 @@ def start_position(game: Game, setup: dict, players: int, seed: int,
     if state is None:
         state = game.new_state(players, seed, before_first_turn=True)
     if "zones" in setup:
-        state.arrange({label: list(ids or []) for label, ids in setup["zones"].items()})
+        try:
+            state.arrange({label: list(ids or []) for label, ids in setup["zones"].items()}, setup.get("others"))
+        except RulelangError as error:      # no room: point at the zone in the scenario that holds the start
+            zone = getattr(error, "zone", None)
+            if where is not None and zone in setup["zones"] and error.span is None:
+                error.span = where.key("setup", "zones", zone)
+            raise
     for label, ids in (setup.get("top") or {}).items():
         state.put_on_top(label, list(ids or []))
     for holder, values in (setup.get("counters") or {}).items():
@@ -304,7 +321,8 @@ def _holder(state: State, holder: str) -> str | int | tuple | None:
 
 # --- checking ----------------------------------------------------------------------------------
 
-def check_expectations(state: State, expect: dict, first_event: int, result: Result) -> None:
+def check_expectations(state: State, expect: dict, first_event: int, result: Result,
+                       added: dict[str, int] | None = None) -> None:
     fail = result.failures.append
     game = state.game
     for holder, values in (expect.get("counters") or {}).items():
@@ -329,6 +347,10 @@ def check_expectations(state: State, expect: dict, first_event: int, result: Res
             fail(f"zone {label}: expected {sorted(wanted or [])}, got {sorted(actual)}")
     for label, wanted in (expect.get("counts") or {}).items():
         actual = len(state.zones[state.zone_id_of(label)])
+        if isinstance(wanted, str):         # "all - N": N fewer than the cards the game starts there
+            wanted = starting_cards(game, label) - int(wanted.partition("-")[2] or 0)
+        else:                               # a number of the game's own cards, and those mods added there
+            wanted += (added or {}).get(label, 0)
         if actual != wanted:
             fail(f"zone {label} holds {actual} cards, expected {wanted}")
     for key in ("over", "turn", "result"):
@@ -352,6 +374,36 @@ def check_expectations(state: State, expect: dict, first_event: int, result: Res
         hit = next((e for e in events if _matches(e, pattern)), None)
         if hit is not None:
             fail(f"event {pattern} should not happen, but did: {hit}")
+
+
+def added_by_mods(scenario: Scenario, game: Game) -> dict[str, int]:
+    """How many cards the mods given with `--mod` add to (or take from) each table zone, where the scenario leaves them.
+
+    A scenario of a game counts the game's own cards; run under a mod that adds
+    cards, a count of a whole deck grows by the cards the mod starts there, or
+    in the zone `setup.others` sends them to when the scenario lays that deck out.
+    A mod's own scenarios count the modded game: nothing is added for their mod.
+    """
+    own = own_mod(Path(scenario.file))
+    if tuple(scenario.mods) == own:
+        return {}
+    key = (game_folder(scenario), own)
+    if key not in _GAMES:
+        _GAMES[key] = load_game(key[0], own)
+    setup = scenario.data.get("setup") or {}
+    others, arranged = setup.get("others"), setup.get("zones") or {}
+    added: dict[str, int] = {}
+    for zone in {z.name for z in game.zones if z.owner == "table"}:
+        change = starting_cards(game, zone) - starting_cards(_GAMES[key], zone)
+        if change:
+            place = others if others is not None and zone in arranged else zone
+            added[place] = added.get(place, 0) + change
+    return added
+
+
+def starting_cards(game: Game, label: str) -> int:
+    """How many cards the game's declarations start in a table zone (a mod that adds cards changes it)."""
+    return sum(1 for t in game.card_type if game.zones[t.zone].name == label)
 
 
 def check_options(state: State, wanted: dict, fail) -> None:
@@ -471,61 +523,3 @@ def _located(scenario: Scenario, error: RulelangError) -> RulelangError:
     if error.span is None:
         error.span = scenario.doc.span(scenario.path + ("scenario",))
     return error
-
-
-# --- the report -------------------------------------------------------------------------------
-
-def run_scenario_files(paths: list[str], out=None, err=None) -> int:
-    """Run scenario files, print a pass/fail report, and return the exit code.
-
-    A path with no scenario file under it is an error (exit 1), not "0 passed".
-    """
-    out = out or sys.stdout
-    err = err or sys.stderr
-    files: list[Path] = []
-    empty = False
-    refused: list[Path] = []
-    for raw in paths:
-        found, outside = scenario_files_of(raw)
-        if not found and not outside:
-            empty = True
-            print(f"rulelang: error: no scenario file in {raw} (scenario files are the .yaml files "
-                  "under a folder named 'scenarios', or a .yaml file given by name)", file=err)
-        files.extend(found)
-        refused.extend(outside)
-    for link in refused:
-        print(f"ERROR {link}\n      error: a link to a file outside the folder given: not read", file=out)
-    if not files and not refused:
-        return 1
-    passed, failed = run_files(files, out)
-    print(f"{passed} passed, {failed + len(refused)} failed", file=out)
-    return 1 if failed or refused or empty else 0
-
-
-def run_files(files: list[Path], out) -> tuple[int, int]:
-    """Run every scenario of these files, printing PASS, FAIL or ERROR for each; count them."""
-    passed = failed = 0
-    for file in files:
-        try:
-            scenarios = load_scenarios(file)
-        except RulelangError as error:
-            print(f"ERROR {file}\n{_indent(error.format())}", file=out)
-            failed += 1
-            continue
-        for scenario in scenarios:
-            result = run_scenario(scenario)
-            if result.passed:
-                passed += 1
-                print(f"PASS  {file}: {scenario.name}", file=out)
-                continue
-            failed += 1
-            print(f"FAIL  {file}: {scenario.name}", file=out)
-            for line in result.failures:
-                print(f"      {line}", file=out)
-            if result.error:
-                print(_indent(result.error), file=out)
-    return passed, failed
-
-
-def _indent(text: str) -> str:
-    return "\n".join("      " + line for line in text.splitlines())

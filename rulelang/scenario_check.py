@@ -67,6 +67,8 @@ def check_setup(game: Game, lay: Layout, names: list[str], setup: dict, where: W
         check_player(setup["active"], names, where.value("setup", "active"))
     check_placed_cards(game, lay, setup.get("zones") or {}, ("setup", "zones"), where, across_zones=True)
     check_placed_cards(game, lay, setup.get("top") or {}, ("setup", "top"), where, across_zones=False)
+    if "others" in setup:
+        check_zone(game, lay, setup["others"], where.value("setup", "others"))
     for holder, values in (setup.get("counters") or {}).items():
         check_holder(game, lay, names, holder, where.key("setup", "counters", holder))
         for name, value in (values or {}).items():
@@ -218,6 +220,10 @@ def check_expect(game: Game, lay: Layout, names: list[str], expect: dict, where:
     for key in ("zones", "counts"):
         for label in expect.get(key) or {}:
             check_zone(game, lay, label, where.key("expect", key, label))
+    for label, wanted in (expect.get("counts") or {}).items():
+        if isinstance(wanted, str) and label not in {z.name for z in game.zones if z.owner == "table"}:
+            raise ScenarioError(f"'{wanted}' counts the cards that start in a table zone; '{label}' is not one",
+                                where.value("expect", "counts", label), hint="give a number of cards")
     for who in expect.get("options") or {}:
         check_player(who, names, where.key("expect", "options", who))
     if "active" in expect:

@@ -344,7 +344,7 @@ def test_a_crash_while_narrating_still_leaves_the_log(tmp_path: Path, capsys, mo
 
 def test_memory_error_in_a_real_process_is_one_line_and_nothing_at_exit() -> None:
     child = subprocess_cli("import sys, rulelang\n"
-                           "def fail(path):\n    raise MemoryError\n"
+                           "def fail(*args):\n    raise MemoryError\n"
                            "rulelang.load_game = fail\n"
                            "from rulelang.cli import main\n"
                            f"sys.exit(main({RUN!r}))\n")

@@ -304,11 +304,11 @@ def test_a_spawned_worker_builds_the_same_variant(jf_doc):
     game = sweeping.build_variant(jf_doc, [address], (5.0,), "")
     expected = [play_game(game, batch, index) for index in range(12)]
     setting = ((address, 5.0),)
-    assert (JF, setting) not in sweeping._VARIANTS
+    assert (batch.source, setting) not in sweeping._VARIANTS
     try:
         number, records = sweeping._play_chunk(batch, setting, 3, 0, 12)
     finally:
-        sweeping._VARIANTS.pop((JF, setting), None)
+        sweeping._VARIANTS.pop((batch.source, setting), None)
     assert number == 3 and records == expected
     assert any(r.condition == "the townsfolk built enough houses" for r in records)
 

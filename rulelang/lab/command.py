@@ -10,14 +10,14 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Sequence
 
 
 class UsageError(Exception):
     """A command-line mistake: one line, exit code 2."""
 
 
-def game_and_agents(path: str, players: int, agent_names: str) -> tuple:
+def game_and_agents(path: str, players: int, agent_names: str, mods: Sequence[str] = ()) -> tuple:
     """The game at ``path`` and one agent factory per seat, or a UsageError (simulate, sweep and play).
 
     A path that cannot be used (missing, a link loop, a name too long) and a
@@ -33,7 +33,7 @@ def game_and_agents(path: str, players: int, agent_names: str) -> tuple:
         raise UsageError(f"no such file or folder: {path}") from None
     except files.FileRefused as refused:
         raise UsageError(f"'{path}' {refused.reason}") from None
-    game = load_game(path)
+    game = load_game(path, mods)
     if not game.min_players <= players <= game.max_players:
         raise UsageError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {players}")
     try:
@@ -72,8 +72,8 @@ def simulate(args: argparse.Namespace) -> int:
     if getattr(args, "ray", None) is not None:
         _require_ray()
     _check_outputs(args)
-    game, agents = game_and_agents(args.path, args.players, args.agents)
-    batch = Batch(args.path, args.players, args.games, args.seed, agents)
+    game, agents = game_and_agents(args.path, args.players, args.agents, args.mods)
+    batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods))
     with progress_bar(args.games) as advance:
         if getattr(args, "ray", None) is not None:
             records = _run_on_ray(args, batch, advance)
@@ -124,7 +124,7 @@ def _run_on_ray(args: argparse.Namespace, batch, advance) -> list:
     """The batch on Ray: the spec is sent as loaded data, so the nodes need no copy of its files."""
     from ..loader import load_document
     from .ray_runner import run_batch_ray
-    return run_batch_ray(load_document(args.path), batch, args.ray or None, advance)
+    return run_batch_ray(load_document(args.path, mods=args.mods), batch, args.ray or None, advance)
 
 
 def _require_plot() -> None:

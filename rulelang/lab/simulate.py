@@ -32,6 +32,12 @@ class Batch:
     games: int
     seed: int
     agents: tuple[str, ...]          # the agent's name at each seat
+    mods: tuple[str, ...] = ()       # mod files laid over the game, in order
+
+    @property
+    def source(self) -> tuple:
+        """What a worker loads: the game and its mods."""
+        return (self.path, self.mods)
 
 
 @dataclass
@@ -135,20 +141,21 @@ def _note_result(record: GameRecord, state: State) -> None:
 
 # --- batches ----------------------------------------------------------------------
 
-#: The game each worker process plays, by path: loaded once per process.
-_LOADED: dict[str, Game] = {}
+#: The game each worker process plays, by path and mods: loaded once per process.
+_LOADED: dict[tuple, Game] = {}
 
 
-def _start_worker(path: str) -> None:
+def _start_worker(source: tuple) -> None:
     """Load the game once per worker (a forked worker already has it); Ctrl-C is the parent's to handle."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if path not in _LOADED:
+    if source not in _LOADED:
         from .. import load_game
-        _LOADED[path] = load_game(path)
+        path, mods = source
+        _LOADED[source] = load_game(path, mods)
 
 
 def _play_range(batch: Batch, start: int, stop: int) -> list[GameRecord]:
-    game = _LOADED[batch.path]
+    game = _LOADED[batch.source]
     return [play_game(game, batch, index) for index in range(start, stop)]
 
 
@@ -162,11 +169,11 @@ def run_batch(game: Game, batch: Batch, workers: int = 1,
             if progress is not None:
                 progress(1)
         return records
-    _LOADED[batch.path] = game
+    _LOADED[batch.source] = game
     chunk = max(1, min(100, batch.games // (workers * 8)))
     records: list[GameRecord] = []
     pool = ProcessPoolExecutor(max_workers=min(workers, batch.games), initializer=_start_worker,
-                               initargs=(batch.path,))
+                               initargs=(batch.source,))
     try:
         pending: set[Future] = {pool.submit(_play_range, batch, start, min(start + chunk, batch.games))
                                 for start in range(0, batch.games, chunk)}

@@ -223,13 +223,14 @@ def build_variant(doc: Document, places: list[Address], values: tuple[float, ...
 _VARIANTS: dict[tuple, Game] = {}
 
 
-def _variant(path: str, setting: tuple) -> Game:
+def _variant(source: tuple, setting: tuple) -> Game:
     """A variant in a worker: inherited when forked, built again when the process was spawned."""
-    key = (path, setting)
+    key = (source, setting)
     if key not in _VARIANTS:
         from ..loader import load_document
+        path, mods = source
         places, values = zip(*setting) if setting else ((), ())
-        _VARIANTS[key] = build_variant(load_document(path), list(places), tuple(values), "")
+        _VARIANTS[key] = build_variant(load_document(path, mods=mods), list(places), tuple(values), "")
     return _VARIANTS[key]
 
 
@@ -238,7 +239,7 @@ def _ignore_interrupt() -> None:
 
 
 def _play_chunk(batch: Batch, setting: tuple, number: int, start: int, stop: int) -> tuple[int, list[GameRecord]]:
-    game = _variant(batch.path, setting)
+    game = _variant(batch.source, setting)
     return number, [play_game(game, batch, index) for index in range(start, stop)]
 
 
@@ -248,7 +249,7 @@ def play_settings(batch: Batch, settings: list[tuple], workers: int,
     results: list[list[GameRecord]] = [[] for _ in settings]
     if workers <= 1:
         for number, setting in enumerate(settings):
-            game = _variant(batch.path, setting)
+            game = _variant(batch.source, setting)
             for index in range(batch.games):
                 results[number].append(play_game(game, batch, index))
                 if progress is not None:
@@ -298,12 +299,12 @@ def run_sweep(doc: Document, path: str, varies: list[Vary], batch: Batch, metric
             raise ValueError(f"with {describe(varies, values)}, {game.name} is for {game.min_players} to "
                              f"{game.max_players} players, not {batch.players}")
     for setting, game in zip(settings, games):
-        _VARIANTS[(path, setting)] = game
+        _VARIANTS[(batch.source, setting)] = game
     try:
         played = play_settings(batch, settings, workers, progress)
     finally:
         for setting in settings:
-            _VARIANTS.pop((path, setting), None)
+            _VARIANTS.pop((batch.source, setting), None)
     results = []
     for values, game, records in zip(every, games, played):
         layout = game.layout(batch.players)

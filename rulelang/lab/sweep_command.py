@@ -45,8 +45,8 @@ def sweep(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     if args.plot:
         _check_plot(args.plot)
-    base, agents = game_and_agents(args.path, args.players, args.agents)   # valid as written before it is varied
-    batch = Batch(args.path, args.players, args.games, args.seed, agents)
+    base, agents = game_and_agents(args.path, args.players, args.agents, args.mods)   # valid before it is varied
+    batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods))
     layout = base.layout(args.players)
     empty = summarize(batch, [], base.name, layout.roles, layout.team_players)
     metric = target.metric if target else _default_metric(empty)
@@ -54,7 +54,7 @@ def sweep(args: argparse.Namespace) -> int:
         check_metric(metric, metric_names(empty, [end.name for end in base.end]))
     except ValueError as error:
         raise UsageError(str(error)) from None
-    doc = load_document(args.path)
+    doc = load_document(args.path, mods=args.mods)
     with progress_bar(total * args.games) as advance:
         try:
             results = run_sweep(doc, args.path, varies, batch, metric, target, args.workers, advance)

@@ -1,0 +1,26 @@
+"""`rulelang mods GAME --mod A --mod B`: what each mod changes, and every conflict, before anything is played."""
+from __future__ import annotations
+
+from .mods import layer
+
+
+def report_mods(game_path: str, paths: list[str], out, err) -> int:
+    """Print each mod's changes (file:line, what) and every conflict or mistake; 1 when there is one."""
+    from .loader import _new_budget, load_tree
+
+    budget = _new_budget()
+    base = load_tree(game_path, "game.yaml", budget)
+    layering = layer(base, list(paths), budget)
+    for mod in layering.mods:
+        changes = [c for c in layering.changes if c.mod is mod]
+        print(f"{mod.name} ({mod.file}): {len(changes)} change" + ("" if len(changes) == 1 else "s"), file=out)
+        for change in changes:
+            print(f"  {change.span}: {change.what}", file=out)
+    for error in layering.errors:
+        print(error.format(), file=err)
+    if layering.errors:
+        count = len(layering.errors)
+        print(f"rulelang: {count} problem" + ("" if count == 1 else "s") + " with these mods", file=err)
+        return 1
+    print(f"ok: {len(layering.mods)} mods load together over {base.data.get('game')}", file=out)
+    return 0
