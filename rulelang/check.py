@@ -13,6 +13,7 @@ from typing import Any
 from . import nodes as n
 from .errors import RulelangError, Span, SpecError, did_you_mean
 from .limits import INT64
+from .check_hooks import HookChecks, is_proc_call
 
 # Types are short strings: "int", "bool", "text", "player", "location",
 # "counter", "card", "zone", "game", "none", "class" (a card id, tag or slot),
@@ -73,6 +74,7 @@ class Symbols:
     dice: dict[str, list[str]] = field(default_factory=dict)         # die -> outcome names
     procedures: dict[str, dict[str, str]] = field(default_factory=dict)   # name -> params
     functions: dict[str, dict[str, str]] = field(default_factory=dict)
+    proc_returns: dict[str, str] = field(default_factory=dict)       # procedure -> type it returns
     function_types: dict[str, str] = field(default_factory=dict)
     location_props: dict[str, str] = field(default_factory=dict)    # prop -> type
     counter_props: dict[str, str] = field(default_factory=dict)
@@ -101,7 +103,7 @@ class Scope:
         return Scope(dict(self.names), self.where)
 
 
-class Checker:
+class Checker(HookChecks):
     """Resolves names and checks types; errors are collected, not raised."""
 
     def __init__(self, symbols: Symbols):
@@ -149,6 +151,14 @@ class Checker:
         method(s, scope)
 
     def stmt_Assign(self, s: n.Assign, scope: Scope) -> None:
+        if is_proc_call(s.value, self.sym.procedures):
+            kind = self.proc_value(s.value, scope)
+            if isinstance(s.target, n.Name) and s.target.id not in scope.names and not self._is_global(s.target.id):
+                scope.names[s.target.id] = kind
+                s.target.ref, s.target.type = ("local", s.target.id), kind
+            elif kind != "?" and not self.fits(kind, self.assignable(s.target, scope)):
+                self.error(f"the value must be {describe(s.target.type or '?')}, not {describe(kind)}", s.value.span)
+            return
         if isinstance(s.target, n.Name) and s.target.id not in scope.names and not self._is_global(s.target.id):
             kind = self.expr(s.value, scope)
             if kind in (NONE, "?"):
@@ -226,6 +236,8 @@ class Checker:
         self.expect(s.amount, scope, INT, "the number of dice")
         if s.player is not None:
             self.expect(s.player, scope, PLAYER, "who rolls")
+        if s.for_player is not None:
+            self.expect(s.for_player, scope, PLAYER, "whom the roll is for")
         if s.die not in self.sym.dice:
             self.error(f"unknown die '{s.die}'", s.die_span or s.span,
                        did_you_mean(s.die, self.sym.dice) or "declare it under 'dice:'")
@@ -605,7 +617,9 @@ class Checker:
             self.arguments(e, s.functions[f], scope)
             return s.function_types.get(f, "?")
         if f in s.procedures:
-            return self.error(f"'{f}' is a procedure: call it on a line of its own", e.span)
+            return self.error(f"'{f}' is a procedure: call it on a line of its own", e.span,
+                              "or, if it declares 'returns:', take its value on a line of its own: x = "
+                              f"{f}(...)")
         if f not in BUILTINS:
             return self.error(f"unknown function '{f}'", e.span,
                               did_you_mean(f, BUILTINS | set(s.functions)))
@@ -708,6 +722,8 @@ def build_symbols(data: dict) -> Symbols:
         s.dice[name] = list((die.get("outcomes") or {}).keys())
     for name, proc in (data.get("procedures") or {}).items():
         s.procedures[name] = {p: VAR_TYPES.get(t, "?") for p, t in (proc.get("params") or {}).items()}
+        if proc.get("returns") is not None:
+            s.proc_returns[name] = VAR_TYPES.get(proc["returns"], "?")
     for name, fn in (data.get("functions") or {}).items():
         s.functions[name] = {p: VAR_TYPES.get(t, "?") for p, t in (fn.get("params") or {}).items()}
     s.location_props = _prop_types(s.locations, s)

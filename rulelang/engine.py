@@ -1070,7 +1070,7 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     game = st.game
     if not game.reaction_types:
         return []
-    local = {"card": card, "me": player}
+    local = {"card": card, "me": player, "player": player}
     if not any(r.answer_when(st, local) for r in game.reaction_types):
         return []
     return [(player + i) % st.n for i in range(1, st.n)]
@@ -1086,7 +1086,8 @@ def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) 
     """The answers the reactor holds for this card (the caller adds "pass")."""
     options, values = [], []
     for reaction, rtype in kinds_in(st, zid):
-        if rtype.answer_when is not None and rtype.answer_when(st, {"card": card, "me": reactor, "this": reaction}):
+        if rtype.answer_when is not None and rtype.answer_when(st, {"card": card, "me": reactor, "this": reaction,
+                                                                    "player": player}):
             options.append([f"answer:{rtype.id}", f"answer with {rtype.name}"])
             values.append([reactor, reaction])
     return options, values
@@ -1101,4 +1102,4 @@ def answer_card(st: State, card: int, player: int, reactor: int, reaction: int) 
     discard_card(st, reaction, how="answered")
     proc = game.card_type[reaction].answer_proc
     if proc is not None:
-        st.stack.append([proc, 0, {"me": reactor, "card": card, "this": reaction}])
+        st.stack.append([proc, 0, {"me": reactor, "card": card, "this": reaction, "player": player}])

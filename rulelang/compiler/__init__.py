@@ -22,6 +22,9 @@ from ..limits import FUNCTION_DEPTH, shown
 from .bounds import MAX_CARDS, card_total, function_order, numbers_out_of_range, read_limits, too_deep_functions
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .statements import Builder, StmtCompiler
+from .hooks import (ON_FORMS, conditional_start, fire_turn_hooks, hooked_dice, roll_hook_prefix, roll_hook_suffix,
+                    trigger_kind)
+from ..check_hooks import RETURNS
 
 __all__ = ["compile_game", "GameCompiler"]
 
@@ -136,7 +139,8 @@ class GameCompiler:
         for name, fn in (data.get("functions") or {}).items():
             add(("functions", name, "value"), False, dict(self.sym.functions[name]))
         for name in (data.get("procedures") or {}):
-            add(("procedures", name, "effect"), True, me | dict(self.sym.procedures[name]))
+            returns = {RETURNS: self.sym.proc_returns[name]} if name in self.sym.proc_returns else {}
+            add(("procedures", name, "effect"), True, me | dict(self.sym.procedures[name]) | returns)
         add(("setup",), True, {})
         for path, phase in phase_specs(data):
             own = {"me": PLAYER} if phase.get("order", "seat") == "seat" else {}
@@ -144,7 +148,7 @@ class GameCompiler:
                 add(path + ("steps", i, "effect"), True, dict(own))
             add(path + ("until",), False, dict(own), BOOL)
         card_scope = {"me": PLAYER, "target": PLAYER, "this": CARD}
-        answer_scope = {"me": PLAYER, "card": CARD, "this": CARD}
+        answer_scope = {"me": PLAYER, "card": CARD, "this": CARD, "player": PLAYER}
         watch_scope = {"me": PLAYER, "owner": PLAYER, "this": CARD}
         for i, card in enumerate(data.get("cards") or []):
             add(("cards", i, "play", "target"), False, card_scope, BOOL)
@@ -156,7 +160,7 @@ class GameCompiler:
         move_scope = {"me": PLAYER, "owner": PLAYER, "card": CARD}
         resolve_scope = {"me": PLAYER, "target": PLAYER, "card": CARD}
         for i, trig in enumerate(data.get("triggers") or []):
-            scope = resolve_scope if str(trig.get("on", "")).split()[:1] == ["resolve"] else move_scope
+            scope = self.trigger_scope(trig, resolve_scope, move_scope)
             add(("triggers", i, "if"), False, scope, BOOL)
             add(("triggers", i, "effect"), True, scope)
         add(("score",), False, {"p": PLAYER}, INT)
@@ -164,6 +168,20 @@ class GameCompiler:
             add(("end", i, "when"), False, dict(me), BOOL)
             add(("end", i, "winner"), False, dict(me), "winner")
         return out
+
+    def trigger_scope(self, trig: dict, resolve_scope: dict, move_scope: dict) -> dict:
+        """The names a trigger's `if:` and effect may use, by what it is on."""
+        kind = trigger_kind(trig.get("on", "")) or ("enter", "")
+        if kind[0] == "resolve":
+            return resolve_scope
+        if kind[0] in ("before roll", "after roll"):
+            die = kind[1]
+            rolled = {"dice": INT} if kind[0] == "before roll" else {"rolled": f"roll:{die}" if die in self.sym.dice
+                                                                     else "?"}
+            return {"me": PLAYER, "roller": PLAYER} | rolled
+        if kind[0] in ("start turn", "end turn", "before step", "after step"):
+            return {"me": PLAYER} if self.seat else {}
+        return move_scope
 
     # -- declarations --------------------------------------------------------------------
 
@@ -388,7 +406,8 @@ class GameCompiler:
         main = self.new_proc("the turn loop")
         proc_ids = {name: self.new_proc(f"procedure {name}") for name in (data.get("procedures") or {})}
         ec = ExprCompiler(g, self.sym, proc_ids)
-        sc = StmtCompiler(ec, has_triggers=bool(data.get("triggers")))
+        self.roll_hooks = {die: ([], []) for die in hooked_dice(data.get("triggers")) if die in g.dice}
+        sc = StmtCompiler(ec, has_triggers=bool(data.get("triggers")), roll_hooks=self.roll_hooks)
 
         def expr(path):
             job = jobs.get(path)
@@ -402,6 +421,7 @@ class GameCompiler:
             job = jobs.get(path)
             if job is not None:
                 sc.block(job.tree, b)
+            b.exit.pc = b.here()
             for op, span in suffix or []:
                 b.emit(op, span)
             self.finish(index, b)
@@ -413,6 +433,7 @@ class GameCompiler:
         for name, index in proc_ids.items():
             b = Builder(f"procedure {name}")
             sc.block(jobs[("procedures", name, "effect")].tree, b)
+            b.exit.pc = b.here()
             self.finish(index, b)
         resolve = self.generate_triggers(jobs, expr, block, ec)
         self.generate_cards(jobs, ec, expr, block, resolve)
@@ -429,7 +450,7 @@ class GameCompiler:
             for i, step in enumerate(phase.get("steps") or []):
                 name = step.get("name", f"step {i + 1}")
                 tree = jobs[path + ("steps", i, "effect")].tree
-                inline = sc.inline_body(tree)
+                inline = None if self.turn_hooks.get(("before step", name)) else sc.inline_body(tree)
                 if inline is not None:      # a step that never waits runs in place, with no frame
                     steps.append((name, inline, self.doc.span(path + ("steps", i, "effect"))))
                 else:
@@ -495,11 +516,16 @@ class GameCompiler:
         """Zone triggers attach to their zones; resolve triggers are returned for the cards."""
         g = self.game
         resolve = []
+        self.turn_hooks: dict[tuple[str, str], list[int]] = {}
         for i, trig in enumerate(self.data.get("triggers") or []):
-            words = str(trig.get("on", "")).split()
-            if len(words) != 2 or words[0] not in ("enter", "leave", "resolve"):
-                self.error("'on' reads 'enter ZONE', 'leave ZONE' or 'resolve KIND'", ("triggers", i, "on"))
+            kind = trigger_kind(trig.get("on", ""))
+            if kind is None:
+                self.error(f"'on' reads {ON_FORMS}", ("triggers", i, "on"))
                 continue
+            if kind[0] not in ("enter", "leave", "resolve"):
+                self.hook_trigger(i, trig, kind, expr, block)
+                continue
+            words = list(kind)
             proc = block(("triggers", i, "effect"), f"trigger '{trig.get('name', i + 1)}'")
             cond = expr(("triggers", i, "if"))
             if words[0] == "resolve":
@@ -519,6 +545,31 @@ class GameCompiler:
         raise_all(self.errors)
         return resolve
 
+    def hook_trigger(self, i: int, trig: dict, kind: tuple[str, str], expr, block) -> None:
+        """A trigger on a roll, a turn or a step: its `if:` is checked when it starts (on fresh values)."""
+        what, subject = kind
+        name = f"trigger '{trig.get('name', i + 1)}'"
+        cond, span = expr(("triggers", i, "if")), self.doc.span(("triggers", i, "on"))
+        if what.endswith(" roll"):
+            if subject not in self.game.dice:
+                self.error(f"unknown die '{subject}'", ("triggers", i, "on"),
+                           did_you_mean(subject, self.game.dice) or "declare it under 'dice:'")
+                return
+            proc = block(("triggers", i, "effect"), name, [(roll_hook_prefix(what, cond), span)],
+                         [(roll_hook_suffix(what), span)])
+            before, after = self.roll_hooks[subject]
+            (before if what == "before roll" else after).append(proc)
+            return
+        if what.endswith(" step") and subject not in self.step_names():
+            self.error(f"unknown step '{subject}'", ("triggers", i, "on"), did_you_mean(subject, self.step_names()))
+            return
+        proc = block(("triggers", i, "effect"), name, [(conditional_start(cond), span)])
+        self.turn_hooks.setdefault((what, subject), []).append(proc)
+
+    def step_names(self) -> list[str]:
+        return [step.get("name", f"step {k + 1}") for _, phase in phase_specs(self.data)
+                for k, step in enumerate(phase.get("steps") or [])]
+
     def generate_main(self, main: int, setup: int | None, phases: list[tuple[tuple, dict, list]]) -> None:
         """The turn loop: setup, then each phase's turns of steps, until an end condition holds."""
         g = self.game
@@ -527,13 +578,23 @@ class GameCompiler:
             b.emit(lambda st, fr: st.stack.append([setup, 0, {}]), None)
         for k, (path, spec, steps) in enumerate(phases):
             phase = g.phases[k]
+            seat = phase.order == "seat"
+            hooks = self.turn_hooks
             phase.begin_pc = b.emit(_begin_turn(phase), self.doc.span(path + ("limit",)) if "limit" in spec
                                     else self.doc.span(path))
+            if hooks.get(("start turn", "")):
+                b.emit(fire_turn_hooks(hooks[("start turn", "")], seat), None)
             for name, proc, span in steps:      # an inline step's failure without a place of its own points here
-                g.step_pcs[name] = b.emit(_call_step(name, proc, phase.order == "seat"), span)
+                g.step_pcs[name] = b.emit(_call_step(name, proc, seat, hooks.get(("before step", name))), span)
                 g.step_phase[name] = k
-            phase.end_pc = b.emit(_next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec
-                                  else None)
+                if hooks.get(("after step", name)):
+                    b.emit(fire_turn_hooks(hooks[("after step", name)], seat), None)
+            if hooks.get(("end turn", "")):
+                phase.end_pc = b.emit(fire_turn_hooks(hooks[("end turn", "")], seat), None)
+                b.emit(_next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec else None)
+            else:
+                phase.end_pc = b.emit(_next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec
+                                      else None)
         self.finish(main, b)
         g.main = main
 
@@ -582,9 +643,13 @@ def _next_turn(game: Game, k: int) -> Callable:
     return op
 
 
-def _call_step(name: str, proc: int | Fn, seat: bool) -> Callable:
-    """Start a step: push its frame, or run it in place if it never waits."""
+def _call_step(name: str, proc: int | Fn, seat: bool, before: list[int] | None = None) -> Callable:
+    """Start a step: push its frame, or run it in place if it never waits.
+
+    Its `before step` triggers (``before``) start with it and run first (a step with any is never in place).
+    """
     inline = None if isinstance(proc, int) else proc
+    fire = fire_turn_hooks(before, seat) if before else None
 
     def op(st, fr):
         halt = st.halt
@@ -599,6 +664,8 @@ def _call_step(name: str, proc: int | Fn, seat: bool) -> Callable:
         if inline is not None:
             return inline(st, local)
         st.stack.append([proc, 0, local])
+        if fire is not None:
+            fire(st, fr)
     return op
 
 

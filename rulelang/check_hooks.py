@@ -1,0 +1,83 @@
+"""Checking the statements of hooks and control flow: `while`, `return`, values of procedures, changing rolls.
+
+A mixin of ``check.Checker`` (kept apart so that module stays small).
+"""
+from __future__ import annotations
+
+from . import nodes as n
+from .errors import did_you_mean
+
+#: The local that holds the type a procedure returns (a `$` name no rule text can write).
+RETURNS = "$returns"
+
+
+class HookChecks:
+    """Statement checks added for hooks; relies on Checker's ``expr``, ``expect``, ``block`` and ``error``."""
+
+    def stmt_While(self, s: n.While, scope) -> None:
+        self.expect(s.cond, scope, "bool", "the condition")
+        self.block(s.body, scope)
+
+    def stmt_Return(self, s: n.Return, scope) -> None:
+        wanted = scope.names.get(RETURNS)
+        if s.value is None:
+            if wanted:
+                self.error(f"this procedure returns {_words(wanted)}: give 'return' a value", s.span)
+            return
+        if not wanted:
+            self.error("only a procedure that declares 'returns:' returns a value", s.value.span,
+                       "add 'returns: int' (or another type) to the procedure, or write 'return' alone")
+            self.expr(s.value, scope)
+            return
+        self.expect(s.value, scope, wanted, "the value returned")
+
+    def proc_value(self, call: n.Call, scope) -> str:
+        """The type of `name(args)` for a procedure that returns a value (assigned with `x = name(args)`)."""
+        wanted = self.sym.proc_returns.get(call.func)
+        if not wanted:
+            return self.error(f"procedure '{call.func}' returns no value", call.span,
+                              "declare 'returns: TYPE' on it and end it with 'return VALUE'")
+        self.arguments(call, self.sym.procedures[call.func], scope)
+        call.ref = ("procedure", call.func)
+        call.type = wanted
+        return wanted
+
+    def roll_place(self, roll: n.Expr, scope) -> None:
+        """A statement that changes a roll names the roll: a local `r` of `roll ... as r`, or `rolled` in a hook."""
+        kind = self.expr(roll, scope)
+        if kind == "?":
+            return
+        if not (isinstance(roll, n.Name) and kind.startswith("roll:") and roll.id in scope.names):
+            self.error("this is not a roll", roll.span,
+                       "name a roll: 'r' after 'roll 2 DIE as r', or 'rolled' in an 'after roll' trigger")
+
+    def stmt_Reroll(self, s: n.Reroll, scope) -> None:
+        if s.face is not None:
+            self.expect(s.face, scope, "int", "the face to re-roll")
+        self.roll_place(s.roll, scope)
+
+    def stmt_AddDice(self, s: n.AddDice, scope) -> None:
+        self.expect(s.amount, scope, "int", "the number of dice")
+        self.roll_place(s.roll, scope)
+
+    def stmt_RemoveDice(self, s: n.RemoveDice, scope) -> None:
+        self.expect(s.amount, scope, "int", "the number of dice")
+        self.roll_place(s.roll, scope)
+
+    def stmt_ChangeFace(self, s: n.ChangeFace, scope) -> None:
+        self.expect(s.face, scope, "int", "the face")
+        self.expect(s.value, scope, "int", "the new face")
+        self.roll_place(s.roll, scope)
+
+
+def is_proc_call(value: n.Expr, procedures) -> bool:
+    """`name(args)` naming a procedure: a value computed by running it."""
+    return isinstance(value, n.Call) and value.func in procedures
+
+
+def unknown_die_hint(die: str, dice) -> str:
+    return did_you_mean(die, dice) or "declare it under 'dice:'"
+
+
+def _words(kind: str) -> str:
+    return {"int": "a number", "bool": "a condition", "player": "a player", "card": "a card"}.get(kind, kind)
