@@ -205,13 +205,15 @@ class HookStatements:
             if face is None:
                 spend(st, len(rolled))
                 rolled = [st.roll_die(faces) for _ in rolled]
+                _changed(st, L, var, die, "rerolled", rolled, len(rolled))
+                return
             else:
                 f = face(st, L)
                 if f not in rolled:
                     return
                 spend(st, 1)
                 rolled[rolled.index(f)] = st.roll_die(faces)
-            _changed(st, L, var, die, "rerolled", rolled)
+            _changed(st, L, var, die, "rerolled", rolled, 1)
         return reroll
 
     def f_AddDice(self, s: n.AddDice) -> Fn:
@@ -225,7 +227,7 @@ class HookStatements:
             if len(L[var]) + k > MAX_DICE:
                 raise RuleError(f"a roll of {len(L[var]) + k} dice is more than the {MAX_DICE} a roll may have")
             spend(st, k)
-            _changed(st, L, var, die, "added", list(L[var]) + [st.roll_die(faces) for _ in range(k)])
+            _changed(st, L, var, die, "added", list(L[var]) + [st.roll_die(faces) for _ in range(k)], k)
         return add
 
     def f_RemoveDice(self, s: n.RemoveDice) -> Fn:
@@ -302,9 +304,13 @@ class HookStatements:
         b.emit(finish, s.span)
 
 
-def _changed(st: State, L: dict, var: str, die: str, how: str, rolled: list[int]) -> None:
+def _changed(st: State, L: dict, var: str, die: str, how: str, rolled: list[int], fresh: int = 0) -> None:
+    """Keep the changed roll and record it; ``fresh`` dice were newly rolled (scripted dice land on them)."""
     L[var] = rolled
-    st.events.append({"type": "roll_changed", "turn": st.turn, "die": die, "how": how, "faces": rolled})
+    event = {"type": "roll_changed", "turn": st.turn, "die": die, "how": how, "faces": rolled}
+    if fresh:
+        event["rolled"] = fresh
+    st.events.append(event)
 
 
 def _goto(label: Label) -> Callable:
