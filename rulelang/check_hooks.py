@@ -64,6 +64,16 @@ class HookChecks:
         self.expect(s.amount, scope, "int", "the number of dice")
         self.roll_place(s.roll, scope)
 
+    def stmt_Create(self, s: n.Create, scope) -> None:
+        self.expect(s.amount, scope, "int", "the number of tokens")
+        self.expect(s.dest, scope, "zone", "where they go")
+        card = self.sym.cards.get(s.card)
+        if card is None:
+            self.error(f"unknown card '{s.card}'", s.card_span or s.span, did_you_mean(s.card, self.sym.cards))
+        elif not card.get("token"):
+            self.error(f"card '{s.card}' is not a token", s.card_span or s.span,
+                       "only cards declared with 'token: true' are created; other cards are moved or drawn")
+
     def stmt_ChangeFace(self, s: n.ChangeFace, scope) -> None:
         self.expect(s.face, scope, "int", "the face")
         self.expect(s.value, scope, "int", "the new face")

@@ -62,6 +62,7 @@ class CardType:
     answer_proc: int | None = None
     discard_when: Fn | None = None
     span: Span | None = None
+    token: bool = False               # waits in its start zone (a supply) until created; discarded back there
 
 
 @dataclass

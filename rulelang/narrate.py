@@ -62,7 +62,8 @@ def _moved(game: Game, e: dict) -> str:
     if how == "play":
         return f"  {name} goes to {_zone(game, e['to'])}"
     reasons = {"replaced": "is replaced", "cancelled": "is cancelled", "answered": "is spent",
-               "resolved": "resolves", "discarded": "is discarded", "expired": "is used up"}
+               "resolved": "resolves", "discarded": "is discarded", "expired": "is used up",
+               "created": "is created"}
     reason = reasons.get(how, "moves")
     return f"  {name} {reason}: {_zone(game, e['from'])} -> {_zone(game, e['to'])}"
 

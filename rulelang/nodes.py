@@ -333,3 +333,13 @@ class ChangeFace(Stmt):
     face: Expr
     value: Expr
     roll: Expr
+
+
+@dataclass(eq=False)
+class Create(Stmt):
+    """`create N CARD in ZONE`: N tokens of CARD come into the game from their supply (as many as are left)."""
+
+    amount: Expr
+    card: str
+    dest: Expr
+    card_span: Span | None = field(default=None, repr=False, kw_only=True)

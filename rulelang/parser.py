@@ -162,10 +162,10 @@ def _check_nesting(tree: Tree, locate: Locate) -> None:
 #: Terminals that can start a value, a statement, or continue a value (operators).
 _VALUE_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "NOT", "TRUE", "FALSE", "NONE", "ALL"}
 _STATEMENT_START = {"MOVE", "DISCARD", "DRAW", "SHUFFLE", "ROLL", "EACH", "PLAY", "END", "CHECK", "PASS",
-                    "IF", "FOR", "WHILE", "RETURN", "REROLL", "ADD", "REMOVE", "CHANGE"}
+                    "IF", "FOR", "WHILE", "RETURN", "REROLL", "ADD", "REMOVE", "CHANGE", "CREATE"}
 #: The words a statement can start with, for "no statement 'X'" (a statement may also start with a value).
 STATEMENT_WORDS = ("move", "discard", "draw", "shuffle", "roll", "each", "play", "end", "check", "pass", "if",
-                   "elif", "else", "for", "while", "return", "reroll", "add", "remove", "change")
+                   "elif", "else", "for", "while", "return", "reroll", "add", "remove", "change", "create")
 _OPERATORS = {"ADDOP", "MULOP", "AUGOP", "EQUAL", "__ANON_0", "LESSTHAN", "__ANON_1", "MORETHAN", "__ANON_2",
               "IN", "NOT", "IS", "HAS", "AND", "OR", "DOT", "LSQB"}
 _ENDINGS = {"_NL": "the end of the line", "$END": "the end of the text", "_DEDENT": "the end of the block",
@@ -445,6 +445,10 @@ class _ToNodes(Transformer):
     @v_args(meta=True)
     def roll_by(self, meta, c):
         return n.Roll(c[1], str(c[2]), str(c[5]), c[0], c[4], span=self._span(meta), die_span=self._tok_span(c[2]))
+
+    @v_args(meta=True)
+    def create(self, meta, c):
+        return n.Create(c[0], str(c[1]), c[2], span=self._span(meta), card_span=self._tok_span(c[1]))
 
     @v_args(meta=True)
     def while_stmt(self, meta, c):

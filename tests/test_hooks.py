@@ -325,7 +325,7 @@ def test_an_answer_names_the_player_of_the_card_it_cancels():
 @pytest.mark.parametrize("text, word, hint", [
     ("whle x > 1:\n  pass", "whle", "did you mean 'while'?"),
     ("x = 1\nrol 2 d as r", "rol", "did you mean 'roll'?"),
-    ("repeat 3:\n  pass", "repeat", "a statement is an assignment"),
+    ("xyzzy 3:\n  pass", "xyzzy", "a statement is an assignment"),
 ])
 def test_an_unknown_statement_is_named_with_the_nearest(text, word, hint):
     with pytest.raises(SpecError) as caught:
@@ -353,3 +353,94 @@ def test_duel_games_round_trip_through_saves_at_every_decision(seed, players):
         player = state.decision().player
         state.apply(agent.choose(state, player), player)
     assert state.winner_names()
+
+
+# --- tokens, durations, score parts -----------------------------------------------------------
+
+TOKENS = """
+  - {id: spark, name: Spark, count: 3, zone: supply, token: true}
+  - id: ward
+    name: Ward
+    count: 1
+    zone: deck
+    lasts_in: hand
+    discard: deck
+    discard_after: {roll: d}
+"""
+
+
+def token_game(tmp_path: Path, steps: str, extra: str = "") -> rulelang.Game:
+    global BASE
+    saved = BASE
+    BASE = BASE.replace("  hand: {owner: player, visibility: owner}\n",
+                        "  hand: {owner: player, visibility: owner}\n  supply: {owner: table, visibility: hidden}\n")
+    BASE += TOKENS
+    try:
+        return make(tmp_path, extra, steps)
+    finally:
+        BASE = saved
+
+
+def test_created_tokens_come_from_their_supply_and_go_back_when_discarded(tmp_path):
+    game = token_game(tmp_path, "create 5 spark in me.hand\ndiscard first(c in me.hand where c is spark)")
+    st = play_turn_one(game, [])
+    assert st.zone("hand", 0) == ["spark", "spark"]
+    assert st.zone("supply") == ["spark"]
+    created = [e for e in st.events if e["type"] == "moved" and e["how"] == "created"]
+    assert len(created) == 3                        # only as many as the supply holds
+    back = [e for e in st.events if e["type"] == "moved" and e["how"] == "discarded"]
+    assert back[0]["to"] == "supply"
+
+
+@settings(max_examples=30, deadline=None)
+@given(made=st.integers(-2, 6), dropped=st.integers(0, 4))
+def test_every_token_is_in_exactly_one_place_and_a_saved_game_keeps_them(tmp_path_factory, made, dropped):
+    game = token_game(tmp_path_factory.mktemp("tokens"),
+                      f"create {made} spark in me.hand\n"
+                      f"for each c in (c in me.hand where c is spark):\n  if count(supply) < {dropped}:\n"
+                      "    discard c")
+    state = play_turn_one(game, [])
+    places = [card for zone in state.zones for card in zone]
+    assert sorted(places) == list(range(len(game.card_type)))
+    assert State.from_json(game, state.to_json()).dumps() == state.dumps()
+    assert state.zone("supply").count("spark") + state.zone("hand", 0).count("spark") == 3
+
+
+def test_creating_a_card_that_is_no_token_is_a_load_error(tmp_path):
+    with pytest.raises(SpecError) as caught:
+        token_game(tmp_path, "create 1 gem in me.hand")
+    assert caught.value.message == "card 'gem' is not a token"
+
+
+def test_a_card_moved_into_its_lasts_in_zone_expires_after_its_owners_roll(tmp_path):
+    game = token_game(tmp_path, "move first(c in deck where c is ward) to me.hand\nnext(me) rolls 1 d as r\n"
+                                "me.coin = count(me.hand)\nroll 1 d as s\nme.flag = count(me.hand) = 0")
+    st = play_turn_one(game, [3, 4])
+    assert st.counter(0, "coin") == 1                # another player's roll does not end it
+    assert st.var(0, "flag") is True
+    expired = [e for e in st.events if e.get("how") == "expired"]
+    assert [(e["card"], e["from"]) for e in expired] == [("ward", "hand:P1")]
+
+
+def test_a_score_is_the_sum_of_its_parts(tmp_path):
+    game = make(tmp_path, """
+score:
+  parts:
+    coins: p.coin
+    bonus: count(p.hand) * 10
+""", "me.coin = 4\ndraw 2 from deck to me.hand")
+    st = play_turn_one(game, [])
+    assert st.scores() == [24, 0]
+
+
+def test_a_score_part_past_the_number_limit_is_an_error(tmp_path):
+    game = make(tmp_path, """
+number_limit: 100
+score:
+  parts:
+    a: p.coin
+    b: "60"
+""", "me.coin = 50")
+    st = play_turn_one(game, [])
+    with pytest.raises(RuleError, match="past the limit"):
+        st.scores()

@@ -18,7 +18,7 @@ from ..engine import NAMES, CardType, EndCondition, Game, Phase, Proc, ZoneDecl,
 from ..errors import RulelangError, RuleError, SpecError, did_you_mean, raise_all
 from ..loader import Document
 from ..parser import parse_block, parse_expression
-from ..limits import FUNCTION_DEPTH, shown
+from ..limits import FUNCTION_DEPTH, shown, too_big
 from .bounds import MAX_CARDS, card_total, function_order, numbers_out_of_range, read_limits, too_deep_functions
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .statements import Builder, StmtCompiler
@@ -163,7 +163,11 @@ class GameCompiler:
             scope = self.trigger_scope(trig, resolve_scope, move_scope)
             add(("triggers", i, "if"), False, scope, BOOL)
             add(("triggers", i, "effect"), True, scope)
-        add(("score",), False, {"p": PLAYER}, INT)
+        if isinstance(data.get("score"), dict):
+            for part in (data["score"].get("parts") or {}):
+                add(("score", "parts", part), False, {"p": PLAYER}, INT)
+        else:
+            add(("score",), False, {"p": PLAYER}, INT)
         for i, _ in enumerate(data.get("end") or []):
             add(("end", i, "when"), False, dict(me), BOOL)
             add(("end", i, "winner"), False, dict(me), "winner")
@@ -370,7 +374,12 @@ class GameCompiler:
             if discard is not None and discard not in index:
                 self.error(f"unknown zone '{discard}'", ("cards", i, "discard"), did_you_mean(discard, index))
                 discard = None
-            discard_index = index[discard] if discard is not None else g.zones[index[zone]].discard
+            token = bool(card.get("token"))
+            if token and g.zones[index[zone]].owner != "table":
+                self.error("a token's zone is its supply, a table zone out of play", ("cards", i, "zone"),
+                           "declare a zone like 'supply: {owner: table, visibility: hidden}' for it")
+            discard_index = index[discard] if discard is not None else index[zone] if token \
+                else g.zones[index[zone]].discard
             tags = tuple(card.get("tags") or [])
             for t, tag in enumerate(tags):
                 if declared_tags is not None and tag not in declared_tags:
@@ -383,7 +392,8 @@ class GameCompiler:
                                did_you_mean(key, sym.card_props) or "declare it under 'card_props:'", key=True)
                 props[key] = value
             ctype = CardType(cid, card.get("name", cid), len(g.cards), card.get("slot", cid), index[zone],
-                             discard_index, props, tags, card.get("text", ""), span=self.doc.span(("cards", i)))
+                             discard_index, props, tags, card.get("text", ""), span=self.doc.span(("cards", i)),
+                             token=token)
             g.cards.append(ctype)
             for _ in range(card.get("count", 1)):
                 g.card_type.append(ctype)
@@ -440,7 +450,7 @@ class GameCompiler:
         for i, cond in enumerate(data.get("end") or []):
             g.end.append(EndCondition(cond.get("name", f"end condition {i + 1}"), expr(("end", i, "when")),
                                       expr(("end", i, "winner")), self.doc.span(("end", i))))
-        g.score = expr(("score",))
+        g.score = self.score(expr)
         g.score_span = self.doc.span(("score",)) if g.score is not None else None
         setup = block(("setup",), "setup") if data.get("setup") else None
         phases = []
@@ -461,6 +471,22 @@ class GameCompiler:
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]
 
+    def score(self, expr) -> Fn | None:
+        """`score:` one expression, or the sum of its `parts` (a mod adds a part without replacing the score)."""
+        spec = self.data.get("score")
+        if not isinstance(spec, dict):
+            return expr(("score",))
+        parts = [expr(("score", "parts", name)) for name in (spec.get("parts") or {})]
+        parts = [f for f in parts if f is not None]
+        limit = self.game.number_limit
+
+        def total(st, L):
+            value = sum(f(st, L) for f in parts)
+            if not -limit <= value <= limit:
+                raise too_big(value, limit)
+            return value
+        return total
+
     def generate_cards(self, jobs, ec: ExprCompiler, expr, block, resolve: list) -> None:
         g = self.game
         watched: set[int] = set()
@@ -478,6 +504,9 @@ class GameCompiler:
                 to_job = jobs.get(("cards", i, "play", "to"))
                 if to_job is not None and isinstance(to_job.tree, n.Attr) and to_job.tree.ref[0] == "pzone":
                     watched.add(zone_decl(g, to_job.tree.name).index + len(g.table_zones))
+            lasts = self.lasts_in(i, card)
+            if lasts is not None and card.get("discard_when") is not None:
+                watched.add(lasts.index + (len(g.table_zones) if lasts.owner == "player" else 0))
             answer = card.get("answer")
             if answer is not None:
                 ctype.answer_when = expr(("cards", i, "answer", "when"))
@@ -491,6 +520,19 @@ class GameCompiler:
                 key = z.index + (len(g.table_zones) if z.owner == "player" else 0)
                 z.watched = key in watched or not watched
         raise_all(self.errors)
+
+    def lasts_in(self, i: int, card: dict) -> ZoneDecl | None:
+        """The player zone named by a card's `lasts_in:` (None if it names none; an error if it is no player zone)."""
+        name = card.get("lasts_in")
+        if name is None:
+            return None
+        decl = next((z for z in self.game.zones if z.name == name), None)
+        if decl is None or decl.owner != "player":
+            self.error(f"unknown zone '{name}'" if decl is None else f"'{name}' is not a player's zone",
+                       ("cards", i, "lasts_in"), did_you_mean(name, [z.name for z in self.game.zones if z.owner == "player"])
+                       or "a card lasts in a zone each player has (owner: player)")
+            return None
+        return decl
 
     def check_discard_pile(self, i: int, card: dict, ctype: CardType) -> None:
         """A card that the rules themselves discard (as it resolves, or when its time is up) needs a pile.
@@ -517,15 +559,17 @@ class GameCompiler:
                        did_you_mean(die, g.dice) or "declare it under 'dice:'")
             return
         to_job = jobs.get(("cards", i, "play", "to"))
-        if to_job is None or not (isinstance(to_job.tree, n.Attr) and to_job.tree.ref[0] == "pzone"):
-            self.error("a card that lasts until a roll must be played to a player's zone (play: to: target.ZONE)",
-                       ("cards", i, "discard_after"))
+        lasts = self.lasts_in(i, card)
+        if lasts is None and (to_job is None or not (isinstance(to_job.tree, n.Attr)
+                                                      and to_job.tree.ref[0] == "pzone")):
+            self.error("a card that lasts until a roll must stay in a player's zone: play it there "
+                       "(play: to: target.ZONE) or name the zone with 'lasts_in: ZONE'", ("cards", i, "discard_after"))
             return
         marked, decls = g.discard_after_roll.setdefault(die, ([False] * len(g.card_type), []))
         for instance, kind in enumerate(g.card_type):
             if kind is ctype:
                 marked[instance] = True
-        decl = zone_decl(g, to_job.tree.name)
+        decl = lasts if lasts is not None else zone_decl(g, to_job.tree.name)
         if decl not in decls:
             decls.append(decl)
 

@@ -254,6 +254,25 @@ class HookStatements:
                 _changed(st, L, var, die, "changed", rolled)
         return change
 
+    # -- tokens ---------------------------------------------------------------------------------
+
+    def f_Create(self, s: n.Create) -> Fn:
+        """`create N CARD in ZONE`: up to N of the token's copies leave its supply (the top ones first)."""
+        from ..engine import move_card
+        game = self.game
+        ctype = next(c for c in game.cards if c.id == s.card)
+        supply = game.zones[ctype.zone]
+        amount, dest = self.ec.expr(s.amount), self.ec.expr(s.dest)
+
+        def create(st, L):
+            k, zid = amount(st, L), dest(st, L)
+            pool = st.zones[game.zone_id(supply, None, st.n)]
+            spend(st, len(pool))
+            tokens = [c for c in reversed(pool) if game.card_type[c] is ctype][:max(0, k)]
+            for card in tokens:
+                move_card(st, card, zid, "created")
+        return create
+
     # -- a roll that triggers may change -----------------------------------------------------
 
     def s_Roll(self, s: n.Roll, b) -> None:

@@ -101,6 +101,8 @@ class StmtCompiler(HookStatements):
         """
         if isinstance(s, n.Roll):
             return s.die not in self.roll_hooks
+        if isinstance(s, n.Create):
+            return not self.has_triggers
         if isinstance(s, n.Assign):
             return not (isinstance(s.value, n.Call) and s.value.func in self.ec.proc_ids)
         if isinstance(s, self._STRAIGHT):
