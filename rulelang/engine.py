@@ -63,6 +63,7 @@ class CardType:
     discard_when: Fn | None = None
     span: Span | None = None
     token: bool = False               # waits in its start zone (a supply) until created; discarded back there
+    zone_span: Span | None = None     # its `zone:` line: where a missing discard pile is reported
 
 
 @dataclass
@@ -865,8 +866,9 @@ def end_roll_durations(st: State, die: str, roller: int | None) -> None:
 def discard_zone(st: State, card: int) -> int:
     ctype = st.game.card_type[card]
     if ctype.discard is None:
-        raise RuleError(f"card '{ctype.id}' has nowhere to be discarded",
-                        hint="give its zone a 'discard:' pile or the card a 'discard:' key")
+        zone = st.game.zones[ctype.zone].name
+        raise RuleError(f"card '{ctype.id}' has nowhere to be discarded", ctype.zone_span,
+                        hint=f"give zone '{zone}' a 'discard:' pile, or the card a 'discard:' key")
     decl = st.game.zones[ctype.discard]
     owner = st.lay.zones[st.loc[card]][1] if decl.owner == "player" else None
     return st.game.zone_id(decl, owner, st.n)

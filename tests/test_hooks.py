@@ -444,3 +444,21 @@ score:
     st = play_turn_one(game, [])
     with pytest.raises(RuleError, match="past the limit"):
         st.scores()
+
+
+def test_a_card_with_nowhere_to_be_discarded_is_reported_at_its_zone_line(tmp_path):
+    global BASE
+    saved = BASE
+    BASE = BASE.replace("  - {id: gem, name: Gem, count: 6, zone: deck}\n",
+                        "  - id: gem\n    name: Gem\n    count: 6\n    zone: deck\n    play: {effect: pass}\n")
+    try:
+        game = make(tmp_path, "", "draw 1 from deck to me.hand\nplay from me.hand")
+    finally:
+        BASE = saved
+    with pytest.raises(RuleError) as caught:
+        play_turn_one(game, [])
+    error = caught.value
+    assert error.message == "card 'gem' has nowhere to be discarded"
+    lines = (tmp_path / "game" / "game.yaml").read_text(encoding="utf-8").splitlines()
+    assert lines[error.span.line - 1].strip() == "zone: deck"
+    assert error.hint.startswith("give zone 'deck' a 'discard:' pile")

@@ -393,7 +393,7 @@ class GameCompiler:
                 props[key] = value
             ctype = CardType(cid, card.get("name", cid), len(g.cards), card.get("slot", cid), index[zone],
                              discard_index, props, tags, card.get("text", ""), span=self.doc.span(("cards", i)),
-                             token=token)
+                             token=token, zone_span=self.doc.span(("cards", i, "zone")))
             g.cards.append(ctype)
             for _ in range(card.get("count", 1)):
                 g.card_type.append(ctype)
@@ -491,7 +491,6 @@ class GameCompiler:
         g = self.game
         watched: set[int] = set()
         for i, (card, ctype) in enumerate(zip(self.data.get("cards") or [], g.cards)):
-            self.check_discard_pile(i, card, ctype)
             play = card.get("play")
             if play is not None:
                 ctype.play_target = expr(("cards", i, "play", "target"))
@@ -533,22 +532,6 @@ class GameCompiler:
                        or "a card lasts in a zone each player has (owner: player)")
             return None
         return decl
-
-    def check_discard_pile(self, i: int, card: dict, ctype: CardType) -> None:
-        """A card that the rules themselves discard (as it resolves, or when its time is up) needs a pile.
-
-        The error points at the card's `zone:`, whose zone lacks the `discard:` the card would go by.
-        """
-        if ctype.discard is not None:
-            return
-        play = card.get("play") or {}
-        why = ("is discarded as it resolves (its 'play' has no 'to')" if card.get("play") is not None
-               and play.get("to") is None else "is discarded when its time is up"
-               if card.get("discard_after") is not None or card.get("discard_when") is not None else None)
-        if why is not None:
-            g_zone = card.get("zone")
-            self.error(f"card '{ctype.id}' has nowhere to be discarded: it {why}", ("cards", i, "zone"),
-                       f"give zone '{g_zone}' a 'discard:' pile, or the card a 'discard:' key")
 
     def declare_duration(self, i: int, card: dict, ctype: CardType, jobs: dict, ec: ExprCompiler) -> None:
         """`discard_after: {roll: DIE}`: the card leaves its play zone after its owner's next roll of DIE."""
