@@ -462,3 +462,22 @@ def test_a_card_with_nowhere_to_be_discarded_is_reported_at_its_zone_line(tmp_pa
     lines = (tmp_path / "game" / "game.yaml").read_text(encoding="utf-8").splitlines()
     assert lines[error.span.line - 1].strip() == "zone: deck"
     assert error.hint.startswith("give zone 'deck' a 'discard:' pile")
+
+
+def test_discard_when_applies_in_the_lasts_in_zone_of_a_card_that_is_never_played(tmp_path):
+    global BASE
+    saved = BASE
+    BASE = BASE.replace("  hand: {owner: player, visibility: owner}\n",
+                        "  hand: {owner: player, visibility: owner}\n  front: {owner: player, visibility: public}\n")
+    BASE += ("  - id: omen\n    name: Omen\n    count: 1\n    zone: deck\n    discard: deck\n"
+             "    lasts_in: hand\n    discard_when: count(owner.hand) >= 3\n"
+             "  - {id: banner, name: Banner, count: 1, zone: deck, discard: deck, play: {to: me.front, effect: pass}}\n")
+    try:
+        game = make(tmp_path, "", "move first(c in deck where c is omen) to me.hand\nme.coin = count(me.hand)\n"
+                                  "move (c in deck where c is gem) to me.hand")
+    finally:
+        BASE = saved
+    st = play_turn_one(game, [])
+    assert st.counter(0, "coin") == 1
+    assert "omen" not in st.zone("hand", 0) and "omen" in st.zone("deck")
+    assert st.zone("hand", 0).count("gem") == 6
