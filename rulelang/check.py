@@ -111,6 +111,8 @@ class Checker(HookChecks):
         self.errors: list[RulelangError] = []
         #: Set when a rule puts counters on cards: moving cards then tends to them.
         self.uses_card_counters = False
+        #: True while checking an expression whose procedure calls are run before its statement (see check_hooks).
+        self.value_calls = False
 
     # --- reporting ---------------------------------------------------------
 
@@ -160,7 +162,7 @@ class Checker(HookChecks):
                 self.error(f"the value must be {describe(s.target.type or '?')}, not {describe(kind)}", s.value.span)
             return
         if isinstance(s.target, n.Name) and s.target.id not in scope.names and not self._is_global(s.target.id):
-            kind = self.expr(s.value, scope)
+            kind = self.values_first(s.value, scope)
             if kind in (NONE, "?"):
                 kind = "?"
             scope.names[s.target.id] = kind
@@ -169,13 +171,13 @@ class Checker(HookChecks):
             return
         kind = self.assignable(s.target, scope)
         if kind != "?":
-            self.expect(s.value, scope, kind, "the value")
+            self.values_first(s.value, scope, kind, "the value")
 
     def stmt_AugAssign(self, s: n.AugAssign, scope: Scope) -> None:
         kind = self.assignable(s.target, scope)
         if kind not in (INT, "?"):
             self.error(f"'{s.op}' needs a number to change, not {describe(kind)}", s.target.span)
-        self.expect(s.value, scope, INT, "the amount")
+        self.values_first(s.value, scope, INT, "the amount")
 
     def assignable(self, target: n.Expr, scope: Scope) -> str:
         if isinstance(target, n.Name):
@@ -247,7 +249,7 @@ class Checker(HookChecks):
 
     def stmt_If(self, s: n.If, scope: Scope) -> None:
         for cond, body in s.branches:
-            self.expect(cond, scope, BOOL, "a condition")
+            self.values_first(cond, scope, BOOL, "a condition")
             self.block(body, scope)
         if s.orelse:
             self.block(s.orelse, scope)
@@ -616,10 +618,12 @@ class Checker(HookChecks):
             e.ref = ("function", f)
             self.arguments(e, s.functions[f], scope)
             return s.function_types.get(f, "?")
+        if f in s.procedures and self.value_calls:
+            return self.proc_value(e, scope)
         if f in s.procedures:
             return self.error(f"'{f}' is a procedure: call it on a line of its own", e.span,
-                              "or, if it declares 'returns:', take its value on a line of its own: x = "
-                              f"{f}(...)")
+                              "the value of a procedure that declares 'returns:' can be used in a statement "
+                              "(x = ..., if, while, return), not in a filter, a function or a YAML condition")
         if f not in BUILTINS:
             return self.error(f"unknown function '{f}'", e.span,
                               did_you_mean(f, BUILTINS | set(s.functions)))
@@ -641,6 +645,13 @@ class Checker(HookChecks):
         return self.aggregate(e, e.args[0], scope)
 
     def aggregate(self, e: n.Call, arg: n.Arg, scope: Scope) -> str:
+        outer, self.value_calls = self.value_calls, False     # a filter runs per item: no procedure there
+        try:
+            return self._aggregate(e, arg, scope)
+        finally:
+            self.value_calls = outer
+
+    def _aggregate(self, e: n.Call, arg: n.Arg, scope: Scope) -> str:
         f = e.func
         if arg.var is None:
             item = self.iterable(arg.value, scope)

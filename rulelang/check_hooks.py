@@ -14,8 +14,16 @@ RETURNS = "$returns"
 class HookChecks:
     """Statement checks added for hooks; relies on Checker's ``expr``, ``expect``, ``block`` and ``error``."""
 
+    def values_first(self, e: n.Expr, scope, wanted: str | None = None, what: str = "") -> str:
+        """Check an expression in which a procedure's value may be used: it is run before the statement."""
+        outer, self.value_calls = self.value_calls, True
+        try:
+            return self.expr(e, scope) if wanted is None else self.expect(e, scope, wanted, what)
+        finally:
+            self.value_calls = outer
+
     def stmt_While(self, s: n.While, scope) -> None:
-        self.expect(s.cond, scope, "bool", "the condition")
+        self.values_first(s.cond, scope, "bool", "the condition")
         self.block(s.body, scope)
 
     def stmt_Return(self, s: n.Return, scope) -> None:
@@ -29,7 +37,7 @@ class HookChecks:
                        "add 'returns: int' (or another type) to the procedure, or write 'return' alone")
             self.expr(s.value, scope)
             return
-        self.expect(s.value, scope, wanted, "the value returned")
+        self.values_first(s.value, scope, wanted, "the value returned")
 
     def proc_value(self, call: n.Call, scope) -> str:
         """The type of `name(args)` for a procedure that returns a value (assigned with `x = name(args)`)."""
@@ -37,7 +45,11 @@ class HookChecks:
         if not wanted:
             return self.error(f"procedure '{call.func}' returns no value", call.span,
                               "declare 'returns: TYPE' on it and end it with 'return VALUE'")
-        self.arguments(call, self.sym.procedures[call.func], scope)
+        outer, self.value_calls = self.value_calls, True
+        try:
+            self.arguments(call, self.sym.procedures[call.func], scope)
+        finally:
+            self.value_calls = outer
         call.ref = ("procedure", call.func)
         call.type = wanted
         return wanted

@@ -256,6 +256,21 @@ def test_a_procedure_returns_a_value_and_may_call_itself(tmp_path):
     assert play_turn_one(game, []).counter(0, "coin") == 720
 
 
+def test_procedure_values_are_usable_in_expressions_conditions_and_arguments(tmp_path):
+    game = make(tmp_path, FACTORIAL, """
+me.coin = factorial(3) + factorial(factorial(2) + 1)
+if factorial(2) = 3:
+  me.coin = 0
+elif factorial(4) = 24:
+  me.coin += 100
+k = 1
+while factorial(k) < 100:
+  k += 1
+return k * 1000 + me.coin
+""".replace("return k * 1000 + me.coin", "me.coin += k * 1000"))
+    assert play_turn_one(game, []).counter(0, "coin") == 5112
+
+
 def test_recursion_past_call_depth_stops_with_an_error(tmp_path):
     game = make(tmp_path, FACTORIAL.replace("if k <= 1", "if k <= -1000000"), "me.coin = factorial(5000)")
     with pytest.raises(RuleError, match="calls deep"):
@@ -295,7 +310,7 @@ def test_return_without_returns_and_values_of_plain_procedures_are_load_errors(t
     assert error.message == "only a procedure that declares 'returns:' returns a value"
     error = load_error(tmp_path, "procedures:\n  p:\n    effect: pass\n", "x = p()")
     assert error.message == "procedure 'p' returns no value"
-    error = load_error(tmp_path, FACTORIAL, "me.coin = 1 + factorial(3)")
+    error = load_error(tmp_path, FACTORIAL, "me.coin = count(c in deck where factorial(2) > 1)")
     assert error.message == "'factorial' is a procedure: call it on a line of its own"
 
 

@@ -138,8 +138,10 @@ class HookStatements:
         return loop
 
     def s_While(self, s: n.While, b) -> None:
-        cond = self.ec.expr(s.cond)
         top, end = Label(), Label()
+        top.pc = b.here()               # procedures in the condition run again before each test
+        self.emit_value_calls([s.cond], b)
+        cond = self.ec.expr(s.cond)
 
         def test(st, fr):
             if not cond(st, fr[2]):
@@ -149,12 +151,13 @@ class HookStatements:
             if st.work < 0:
                 raise over_budget(st)
 
-        top.pc = b.emit(test, s.cond.span)
+        b.emit(test, s.cond.span)
         self.block(s.body, b)
         b.emit(_goto(top), None)
         end.pc = b.here()
 
     def s_Return(self, s: n.Return, b) -> None:
+        self.emit_value_calls([s.value], b)
         value = self.ec.expr(s.value) if s.value is not None else None
         exit_label = b.exit
 
@@ -168,12 +171,45 @@ class HookStatements:
             fr[1] = exit_label.pc
         b.emit(op, s.span)
 
-    def s_Assign(self, s: n.Assign, b) -> None:
-        """`x = procedure(args)`: run it in a frame of its own, then store what it returned (none if nothing)."""
-        call = s.value
+    # -- values of procedures ----------------------------------------------------------------
+
+    def value_calls(self, exprs: list) -> list[n.Call]:
+        """The procedure calls in expressions, innermost first (their arguments may hold more)."""
+        found: list[n.Call] = []
+
+        def walk(node) -> None:
+            if isinstance(node, n.Arg) and node.var is not None:
+                return                  # a filter or generator: the checker allows no procedure there
+            if isinstance(node, n.Node):
+                for value in vars(node).values():
+                    if isinstance(value, (n.Node, list, tuple)):
+                        walk(value)
+                if isinstance(node, n.Call) and node.ref and node.ref[0] == "procedure":
+                    found.append(node)
+            elif isinstance(node, (list, tuple)):
+                for item in node:
+                    walk(item)
+        for e in exprs:
+            if e is not None:
+                walk(e)
+        return found
+
+    def has_value_calls(self, s: n.Stmt) -> bool:
+        return bool(self.value_calls(_own_exprs(s)))
+
+    def emit_value_calls(self, exprs: list, b) -> None:
+        """Run each procedure whose value an expression uses, innermost first, keeping it in a hidden local."""
+        for call in self.value_calls(exprs):
+            hidden = self.fresh("value")
+            start, finish = self.call_for_value(call, lambda st, L, v, hidden=hidden: L.__setitem__(hidden, v))
+            b.emit(start, call.span)
+            b.emit(finish, call.span)
+            call.ref = ("hoisted", hidden)
+
+    def call_for_value(self, call: n.Call, store: Callable) -> tuple[Callable, Callable]:
+        """Two instructions: push the procedure's frame (told where its caller is), then store its value."""
         proc = self.ec.proc_ids[call.func]
         pairs = list(zip(self.ec.sym.procedures[call.func], [self.ec.expr(a.value) for a in call.args]))
-        store = self.setter(s.target)
 
         def start(st, fr):
             L = fr[2]
@@ -187,6 +223,22 @@ class HookStatements:
         def finish(st, fr):
             L = fr[2]
             store(st, L, L.pop("$ret", None))
+        return start, finish
+
+    def s_AugAssign(self, s: n.AugAssign, b) -> None:
+        self.emit_value_calls([s.value], b)
+        self.emit_straight([s], b)
+
+    def s_Assign(self, s: n.Assign, b) -> None:
+        """`x = procedure(args)` (its frame runs, then its value is stored) or a value using procedures."""
+        call = s.value
+        if not (isinstance(call, n.Call) and call.ref and call.ref[0] == "procedure"):
+            self.emit_value_calls([s.value], b)
+            self.emit_straight([s], b)
+            return
+        self.emit_value_calls([a.value for a in call.args], b)
+        store = self.setter(s.target)
+        start, finish = self.call_for_value(call, store)
         b.emit(start, s.span)
         b.emit(finish, s.span)
 
@@ -321,6 +373,17 @@ class HookStatements:
         b.emit(start, s.span)
         b.emit(throw, s.span)
         b.emit(finish, s.span)
+
+
+def _own_exprs(s: n.Stmt) -> list:
+    """The expressions a statement evaluates itself (not those of the blocks it holds)."""
+    if isinstance(s, (n.Assign, n.AugAssign, n.Return)):
+        return [s.value]
+    if isinstance(s, n.If):
+        return [cond for cond, _ in s.branches]
+    if isinstance(s, n.While):
+        return [s.cond]
+    return []
 
 
 def _changed(st: State, L: dict, var: str, die: str, how: str, rolled: list[int], fresh: int = 0) -> None:

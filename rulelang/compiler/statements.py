@@ -103,8 +103,8 @@ class StmtCompiler(HookStatements):
             return s.die not in self.roll_hooks
         if isinstance(s, n.Create):
             return not self.has_triggers
-        if isinstance(s, n.Assign):
-            return not (isinstance(s.value, n.Call) and s.value.func in self.ec.proc_ids)
+        if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
+            return False
         if isinstance(s, self._STRAIGHT):
             return True
         if isinstance(s, self._CARD_MOVES):
@@ -362,6 +362,7 @@ class StmtCompiler(HookStatements):
         end = Label()
         for cond, body in s.branches:
             skip = Label()
+            self.emit_value_calls([cond], b)      # a procedure's value in the condition: run it first
             b.emit(_jump_unless(self.ec.expr(cond), skip), cond.span)
             self.block(body, b)
             b.emit(_jump(end), None)
