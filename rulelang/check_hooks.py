@@ -97,9 +97,5 @@ def is_proc_call(value: n.Expr, procedures) -> bool:
     return isinstance(value, n.Call) and value.func in procedures
 
 
-def unknown_die_hint(die: str, dice) -> str:
-    return did_you_mean(die, dice) or "declare it under 'dice:'"
-
-
 def _words(kind: str) -> str:
     return {"int": "a number", "bool": "a condition", "player": "a player", "card": "a card"}.get(kind, kind)

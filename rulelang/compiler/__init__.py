@@ -18,12 +18,12 @@ from ..engine import NAMES, CardType, EndCondition, Game, Phase, Proc, ZoneDecl,
 from ..errors import RulelangError, RuleError, SpecError, did_you_mean, raise_all
 from ..loader import Document
 from ..parser import parse_block, parse_expression
-from ..limits import FUNCTION_DEPTH, shown, too_big
+from ..limits import FUNCTION_DEPTH, shown
 from .bounds import MAX_CARDS, card_total, function_order, numbers_out_of_range, read_limits, too_deep_functions
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .statements import Builder, StmtCompiler
-from .hooks import (ON_FORMS, conditional_start, fire_turn_hooks, hooked_dice, roll_hook_prefix, roll_hook_suffix,
-                    trigger_kind)
+from .hook_decls import HookDeclarations
+from .hooks import ON_FORMS, fire_turn_hooks, hooked_dice, trigger_kind
 from ..check_hooks import RETURNS
 
 __all__ = ["compile_game", "GameCompiler"]
@@ -40,7 +40,7 @@ class _Job:
         self.tree: Any = None
 
 
-class GameCompiler:
+class GameCompiler(HookDeclarations):
     """Builds a ``Game`` from a loaded, schema-checked document."""
 
     def __init__(self, doc: Document):
@@ -172,20 +172,6 @@ class GameCompiler:
             add(("end", i, "when"), False, dict(me), BOOL)
             add(("end", i, "winner"), False, dict(me), "winner")
         return out
-
-    def trigger_scope(self, trig: dict, resolve_scope: dict, move_scope: dict) -> dict:
-        """The names a trigger's `if:` and effect may use, by what it is on."""
-        kind = trigger_kind(trig.get("on", "")) or ("enter", "")
-        if kind[0] == "resolve":
-            return resolve_scope
-        if kind[0] in ("before roll", "after roll"):
-            die = kind[1]
-            rolled = {"dice": INT} if kind[0] == "before roll" else {"rolled": f"roll:{die}" if die in self.sym.dice
-                                                                     else "?"}
-            return {"me": PLAYER, "roller": PLAYER} | rolled
-        if kind[0] in ("start turn", "end turn", "before step", "after step"):
-            return {"me": PLAYER} if self.seat else {}
-        return move_scope
 
     # -- declarations --------------------------------------------------------------------
 
@@ -471,22 +457,6 @@ class GameCompiler:
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]
 
-    def score(self, expr) -> Fn | None:
-        """`score:` one expression, or the sum of its `parts` (a mod adds a part without replacing the score)."""
-        spec = self.data.get("score")
-        if not isinstance(spec, dict):
-            return expr(("score",))
-        parts = [expr(("score", "parts", name)) for name in (spec.get("parts") or {})]
-        parts = [f for f in parts if f is not None]
-        limit = self.game.number_limit
-
-        def total(st, L):
-            value = sum(f(st, L) for f in parts)
-            if not -limit <= value <= limit:
-                raise too_big(value, limit)
-            return value
-        return total
-
     def generate_cards(self, jobs, ec: ExprCompiler, expr, block, resolve: list) -> None:
         g = self.game
         watched: set[int] = set()
@@ -519,19 +489,6 @@ class GameCompiler:
                 key = z.index + (len(g.table_zones) if z.owner == "player" else 0)
                 z.watched = key in watched or not watched
         raise_all(self.errors)
-
-    def lasts_in(self, i: int, card: dict) -> ZoneDecl | None:
-        """The player zone named by a card's `lasts_in:` (None if it names none; an error if it is no player zone)."""
-        name = card.get("lasts_in")
-        if name is None:
-            return None
-        decl = next((z for z in self.game.zones if z.name == name), None)
-        if decl is None or decl.owner != "player":
-            self.error(f"unknown zone '{name}'" if decl is None else f"'{name}' is not a player's zone",
-                       ("cards", i, "lasts_in"), did_you_mean(name, [z.name for z in self.game.zones if z.owner == "player"])
-                       or "a card lasts in a zone each player has (owner: player)")
-            return None
-        return decl
 
     def declare_duration(self, i: int, card: dict, ctype: CardType, jobs: dict, ec: ExprCompiler) -> None:
         """`discard_after: {roll: DIE}`: the card leaves its play zone after its owner's next roll of DIE."""
@@ -588,31 +545,6 @@ class GameCompiler:
             (decl.on_enter if words[0] == "enter" else decl.on_leave).append((cond, proc))
         raise_all(self.errors)
         return resolve
-
-    def hook_trigger(self, i: int, trig: dict, kind: tuple[str, str], expr, block) -> None:
-        """A trigger on a roll, a turn or a step: its `if:` is checked when it starts (on fresh values)."""
-        what, subject = kind
-        name = f"trigger '{trig.get('name', i + 1)}'"
-        cond, span = expr(("triggers", i, "if")), self.doc.span(("triggers", i, "on"))
-        if what.endswith(" roll"):
-            if subject not in self.game.dice:
-                self.error(f"unknown die '{subject}'", ("triggers", i, "on"),
-                           did_you_mean(subject, self.game.dice) or "declare it under 'dice:'")
-                return
-            proc = block(("triggers", i, "effect"), name, [(roll_hook_prefix(what, cond), span)],
-                         [(roll_hook_suffix(what), span)])
-            before, after = self.roll_hooks[subject]
-            (before if what == "before roll" else after).append(proc)
-            return
-        if what.endswith(" step") and subject not in self.step_names():
-            self.error(f"unknown step '{subject}'", ("triggers", i, "on"), did_you_mean(subject, self.step_names()))
-            return
-        proc = block(("triggers", i, "effect"), name, [(conditional_start(cond), span)])
-        self.turn_hooks.setdefault((what, subject), []).append(proc)
-
-    def step_names(self) -> list[str]:
-        return [step.get("name", f"step {k + 1}") for _, phase in phase_specs(self.data)
-                for k, step in enumerate(phase.get("steps") or [])]
 
     def generate_main(self, main: int, setup: int | None, phases: list[tuple[tuple, dict, list]]) -> None:
         """The turn loop: setup, then each phase's turns of steps, until an end condition holds."""

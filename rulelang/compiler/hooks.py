@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .. import nodes as n
-from ..engine import NAMES, State
+from ..engine import FAILURES, NAMES, State, end_roll_durations, located, move_card
 from ..errors import RuleError
 from ..limits import over_budget, spend
 from .expressions import Fn
@@ -118,13 +118,11 @@ def fire_turn_hooks(procs: list[int], seat: bool) -> Callable:
 class HookStatements:
     """StmtCompiler's statements for control flow and rolls (uses its ``ec``, ``game``, ``block``, ``body``)."""
 
-    hooked: set[str] = set()
-    roll_hooks: dict[str, tuple[list, list]] = {}
+    roll_hooks: dict[str, tuple[list, list]]
 
     def f_While(self, s: n.While) -> Fn:
         cond = self.ec.expr(s.cond)
         body, span = self.body(s.body)
-        from ..engine import FAILURES, located
 
         def loop(st, L):
             while cond(st, L):
@@ -310,7 +308,6 @@ class HookStatements:
 
     def f_Create(self, s: n.Create) -> Fn:
         """`create N CARD in ZONE`: up to N of the token's copies leave its supply (the top ones first)."""
-        from ..engine import move_card
         game = self.game
         ctype = next(c for c in game.cards if c.id == s.card)
         supply = game.zones[ctype.zone]
@@ -329,7 +326,6 @@ class HookStatements:
 
     def s_Roll(self, s: n.Roll, b) -> None:
         """A roll of a hooked die: `before roll` triggers, the dice, `after roll` triggers, then durations."""
-        from ..engine import end_roll_durations
         ec, die, var = self.ec, s.die, s.var
         amount = ec.expr(s.amount)
         roller = ec.expr(s.player) if s.player is not None else (lambda st, L: L.get("me"))
