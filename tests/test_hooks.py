@@ -496,3 +496,29 @@ def test_discard_when_applies_in_the_lasts_in_zone_of_a_card_that_is_never_playe
     assert st.counter(0, "coin") == 1
     assert "omen" not in st.zone("hand", 0) and "omen" in st.zone("deck")
     assert st.zone("hand", 0).count("gem") == 6
+
+
+def test_leave_triggers_of_an_answered_card_run_before_the_answers_effect(tmp_path):
+    global BASE
+    saved = BASE
+    BASE = BASE.replace("  - {id: gem, name: Gem, count: 6, zone: deck}\n", """\
+  - {id: gem, name: Gem, count: 6, zone: deck, discard: deck, play: {effect: pass}}
+  - id: block
+    name: Block
+    count: 1
+    zone: deck
+    discard: deck
+    answer: {when: card is gem, effect: "me.coin = player.coin * 10 + 1"}
+""")
+    try:
+        game = make(tmp_path, """
+triggers:
+  - {name: left, on: leave hand, effect: owner.coin += 1}
+""", "move (c in deck where c is block) to next(me).hand\nmove first(c in deck where c is gem) to me.hand\n"
+     "me.coin = 0\nnext(me).coin = 0\nplay from me.hand")
+    finally:
+        BASE = saved
+    st = play_turn_one(game, [])
+    st.apply("answer:block", 1)
+    assert st.counter(0, "coin") == 1          # the gem left P1's hand: P1's trigger ran
+    assert st.counter(1, "coin") == 11         # then the answer saw it: 1 * 10 + 1 (its own trigger was overwritten)
