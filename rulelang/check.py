@@ -14,6 +14,7 @@ from . import nodes as n
 from .decisions import branch_id
 from .errors import RulelangError, Span, SpecError, did_you_mean
 from .limits import INT64
+from .check_hooks import HookChecks, is_proc_call
 
 # Types are short strings: "int", "bool", "text", "player", "location",
 # "counter", "card", "zone", "game", "none", "class" (a card id, tag or slot),
@@ -74,6 +75,7 @@ class Symbols:
     dice: dict[str, list[str]] = field(default_factory=dict)         # die -> outcome names
     procedures: dict[str, dict[str, str]] = field(default_factory=dict)   # name -> params
     functions: dict[str, dict[str, str]] = field(default_factory=dict)
+    proc_returns: dict[str, str] = field(default_factory=dict)       # procedure -> type it returns
     function_types: dict[str, str] = field(default_factory=dict)
     location_props: dict[str, str] = field(default_factory=dict)    # prop -> type
     counter_props: dict[str, str] = field(default_factory=dict)
@@ -102,7 +104,7 @@ class Scope:
         return Scope(dict(self.names), self.where)
 
 
-class Checker:
+class Checker(HookChecks):
     """Resolves names and checks types; errors are collected, not raised."""
 
     def __init__(self, symbols: Symbols):
@@ -110,6 +112,8 @@ class Checker:
         self.errors: list[RulelangError] = []
         #: Set when a rule puts counters on cards: moving cards then tends to them.
         self.uses_card_counters = False
+        #: True while checking an expression whose procedure calls are run before its statement (see check_hooks).
+        self.value_calls = False
 
     # --- reporting ---------------------------------------------------------
 
@@ -150,8 +154,16 @@ class Checker:
         method(s, scope)
 
     def stmt_Assign(self, s: n.Assign, scope: Scope) -> None:
+        if is_proc_call(s.value, self.sym.procedures):
+            kind = self.proc_value(s.value, scope)
+            if isinstance(s.target, n.Name) and s.target.id not in scope.names and not self._is_global(s.target.id):
+                scope.names[s.target.id] = kind
+                s.target.ref, s.target.type = ("local", s.target.id), kind
+            elif kind != "?" and not self.fits(kind, self.assignable(s.target, scope)):
+                self.error(f"the value must be {describe(s.target.type or '?')}, not {describe(kind)}", s.value.span)
+            return
         if isinstance(s.target, n.Name) and s.target.id not in scope.names and not self._is_global(s.target.id):
-            kind = self.expr(s.value, scope)
+            kind = self.values_first(s.value, scope)
             if kind in (NONE, "?"):
                 kind = "?"
             scope.names[s.target.id] = kind
@@ -160,13 +172,13 @@ class Checker:
             return
         kind = self.assignable(s.target, scope)
         if kind != "?":
-            self.expect(s.value, scope, kind, "the value")
+            self.values_first(s.value, scope, kind, "the value")
 
     def stmt_AugAssign(self, s: n.AugAssign, scope: Scope) -> None:
         kind = self.assignable(s.target, scope)
         if kind not in (INT, "?"):
             self.error(f"'{s.op}' needs a number to change, not {describe(kind)}", s.target.span)
-        self.expect(s.value, scope, INT, "the amount")
+        self.values_first(s.value, scope, INT, "the amount")
 
     def assignable(self, target: n.Expr, scope: Scope) -> str:
         if isinstance(target, n.Name):
@@ -227,6 +239,8 @@ class Checker:
         self.expect(s.amount, scope, INT, "the number of dice")
         if s.player is not None:
             self.expect(s.player, scope, PLAYER, "who rolls")
+        if s.for_player is not None:
+            self.expect(s.for_player, scope, PLAYER, "whom the roll is for")
         if s.die not in self.sym.dice:
             self.error(f"unknown die '{s.die}'", s.die_span or s.span,
                        did_you_mean(s.die, self.sym.dice) or "declare it under 'dice:'")
@@ -236,7 +250,7 @@ class Checker:
 
     def stmt_If(self, s: n.If, scope: Scope) -> None:
         for cond, body in s.branches:
-            self.expect(cond, scope, BOOL, "a condition")
+            self.values_first(cond, scope, BOOL, "a condition")
             self.block(body, scope)
         if s.orelse:
             self.block(s.orelse, scope)
@@ -610,8 +624,12 @@ class Checker:
             e.ref = ("function", f)
             self.arguments(e, s.functions[f], scope)
             return s.function_types.get(f, "?")
+        if f in s.procedures and self.value_calls:
+            return self.proc_value(e, scope)
         if f in s.procedures:
-            return self.error(f"'{f}' is a procedure: call it on a line of its own", e.span)
+            return self.error(f"'{f}' is a procedure: call it on a line of its own", e.span,
+                              "the value of a procedure that declares 'returns:' can be used in a statement "
+                              "(x = ..., if, while, return), not in a filter, a function or a YAML condition")
         if f not in BUILTINS:
             return self.error(f"unknown function '{f}'", e.span,
                               did_you_mean(f, BUILTINS | set(s.functions)))
@@ -633,6 +651,13 @@ class Checker:
         return self.aggregate(e, e.args[0], scope)
 
     def aggregate(self, e: n.Call, arg: n.Arg, scope: Scope) -> str:
+        outer, self.value_calls = self.value_calls, False     # a filter runs per item: no procedure there
+        try:
+            return self._aggregate(e, arg, scope)
+        finally:
+            self.value_calls = outer
+
+    def _aggregate(self, e: n.Call, arg: n.Arg, scope: Scope) -> str:
         f = e.func
         if arg.var is None:
             item = self.iterable(arg.value, scope)
@@ -714,6 +739,8 @@ def build_symbols(data: dict) -> Symbols:
         s.dice[name] = list((die.get("outcomes") or {}).keys())
     for name, proc in (data.get("procedures") or {}).items():
         s.procedures[name] = {p: VAR_TYPES.get(t, "?") for p, t in (proc.get("params") or {}).items()}
+        if proc.get("returns") is not None:
+            s.proc_returns[name] = VAR_TYPES.get(proc["returns"], "?")
     for name, fn in (data.get("functions") or {}).items():
         s.functions[name] = {p: VAR_TYPES.get(t, "?") for p, t in (fn.get("params") or {}).items()}
     s.location_props = _prop_types(s.locations, s)

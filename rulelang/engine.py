@@ -63,6 +63,8 @@ class CardType:
     answer_proc: int | None = None
     discard_when: Fn | None = None
     span: Span | None = None
+    token: bool = False               # waits in its start zone (a supply) until created; discarded back there
+    zone_span: Span | None = None     # its `zone:` line: where a missing discard pile is reported
 
 
 @dataclass
@@ -908,8 +910,9 @@ def end_roll_durations(st: State, die: str, roller: int | None) -> None:
 def discard_zone(st: State, card: int) -> int:
     ctype = st.game.card_type[card]
     if ctype.discard is None:
-        raise RuleError(f"card '{ctype.id}' has nowhere to be discarded",
-                        hint="give its zone a 'discard:' pile or the card a 'discard:' key")
+        zone = st.game.zones[ctype.zone].name
+        raise RuleError(f"card '{ctype.id}' has nowhere to be discarded", ctype.zone_span,
+                        hint=f"give zone '{zone}' a 'discard:' pile, or the card a 'discard:' key")
     decl = st.game.zones[ctype.discard]
     owner = st.lay.zones[st.loc[card]][1] if decl.owner == "player" else None
     return st.game.zone_id(decl, owner, st.n)
@@ -1115,7 +1118,7 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     game = st.game
     if not game.reaction_types:
         return []
-    local = {"card": card, "me": player}
+    local = {"card": card, "me": player, "player": player}
     if not any(r.answer_when(st, local) for r in game.reaction_types):
         return []
     return [(player + i) % st.n for i in range(1, st.n)]
@@ -1131,7 +1134,8 @@ def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) 
     """The answers the reactor holds for this card (the caller adds "pass")."""
     options, values = [], []
     for reaction, rtype in kinds_in(st, zid):
-        if rtype.answer_when is not None and rtype.answer_when(st, {"card": card, "me": reactor, "this": reaction}):
+        if rtype.answer_when is not None and rtype.answer_when(st, {"card": card, "me": reactor, "this": reaction,
+                                                                    "player": player}):
             options.append([f"answer:{rtype.id}", f"answer with {rtype.name}"])
             values.append([reactor, reaction])
     return options, values
@@ -1146,4 +1150,4 @@ def answer_card(st: State, card: int, player: int, reactor: int, reaction: int) 
     discard_card(st, reaction, how="answered")
     proc = game.card_type[reaction].answer_proc
     if proc is not None:
-        st.stack.append([proc, 0, {"me": reactor, "card": card, "this": reaction}])
+        st.stack.append([proc, 0, {"me": reactor, "card": card, "this": reaction, "player": player}])

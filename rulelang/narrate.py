@@ -62,15 +62,17 @@ def _moved(game: Game, e: dict) -> str:
     if how == "play":
         return f"  {name} goes to {_zone(game, e['to'])}"
     reasons = {"replaced": "is replaced", "cancelled": "is cancelled", "answered": "is spent",
-               "resolved": "resolves", "discarded": "is discarded", "expired": "is used up"}
+               "resolved": "resolves", "discarded": "is discarded", "expired": "is used up",
+               "created": "is created"}
     reason = reasons.get(how, "moves")
     return f"  {name} {reason}: {_zone(game, e['from'])} -> {_zone(game, e['to'])}"
 
 
 def _rolled(game: Game, e: dict) -> str:
     who = f"{e['player']} rolls" if e.get("player") else "roll:"
+    whose = f" for {e['for']}" if e.get("for") else ""
     faces = " ".join(str(f) for f in e["faces"]) or "no dice"
-    return f"  {who} {len(e['faces'])} {e['die']}: {faces}"
+    return f"  {who} {len(e['faces'])} {e['die']}{whose}: {faces}"
 
 
 def _set(game: Game, e: dict) -> str | None:
@@ -109,6 +111,7 @@ _SAYINGS = {
     "set": _set,
     "moved": _moved,
     "rolled": _rolled,
+    "roll_changed": lambda g, e: f"  {e['die']} {e['how']}: " + (" ".join(str(f) for f in e["faces"]) or "no dice"),
     "played": lambda g, e: f"  {e['player']} plays {_card(g, e['card'])}"
                            + (f" on {e['target']}" if e["target"] != e["player"] else ""),
     "answered": lambda g, e: f"  {e['player']} answers with {_card(g, e['card'])}, cancelling "

@@ -198,6 +198,7 @@ class Roll(Stmt):
     die: str
     var: str
     player: Expr | None = None      # who rolls (recorded in the event); default: me
+    for_player: Expr | None = None  # whose roll it is, when a player rolls for another (hooks, durations)
     die_span: Span | None = field(default=None, repr=False, kw_only=True)
 
 
@@ -293,3 +294,57 @@ class CallStmt(Stmt):
 @dataclass(eq=False)
 class Pass(Stmt):
     pass
+
+
+@dataclass(eq=False)
+class While(Stmt):
+    cond: Expr
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class Return(Stmt):
+    value: Expr | None
+
+
+@dataclass(eq=False)
+class Reroll(Stmt):
+    """`reroll R` (every die) or `reroll F in R` (one die showing F)."""
+
+    roll: Expr
+    face: Expr | None
+
+
+@dataclass(eq=False)
+class AddDice(Stmt):
+    """`add N to R`: N more dice are rolled into R."""
+
+    amount: Expr
+    roll: Expr
+
+
+@dataclass(eq=False)
+class RemoveDice(Stmt):
+    """`remove N from R`: the last N dice rolled leave the roll."""
+
+    amount: Expr
+    roll: Expr
+
+
+@dataclass(eq=False)
+class ChangeFace(Stmt):
+    """`change F to V in R`: one die showing F now shows V."""
+
+    face: Expr
+    value: Expr
+    roll: Expr
+
+
+@dataclass(eq=False)
+class Create(Stmt):
+    """`create N CARD in ZONE`: N tokens of CARD come into the game from their supply (as many as are left)."""
+
+    amount: Expr
+    card: str
+    dest: Expr
+    card_span: Span | None = field(default=None, repr=False, kw_only=True)

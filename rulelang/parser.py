@@ -19,7 +19,7 @@ from lark.indenter import Indenter
 
 from . import nodes as n
 from .cache import cache_file
-from .errors import Span, SpecError
+from .errors import Span, SpecError, did_you_mean
 from .limits import INT64, LITERAL_DIGITS
 
 #: Maps a (line, col, end_line, end_col) inside a text to a span in its file.
@@ -162,7 +162,10 @@ def _check_nesting(tree: Tree, locate: Locate) -> None:
 #: Terminals that can start a value, a statement, or continue a value (operators).
 _VALUE_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "NOT", "TRUE", "FALSE", "NONE", "ALL"}
 _STATEMENT_START = {"MOVE", "DISCARD", "DRAW", "SHUFFLE", "ROLL", "EACH", "PLAY", "END", "CHECK", "PASS",
-                    "IF", "FOR"}
+                    "IF", "FOR", "WHILE", "RETURN", "REROLL", "ADD", "REMOVE", "CHANGE", "CREATE"}
+#: The words a statement can start with, for "no statement 'X'" (a statement may also start with a value).
+STATEMENT_WORDS = ("move", "discard", "draw", "shuffle", "roll", "each", "play", "end", "check", "pass", "if",
+                   "elif", "else", "for", "while", "return", "reroll", "add", "remove", "change", "create")
 _OPERATORS = {"ADDOP", "MULOP", "AUGOP", "EQUAL", "__ANON_0", "LESSTHAN", "__ANON_1", "MORETHAN", "__ANON_2",
               "IN", "NOT", "IS", "HAS", "AND", "OR", "DOT", "LSQB"}
 _ENDINGS = {"_NL": "the end of the line", "$END": "the end of the text", "_DEDENT": "the end of the block",
@@ -272,9 +275,32 @@ def _unexpected_token(error: UnexpectedToken, source: str, locate: Locate) -> Sp
                              "the lines of one block start in the same column")
     else:
         found = f"'{token.value}'"
+    unknown = _unknown_statement(token, expected, source)
+    if unknown is not None:
+        word, start = unknown
+        return SpecError(f"no statement '{word}'", locate(line, start, line, start + len(word)),
+                         did_you_mean(word, STATEMENT_WORDS)
+                         or "a statement is an assignment, a procedure call or starts with a word like "
+                            "'move', 'draw', 'if', 'for each' or 'while'")
     span = locate(line, col, line, col + width)
     message = f"unexpected {found}; expected {_expected_words(expected)}"
     return SpecError(message, span, _hint_for(token, expected, source, locate))
+
+
+def _unknown_statement(token: Token, expected: set[str], source: str) -> tuple[str, int] | None:
+    """A line that starts with one unknown word and goes on (`repeat 3:`): (the word, its column), else None.
+
+    The parser read the word as a value and stumbled on what follows; the writer meant a statement.
+    """
+    if token.start_pos is None or token.type in ("_NL", "$END", "_DEDENT", "_INDENT") or token.type in _OPERATORS:
+        return None
+    if token.type in ("EQUAL", "COLON", "RPAR", "RSQB", "COMMA", "LPAR"):
+        return None
+    line_start = source.rfind("\n", 0, token.start_pos) + 1
+    match = re.fullmatch(r"([\t ]*)([a-z_][a-z0-9_]*)[\t ]+", source[line_start:token.start_pos])
+    if match is None or match.group(2) in STATEMENT_WORDS:
+        return None
+    return match.group(2), len(match.group(1)) + 1
 
 
 def _hint_for(token: Token, expected: set[str], source: str, locate: Locate) -> str | None:
@@ -349,7 +375,7 @@ def _name(token) -> str | None:
 
 
 def _is_keyword(child) -> bool:
-    return isinstance(child, Token) and child.type in ("WHERE", "ELSE", "IF", "ALL")
+    return isinstance(child, Token) and child.type in ("WHERE", "ELSE", "IF", "ALL", "FOR")
 
 
 class _ToNodes(Transformer):
@@ -423,7 +449,38 @@ class _ToNodes(Transformer):
 
     @v_args(meta=True)
     def roll_by(self, meta, c):
-        return n.Roll(c[1], str(c[2]), str(c[3]), c[0], span=self._span(meta), die_span=self._tok_span(c[2]))
+        return n.Roll(c[1], str(c[2]), str(c[5]), c[0], c[4], span=self._span(meta), die_span=self._tok_span(c[2]))
+
+    @v_args(meta=True)
+    def create(self, meta, c):
+        return n.Create(c[0], str(c[1]), c[2], span=self._span(meta), card_span=self._tok_span(c[1]))
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, c):
+        return n.While(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def return_stmt(self, meta, c):
+        return n.Return(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def reroll(self, meta, c):
+        if c[1] is None:
+            return n.Reroll(c[0], None, span=self._span(meta))
+        return n.Reroll(c[1], c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def add_dice(self, meta, c):
+        return n.AddDice(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def remove_dice(self, meta, c):
+        return n.RemoveDice(c[0], c[1], span=self._span(meta))
+
+
+    @v_args(meta=True)
+    def change_face(self, meta, c):
+        return n.ChangeFace(c[0], c[1], c[2], span=self._span(meta))
 
     @v_args(meta=True)
     def choose_in(self, meta, c):

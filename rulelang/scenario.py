@@ -458,8 +458,7 @@ def misfit_die(scenario: Scenario, state: State, script_from: int) -> MisfitDie 
     order, so the `rolled` events tell which die each one landed on.
     """
     script = (scenario.data.get("setup") or {}).get("dice") or []
-    landed = [event["die"] for event in state.events[script_from:] if event.get("type") == "rolled"
-              for _ in event.get("faces") or ()]
+    landed = [event["die"] for event in state.events[script_from:] for _ in _fresh_dice(event)]
     for index, (face, die) in enumerate(zip(script, landed)):
         sides = max(state.game.dice[die])
         if not 1 <= face <= sides:
@@ -473,6 +472,15 @@ def misfit_die(scenario: Scenario, state: State, script_from: int) -> MisfitDie 
                              scenario.doc.span(scenario.path + ("setup", "dice", index)),
                              f"the largest die has {largest} faces")
     return None
+
+
+def _fresh_dice(event: dict) -> range:
+    """The dice an event rolled anew: every face of a roll, the re-rolled or added ones of a changed roll."""
+    if event.get("type") == "rolled":
+        return range(len(event.get("faces") or ()))
+    if event.get("type") == "roll_changed":
+        return range(event.get("rolled") or 0)
+    return range(0)
 
 
 def check_scripted_dice(scenario: Scenario, state: State, script_from: int) -> None:

@@ -23,6 +23,9 @@ from ..limits import FUNCTION_DEPTH, shown
 from .bounds import MAX_CARDS, card_total, function_order, numbers_out_of_range, read_limits, too_deep_functions
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .statements import Builder, StmtCompiler
+from .hook_decls import HookDeclarations
+from .hooks import ON_FORMS, fire_turn_hooks, hooked_dice, trigger_kind
+from ..check_hooks import RETURNS
 
 __all__ = ["compile_game", "GameCompiler"]
 
@@ -38,7 +41,7 @@ class _Job:
         self.tree: Any = None
 
 
-class GameCompiler:
+class GameCompiler(HookDeclarations):
     """Builds a ``Game`` from a loaded, schema-checked document."""
 
     def __init__(self, doc: Document):
@@ -137,7 +140,8 @@ class GameCompiler:
         for name, fn in (data.get("functions") or {}).items():
             add(("functions", name, "value"), False, dict(self.sym.functions[name]))
         for name in (data.get("procedures") or {}):
-            add(("procedures", name, "effect"), True, me | dict(self.sym.procedures[name]))
+            returns = {RETURNS: self.sym.proc_returns[name]} if name in self.sym.proc_returns else {}
+            add(("procedures", name, "effect"), True, me | dict(self.sym.procedures[name]) | returns)
         add(("setup",), True, {})
         for path, phase in phase_specs(data):
             own = {"me": PLAYER} if phase.get("order", "seat") == "seat" else {}
@@ -145,7 +149,7 @@ class GameCompiler:
                 add(path + ("steps", i, "effect"), True, dict(own))
             add(path + ("until",), False, dict(own), BOOL)
         card_scope = {"me": PLAYER, "target": PLAYER, "this": CARD}
-        answer_scope = {"me": PLAYER, "card": CARD, "this": CARD}
+        answer_scope = {"me": PLAYER, "card": CARD, "this": CARD, "player": PLAYER}
         watch_scope = {"me": PLAYER, "owner": PLAYER, "this": CARD}
         for i, card in enumerate(data.get("cards") or []):
             add(("cards", i, "play", "target"), False, card_scope, BOOL)
@@ -157,10 +161,14 @@ class GameCompiler:
         move_scope = {"me": PLAYER, "owner": PLAYER, "card": CARD}
         resolve_scope = {"me": PLAYER, "target": PLAYER, "card": CARD}
         for i, trig in enumerate(data.get("triggers") or []):
-            scope = resolve_scope if str(trig.get("on", "")).split()[:1] == ["resolve"] else move_scope
+            scope = self.trigger_scope(trig, resolve_scope, move_scope)
             add(("triggers", i, "if"), False, scope, BOOL)
             add(("triggers", i, "effect"), True, scope)
-        add(("score",), False, {"p": PLAYER}, INT)
+        if isinstance(data.get("score"), dict):
+            for part in (data["score"].get("parts") or {}):
+                add(("score", "parts", part), False, {"p": PLAYER}, INT)
+        else:
+            add(("score",), False, {"p": PLAYER}, INT)
         add(("heuristic",), False, {"p": PLAYER}, INT)
         for i, _ in enumerate(data.get("end") or []):
             add(("end", i, "when"), False, dict(me), BOOL)
@@ -355,7 +363,12 @@ class GameCompiler:
             if discard is not None and discard not in index:
                 self.error(f"unknown zone '{discard}'", ("cards", i, "discard"), did_you_mean(discard, index))
                 discard = None
-            discard_index = index[discard] if discard is not None else g.zones[index[zone]].discard
+            token = bool(card.get("token"))
+            if token and g.zones[index[zone]].owner != "table":
+                self.error("a token's zone is its supply, a table zone out of play", ("cards", i, "zone"),
+                           "declare a zone like 'supply: {owner: table, visibility: hidden}' for it")
+            discard_index = index[discard] if discard is not None else index[zone] if token \
+                else g.zones[index[zone]].discard
             tags = tuple(card.get("tags") or [])
             for t, tag in enumerate(tags):
                 if declared_tags is not None and tag not in declared_tags:
@@ -368,7 +381,8 @@ class GameCompiler:
                                did_you_mean(key, sym.card_props) or "declare it under 'card_props:'", key=True)
                 props[key] = value
             ctype = CardType(cid, card.get("name", cid), len(g.cards), card.get("slot", cid), index[zone],
-                             discard_index, props, tags, card.get("text", ""), span=self.doc.span(("cards", i)))
+                             discard_index, props, tags, card.get("text", ""), span=self.doc.span(("cards", i)),
+                             token=token, zone_span=self.doc.span(("cards", i, "zone")))
             g.cards.append(ctype)
             for _ in range(card.get("count", 1)):
                 g.card_type.append(ctype)
@@ -391,7 +405,8 @@ class GameCompiler:
         main = self.new_proc("the turn loop")
         proc_ids = {name: self.new_proc(f"procedure {name}") for name in (data.get("procedures") or {})}
         ec = ExprCompiler(g, self.sym, proc_ids)
-        sc = StmtCompiler(ec, has_triggers=bool(data.get("triggers")))
+        self.roll_hooks = {die: ([], []) for die in hooked_dice(data.get("triggers")) if die in g.dice}
+        sc = StmtCompiler(ec, has_triggers=bool(data.get("triggers")), roll_hooks=self.roll_hooks)
 
         def expr(path):
             job = jobs.get(path)
@@ -406,6 +421,7 @@ class GameCompiler:
             if job is not None:
                 sc.place = place_of(data, path)
                 sc.block(job.tree, b)
+            b.exit.pc = b.here()
             for op, span in suffix or []:
                 b.emit(op, span)
             self.finish(index, b)
@@ -418,13 +434,14 @@ class GameCompiler:
             b = Builder(f"procedure {name}")
             sc.place = place_of(data, ("procedures", name, "effect"))
             sc.block(jobs[("procedures", name, "effect")].tree, b)
+            b.exit.pc = b.here()
             self.finish(index, b)
         resolve = self.generate_triggers(jobs, expr, block, ec)
         self.generate_cards(jobs, ec, expr, block, resolve)
         for i, cond in enumerate(data.get("end") or []):
             g.end.append(EndCondition(cond.get("name", f"end condition {i + 1}"), expr(("end", i, "when")),
                                       expr(("end", i, "winner")), self.doc.span(("end", i))))
-        g.score = expr(("score",))
+        g.score = self.score(expr)
         g.score_span = self.doc.span(("score",)) if g.score is not None else None
         g.heuristic = expr(("heuristic",))
         setup = block(("setup",), "setup") if data.get("setup") else None
@@ -435,7 +452,7 @@ class GameCompiler:
             for i, step in enumerate(phase.get("steps") or []):
                 name = step.get("name", f"step {i + 1}")
                 tree = jobs[path + ("steps", i, "effect")].tree
-                inline = sc.inline_body(tree)
+                inline = None if self.turn_hooks.get(("before step", name)) else sc.inline_body(tree)
                 if inline is not None:      # a step that never waits runs in place, with no frame
                     steps.append((name, inline, self.doc.span(path + ("steps", i, "effect"))))
                 else:
@@ -462,6 +479,9 @@ class GameCompiler:
                 to_job = jobs.get(("cards", i, "play", "to"))
                 if to_job is not None and isinstance(to_job.tree, n.Attr) and to_job.tree.ref[0] == "pzone":
                     watched.add(zone_decl(g, to_job.tree.name).index + len(g.table_zones))
+            lasts = self.lasts_in(i, card)
+            if lasts is not None and card.get("discard_when") is not None:
+                watched.add(lasts.index + (len(g.table_zones) if lasts.owner == "player" else 0))
             answer = card.get("answer")
             if answer is not None:
                 ctype.answer_when = expr(("cards", i, "answer", "when"))
@@ -485,15 +505,17 @@ class GameCompiler:
                        did_you_mean(die, g.dice) or "declare it under 'dice:'")
             return
         to_job = jobs.get(("cards", i, "play", "to"))
-        if to_job is None or not (isinstance(to_job.tree, n.Attr) and to_job.tree.ref[0] == "pzone"):
-            self.error("a card that lasts until a roll must be played to a player's zone (play: to: target.ZONE)",
-                       ("cards", i, "discard_after"))
+        lasts = self.lasts_in(i, card)
+        if lasts is None and (to_job is None or not (isinstance(to_job.tree, n.Attr)
+                                                      and to_job.tree.ref[0] == "pzone")):
+            self.error("a card that lasts until a roll must stay in a player's zone: play it there "
+                       "(play: to: target.ZONE) or name the zone with 'lasts_in: ZONE'", ("cards", i, "discard_after"))
             return
         marked, decls = g.discard_after_roll.setdefault(die, ([False] * len(g.card_type), []))
         for instance, kind in enumerate(g.card_type):
             if kind is ctype:
                 marked[instance] = True
-        decl = zone_decl(g, to_job.tree.name)
+        decl = lasts if lasts is not None else zone_decl(g, to_job.tree.name)
         if decl not in decls:
             decls.append(decl)
 
@@ -501,11 +523,16 @@ class GameCompiler:
         """Zone triggers attach to their zones; resolve triggers are returned for the cards."""
         g = self.game
         resolve = []
+        self.turn_hooks: dict[tuple[str, str], list[int]] = {}
         for i, trig in enumerate(self.data.get("triggers") or []):
-            words = str(trig.get("on", "")).split()
-            if len(words) != 2 or words[0] not in ("enter", "leave", "resolve"):
-                self.error("'on' reads 'enter ZONE', 'leave ZONE' or 'resolve KIND'", ("triggers", i, "on"))
+            kind = trigger_kind(trig.get("on", ""))
+            if kind is None:
+                self.error(f"'on' reads {ON_FORMS}", ("triggers", i, "on"))
                 continue
+            if kind[0] not in ("enter", "leave", "resolve"):
+                self.hook_trigger(i, trig, kind, expr, block)
+                continue
+            words = list(kind)
             proc = block(("triggers", i, "effect"), f"trigger '{trig.get('name', i + 1)}'")
             cond = expr(("triggers", i, "if"))
             if words[0] == "resolve":
@@ -533,13 +560,23 @@ class GameCompiler:
             b.emit(lambda st, fr: st.stack.append([setup, 0, {}]), None)
         for k, (path, spec, steps) in enumerate(phases):
             phase = g.phases[k]
+            seat = phase.order == "seat"
+            hooks = self.turn_hooks
             phase.begin_pc = b.emit(_begin_turn(phase), self.doc.span(path + ("limit",)) if "limit" in spec
                                     else self.doc.span(path))
+            if hooks.get(("start turn", "")):
+                b.emit(fire_turn_hooks(hooks[("start turn", "")], seat), None)
             for name, proc, span in steps:      # an inline step's failure without a place of its own points here
-                g.step_pcs[name] = b.emit(_call_step(name, proc, phase.order == "seat"), span)
+                g.step_pcs[name] = b.emit(_call_step(name, proc, seat, hooks.get(("before step", name))), span)
                 g.step_phase[name] = k
-            phase.end_pc = b.emit(_next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec
-                                  else None)
+                if hooks.get(("after step", name)):
+                    b.emit(fire_turn_hooks(hooks[("after step", name)], seat), None)
+            if hooks.get(("end turn", "")):
+                phase.end_pc = b.emit(fire_turn_hooks(hooks[("end turn", "")], seat), None)
+                b.emit(_next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec else None)
+            else:
+                phase.end_pc = b.emit(_next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec
+                                      else None)
         self.finish(main, b)
         g.main = main
 
@@ -588,9 +625,13 @@ def _next_turn(game: Game, k: int) -> Callable:
     return op
 
 
-def _call_step(name: str, proc: int | Fn, seat: bool) -> Callable:
-    """Start a step: push its frame, or run it in place if it never waits."""
+def _call_step(name: str, proc: int | Fn, seat: bool, before: list[int] | None = None) -> Callable:
+    """Start a step: push its frame, or run it in place if it never waits.
+
+    Its `before step` triggers (``before``) start with it and run first (a step with any is never in place).
+    """
     inline = None if isinstance(proc, int) else proc
+    fire = fire_turn_hooks(before, seat) if before else None
 
     def op(st, fr):
         halt = st.halt
@@ -605,6 +646,8 @@ def _call_step(name: str, proc: int | Fn, seat: bool) -> Callable:
         if inline is not None:
             return inline(st, local)
         st.stack.append([proc, 0, local])
+        if fire is not None:
+            fire(st, fr)
     return op
 
 

@@ -340,6 +340,8 @@ class ExprCompiler:
 
     def c_Call(self, e: n.Call) -> Fn:
         kind, name = e.ref
+        if kind == "hoisted":            # a procedure's value, computed before the statement (compiler.hooks)
+            return lambda st, L: L[name]
         if kind == "function":
             params, body = self.functions[name]
             args = [self.expr(a.value) for a in e.args]

@@ -17,6 +17,7 @@ from ..engine import (FAILURES, NAMES, State, answer_card, answerers, check_end,
 from ..errors import RuleError, Span
 from ..limits import over_budget, spend, too_big
 from .expressions import ExprCompiler, Fn, local_name
+from .hooks import HookStatements, Label
 from .sites import ANSWER, CHOICE, PLAY, Sites, target_word
 
 MAX_DICE = 10_000        # dice in one roll: more is a runaway rule, not a game
@@ -31,6 +32,7 @@ class Builder:
         self.code: list[Callable] = []
         self.spans: list[Span | None] = []
         self.sites: dict = {}           # pc -> the decision its instruction asks (rulelang/decisions.py)
+        self.exit = Label()          # where `return` goes: the end of the body (set by whoever finishes it)
 
     def emit(self, op: Callable, span: Span | None) -> int:
         self.code.append(op)
@@ -39,15 +41,6 @@ class Builder:
 
     def here(self) -> int:
         return len(self.code)
-
-
-class Label:
-    """A jump target, fixed once its place is known."""
-
-    __slots__ = ("pc",)
-
-    def __init__(self) -> None:
-        self.pc = -1
 
 
 def _jump(label: Label) -> Callable:
@@ -63,14 +56,16 @@ def _jump_unless(cond: Fn, label: Label) -> Callable:
     return op
 
 
-class StmtCompiler:
+class StmtCompiler(HookStatements):
     """Turns checked statements into instructions of a ``Builder``."""
 
-    def __init__(self, ec: ExprCompiler, has_triggers: bool = True):
+    def __init__(self, ec: ExprCompiler, has_triggers: bool = True, roll_hooks: dict | None = None):
         self.ec = ec
         self.game = ec.game
         self.hidden = 0
         self.has_triggers = has_triggers
+        #: die -> (procedures of its `before roll` triggers, of its `after roll` triggers), filled in later
+        self.roll_hooks = roll_hooks or {}
         self.sites = Sites(ec.game)
 
     @property
@@ -107,7 +102,8 @@ class StmtCompiler:
                 emit(s, b)
         self.emit_straight(run, b)
 
-    _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Shuffle)
+    _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Shuffle, n.Reroll, n.AddDice,
+                 n.RemoveDice, n.ChangeFace)
     _CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
 
     def is_straight(self, s: n.Stmt) -> bool:
@@ -116,6 +112,12 @@ class StmtCompiler:
         Card moves count only when the game has no triggers, because triggered
         effects must run right after the statement that fired them.
         """
+        if isinstance(s, n.Roll):
+            return s.die not in self.roll_hooks
+        if isinstance(s, n.Create):
+            return not self.has_triggers
+        if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
+            return False
         if isinstance(s, self._STRAIGHT):
             return True
         if isinstance(s, self._CARD_MOVES):
@@ -123,7 +125,7 @@ class StmtCompiler:
         if isinstance(s, n.If):
             bodies = [body for _, body in s.branches] + [s.orelse or []]
             return all(self.is_straight(x) for body in bodies for x in body)
-        if isinstance(s, n.ForEach):
+        if isinstance(s, (n.ForEach, n.While)):
             return all(self.is_straight(x) for x in s.body)
         return False
 
@@ -332,6 +334,8 @@ class StmtCompiler:
         amount, var, die = self.ec.expr(s.amount), s.var, s.die
         faces = max(self.game.dice[die])
         roller = self.ec.expr(s.player) if s.player is not None else (lambda st, L: L.get("me"))
+        if s.for_player is not None:
+            return self.roll_for(s, amount, roller)
 
         def roll(st, L):
             k = max(0, amount(st, L))
@@ -346,12 +350,32 @@ class StmtCompiler:
             end_roll_durations(st, die, who)
         return roll
 
+    def roll_for(self, s: n.Roll, amount: Fn, roller: Fn) -> Fn:
+        """`P rolls N DIE for Q as r`: P rolls, but it is Q's roll (Q's cards that last until a roll end)."""
+        var, die, owner = s.var, s.die, self.ec.expr(s.for_player)
+        faces = max(self.game.dice[die])
+
+        def roll(st, L):
+            k = max(0, amount(st, L))
+            if k > MAX_DICE:
+                raise RuleError(f"a roll of {k} dice is more than the {MAX_DICE} a roll may have")
+            spend(st, k)
+            rolled = [st.roll_die(faces) for _ in range(k)]
+            L[var] = rolled
+            who, whose = roller(st, L), owner(st, L)
+            st.events.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
+                              "player": None if who is None else NAMES[who],
+                              "for": None if whose is None else NAMES[whose]})
+            end_roll_durations(st, die, whose)
+        return roll
+
     # -- control flow --------------------------------------------------------------------
 
     def s_If(self, s: n.If, b: Builder) -> None:
         end = Label()
         for cond, body in s.branches:
             skip = Label()
+            self.emit_value_calls([cond], b)      # a procedure's value in the condition: run it first
             b.emit(_jump_unless(self.ec.expr(cond), skip), cond.span)
             self.block(body, b)
             b.emit(_jump(end), None)

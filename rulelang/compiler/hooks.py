@@ -1,0 +1,397 @@
+"""Compiling hooks and the control flow they need.
+
+- Statements: `while`, `return`, `x = procedure(args)`, and the statements that change a roll
+  (`reroll`, `add N to r`, `remove N from r`, `change F to V in r`) — a mixin of ``StmtCompiler``.
+- A roll of a die that has `before roll` / `after roll` triggers runs in three instructions, so the
+  triggers (which may wait for decisions) run between them and change the roll.
+- Turn and step triggers (`start turn`, `end turn`, `before step S`, `after step S`).
+
+A trigger changes a roll that lives in the locals of the frame that rolls: it is told that frame's
+place on the stack (``$roll``: [frame index, local holding the count, local holding the faces]), copies
+the value in when it starts and back when it ends. That is plain data, so a game can be saved while a
+hook waits for a decision.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from .. import nodes as n
+from ..engine import FAILURES, NAMES, State, end_roll_durations, located, move_card
+from ..errors import RuleError
+from ..limits import over_budget, spend
+from .expressions import Fn
+
+MAX_DICE = 10_000        # dice in one roll (as in statements)
+#: Past every instruction: a frame whose pc is here is finished.
+DONE = 1 << 40
+
+
+class Label:
+    """A jump target, fixed once its place is known (the same as statements.Label)."""
+
+    __slots__ = ("pc",)
+
+    def __init__(self) -> None:
+        self.pc = -1
+
+
+# --- triggers: what `on:` says ---------------------------------------------------------------
+
+def trigger_kind(on: str) -> tuple[str, str] | None:
+    """`on:` as (kind, subject): ("enter", zone), ("before roll", die), ("start turn", ""), ("after step", name)."""
+    words = str(on).split()
+    if len(words) == 2 and words[0] in ("enter", "leave", "resolve"):
+        return words[0], words[1]
+    if len(words) == 3 and words[0] in ("before", "after") and words[1] == "roll":
+        return f"{words[0]} roll", words[2]
+    if len(words) == 2 and words[0] in ("start", "end") and words[1] == "turn":
+        return f"{words[0]} turn", ""
+    if len(words) >= 3 and words[0] in ("before", "after") and words[1] == "step":
+        return f"{words[0]} step", " ".join(words[2:])
+    return None
+
+
+ON_FORMS = ("'enter ZONE', 'leave ZONE', 'resolve KIND', 'before roll DIE', 'after roll DIE', 'start turn', "
+            "'end turn', 'before step STEP' or 'after step STEP'")
+
+
+def hooked_dice(triggers: list) -> set[str]:
+    """The dice that some trigger watches: their rolls compile to instructions that let triggers in."""
+    found = set()
+    for trig in triggers or []:
+        kind = trigger_kind((trig or {}).get("on", ""))
+        if kind and kind[0].endswith(" roll"):
+            found.add(kind[1])
+    return found
+
+
+def roll_hook_prefix(kind: str, cond: Fn | None) -> Callable:
+    """First instruction of a roll trigger: copy the roll in from the rolling frame; skip if `if:` fails."""
+    before = kind == "before roll"
+
+    def op(st, fr):
+        L = fr[2]
+        d, count, faces = L["$roll"]
+        caller = st.stack[d][2]
+        if before:
+            L["dice"] = caller[count]
+        else:
+            L["rolled"] = list(caller[faces])
+        if cond is not None and not cond(st, L):
+            fr[1] = DONE
+    return op
+
+
+def roll_hook_suffix(kind: str) -> Callable:
+    """Last instruction of a roll trigger: the changed roll goes back to the rolling frame."""
+    before = kind == "before roll"
+
+    def op(st, fr):
+        L = fr[2]
+        d, count, faces = L["$roll"]
+        caller = st.stack[d][2]
+        if before:
+            caller[count] = max(0, L["dice"])
+        else:
+            caller[faces] = list(L["rolled"])
+    return op
+
+
+def conditional_start(cond: Fn | None) -> Callable:
+    """First instruction of a turn or step trigger: its `if:` decides whether it runs."""
+    def op(st, fr):
+        if cond is not None and not cond(st, fr[2]):
+            fr[1] = DONE
+    return op
+
+
+def fire_turn_hooks(procs: list[int], seat: bool) -> Callable:
+    """An instruction of the turn loop that starts the triggers of a turn or step event (each checks its `if:`)."""
+    def op(st, fr):
+        for proc in procs:
+            st.fired.append([proc, 0, {"me": st.active} if seat else {}])
+    return op
+
+
+# --- statements ---------------------------------------------------------------------------------
+
+class HookStatements:
+    """StmtCompiler's statements for control flow and rolls (uses its ``ec``, ``game``, ``block``, ``body``)."""
+
+    roll_hooks: dict[str, tuple[list, list]]
+
+    def f_While(self, s: n.While) -> Fn:
+        cond = self.ec.expr(s.cond)
+        body, span = self.body(s.body)
+
+        def loop(st, L):
+            while cond(st, L):
+                st.work -= 1            # a pass of a loop is work
+                if st.work < 0:
+                    raise over_budget(st)
+                try:
+                    body(st, L)
+                except FAILURES as error:
+                    raise located(error, span) from None
+        return loop
+
+    def s_While(self, s: n.While, b) -> None:
+        top, end = Label(), Label()
+        top.pc = b.here()               # procedures in the condition run again before each test
+        self.emit_value_calls([s.cond], b)
+        cond = self.ec.expr(s.cond)
+
+        def test(st, fr):
+            if not cond(st, fr[2]):
+                fr[1] = end.pc
+                return
+            st.work -= 1                # a pass of a loop is work (the instructions count too)
+            if st.work < 0:
+                raise over_budget(st)
+
+        b.emit(test, s.cond.span)
+        self.block(s.body, b)
+        b.emit(_goto(top), None)
+        end.pc = b.here()
+
+    def s_Return(self, s: n.Return, b) -> None:
+        self.emit_value_calls([s.value], b)
+        value = self.ec.expr(s.value) if s.value is not None else None
+        exit_label = b.exit
+
+        def op(st, fr):
+            L = fr[2]
+            if value is not None:
+                v = value(st, L)
+                d = L.get("$caller")
+                if d is not None:
+                    st.stack[d][2]["$ret"] = v
+            fr[1] = exit_label.pc
+        b.emit(op, s.span)
+
+    # -- values of procedures ----------------------------------------------------------------
+
+    def value_calls(self, exprs: list) -> list[n.Call]:
+        """The procedure calls in expressions, innermost first (their arguments may hold more)."""
+        found: list[n.Call] = []
+
+        def walk(node) -> None:
+            if isinstance(node, n.Arg) and node.var is not None:
+                return                  # a filter or generator: the checker allows no procedure there
+            if isinstance(node, n.Node):
+                for value in vars(node).values():
+                    if isinstance(value, (n.Node, list, tuple)):
+                        walk(value)
+                if isinstance(node, n.Call) and node.ref and node.ref[0] == "procedure":
+                    found.append(node)
+            elif isinstance(node, (list, tuple)):
+                for item in node:
+                    walk(item)
+        for e in exprs:
+            if e is not None:
+                walk(e)
+        return found
+
+    def has_value_calls(self, s: n.Stmt) -> bool:
+        return bool(self.value_calls(_own_exprs(s)))
+
+    def emit_value_calls(self, exprs: list, b) -> None:
+        """Run each procedure whose value an expression uses, innermost first, keeping it in a hidden local."""
+        for call in self.value_calls(exprs):
+            hidden = self.fresh("value")
+            start, finish = self.call_for_value(call, lambda st, L, v, hidden=hidden: L.__setitem__(hidden, v))
+            b.emit(start, call.span)
+            b.emit(finish, call.span)
+            call.ref = ("hoisted", hidden)
+
+    def call_for_value(self, call: n.Call, store: Callable) -> tuple[Callable, Callable]:
+        """Two instructions: push the procedure's frame (told where its caller is), then store its value."""
+        proc = self.ec.proc_ids[call.func]
+        pairs = list(zip(self.ec.sym.procedures[call.func], [self.ec.expr(a.value) for a in call.args]))
+
+        def start(st, fr):
+            L = fr[2]
+            local = {p: f(st, L) for p, f in pairs}
+            if "me" not in local and "me" in L:
+                local["me"] = L["me"]
+            local["$caller"] = len(st.stack) - 1
+            L["$ret"] = None
+            st.stack.append([proc, 0, local])
+
+        def finish(st, fr):
+            L = fr[2]
+            store(st, L, L.pop("$ret", None))
+        return start, finish
+
+    def s_AugAssign(self, s: n.AugAssign, b) -> None:
+        self.emit_value_calls([s.value], b)
+        self.emit_straight([s], b)
+
+    def s_Assign(self, s: n.Assign, b) -> None:
+        """`x = procedure(args)` (its frame runs, then its value is stored) or a value using procedures."""
+        call = s.value
+        if not (isinstance(call, n.Call) and call.ref and call.ref[0] == "procedure"):
+            self.emit_value_calls([s.value], b)
+            self.emit_straight([s], b)
+            return
+        self.emit_value_calls([a.value for a in call.args], b)
+        store = self.setter(s.target)
+        start, finish = self.call_for_value(call, store)
+        b.emit(start, s.span)
+        b.emit(finish, s.span)
+
+    # -- changing a roll ------------------------------------------------------------------
+
+    def _roll_die(self, roll: n.Expr) -> tuple[str, str, int]:
+        die = roll.type[5:]
+        return roll.id, die, max(self.game.dice[die])
+
+    def f_Reroll(self, s: n.Reroll) -> Fn:
+        var, die, faces = self._roll_die(s.roll)
+        face = self.ec.expr(s.face) if s.face is not None else None
+
+        def reroll(st, L):
+            rolled = list(L[var])
+            if face is None:
+                spend(st, len(rolled))
+                rolled = [st.roll_die(faces) for _ in rolled]
+                _changed(st, L, var, die, "rerolled", rolled, len(rolled))
+                return
+            else:
+                f = face(st, L)
+                if f not in rolled:
+                    return
+                spend(st, 1)
+                rolled[rolled.index(f)] = st.roll_die(faces)
+            _changed(st, L, var, die, "rerolled", rolled, 1)
+        return reroll
+
+    def f_AddDice(self, s: n.AddDice) -> Fn:
+        var, die, faces = self._roll_die(s.roll)
+        amount = self.ec.expr(s.amount)
+
+        def add(st, L):
+            k = max(0, amount(st, L))
+            if k == 0:
+                return
+            if len(L[var]) + k > MAX_DICE:
+                raise RuleError(f"a roll of {len(L[var]) + k} dice is more than the {MAX_DICE} a roll may have")
+            spend(st, k)
+            _changed(st, L, var, die, "added", list(L[var]) + [st.roll_die(faces) for _ in range(k)], k)
+        return add
+
+    def f_RemoveDice(self, s: n.RemoveDice) -> Fn:
+        var, die, _ = self._roll_die(s.roll)
+        amount = self.ec.expr(s.amount)
+
+        def remove(st, L):
+            k = min(max(0, amount(st, L)), len(L[var]))
+            if k:
+                _changed(st, L, var, die, "removed", list(L[var])[:len(L[var]) - k])
+        return remove
+
+    def f_ChangeFace(self, s: n.ChangeFace) -> Fn:
+        var, die, faces = self._roll_die(s.roll)
+        face, value = self.ec.expr(s.face), self.ec.expr(s.value)
+
+        def change(st, L):
+            f, v = face(st, L), value(st, L)
+            if not 1 <= v <= faces:
+                raise RuleError(f"die '{die}' has no face {v} (its faces are 1 to {faces})")
+            rolled = list(L[var])
+            if f in rolled and f != v:
+                rolled[rolled.index(f)] = v
+                _changed(st, L, var, die, "changed", rolled)
+        return change
+
+    # -- tokens ---------------------------------------------------------------------------------
+
+    def f_Create(self, s: n.Create) -> Fn:
+        """`create N CARD in ZONE`: up to N of the token's copies leave its supply (the top ones first)."""
+        game = self.game
+        ctype = next(c for c in game.cards if c.id == s.card)
+        supply = game.zones[ctype.zone]
+        amount, dest = self.ec.expr(s.amount), self.ec.expr(s.dest)
+
+        def create(st, L):
+            k, zid = amount(st, L), dest(st, L)
+            pool = st.zones[game.zone_id(supply, None, st.n)]
+            spend(st, len(pool))
+            tokens = [c for c in reversed(pool) if game.card_type[c] is ctype][:max(0, k)]
+            for card in tokens:
+                move_card(st, card, zid, "created")
+        return create
+
+    # -- a roll that triggers may change -----------------------------------------------------
+
+    def s_Roll(self, s: n.Roll, b) -> None:
+        """A roll of a hooked die: `before roll` triggers, the dice, `after roll` triggers, then durations."""
+        ec, die, var = self.ec, s.die, s.var
+        amount = ec.expr(s.amount)
+        roller = ec.expr(s.player) if s.player is not None else (lambda st, L: L.get("me"))
+        owner = ec.expr(s.for_player) if s.for_player is not None else None
+        faces = max(self.game.dice[die])
+        before, after = self.roll_hooks[die]
+        count, who = self.fresh("dice"), self.fresh("roller")
+
+        def start(st, fr):
+            L = fr[2]
+            k = max(0, amount(st, L))
+            p = roller(st, L)
+            q = owner(st, L) if owner is not None else p
+            L[count], L[who] = k, [p, q]
+            where = [len(st.stack) - 1, count, var]
+            for proc in before:
+                st.fired.append([proc, 0, {"me": q, "roller": p, "$roll": where}])
+
+        def throw(st, fr):
+            L = fr[2]
+            k = L.pop(count)
+            if k > MAX_DICE:
+                raise RuleError(f"a roll of {k} dice is more than the {MAX_DICE} a roll may have")
+            spend(st, k)
+            rolled = [st.roll_die(faces) for _ in range(k)]
+            L[var] = rolled
+            p, q = L[who]
+            event = {"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
+                     "player": None if p is None else NAMES[p]}
+            if owner is not None:
+                event["for"] = None if q is None else NAMES[q]
+            st.events.append(event)
+            where = [len(st.stack) - 1, None, var]
+            for proc in after:
+                st.fired.append([proc, 0, {"me": q, "roller": p, "$roll": where}])
+
+        def finish(st, fr):
+            p, q = fr[2].pop(who)
+            end_roll_durations(st, die, q)
+
+        b.emit(start, s.span)
+        b.emit(throw, s.span)
+        b.emit(finish, s.span)
+
+
+def _own_exprs(s: n.Stmt) -> list:
+    """The expressions a statement evaluates itself (not those of the blocks it holds)."""
+    if isinstance(s, (n.Assign, n.AugAssign, n.Return)):
+        return [s.value]
+    if isinstance(s, n.If):
+        return [cond for cond, _ in s.branches]
+    if isinstance(s, n.While):
+        return [s.cond]
+    return []
+
+
+def _changed(st: State, L: dict, var: str, die: str, how: str, rolled: list[int], fresh: int = 0) -> None:
+    """Keep the changed roll and record it; ``fresh`` dice were newly rolled (scripted dice land on them)."""
+    L[var] = rolled
+    event = {"type": "roll_changed", "turn": st.turn, "die": die, "how": how, "faces": rolled}
+    if fresh:
+        event["rolled"] = fresh
+    st.events.append(event)
+
+
+def _goto(label: Label) -> Callable:
+    def op(st, fr):
+        fr[1] = label.pc
+    return op
