@@ -27,6 +27,7 @@ CALL_DEPTH = 1_000              # procedure and trigger frames on the stack, by 
 INT64 = 2 ** 63 - 1             # the largest number_limit, and the default one
 FUNCTION_DEPTH = 32             # functions calling functions: deeper is refused when the game loads
 LITERAL_DIGITS = 19             # digits of a number written in a rule (INT64 has 19)
+MAX_DICE = 10_000               # dice in one roll: more is a runaway rule, not a game
 
 
 def spend(st: "State", units: int) -> None:
@@ -34,6 +35,14 @@ def spend(st: "State", units: int) -> None:
     st.work -= units
     if st.work < 0:
         raise over_budget(st)
+
+
+def roll_dice(st: "State", count: int, faces: int, already: int = 0) -> list[int]:
+    """``count`` new dice of a roll that holds ``already``: bounded by MAX_DICE and charged as work."""
+    if already + count > MAX_DICE:
+        raise RuleError(f"a roll of {already + count} dice is more than the {MAX_DICE} a roll may have")
+    spend(st, count)
+    return [st.roll_die(faces) for _ in range(count)]
 
 
 def over_budget(st: "State") -> RuleError:

@@ -18,10 +18,9 @@ from typing import Callable
 from .. import nodes as n
 from ..engine import FAILURES, NAMES, State, end_roll_durations, located, move_card
 from ..errors import RuleError
-from ..limits import over_budget, spend
+from ..limits import over_budget, roll_dice, spend
 from .expressions import Fn
 
-MAX_DICE = 10_000        # dice in one roll (as in statements)
 #: Past every instruction: a frame whose pc is here is finished.
 DONE = 1 << 40
 
@@ -274,10 +273,7 @@ class HookStatements:
             k = max(0, amount(st, L))
             if k == 0:
                 return
-            if len(L[var]) + k > MAX_DICE:
-                raise RuleError(f"a roll of {len(L[var]) + k} dice is more than the {MAX_DICE} a roll may have")
-            spend(st, k)
-            _changed(st, L, var, die, "added", list(L[var]) + [st.roll_die(faces) for _ in range(k)], k)
+            _changed(st, L, var, die, "added", list(L[var]) + roll_dice(st, k, faces, len(L[var])), k)
         return add
 
     def f_RemoveDice(self, s: n.RemoveDice) -> Fn:
@@ -346,12 +342,7 @@ class HookStatements:
 
         def throw(st, fr):
             L = fr[2]
-            k = L.pop(count)
-            if k > MAX_DICE:
-                raise RuleError(f"a roll of {k} dice is more than the {MAX_DICE} a roll may have")
-            spend(st, k)
-            rolled = [st.roll_die(faces) for _ in range(k)]
-            L[var] = rolled
+            L[var] = rolled = roll_dice(st, L.pop(count), faces)
             p, q = L[who]
             event = {"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
                      "player": None if p is None else NAMES[p]}

@@ -15,12 +15,11 @@ from ..engine import (FAILURES, NAMES, State, answer_card, answerers, check_end,
                       end_roll_durations, end_turn, holder_label, legal_plays, move_card, reaction_options,
                       located, set_counter, set_player_var, shuffle_zone, zone_of_hand)
 from ..errors import RuleError, Span
-from ..limits import over_budget, spend, too_big
+from ..limits import over_budget, roll_dice, spend, too_big
 from .expressions import ExprCompiler, Fn, local_name
 from .hooks import HookStatements, Label
 from .sites import ANSWER, CHOICE, PLAY, Sites, target_word
 
-MAX_DICE = 10_000        # dice in one roll: more is a runaway rule, not a game
 MAX_OPTIONS = 100_000   # options of one "how many" decision
 
 
@@ -338,12 +337,7 @@ class StmtCompiler(HookStatements):
             return self.roll_for(s, amount, roller)
 
         def roll(st, L):
-            k = max(0, amount(st, L))
-            if k > MAX_DICE:
-                raise RuleError(f"a roll of {k} dice is more than the {MAX_DICE} a roll may have")
-            spend(st, k)
-            rolled = [st.roll_die(faces) for _ in range(k)]
-            L[var] = rolled
+            L[var] = rolled = roll_dice(st, max(0, amount(st, L)), faces)
             who = roller(st, L)
             st.events.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
                               "player": None if who is None else NAMES[who]})
@@ -356,12 +350,7 @@ class StmtCompiler(HookStatements):
         faces = max(self.game.dice[die])
 
         def roll(st, L):
-            k = max(0, amount(st, L))
-            if k > MAX_DICE:
-                raise RuleError(f"a roll of {k} dice is more than the {MAX_DICE} a roll may have")
-            spend(st, k)
-            rolled = [st.roll_die(faces) for _ in range(k)]
-            L[var] = rolled
+            L[var] = rolled = roll_dice(st, max(0, amount(st, L)), faces)
             who, whose = roller(st, L), owner(st, L)
             st.events.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
                               "player": None if who is None else NAMES[who],
