@@ -11,22 +11,28 @@ decisions, events) -> ``agents``, ``sim``, ``narrate``, ``scenario``, ``cli``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from .engine import Decision, Game, Option, State
 from .errors import RulelangError, RuleError, Span, SpecError
+from .params import ParamError
 
 __all__ = ["load_game", "Game", "State", "Decision", "Option", "RulelangError", "SpecError", "RuleError",
-           "Span"]
+           "Span", "ParamError"]
 __version__ = "0.1.0"
 
 
-def load_game(path: str | Path, mods: "Sequence[str | Path]" = ()) -> Game:
-    """Load, check and compile the game in a folder (or a game.yaml), with mod files laid over it in order."""
+def load_game(path: str | Path, mods: "Sequence[str | Path]" = (),
+              params: "Mapping[str, object] | None" = None) -> Game:
+    """Load, check and compile the game in a folder (or a game.yaml), with mod files laid over it in order.
+
+    ``params`` sets the game's declared params for this instance (the rest keep their defaults); a value
+    the game refuses raises ``ParamError`` (a ValueError) naming the param and its bounds.
+    """
     from .compiler import compile_game
     from .loader import load_document
     from .schema import validate_document
 
     doc = load_document(path, mods=mods)
     validate_document(doc)
-    return compile_game(doc)
+    return compile_game(doc, params)

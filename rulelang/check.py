@@ -81,6 +81,7 @@ class Symbols:
     counter_props: dict[str, str] = field(default_factory=dict)
     seat_turns: bool = True
     number_limit: int = INT64                                        # numbers lie in [-limit, limit]
+    params: dict[str, int | bool] = field(default_factory=dict)      # param -> this instance's value
 
     def zone_owner(self, name: str) -> str:
         return self.zones[name].get("owner", "table")
@@ -90,7 +91,7 @@ class Symbols:
 
     def global_names(self) -> set[str]:
         return (set(self.locations) | set(self.counters) | set(self.zones) | set(self.roles)
-                | set(self.teams) | set(self.tables) | {"players", "game", "turn", "others", "me"})
+                | set(self.teams) | set(self.tables) | set(self.params) | {"players", "game", "turn", "others", "me"})
 
 
 @dataclass
@@ -407,7 +408,8 @@ class Checker(HookChecks):
     def _is_global(self, name: str) -> bool:
         s = self.sym
         return (name in s.locations or name in s.counters or name in s.zones or name in s.roles
-                or name in s.teams or name in s.tables or name in ("players", "game", "turn", "others"))
+                or name in s.teams or name in s.tables or name in s.params
+                or name in ("players", "game", "turn", "others"))
 
     def expr_Name(self, e: n.Name, scope: Scope) -> str:
         s, name = self.sym, e.id
@@ -428,6 +430,9 @@ class Checker(HookChecks):
         if name == "turn":
             e.ref = ("turn",)
             return INT
+        if name in s.params:
+            e.ref = ("param", name)
+            return BOOL if isinstance(s.params[name], bool) else INT
         if name in s.roles:
             e.ref = ("role", name)
             return PLAYER if s.roles[name].get("count") == 1 else list_of(PLAYER)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .errors import RulelangError
+from .params import ParamError, parse_assignments
 
 if TYPE_CHECKING:
     from .engine import State
@@ -48,6 +49,12 @@ def add_mod_argument(parser: argparse.ArgumentParser) -> None:
     """`--mod FILE`, repeatable: mods laid over the game in the order given (docs/mods.md)."""
     parser.add_argument("--mod", action="append", default=[], metavar="FILE", dest="mods",
                         help="a mod file or folder laid over the game (repeat for several, applied in order)")
+
+
+def add_param_argument(parser: argparse.ArgumentParser) -> None:
+    """`--param NAME=VALUE`, repeatable: a value for one of the game's declared params (docs/language.md)."""
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", dest="param_items",
+                        help="set one of the game's params for this instance (repeat for several)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     play_arguments(sub.add_parser("play", help="play a game at the terminal against bots"))
     for name in ("simulate", "sweep", "play"):
         add_mod_argument(sub.choices[name])
+    for name in ("validate", "run", "test", "replay", "simulate", "sweep", "play"):
+        add_param_argument(sub.choices[name])
     mods = sub.add_parser("mods", help="show what each mod changes in a game, and any conflict")
     mods.add_argument("path", metavar="PATH", help="the game")
     add_mod_argument(mods)
@@ -108,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = _dispatch(argv)
         sys.stdout.flush()           # here, not at exit, so a closed pipe is still reported quietly
         return code
-    except _Usage as usage:
+    except (_Usage, ParamError) as usage:
         _say(lambda: f"rulelang: error: {usage}")
         return 2
     except RulelangError as error:
@@ -138,6 +147,10 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     if args.command is None:
         raise _Usage("a command is needed: validate, run, test, replay, simulate, sweep, play, mods or new")
     _check_mods(getattr(args, "mods", []))
+    try:
+        args.params = parse_assignments(getattr(args, "param_items", []))
+    except ParamError as refused:
+        raise _Usage(str(refused)) from None
     return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test, "replay": cmd_replay,
             "simulate": cmd_simulate, "sweep": cmd_sweep, "play": cmd_play, "mods": cmd_mods,
             "new": cmd_new}[args.command](args)
@@ -198,11 +211,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     """Check every path given, even after one fails; the exit code is the worst outcome."""
     worst = 0
     for path in args.paths:
-        worst = max(worst, validate_one(path, args.games, args.seed, args.mods))
+        worst = max(worst, validate_one(path, args.games, args.seed, args.mods, args.params))
     return worst
 
 
-def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = ()) -> int:
+def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), params: dict | None = None) -> int:
     """Load one game and play its smoke test; report the outcome and return its exit code."""
     from . import load_game
     from .sim import smoke_test
@@ -213,11 +226,14 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = ()) -> 
         return 2
     started = time.perf_counter()
     try:
-        game = load_game(path, mods)
+        game = load_game(path, mods, params)
         problems = smoke_test(game, games, seed) if games > 0 else []
     except RulelangError as error:
         _say(error.format)
         return 1
+    except ParamError as refused:
+        _say(lambda: f"rulelang: error: {path}: {refused}")
+        return 2
     except (KeyboardInterrupt, BrokenPipeError):
         raise
     except Exception as error:      # a bug of rulelang: report it for this path, go on with the others
@@ -244,7 +260,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     missing = _missing(args.path)
     if missing:
         raise _Usage(missing)
-    game = load_game(args.path, args.mods)
+    game = load_game(args.path, args.mods, args.params)
     if not game.min_players <= args.players <= game.max_players:
         raise _Usage(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
     log = None
@@ -390,7 +406,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         else:
             present.append(path)
     if present:
-        code = max(code, run_scenario_files(present, mods=args.mods))
+        code = max(code, run_scenario_files(present, mods=args.mods, params=args.params))
     return code
 
 
@@ -406,13 +422,21 @@ def cmd_replay(args: argparse.Namespace) -> int:
         missing = _missing(path)
         if missing:
             raise _Usage(missing)
-    game = load_game(args.path, args.mods)
-    check = verify_log(game, read_log(args.log))
+    events = read_log(args.log)
+    game = load_game(args.path, args.mods, {**_logged_params(events), **args.params})
+    check = verify_log(game, events)
     if not check.ok:
         _say(check.report(args.log).format)
         return 1
     print(check.summary(args.log))
     return 0
+
+
+def _logged_params(events: list) -> dict:
+    """The param values a log's `started` event records (none when the game declares no params)."""
+    start = events[0] if isinstance(events, list) and events and isinstance(events[0], dict) else {}
+    logged = start.get("params") if start.get("type") == "started" else None
+    return dict(logged) if isinstance(logged, dict) else {}
 
 
 # --- simulate ----------------------------------------------------------------------------

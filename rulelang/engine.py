@@ -154,6 +154,7 @@ class Game:
         self.step_phase: dict[str, int] = {}      # step name -> its phase
         self.card_counters = False                # do rules put counters on cards?
         self.score: Fn | None = None              # a player's score, if the game keeps one
+        self.params: dict[str, int | bool] = {}   # this instance's param values (`params:`), folded into the rules
         self.heuristic: Fn | None = None          # how well a player stands, for agents that search
         #: every decision the rules can ask, by name (rulelang/decisions.py); one name may have several sites
         self.decisions: dict[str, list[DecisionSite]] = {}
@@ -262,8 +263,11 @@ class Game:
         first = self.phases[0]
         if first.order == "seat" and first.first == "random":
             st.active = st.randbelow(players)
-        st.events.append({"type": "started", "game": self.name, "players": players, "seed": seed,
-                          "roles": lay.roles, "first": player_name(st.active)})
+        started = {"type": "started", "game": self.name, "players": players, "seed": seed,
+                   "roles": lay.roles, "first": player_name(st.active)}
+        if self.params:                   # only a game that declares params records them: old logs stay the same
+            started["params"] = dict(self.params)
+        st.events.append(started)
         if self.named_phases:
             st.events.append({"type": "phase", "turn": 0, "phase": first.name})
         if before_first_turn and self.step_pcs:

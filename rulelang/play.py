@@ -68,7 +68,7 @@ def play_command(args: argparse.Namespace) -> int:
 
     from .policy import check_policies
 
-    game, agents = game_and_agents(args.path, args.players, args.agents, args.mods)
+    game, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)
     try:
         who = seat_players(args.seat, agents)
     except ValueError as error:

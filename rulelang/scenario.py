@@ -15,7 +15,8 @@ from typing import Any
 
 from . import files, load_game
 from .engine import Game, State, player_name
-from .errors import RulelangError, RuleError, ScenarioError
+from .errors import RulelangError, RuleError, ScenarioError, SpecError
+from .params import ParamError
 from .loader import Document, load_document
 from .scenario_check import Where, check_scenario
 from .schema import validate_document
@@ -36,6 +37,7 @@ class Scenario:
     path: tuple
     mods: tuple[str, ...] = ()        # mods laid over its game (`rulelang test --mod`)
     default_game: Path | None = None  # the game of a scenario that names none (a mod's own scenarios)
+    params: dict = field(default_factory=dict)   # param values from `rulelang test --param` (its own `params:` win)
 
 
 @dataclass
@@ -152,10 +154,14 @@ def game_folder(scenario: Scenario) -> Path:
 
 
 def game_for(scenario: Scenario) -> Game:
-    """The scenario's game with its mods, loaded once per process."""
-    key = (game_folder(scenario), scenario.mods)
+    """The scenario's game with its mods and params, loaded once per process (per set of param values)."""
+    params = {**scenario.params, **(scenario.data.get("params") or {})}
+    key = (game_folder(scenario), scenario.mods, tuple(sorted(params.items())))
     if key not in _GAMES:
-        _GAMES[key] = load_game(key[0], scenario.mods)
+        try:
+            _GAMES[key] = load_game(key[0], scenario.mods, params)
+        except ParamError as refused:
+            raise SpecError(str(refused), scenario.doc.span(scenario.path + ("params",))) from None
     return _GAMES[key]
 
 

@@ -9,7 +9,7 @@ turn loop and the end conditions.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .. import nodes as n
 from ..check import (BOOL, CARD, INT, LOCATION, PLAYER, ZONE, Checker, Scope, Symbols, build_symbols, list_of,
@@ -18,6 +18,8 @@ from ..decisions import place_of
 from ..engine import NAMES, CardType, EndCondition, Game, Phase, Proc, ZoneDecl, discard_card, move_card
 from ..errors import RulelangError, RuleError, SpecError, did_you_mean, raise_all
 from ..loader import Document
+from ..params import declaration_problems as param_problems, declarations as param_declarations
+from ..params import resolve as resolve_params
 from ..parser import parse_block, parse_expression
 from ..limits import FUNCTION_DEPTH, shown
 from .bounds import MAX_CARDS, card_total, function_order, numbers_out_of_range, read_limits, too_deep_functions
@@ -44,11 +46,12 @@ class _Job:
 class GameCompiler(HookDeclarations):
     """Builds a ``Game`` from a loaded, schema-checked document."""
 
-    def __init__(self, doc: Document):
+    def __init__(self, doc: Document, params: Mapping[str, Any] | None = None):
         self.doc = doc
         self.data = doc.data
         self.errors: list[RulelangError] = []
         self.sym = build_symbols(self.data)
+        self.given_params = params
         self.game = Game()
         self.seat = self.sym.seat_turns
 
@@ -189,6 +192,7 @@ class GameCompiler(HookDeclarations):
         g.location_labels = {k: (v or {}).get("label", k.replace("_", " ")) for k, v in self.sym.locations.items()}
         g.counters = list(self.sym.counters)
         g.counter_labels = {k: (v or {}).get("label", k.replace("_", " ")) for k, v in self.sym.counters.items()}
+        self.declare_params()
         self.declare_names_once()
         self.declare_vars()
         self.declare_tables()
@@ -227,11 +231,25 @@ class GameCompiler(HookDeclarations):
                                "step names are unique across the game: scenarios and tools find steps by name")
                 names[step_name] = path + ("steps", i)
 
+    def declare_params(self) -> None:
+        """This instance's param values: a contradictory declaration is a spec error, a bad value a ParamError."""
+        declared = param_declarations(self.data)
+        problems = param_problems(declared)
+        for name, key, message in problems:
+            self.error(message, ("params", name, key))
+        self.sym.params = {k: d.get("default") for k, d in declared.items()}
+        if not problems:
+            self.sym.params = resolve_params(declared, self.given_params)
+        elif self.given_params:
+            raise_all(self.errors)
+        self.game.params = dict(self.sym.params)
+
     def declare_names_once(self) -> None:
         """A name means one thing: a location may not also be a zone, say."""
         seen: dict[str, str] = {}
         groups = [("location", self.sym.locations), ("counter", self.sym.counters), ("zone", self.sym.zones),
-                  ("role", self.sym.roles), ("table", self.sym.tables), ("card", self.sym.cards)]
+                  ("role", self.sym.roles), ("table", self.sym.tables), ("card", self.sym.cards),
+                  ("param", self.sym.params)]
         for name in self.sym.card_props:
             if name in self.sym.counters:     # `card.name` must mean one thing
                 self.error(f"'{name}' names both a card property and a counter", ("card_props", name), key=True,
@@ -240,7 +258,8 @@ class GameCompiler(HookDeclarations):
             for name in names:
                 if name in seen and not (kind == "card" and seen[name] == "card"):
                     path = {"location": ("locations", name), "counter": ("counters", name),
-                            "zone": ("zones", name), "table": ("tables", name)}.get(kind, ())
+                            "zone": ("zones", name), "table": ("tables", name),
+                            "param": ("params", name)}.get(kind, ())
                     self.error(f"'{name}' names both a {seen[name]} and a {kind}", path, key=bool(path))
                 seen.setdefault(name, kind)
         reserved = {"me", "target", "this", "card", "owner", "players", "others", "game", "turn", "none",
@@ -709,10 +728,13 @@ def _get(data: Any, path: tuple) -> Any:
     return data
 
 
-def compile_game(doc: Document) -> Game:
-    """A checked, compiled ``Game`` from a loaded document (raises SpecError, never a Python error of size)."""
+def compile_game(doc: Document, params: Mapping[str, Any] | None = None) -> Game:
+    """A checked, compiled ``Game`` from a loaded document and this instance's param values.
+
+    Raises SpecError (never a Python error of size), or ParamError for a param value the game refuses.
+    """
     try:
-        return GameCompiler(doc).compile()
+        return GameCompiler(doc, params).compile()
     except RecursionError:
         raise SpecError("the spec nests too deeply to compile", doc.span(()),
                         "split deep rule texts into functions or procedures") from None

@@ -118,6 +118,9 @@ class ExprCompiler:
             return lambda st, L: 0
         if kind == "turn":
             return lambda st, L: st.turn
+        if kind == "param":
+            value = self.sym.params[ref[1]]
+            return lambda st, L: value
         if kind == "role":
             name = ref[1]
             if e.type == PLAYER:

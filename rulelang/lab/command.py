@@ -17,13 +17,14 @@ class UsageError(Exception):
     """A command-line mistake: one line, exit code 2."""
 
 
-def game_and_agents(path: str, players: int, agent_names: str, mods: Sequence[str] = ()) -> tuple:
+def game_and_agents(path: str, players: int, agent_names: str, mods: Sequence[str] = (),
+                    params: dict | None = None) -> tuple:
     """The game at ``path`` and one agent factory per seat, or a UsageError (simulate, sweep and play).
 
     A path that cannot be used (missing, a link loop, a name too long) and a
     player count the game refuses are usage mistakes, found before any game is played.
     """
-    from .. import files, load_game
+    from .. import ParamError, files, load_game
     from ..policy import check_policies
     from .simulate import seat_agents
 
@@ -33,7 +34,10 @@ def game_and_agents(path: str, players: int, agent_names: str, mods: Sequence[st
         raise UsageError(f"no such file or folder: {path}") from None
     except files.FileRefused as refused:
         raise UsageError(f"'{path}' {refused.reason}") from None
-    game = load_game(path, mods)
+    try:
+        game = load_game(path, mods, params)
+    except ParamError as refused:
+        raise UsageError(str(refused)) from None
     if not game.min_players <= players <= game.max_players:
         raise UsageError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {players}")
     try:
@@ -72,8 +76,9 @@ def simulate(args: argparse.Namespace) -> int:
     if getattr(args, "ray", None) is not None:
         _require_ray()
     _check_outputs(args)
-    game, agents = game_and_agents(args.path, args.players, args.agents, args.mods)
-    batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods))
+    game, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)
+    batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods),
+                  tuple(sorted(args.params.items())))
     with progress_bar(args.games) as advance:
         if getattr(args, "ray", None) is not None:
             records = _run_on_ray(args, batch, advance)

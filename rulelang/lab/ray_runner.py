@@ -39,18 +39,18 @@ def require_ray() -> Any:
 _COMPILED: dict[str, Game] = {}
 
 
-def _compiled(key: str, doc: Document) -> Game:
+def _compiled(key: str, doc: Document, params: dict) -> Game:
     if key not in _COMPILED:
         from ..compiler import compile_game
         from ..schema import validate_document
         validate_document(doc)
-        _COMPILED[key] = compile_game(doc)
+        _COMPILED[key] = compile_game(doc, params)
     return _COMPILED[key]
 
 
 def play_range(key: str, doc: Document, batch: Batch, start: int, stop: int) -> list[GameRecord]:
     """Games ``start`` to ``stop - 1`` of the batch: what one Ray task does."""
-    game = _compiled(key, doc)
+    game = _compiled(key, doc, dict(batch.params))
     return [play_game(game, batch, index) for index in range(start, stop)]
 
 
@@ -63,7 +63,7 @@ def run_batch_ray(doc: Document, batch: Batch, address: str | None,
         ray.init(address=address, runtime_env={"py_modules": [str(Path(__file__).resolve().parent.parent)]},
                  include_dashboard=False, log_to_driver=False, configure_logging=False)
     try:
-        key = hashlib.sha256(pickle.dumps(doc.data)).hexdigest()
+        key = hashlib.sha256(pickle.dumps((doc.data, batch.params))).hexdigest()
         task = ray.remote(play_range)
         shared = ray.put(doc)
         pending = [task.remote(key, shared, batch, start, min(start + chunk, batch.games))

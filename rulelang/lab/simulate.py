@@ -33,11 +33,12 @@ class Batch:
     seed: int
     agents: tuple[str, ...]          # the agent's name at each seat
     mods: tuple[str, ...] = ()       # mod files laid over the game, in order
+    params: tuple[tuple[str, object], ...] = ()   # the game's param values given, as (name, value) pairs
 
     @property
     def source(self) -> tuple:
-        """What a worker loads: the game and its mods."""
-        return (self.path, self.mods)
+        """What a worker loads: the game, its mods and its param values."""
+        return (self.path, self.mods, self.params)
 
 
 @dataclass
@@ -150,8 +151,8 @@ def _start_worker(source: tuple) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if source not in _LOADED:
         from .. import load_game
-        path, mods = source
-        _LOADED[source] = load_game(path, mods)
+        path, mods, params = source
+        _LOADED[source] = load_game(path, mods, dict(params))
 
 
 def _play_range(batch: Batch, start: int, stop: int) -> list[GameRecord]:

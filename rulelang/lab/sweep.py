@@ -202,7 +202,8 @@ def addresses(doc: Document, varies: list[Vary]) -> list[Address]:
     return found
 
 
-def build_variant(doc: Document, places: list[Address], values: tuple[float, ...], label: str) -> Game:
+def build_variant(doc: Document, places: list[Address], values: tuple[float, ...], label: str,
+                  params: dict | None = None) -> Game:
     """The game with these values: checked and compiled like a spec read from disk."""
     from ..compiler import compile_game
     from ..schema import validate_document
@@ -210,7 +211,7 @@ def build_variant(doc: Document, places: list[Address], values: tuple[float, ...
     changed = with_values(doc, list(zip(places, values)))
     try:
         validate_document(changed)
-        return compile_game(changed)
+        return compile_game(changed, params)
     except RulelangError as error:
         for each in (error.errors if isinstance(error, ErrorList) else [error]):
             each.notes = list(each.notes) + [f"with the sweep setting {label}: the spec is not valid with this value"]
@@ -228,9 +229,10 @@ def _variant(source: tuple, setting: tuple) -> Game:
     key = (source, setting)
     if key not in _VARIANTS:
         from ..loader import load_document
-        path, mods = source
+        path, mods, params = source
         places, values = zip(*setting) if setting else ((), ())
-        _VARIANTS[key] = build_variant(load_document(path, mods=mods), list(places), tuple(values), "")
+        _VARIANTS[key] = build_variant(load_document(path, mods=mods), list(places), tuple(values), "",
+                                       dict(params))
     return _VARIANTS[key]
 
 
@@ -293,7 +295,7 @@ def run_sweep(doc: Document, path: str, varies: list[Vary], batch: Batch, metric
     places = addresses(doc, varies)
     every = combinations(varies)
     settings = [tuple(zip(places, values)) for values in every]
-    games = [build_variant(doc, places, values, describe(varies, values)) for values in every]
+    games = [build_variant(doc, places, values, describe(varies, values), dict(batch.params)) for values in every]
     for values, game in zip(every, games):
         if not game.min_players <= batch.players <= game.max_players:
             raise ValueError(f"with {describe(varies, values)}, {game.name} is for {game.min_players} to "

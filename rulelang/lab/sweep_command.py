@@ -45,8 +45,9 @@ def sweep(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     if args.plot:
         _check_plot(args.plot)
-    base, agents = game_and_agents(args.path, args.players, args.agents, args.mods)   # valid before it is varied
-    batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods))
+    base, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)   # valid first
+    batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods),
+                  tuple(sorted(args.params.items())))
     layout = base.layout(args.players)
     empty = summarize(batch, [], base.name, layout.roles, layout.team_players)
     metric = target.metric if target else _default_metric(empty)
