@@ -26,7 +26,7 @@ VAR_TYPES = {"int": INT, "bool": BOOL, "player": PLAYER, "location": LOCATION, "
              "counter": COUNTER}
 
 AGGREGATES = {"count", "any", "all", "first", "sum", "max", "min", "filter", "empty", "last"}
-BUILTINS = {"next", "previous", "seats_from"} | AGGREGATES
+BUILTINS = {"next", "previous", "seats_from", "range"} | AGGREGATES
 
 
 def list_of(item: str) -> str:
@@ -578,6 +578,21 @@ class Checker(HookChecks):
         self.expect(e.right, scope, BOOL, f"each side of '{e.op}'")
         return BOOL
 
+    def expr_CondExpr(self, e: n.CondExpr, scope: Scope) -> str:
+        """`A if COND else B`: both values of one kind (or none where a player, card, ... may be none)."""
+        self.expect(e.cond, scope, BOOL, "the condition of 'if ... else'")
+        outer, self.value_calls = self.value_calls, False   # a procedure's value is computed before the
+        try:                                                # statement: never in a branch that may not run
+            then, orelse = self.expr(e.then, scope), self.expr(e.orelse, scope)
+        finally:
+            self.value_calls = outer
+        if then == orelse or orelse == "?" or (orelse == NONE and then in NULLABLE):
+            return then
+        if then == "?" or (then == NONE and orelse in NULLABLE):
+            return orelse
+        return self.error(f"the two values of 'if ... else' must be of one kind, not {describe(then)} "
+                          f"and {describe(orelse)}", e.span)
+
     def expr_Not(self, e: n.Not, scope: Scope) -> str:
         self.expect(e.operand, scope, BOOL, "what 'not' negates")
         return BOOL
@@ -644,6 +659,12 @@ class Checker(HookChecks):
                 return self.error(f"'{f}' takes one player", e.span)
             self.expect(e.args[0].value, scope, PLAYER, f"the argument of '{f}'")
             return PLAYER if f != "seats_from" else list_of(PLAYER)
+        if f == "range":
+            if len(e.args) != 2 or any(arg.var is not None for arg in e.args):
+                return self.error("'range' takes two numbers: range(FROM, TO) is FROM, FROM+1, ..., TO-1", e.span)
+            for arg in e.args:
+                self.expect(arg.value, scope, INT, "each argument of 'range'")
+            return list_of(INT)
         if f in ("max", "min") and len(e.args) > 1:
             for arg in e.args:
                 if arg.var is not None:

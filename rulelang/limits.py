@@ -28,6 +28,7 @@ INT64 = 2 ** 63 - 1             # the largest number_limit, and the default one
 FUNCTION_DEPTH = 32             # functions calling functions: deeper is refused when the game loads
 LITERAL_DIGITS = 19             # digits of a number written in a rule (INT64 has 19)
 MAX_DICE = 10_000               # dice in one roll: more is a runaway rule, not a game
+MAX_OPTIONS = 100_000           # options of one "how many" decision, and numbers of one range(a, b)
 
 
 def spend(st: "State", units: int) -> None:

@@ -108,6 +108,14 @@ class BoolOp(Expr):
 
 
 @dataclass(eq=False)
+class CondExpr(Expr):
+    """`then if cond else orelse`: one of two values, the other not computed."""
+    cond: Expr
+    then: Expr
+    orelse: Expr
+
+
+@dataclass(eq=False)
 class Not(Expr):
     operand: Expr
 

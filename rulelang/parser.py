@@ -209,10 +209,10 @@ def _expected_words(expected: set[str]) -> str:
     elif expected & {"NAME", "INT", "STRING", "LPAR"}:
         words.append("a value")
         expected -= _VALUE_START
-    rest = expected - _OPERATORS - set(_ENDINGS)
+    rest = expected - _OPERATORS - set(_ENDINGS) - {"IF"}     # after a value, 'if' goes on as 'A if C else B'
     endings = [_ENDINGS[t] for t in ("_INDENT", "_NL", "_DEDENT", "$END") if t in expected]
     words += sorted(_describe(t) for t in rest)
-    if not words and not endings and expected & _OPERATORS:
+    if not words and not endings and expected & (_OPERATORS | {"IF"}):
         words.append("an operator")
     words += endings
     if not words:
@@ -560,6 +560,11 @@ class _ToNodes(Transformer):
     @v_args(meta=True)
     def or_op(self, meta, c):
         return n.BoolOp("or", c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def cond_expr(self, meta, c):
+        then, _, cond, _, orelse = c
+        return n.CondExpr(cond, then, orelse, span=self._span(meta))
 
     @v_args(meta=True)
     def and_op(self, meta, c):

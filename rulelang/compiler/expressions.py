@@ -13,7 +13,7 @@ from .. import nodes as n
 from ..check import CARD, PLAYER, ZONE, Symbols
 from ..engine import CardType, Game, State, ZoneDecl
 from ..errors import RuleError
-from ..limits import over_budget, spend, too_big
+from ..limits import MAX_OPTIONS, over_budget, spend, too_big
 
 Fn = Callable[[State, dict], Any]
 _MISSING = object()
@@ -290,6 +290,10 @@ class ExprCompiler:
             return lambda st, L: a(st, L) and b(st, L)
         return lambda st, L: a(st, L) or b(st, L)
 
+    def c_CondExpr(self, e: n.CondExpr) -> Fn:
+        cond, then, orelse = self.expr(e.cond), self.expr(e.then), self.expr(e.orelse)
+        return lambda st, L: then(st, L) if cond(st, L) else orelse(st, L)
+
     def c_Not(self, e: n.Not) -> Fn:
         a = self.expr(e.operand)
         return lambda st, L: not a(st, L)
@@ -360,6 +364,8 @@ class ExprCompiler:
             if name == "previous":
                 return lambda st, L: (p(st, L) - 1) % st.n
             return lambda st, L: [(p(st, L) + i) % st.n for i in range(st.n)]
+        if name == "range":
+            return _range(self.expr(e.args[0].value), self.expr(e.args[1].value), e.span)
         if name in ("max", "min") and len(e.args) > 1:
             args = [self.expr(a.value) for a in e.args]
             pick = max if name == "max" else min
@@ -386,6 +392,19 @@ class ExprCompiler:
                 return v
             raise too_big(v, limit, span)
         return total
+
+
+def _range(low: Fn, high: Fn, span) -> Fn:
+    """`range(a, b)`: the numbers a to b - 1, each charged as work, at most MAX_OPTIONS of them."""
+    def numbers(st: State, L: dict) -> list:
+        lo, hi = low(st, L), high(st, L)
+        if hi - lo > MAX_OPTIONS:
+            raise RuleError(f"range({lo:,}, {hi:,}) has more than the {MAX_OPTIONS:,} numbers a list of "
+                            "numbers may have", span)
+        if hi > lo:
+            spend(st, hi - lo)
+        return list(range(lo, hi))
+    return numbers
 
 
 def _metered(items: Fn) -> Fn:

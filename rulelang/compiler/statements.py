@@ -15,12 +15,11 @@ from ..engine import (FAILURES, NAMES, State, answer_card, answerers, check_end,
                       end_roll_durations, end_turn, holder_label, legal_plays, move_card, reaction_options,
                       located, set_counter, set_player_var, shuffle_zone, zone_of_hand)
 from ..errors import RuleError, Span
-from ..limits import over_budget, roll_dice, spend, too_big
+from ..limits import MAX_OPTIONS, over_budget, roll_dice, spend, too_big
 from .expressions import ExprCompiler, Fn, local_name
 from .hooks import HookStatements, Label
 from .sites import ANSWER, CHOICE, PLAY, Sites, target_word
 
-MAX_OPTIONS = 100_000   # options of one "how many" decision
 
 
 class Builder:
