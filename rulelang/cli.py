@@ -378,10 +378,13 @@ def report_game_error(played: Played, args: argparse.Namespace, saved: bool) -> 
 
 def summary(state) -> dict:
     team = state.winning_team()
-    return {"game": state.game.name, "seed": state.seed, "players": state.n,
-            "winners": [team] if team else state.winner_names(), "winning_players": state.winner_names(),
-            "team": team, "turns": state.turn, "result": state.result, "events": len(state.events),
-            "scores": state.scores()}
+    found = {"game": state.game.name, "seed": state.seed, "players": state.n,
+             "winners": [team] if team else state.winner_names(), "winning_players": state.winner_names(),
+             "team": team, "turns": state.turn, "result": state.result, "events": len(state.events),
+             "scores": state.scores()}
+    if state.game.returns is not None and state.over:
+        found["returns"] = state.returns()
+    return found
 
 
 # --- test ----------------------------------------------------------------------------

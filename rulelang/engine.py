@@ -145,6 +145,8 @@ class Game:
         self.call_depth = CALL_DEPTH              # frames on the stack
         self.number_limit = INT64                 # every number lies in [-number_limit, number_limit]
         self.score_span: Span | None = None
+        self.returns: Fn | None = None            # a player's return (payoff) at the end, if the game declares one
+        self.returns_span: Span | None = None
         self.roles: list[dict] = []
         self.teams: dict[str, list[str]] = {}
         self.tables: dict[str, dict] = {}
@@ -155,6 +157,7 @@ class Game:
         self.card_counters = False                # do rules put counters on cards?
         self.score: Fn | None = None              # a player's score, if the game keeps one
         self.params: dict[str, int | bool] = {}   # this instance's param values (`params:`), folded into the rules
+        self.ask_single_options = False           # ask a decision that has a single option (else it is taken)
         self.heuristic: Fn | None = None          # how well a player stands, for agents that search
         #: every decision the rules can ask, by name (rulelang/decisions.py); one name may have several sites
         self.decisions: dict[str, list[DecisionSite]] = {}
@@ -214,8 +217,11 @@ class Game:
         return Layout(n, zones, labels, roles, role_players, team_players, tables)
 
     def new_state(self, players: int, seed: int = 0, observer: Callable | None = None,
-                  before_first_turn: bool = False) -> "State":
+                  before_first_turn: bool = False, ask_single_options: bool | None = None) -> "State":
         """A new game for ``players`` seats, played until its first decision.
+
+        ``ask_single_options`` (default: the game's `ask_single_options`) asks every decision, even one with a
+        single option, as adapters whose action histories hold every decision need.
 
         ``observer(state, step_name)``, if given, is called before every step from the first.
         ``before_first_turn`` stops right after the game's setup instead, with nothing of
@@ -257,6 +263,7 @@ class Game:
         st.dice_script = []
         st.halt = None
         st.observer = observer
+        st.ask_single = self.ask_single_options if ask_single_options is None else bool(ask_single_options)
         st.fired = []
         st.work = st.game.step_budget     # the work budget of the next run (set again by run)
         st._decision = None
@@ -348,7 +355,7 @@ _FIXTURES = ("dice_script", "halt")
 class State:
     """One game in progress: plain data plus a reference to its compiled game."""
 
-    __slots__ = _FIELDS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work")
+    __slots__ = _FIELDS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "ask_single")
 
     # -- chance ---------------------------------------------------------------
 
@@ -463,17 +470,24 @@ class State:
         Read between runs too (views, summaries): it has a work budget of its own,
         and a failure is told like any rule's.
         """
-        score = self.game.score
-        if score is None:
+        return self._per_player(self.game.score, self.game.score_span, "score")
+
+    def returns(self) -> list[int] | None:
+        """Every player's return (payoff), in seat order, if the game declares `returns`: told when it ends."""
+        return self._per_player(self.game.returns, self.game.returns_span, "returns")
+
+    def _per_player(self, value: Fn | None, span: Span | None, what: str) -> list[int] | None:
+        """A per-player expression for every seat, with a work budget of its own; a failure is located."""
+        if value is None:
             return None
         saved = self.work
         self.work = self.game.step_budget
         try:
-            return [score(self, {"p": p}) for p in range(self.n)]
+            return [value(self, {"p": p}) for p in range(self.n)]
         except FAILURES as error:
-            raise located(error, self.game.score_span) from None
+            raise located(error, span) from None
         except MemoryError:
-            raise RuleError("the score ran out of memory", self.game.score_span) from None
+            raise RuleError(f"the {what} ran out of memory", span) from None
         finally:
             self.work = saved
 
@@ -653,6 +667,7 @@ class State:
     def copy(self) -> "State":
         new = State.__new__(State)
         new.game, new.lay, new.n, new.seed, new.rng = self.game, self.lay, self.n, self.seed, self.rng
+        new.ask_single = self.ask_single
         new.counters = [list(h) for h in self.counters]
         new.vars = [list(v) for v in self.vars]
         new.zones = [list(z) for z in self.zones]
@@ -702,6 +717,7 @@ class State:
         for name in _FIELDS:
             setattr(st, name, _copy_plain(data[name]))
         st.lay = game.layout(st.n)
+        st.ask_single = game.ask_single_options
         st.dice_script = []
         st.halt = None
         st.fired = []
@@ -1065,6 +1081,8 @@ def check_end(st: State, L: dict) -> bool:
                      "winners": st.winner_names(), "team": st.winning_team()}
             if game.score is not None:
                 event["scores"] = st.scores()
+            if game.returns is not None:          # only when declared: other games' logs stay the same
+                event["returns"] = st.returns()
             st.events.append(event)
             return True
     return False

@@ -173,6 +173,7 @@ class GameCompiler(HookDeclarations):
         else:
             add(("score",), False, {"p": PLAYER}, INT)
         add(("heuristic",), False, {"p": PLAYER}, INT)
+        add(("returns",), False, {"p": PLAYER}, INT)
         for i, _ in enumerate(data.get("end") or []):
             add(("end", i, "when"), False, dict(me), BOOL)
             add(("end", i, "winner"), False, dict(me), "winner")
@@ -462,6 +463,8 @@ class GameCompiler(HookDeclarations):
                                       expr(("end", i, "winner")), self.doc.span(("end", i))))
         g.score = self.score(expr)
         g.score_span = self.doc.span(("score",)) if g.score is not None else None
+        g.returns = expr(("returns",))
+        g.returns_span = self.doc.span(("returns",)) if g.returns is not None else None
         g.heuristic = expr(("heuristic",))
         setup = block(("setup",), "setup") if data.get("setup") else None
         phases = []

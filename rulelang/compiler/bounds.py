@@ -22,6 +22,7 @@ def read_limits(game: Game, data: dict) -> None:
     game.step_budget = data.get("step_budget", STEP_BUDGET)
     game.call_depth = data.get("call_depth", CALL_DEPTH)
     game.number_limit = data.get("number_limit", INT64)
+    game.ask_single_options = bool(data.get("ask_single_options", False))
 
 
 def _is_number(value: Any) -> bool:

@@ -529,7 +529,7 @@ class StmtCompiler(HookStatements):
                         oid, label = text(st, x)
                         opts.append([oid, label])
                         vals.append(x)
-                if len(vals) == 1:
+                if len(vals) == 1 and not st.ask_single:
                     store(st, L, vals[0])
                 elif vals:
                     choosers.append(p)
@@ -688,8 +688,8 @@ def _decision(offer: Callable, take: Callable) -> Callable:
     """An instruction for one player's decision.
 
     ``offer(st, L)`` gives (player, kind, prompt, options, values); ``take(st, L,
-    value)`` keeps the pick. One option (or none: None) is taken at once;
-    otherwise the instruction waits, and runs again with the answer.
+    value)`` keeps the pick. One option (or none: None) is taken at once, unless the state asks single
+    options; otherwise the instruction waits, and runs again with the answer.
     """
     def op(st, fr):
         L = fr[2]
@@ -699,7 +699,7 @@ def _decision(offer: Callable, take: Callable) -> Callable:
             take(st, L, answer[0])
             return False
         player, kind, prompt, options, values = offer(st, L)
-        if len(values) <= 1:
+        if not values or len(values) == 1 and not st.ask_single:
             take(st, L, values[0] if values else None)
             return False
         waiting = st.ask(kind, prompt, [player], [options], [values])
