@@ -294,6 +294,8 @@ class _Applier:
         for kind, items in self.data["add"].items():
             if kind == "table_rows":
                 self._add_rows(items)
+            elif kind == "score_parts":
+                self._add_score_parts(items)
             elif kind in MAPPING_KINDS:
                 self._add_mapping(kind, items)
             else:
@@ -314,6 +316,32 @@ class _Applier:
                 table[name] = copy.deepcopy(items[name])
                 self.doc.graft((kind, name), self.mod.doc, at)
                 self.doc._key_spans[(kind, name)] = span
+
+    def _add_score_parts(self, parts: dict) -> None:
+        """Points from a new source, summed with the game's score, which stays as written.
+
+        A score written as one expression becomes the part named ``game`` (its positions move with it),
+        so a mod adds points without replacing, or even repeating, the game's own score.
+        """
+        data = self.doc.data
+        score = data.get("score")
+        if not isinstance(score, dict):
+            data["score"] = {"parts": {} if score is None else {"game": score}}
+            if score is not None:
+                self.doc.move_positions(("score",), ("score", "parts", "game"))
+                self.doc._key_spans[("score", "parts", "game")] = self.doc.key_span(("score", "parts", "game"))
+            self.doc._spans.setdefault(("score",), self.mod.span("add", "score_parts"))
+        table = data["score"].setdefault("parts", {})
+        for name in parts:
+            at = ("add", "score_parts", name)
+            span = self.mod.key_span(*at)
+            if name in table and not self._brought_by_a_mod(("score_parts", str(name))):
+                self.fail(f"the score already has a part '{name}'", span, "name the new part otherwise")
+                continue
+            if self.change(("score_parts", str(name)), f"adds score part '{name}'", span):
+                table[name] = copy.deepcopy(parts[name])
+                self.doc.graft(("score", "parts", name), self.mod.doc, at)
+                self.doc._key_spans[("score", "parts", name)] = span
 
     def _add_list(self, kind: str, items: list) -> None:
         listed = self.doc.data.setdefault(kind, [])

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -331,10 +332,18 @@ def test_the_base_scenarios_pass_under_a_mod_that_only_adds_cards() -> None:
     assert "double_bit_axe.yaml" in out.getvalue()        # the mod's own scenarios ran too
 
 
-@pytest.mark.parametrize("mod", ["double_bit_axe", "second_helping", "sharp_blades", "seven_at_the_table",
-                                 "titanium_rush", "scarce_titanium"])
+EXAMPLE_MODS = sorted(path.name for path in MODS.iterdir() if (path / "mod.yaml").is_file())
+GAME_FOLDERS = {FJ_NAME: FJ, "Jack's Friends": JF}
+
+
+def test_the_example_mods_are_all_found() -> None:
+    assert {"double_bit_axe", "second_helping", "sharp_blades", "seven_at_the_table", "titanium_rush",
+            "scarce_titanium", "whetstone", "lumberjack_fair"} <= set(EXAMPLE_MODS)
+
+
+@pytest.mark.parametrize("mod", EXAMPLE_MODS)
 def test_every_example_mod_validates_and_passes_its_scenarios(mod: str, capsys) -> None:
-    game = JF if mod == "seven_at_the_table" else FJ
+    game = GAME_FOLDERS[yaml.safe_load((MODS / mod / "mod.yaml").read_text(encoding="utf-8"))["game"]]
     code, out, err = cli(["validate", game, "--mod", str(MODS / mod), "--games", "3"], capsys)
     assert code == 0, err
     code, out, err = cli(["test", str(MODS / mod)], capsys)
