@@ -125,7 +125,12 @@ class Subject:
 
     def failing_scenarios(self) -> list[str]:
         """Scenarios that fail on the unchanged game: they would 'catch' every mutant."""
-        return [f"{s.file}: {s.name}" for s in self.scenarios if not run_scenario(s, self.game).passed]
+        games: dict[tuple, Game] = {(): self.game}
+        for s in self.scenarios:
+            key = _params_key(s)
+            if key not in games:
+                games[key] = compile_game(self.doc, dict(key))
+        return [f"{s.file}: {s.name}" for s in self.scenarios if not run_scenario(s, games[_params_key(s)]).passed]
 
     def player_counts(self) -> list[int]:
         return sorted({self.game.min_players, self.game.max_players})
@@ -144,16 +149,23 @@ class Subject:
             return Verdict(index, INVALID, error.message)
         except Exception as error:  # noqa: BLE001 - a compiler bug on one mutant must not end the whole run
             return Verdict(index, INVALID, f"rulelang failed to compile it ({type(error).__name__}: {error})")
-        caught_by = self.catcher(game)
+        variants: dict[tuple, Game] = {(): game}
+
+        def game_for(key: tuple) -> Game:
+            """The mutant for a scenario's own param values (`params:`), compiled once per set of values."""
+            if key not in variants:
+                variants[key] = build(self.doc, mutant, self.trees, dict(key))
+            return variants[key]
+        caught_by = self.catcher(game_for)
         if caught_by is not None:
             return Verdict(index, CAUGHT, caught_by)
         return Verdict(index, EQUIVALENT if self.plays_the_same(game) else SURVIVED)
 
-    def catcher(self, game: Game) -> str | None:
-        """The first scenario that fails (or crashes) with this game, if any."""
+    def catcher(self, game_for: Callable[[tuple], Game]) -> str | None:
+        """The first scenario that fails (or crashes) with this game (for its param values), if any."""
         for scenario in self.scenarios:
             try:
-                passed = run_scenario(scenario, game).passed
+                passed = run_scenario(scenario, game_for(_params_key(scenario))).passed
             except Exception:  # noqa: BLE001 - a mutant that breaks the engine is noticed, not a crash of the tool
                 passed = False
             if not passed:
@@ -164,6 +176,11 @@ class Subject:
         if (game.min_players, game.max_players) != (self.game.min_players, self.game.max_players):
             return False
         return all(play(game, p, s, reference) == reference for (p, s), reference in self.baseline().items())
+
+
+def _params_key(scenario) -> tuple:
+    """A scenario's own param values as a key (empty: the game's defaults)."""
+    return tuple(sorted((scenario.data.get("params") or {}).items()))
 
 
 def _game_of(path: Path) -> Path:

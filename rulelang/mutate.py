@@ -259,8 +259,8 @@ class _MutantCompiler(GameCompiler):
     text (copied, because the checker writes types into a tree).
     """
 
-    def __init__(self, doc: Document, mutant: Mutant | None, trees: dict | None):
-        super().__init__(doc)
+    def __init__(self, doc: Document, mutant: Mutant | None, trees: dict | None, params: dict | None = None):
+        super().__init__(doc, params)
         self.mutant = mutant
         self.names = Names.of(doc.data)
         self.trees = trees
@@ -287,14 +287,14 @@ def _value_at(data: Any, path: tuple) -> Any:
     return data
 
 
-def build(doc: Document, mutant: Mutant, trees: dict | None = None) -> Game:
-    """The game with this mutant's change (``SpecError`` if it no longer validates).
+def build(doc: Document, mutant: Mutant, trees: dict | None = None, params: dict | None = None) -> Game:
+    """The game with this mutant's change (``SpecError`` if it no longer validates), for these param values.
 
     ``trees``, a dict kept between calls on one spec, caches parsed rule texts.
     """
     if mutant.in_text:
-        return _MutantCompiler(doc, mutant, trees).compile()
+        return _MutantCompiler(doc, mutant, trees, params).compile()
     changed = doc.copy()
     apply_data_mutation(changed, mutant.where, mutant.variant)
     validate_document(changed)
-    return _MutantCompiler(changed, None, trees).compile()
+    return _MutantCompiler(changed, None, trees, params).compile()

@@ -298,8 +298,8 @@ def test_bots_play_the_same_game_from_the_same_seeds(jacks_friends, bot):
 
 def test_mcts_beats_random_at_pig(tmp_path):
     """Pig to 30 rewards holding at the right time; MCTS finds it, random play does not."""
-    pig = rulelang.load_game(derive_pig(tmp_path, (">= 100", ">= 30")))
-    batch = Batch(str(tmp_path / "pig"), 2, 100, 1, seat_agents("mcts:iterations=30,random", 2))
+    pig = rulelang.load_game(PIG, params={"goal": 30})
+    batch = Batch(str(PIG), 2, 100, 1, seat_agents("mcts:iterations=30,random", 2), params=(("goal", 30),))
     records = run_batch(pig, batch)
     assert not [r.error for r in records if r.error]
     wins = sum(0 in r.winners for r in records)

@@ -63,11 +63,11 @@ def test_mutants_are_numbered_in_a_fixed_order_and_described_by_place():
     assert [(m.location, m.change) for m in first] == [(m.location, m.change) for m in again]
     assert [m.index for m in first] == list(range(len(first)))
     described = {(m.location, m.change) for m in first}
-    assert ("examples/pig/game.yaml:45", "`>=` -> `>`") in described
-    assert ("examples/pig/game.yaml:45", "100 -> 99") in described
-    assert ("examples/pig/game.yaml:17", "faces 6 -> 5") in described
-    assert ("examples/pig/game.yaml:34", "`+=` -> `-=`") in described
-    assert ("examples/pig/game.yaml:32", "deleted `me.pot = 0`") in described
+    assert ("examples/pig/game.yaml:48", "`>=` -> `>`") in described
+    assert ("examples/pig/game.yaml:12", "default 100 -> 99") in described
+    assert ("examples/pig/game.yaml:20", "faces 6 -> 5") in described
+    assert ("examples/pig/game.yaml:37", "`+=` -> `-=`") in described
+    assert ("examples/pig/game.yaml:35", "deleted `me.pot = 0`") in described
     assert any(m.kind == "order" and m.change == "first random -> first" for m in first)
 
 
@@ -101,7 +101,7 @@ def _weak_pig(tmp_path: Path, keep: int) -> Path:
 def test_a_weak_scenario_set_leaves_real_rules_as_survivors(tmp_path):
     report = run_coverage(str(_weak_pig(tmp_path, 1)))
     survivors = {m.change for m, _ in report.of(SURVIVED)}
-    assert "100 -> 99" in survivors                  # nothing pins the winning total
+    assert "default 100 -> 99" in survivors                  # nothing pins the winning total
     assert report.rate < 100
     strong = run_coverage(str(PIG))
     assert strong.counts[CAUGHT] > report.counts[CAUGHT]
@@ -110,8 +110,8 @@ def test_a_weak_scenario_set_leaves_real_rules_as_survivors(tmp_path):
 def test_a_change_nothing_can_observe_is_marked_likely_equivalent(tmp_path):
     report = run_coverage(str(_weak_pig(tmp_path, 1)))
     equivalent = {(m.line, m.change) for m, _ in report.of(EQUIVALENT)}
-    assert (25, "limit 100000 -> 99999") in equivalent       # games end long before (100,000 is the largest limit)
-    assert (45, "100 -> 99") not in equivalent               # plays differently: a hole
+    assert (28, "limit 100000 -> 99999") in equivalent       # games end long before (100,000 is the largest limit)
+    assert (12, "default 100 -> 99") not in equivalent               # plays differently: a hole
     assert report.counts[INVALID] > 0
     assert sum(report.counts.values()) == len(report.mutants)
 
