@@ -305,6 +305,10 @@ class _Check:
             if canonical(start[field]) != canonical(data[key]):
                 self.fail(["events", 0, field], f"{canonical(start[field])}, but the state's {key} is "
                                                 f"{canonical(data[key])}")
+        saved_params = start.get("params", {})
+        if canonical(saved_params) != canonical(self.game.params):     # a game compiled for other param values
+            self.fail(["events", 0, "params"], f"{canonical(saved_params)}, but the game was loaded with params "
+                                               f"{canonical(self.game.params)}")
         if data["over"]:
             last = events[-1]
             told = [player_name(p) for p in data["winners"]]

@@ -147,3 +147,18 @@ def test_a_scenario_sets_params_and_a_refused_one_is_located(tmp_path):
     file.write_text(f"game: {PIG}\nscenario: a goal out of bounds\nplayers: 2\nparams: {{goal: -1}}\n")
     result = run_scenario(load_scenarios(file)[0])
     assert result.error is not None and "s.yaml:4:" in result.error and "param 'goal'" in result.error
+
+
+def test_test_param_sets_every_scenario_under_its_own_params(capsys):
+    assert run_cli(["test", str(PIG)], capsys)[0] == 0
+    code, out, _ = run_cli(["test", str(PIG), "--param", "goal=5"], capsys)
+    assert code == 1                                  # 9 banked now ends the first scenario's game
+    assert "PASS  examples/pig/scenarios/pig.yaml: With a goal of 10" in out.replace(str(ROOT) + "/", "")
+
+
+def test_a_saved_state_is_loaded_only_into_a_game_with_its_params():
+    state = pig(7).new_state(2, 1)
+    saved = json.loads(state.dumps())
+    assert rulelang.State.from_json(pig(7), saved).events[0]["params"] == {"goal": 7}
+    with pytest.raises(rulelang.RulelangError, match="params"):
+        rulelang.State.from_json(pig(100), saved)
