@@ -426,7 +426,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if missing:
             raise _Usage(missing)
     events = read_log(args.log)
-    game = load_game(args.path, args.mods, {**_logged_params(events), **args.params})
+    try:
+        game = load_game(args.path, args.mods, {**_logged_params(events), **args.params})
+    except ParamError as refused:
+        raise _Usage(f"{args.log}: the params of its 'started' event do not fit the game: {refused}") from None
     check = verify_log(game, events)
     if not check.ok:
         _say(check.report(args.log).format)

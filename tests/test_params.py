@@ -162,3 +162,11 @@ def test_a_saved_state_is_loaded_only_into_a_game_with_its_params():
     assert rulelang.State.from_json(pig(7), saved).events[0]["params"] == {"goal": 7}
     with pytest.raises(rulelang.RulelangError, match="params"):
         rulelang.State.from_json(pig(100), saved)
+
+
+def test_a_log_whose_params_the_game_refuses_is_a_usage_error(tmp_path, capsys):
+    log = tmp_path / "game.log"
+    assert run_cli(["run", str(PIG), "--players", "2", "--quiet", "--log", str(log)], capsys)[0] == 0
+    log.write_text(log.read_text().replace('"params":{"goal":100}', '"params":{"goal":0}', 1))
+    code, _, err = run_cli(["replay", str(PIG), str(log)], capsys)
+    assert code == 2 and "game.log" in err and "param 'goal' must be a whole number from 1 to 10000" in err
