@@ -358,7 +358,10 @@ def _read_main(shown: Path, roots: tuple[Path, ...], folder: str | None, budget:
         real = files.confine(roots[0] / shown.name, roots)
     except files.FileMissing:
         missing = f"there is no {main_name} in '{folder}'" if folder else f"cannot find '{shown}'"
-        raise SpecError(missing, None, _folder_hint(shown, suggest=not folder)) from None
+        hint = _folder_hint(shown, suggest=not folder)
+        if main_name == "game.yaml" and (shown.parent / "mod.yaml").is_file():
+            hint = "this folder is a mod: give its game's folder, and this folder with --mod"
+        raise SpecError(missing, None, hint) from None
     except files.FileRefused as refused:
         raise SpecError(f"this file {refused.reason}", files.whole_file(str(shown)), refused.hint) from None
     return real, _read_raw(real, str(shown), roots, budget)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .agents import RandomAgent
+from .agents import RandomAgent, play_out
+from .agents.play import DecisionLimit
 from .engine import Game, State, player_name
 from .errors import RuleError, RulelangError, Span
 from .eventlog import event_problem
@@ -32,25 +33,13 @@ def play_random(game: Game, players: int, seed: int) -> Outcome:
     state = None
     try:
         state = game.new_state(players, seed)
-        agent = RandomAgent(seed)
-        for _ in range(MAX_DECISIONS):
-            pend = state.pending
-            if state.over or pend is None:
-                break
-            for i, p in enumerate(pend["players"]):
-                if pend["chosen"][i] is None:
-                    if not pend["options"][i]:
-                        return _problem(game, players, seed, state, RuleError(
-                            f"P{p + 1} must choose but has no legal option"))
-                    state.apply(agent.choose(state, p), p)
-                    break
-        else:
-            return _problem(game, players, seed, state, RuleError(
-                f"the game did not end after {MAX_DECISIONS:,} decisions",
-                _first_end_span(game), "check that an end condition can hold, and that 'check end' runs"))
+        play_out(state, RandomAgent(seed), MAX_DECISIONS)
         if not state.over:
             return _problem(game, players, seed, state, RuleError(
                 "the game is stuck: it is not over and waits for no decision"))
+    except DecisionLimit as error:
+        return _problem(game, players, seed, state, RuleError(
+            error.message, _first_end_span(game), "check that an end condition can hold, and that 'check end' runs"))
     except RulelangError as error:
         return _problem(game, players, seed, state, error)
     except Exception as error:  # noqa: BLE001 - a bug of rulelang; report it with the seed to replay it

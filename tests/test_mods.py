@@ -533,3 +533,10 @@ def test_removing_a_phase_leaves_the_others(tmp_path: Path) -> None:
     (game_folder / "game.yaml").write_text(PHASED, encoding="utf-8")
     mod = write_mod(tmp_path / "mod", "remove: {phases: [gather]}\n", game="Two Rounds")
     assert list(load_game(game_folder, [mod]).step_pcs) == ["pay"]
+
+
+def test_validating_a_mod_folder_as_a_game_says_how_to_load_it(capsys) -> None:
+    code, out, err = cli(["validate", "--games", "0", str(ROOT / "examples" / "mods" / "whetstone")], capsys)
+    assert code == 1
+    assert "there is no game.yaml in" in err
+    assert "hint: this folder is a mod: give its game's folder, and this folder with --mod" in err

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from ..engine import State
-from ..errors import RulelangError
+from ..engine import State, player_name
+from ..errors import RuleError, RulelangError
 from .seat import Seat
 
 
@@ -72,8 +72,17 @@ def apply_choice(state: State, player: int, choice: Any, agent: Any = None) -> N
         state.apply(choice, player)
 
 
+class DecisionLimit(RuleError):
+    """A game still going after the most decisions a play-out allows: an end condition that never holds."""
+
+
 def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_000) -> State:
-    """Play a game to its end: the first player still to choose asks its agent, and so on."""
+    """Play a game to its end: the first player still to choose asks its agent, and so on.
+
+    The one play loop of agents, simulations and `validate`'s smoke games. A
+    decision nobody can take is a RuleError, and so (``DecisionLimit``) is a game
+    still going after ``max_decisions``.
+    """
     table = Table(state, agents)
     fast, seats = table.fast, table.seats
     for _ in range(max_decisions):
@@ -82,9 +91,12 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
             return state
         i = pend["chosen"].index(None)
         player = pend["players"][i]
+        count = len(pend["options"][i])
+        if not count:
+            raise RuleError(f"{player_name(player)} must choose but has no legal option")
         by_index = fast[player]
         if by_index is not None:       # agents that pick by position skip the options
-            state.apply_index(by_index(seats[player], player, len(pend["options"][i])), player)
+            state.apply_index(by_index(seats[player], player, count), player)
         else:
-            table.decide(state, player, len(pend["options"][i]))
-    raise RuntimeError("the game did not finish within the decision limit")
+            table.decide(state, player, count)
+    raise DecisionLimit(f"the game did not end after {max_decisions:,} decisions")
