@@ -75,6 +75,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     run.add_argument("--json", action="store_true", help="print a final JSON summary as the last line")
     run.add_argument("--quiet", action="store_true", help="no play-by-play")
+    run.add_argument("--as", dest="as_player", metavar="P",
+                     help="print the play-by-play as player P (P1, P2, ...) would see it; the log stays complete")
     add_mod_argument(run)
 
     test = sub.add_parser("test", help="run scenario files")
@@ -263,6 +265,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     game = load_game(args.path, args.mods, args.params)
     if not game.min_players <= args.players <= game.max_players:
         raise _Usage(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
+    args.as_player = _seat_arg(args.as_player, args.players)
     log = None
     if args.log:
         try:                        # a log that cannot be written is refused before anything is played
@@ -275,6 +278,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     finally:
         if log is not None:
             log.discard_unsaved()
+
+
+def _seat_arg(text: str | None, players: int) -> int | None:
+    """`--as P2` -> seat 1; a name that is not a seat of this game is a usage error."""
+    if text is None:
+        return None
+    from .views import seat_of
+    seat = seat_of(text.strip().upper())
+    if seat is None or not 0 <= seat < players:
+        raise _Usage(f"--as takes a player of this game, P1 to P{players}, not '{text}'")
+    return seat
 
 
 @dataclass
@@ -323,6 +337,14 @@ def play(game, players: int, seed: int) -> Played:
     return played
 
 
+def _told_to(game, events: list[dict], seat: int | None) -> list[dict]:
+    """The events the play-by-play tells: all of them, or those ``seat`` would see (rulelang.views)."""
+    if seat is None:
+        return events
+    from .views import events_for
+    return events_for(game, events, seat)
+
+
 def finish_run(game, args: argparse.Namespace, played: Played, log) -> int:
     """Save the log first (it is what lasts), then print the play-by-play, the summary and the outcome."""
     from .logfile import LogIncomplete
@@ -337,7 +359,7 @@ def finish_run(game, args: argparse.Namespace, played: Played, log) -> int:
             log_problem = (f"cannot write all of the log {args.log}: {error.reason}; it holds the first "
                            f"{error.written} of the {len(events)} events")
     if not args.quiet:
-        for event in events:
+        for event in _told_to(game, events, getattr(args, "as_player", None)):
             line = narrate(game, event, played.scores_by_turn)
             if line is not None:
                 print(line)

@@ -18,6 +18,7 @@ from .decisions import DecisionSite
 from .errors import RulelangError, RuleError, Span, did_you_mean
 from .limits import CALL_DEPTH, INT64, STEP_BUDGET, over_budget, spend, too_big, too_deep
 from .rng import start_state
+from .views import var_shown
 
 MASK64 = (1 << 64) - 1
 Op = Callable[["State", list], Any]
@@ -129,6 +130,7 @@ class Game:
         self.var_names: list[str] = []
         self.var_initial: list[Any] = []
         self.var_types: list[str] = []
+        self.var_visibility: list[str] = []        # public, owner or hidden: who sees the value
         self.zones: list[ZoneDecl] = []
         self.table_zones: list[ZoneDecl] = []
         self.player_zones: list[ZoneDecl] = []
@@ -994,7 +996,8 @@ def make_view(st: State, player: int | None) -> dict:
             "name": player_name(p), "role": lay.roles[p],
             "counters": {c: v for c, v in zip(game.counters, st.counters[game.player_holder + p]) if v},
             "vars": {name: game.plain(kind, value)
-                     for name, kind, value in zip(game.var_names, game.var_types, st.vars[p])},
+                     for name, kind, value, shown in zip(game.var_names, game.var_types, st.vars[p],
+                                                         var_shown(game, p, player)) if shown},
         })
     zones = {}
     for zid, (decl, owner) in enumerate(lay.zones):

@@ -286,6 +286,7 @@ class GameCompiler(HookDeclarations):
             g.var_names.append(name)
             g.var_initial.append(initial)
             g.var_types.append(kind)
+            g.var_visibility.append(decl.get("visibility", "public"))
 
     def declare_tables(self) -> None:
         g = self.game

@@ -1,0 +1,90 @@
+"""What one player may know: the variables they may see and their own account of the event log.
+
+The full event log is the referee's record; `events_for` makes the account a
+player would give, in which hidden cards stay unnamed, the secret choices of
+others stay secret and variables they may not see leave no trace.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:                   # engine imports this module; only types flow back
+    from .engine import Game
+
+
+def may_see(visibility: str, owner: int | None, viewer: int | None) -> bool:
+    """A thing of this visibility, owned by ``owner`` (None: the table), is seen by ``viewer`` (None: anyone)."""
+    return visibility == "public" or (visibility == "owner" and viewer is not None and owner == viewer)
+
+
+def var_shown(game: Game, owner: int, viewer: int | None) -> list[bool]:
+    """For each player variable of ``owner``, whether ``viewer`` may see its value."""
+    return [may_see(vis, owner, viewer) for vis in game.var_visibility]
+
+
+HIDDEN_CARD = "a card"
+HIDDEN_CHOICE = "?"
+
+
+def seat_of(name: str | None) -> int | None:
+    """'P2' -> 1; anything else (the table, a missing name) -> None."""
+    if isinstance(name, str) and name[:1] == "P" and name[1:].isdigit():
+        return int(name[1:]) - 1
+    return None
+
+
+def zone_seen(game: Game, label: str, viewer: int | None) -> bool:
+    """Whether ``viewer`` sees the cards of a zone named by its log label ('deck', 'hand:P2')."""
+    name, _, owner = label.partition(":")
+    decl = next((z for z in game.zones if z.name == name), None)
+    return decl is not None and may_see(decl.visibility, seat_of(owner) if owner else None, viewer)
+
+
+def events_for(game: Game, events: list[dict], player: int | None) -> list[dict]:
+    """The event log as ``player`` (None: an onlooker) would have seen it, event by event.
+
+    A card moving between zones the player cannot see is "a card" without its
+    instance id, unless it was revealed to them and has not moved since; the
+    secret choices of others show no option until they are revealed; a variable
+    the player may not see leaves no event. The input is left untouched.
+    """
+    known: set[int] = set()         # card instances revealed to the player and not moved since
+    told = []
+    for event in events:
+        shown = _event_for(game, event, player, known)
+        if shown is not None:
+            told.append(shown)
+    return told
+
+
+def _event_for(game: Game, event: dict, player: int | None, known: set[int]) -> dict | None:
+    kind = event.get("type")
+    if kind == "moved":
+        return _moved_for(game, event, player, known)
+    if kind == "set" and "var" in event:
+        vi = game.var_names.index(event["var"]) if event["var"] in game.var_names else None
+        if vi is not None and not may_see(game.var_visibility[vi], seat_of(event.get("player")), player):
+            return None
+    elif kind == "chose" and event.get("secret") and seat_of(event.get("player")) != player:
+        return {**event, "option": HIDDEN_CHOICE}
+    elif kind == "revealed" and "cards" in event:
+        return _revealed_for(event, player, known)
+    return event
+
+
+def _moved_for(game: Game, event: dict, player: int | None, known: set[int]) -> dict:
+    card = event.get("id")
+    seen = (card in known or zone_seen(game, event["from"], player) or zone_seen(game, event["to"], player))
+    known.discard(card)             # a card that moves is no longer remembered as revealed
+    if seen:
+        return event
+    return {k: v for k, v in event.items() if k != "id"} | {"card": HIDDEN_CARD}
+
+
+def _revealed_for(event: dict, player: int | None, known: set[int]) -> dict | None:
+    """A reveal of cards: seen by those it names (or by everyone, when it is to all)."""
+    to = event.get("to")
+    if to != "all" and (player is None or seat_of(to) != player):
+        return None
+    known.update(event.get("ids", ()))
+    return event

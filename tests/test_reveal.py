@@ -1,0 +1,146 @@
+"""Private knowledge: variable visibility, a player's own account of the event log, and `run --as`."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import rulelang
+from rulelang.agents import RandomAgent, play_out
+from rulelang.cli import main as cli_main
+from rulelang.views import HIDDEN_CARD, events_for, zone_seen
+
+VALID = Path(__file__).parent / "broken" / "_valid"
+
+GAME = """\
+game: Secrets
+players: {min: 2, max: 3}
+vars:
+  shown: {type: int, initial: 1}
+  mine: {type: int, visibility: owner}
+  sealed: {type: int, visibility: hidden}
+zones:
+  deck: {owner: table, visibility: hidden}
+  pile: {owner: table, visibility: public}
+  hand: {owner: player, visibility: owner}
+cards:
+  - {id: gem, name: Gem, count: 4, zone: deck}
+  - {id: rock, name: Rock, count: 4, zone: deck}
+setup: |
+  shuffle deck
+turn:
+  order: seat
+  steps:
+    - name: work
+      effect: |
+{effect}
+        check end
+end:
+  - name: done
+    when: turn >= 6
+    winner: players
+"""
+
+
+def write_game(folder: Path, effect: str) -> Path:
+    body = "\n".join("        " + line for line in effect.splitlines())
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "game.yaml").write_text(GAME.replace("{effect}", body))
+    return folder
+
+
+def secrets(tmp_path: Path, effect: str = "me.mine += 1\nme.sealed += 2\nme.shown += 3") -> rulelang.Game:
+    return rulelang.load_game(write_game(tmp_path / "secrets", effect))
+
+
+def played(game: rulelang.Game, players: int, seed: int) -> rulelang.State:
+    state = game.new_state(players, seed)
+    play_out(state, RandomAgent(seed))
+    return state
+
+
+# --- variable visibility ---------------------------------------------------------
+
+def test_a_view_shows_public_variables_to_all_owner_variables_to_their_owner_and_hidden_ones_to_nobody(tmp_path):
+    state = played(secrets(tmp_path), 2, 0)
+    mine = state.view(0)["players"]
+    assert set(mine[0]["vars"]) == {"shown", "mine"}
+    assert set(mine[1]["vars"]) == {"shown"}
+    assert all(set(seat["vars"]) == {"shown"} for seat in state.view(None)["players"])
+    assert state.var(0, "sealed") > 0 and state.var(1, "mine") > 0       # the referee still holds them
+
+
+def test_variables_are_public_by_default(tmp_path):
+    game = secrets(tmp_path)
+    assert game.var_visibility == ["public", "owner", "hidden"]
+    plain = rulelang.load_game(VALID)
+    assert set(plain.var_visibility) == {"public"}
+
+
+def test_a_players_log_keeps_only_the_variables_they_may_see(tmp_path):
+    game = secrets(tmp_path)
+    state = played(game, 3, 1)
+    full = [(e["player"], e["var"]) for e in state.events if e["type"] == "set"]
+    assert {v for _, v in full} == {"shown", "mine", "sealed"}
+    told = [(e["player"], e["var"]) for e in events_for(game, state.events, 1) if e["type"] == "set"]
+    assert told == [(p, v) for p, v in full if v == "shown" or (v == "mine" and p == "P2")]
+
+
+# --- cards in hidden hands -------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 3), viewer=st.integers(0, 2))
+def test_a_players_log_never_names_a_card_in_another_players_hidden_hand(seed, players, viewer):
+    game = _valid_game()
+    viewer %= players
+    state = played(game, players, seed)
+    told = events_for(game, state.events, viewer)
+    moves = [e for e in told if e["type"] == "moved"]
+    assert moves, "the game moves cards"
+    for event in moves:
+        if not (zone_seen(game, event["from"], viewer) or zone_seen(game, event["to"], viewer)):
+            assert event["card"] == HIDDEN_CARD and "id" not in event
+        else:
+            assert event["card"] != HIDDEN_CARD
+    others = {f"hand:P{p + 1}" for p in range(players) if p != viewer}
+    hidden = [e for e in state.events if e["type"] == "moved" and e["to"] in others and e["from"] == "deck"]
+    assert hidden and all(e["card"] == HIDDEN_CARD for e in told if e["type"] == "moved" and e["to"] in others
+                          and e["from"] == "deck")
+
+
+def test_the_full_log_is_left_as_it_was(tmp_path):
+    game = _valid_game()
+    state = played(game, 2, 3)
+    before = [dict(e) for e in state.events]
+    events_for(game, state.events, 0)
+    assert state.events == before
+
+
+_GAMES: dict[str, rulelang.Game] = {}
+
+
+def _valid_game() -> rulelang.Game:
+    if "valid" not in _GAMES:
+        _GAMES["valid"] = rulelang.load_game(VALID)
+    return _GAMES["valid"]
+
+
+# --- rulelang run --as -----------------------------------------------------------
+
+def test_run_as_a_player_hides_the_others_hands_and_keeps_the_log_whole(tmp_path, capsys):
+    log = tmp_path / "log.jsonl"
+    assert cli_main(["run", str(VALID), "--players", "2", "--seed", "4", "--as", "P1", "--log", str(log)]) == 0
+    as_p1 = capsys.readouterr().out
+    assert cli_main(["run", str(VALID), "--players", "2", "--seed", "4"]) == 0
+    everything = capsys.readouterr().out
+    assert "P2 draws a card" in as_p1 and "P2 draws a card" not in everything
+    assert "P1 draws a card" not in as_p1
+    logged = [json.loads(line) for line in log.read_text().splitlines()]
+    assert any(e["type"] == "moved" and e["to"] == "hand:P2" and e["card"] in ("gem", "rock") for e in logged)
+
+
+def test_run_as_refuses_a_seat_the_game_does_not_have(capsys):
+    assert cli_main(["run", str(VALID), "--players", "2", "--as", "P3"]) == 2
+    assert "--as takes a player of this game, P1 to P2, not 'P3'" in capsys.readouterr().err
