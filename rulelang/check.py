@@ -233,6 +233,11 @@ class Checker(HookChecks):
         self.expect(s.source, scope, ZONE, "the zone drawn from")
         self.expect(s.dest, scope, ZONE, "the zone drawn to")
 
+    def stmt_Reveal(self, s: n.Reveal, scope: Scope) -> None:
+        self.cards(s.cards, scope)
+        if s.to is not None:
+            self.expect(s.to, scope, PLAYER, "whom the cards are shown to")
+
     def stmt_Shuffle(self, s: n.Shuffle, scope: Scope) -> None:
         self.expect(s.zone, scope, ZONE, "what is shuffled")
 

@@ -18,7 +18,7 @@ from .decisions import DecisionSite
 from .errors import RulelangError, RuleError, Span, did_you_mean
 from .limits import CALL_DEPTH, INT64, STEP_BUDGET, over_budget, spend, too_big, too_deep
 from .rng import start_state
-from .views import var_shown
+from .views import forget_revealed, shown_by_name, var_shown
 
 MASK64 = (1 << 64) - 1
 Op = Callable[["State", list], Any]
@@ -252,6 +252,7 @@ class Game:
             st.zones[zid].append(card)
             st.loc[card] = zid
         st.stack = [[self.main, 0, {}]]
+        st.revealed = []              # [card, seat] pairs: cards shown to a player, until they move
         st.pending = None
         st.answer = None
         st.turn = 0
@@ -349,7 +350,7 @@ class Decision:
 # --- the state ---------------------------------------------------------------
 
 _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
-           "turn", "phase", "active", "next_player", "over", "winners", "result", "events")
+           "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "revealed")
 #: Set by tests and scenarios, never saved: scripted dice (``dice_script``) and a step to stop before (``halt``).
 _FIXTURES = ("dice_script", "halt")
 
@@ -674,6 +675,7 @@ class State:
         new.vars = [list(v) for v in self.vars]
         new.zones = [list(z) for z in self.zones]
         new.loc = list(self.loc)
+        new.revealed = [list(pair) for pair in self.revealed]
         new.stack = [[f[0], f[1], _copy_plain(f[2])] for f in self.stack]
         new.pending = _copy_plain(self.pending)
         new.answer = _copy_plain(self.answer)
@@ -691,8 +693,14 @@ class State:
         return new
 
     def _fields(self) -> dict:
-        """The saved fields, live (not copied): for dumps, which only reads them."""
-        return {name: getattr(self, name) for name in _FIELDS} | {"game": self.game.name}
+        """The saved fields, live (not copied): for dumps, which only reads them.
+
+        ``revealed`` is left out while empty, so states of games without reveals save as before.
+        """
+        fields = {name: getattr(self, name) for name in _FIELDS} | {"game": self.game.name}
+        if not self.revealed:
+            del fields["revealed"]
+        return fields
 
     def to_json(self) -> dict:
         """A snapshot of the game (fixtures such as scripted dice are not part of it)."""
@@ -716,8 +724,8 @@ class State:
         """Rebuild a state from saved fields already checked (see ``from_json``)."""
         st = cls.__new__(cls)
         st.game = game
-        for name in _FIELDS:
-            setattr(st, name, _copy_plain(data[name]))
+        for name in _FIELDS:          # only `revealed` may be missing (left out while empty)
+            setattr(st, name, _copy_plain(data[name]) if name in data else [])
         st.lay = game.layout(st.n)
         st.ask_single = game.ask_single_options
         st.dice_script = []
@@ -867,6 +875,8 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
         _evict_slot(st, card, ddecl, downer)
     zones[dest].append(card)
     st.loc[card] = dest
+    if st.revealed:
+        forget_revealed(st, card)
     st.events.append({"type": "moved", "turn": st.turn, "card": st.game.card_type[card].id, "id": card,
                       "from": lay.zone_labels[src], "to": lay.zone_labels[dest], "how": how})
     sdecl, sowner = lay.zones[src]
@@ -1013,10 +1023,13 @@ def make_view(st: State, player: int | None) -> dict:
                     held = {c: v for c, v in zip(game.counters, st.counters[base + card]) if v}
                     if held:
                         tokens[f"{game.card_type[card].id}#{card}"] = held
+    revealed = shown_by_name(st, player, zones)
     view = {"turn": st.turn, "phase": game.phases[st.phase].name, "active": player_name(st.active),
             "card_counters": tokens, "you": None if player is None else player_name(player),
             "counters": counters, "players": players, "zones": zones, "over": st.over,
             "winners": st.winner_names(), "scores": st.scores()}
+    if revealed:
+        view["revealed"] = revealed
     decision = st.decision()
     if decision is not None:
         view["waiting_for"] = [player_name(p) for p in decision.players]

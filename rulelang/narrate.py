@@ -68,6 +68,15 @@ def _moved(game: Game, e: dict) -> str:
     return f"  {name} {reason}: {_zone(game, e['from'])} -> {_zone(game, e['to'])}"
 
 
+def _revealed(game: Game, e: dict) -> str:
+    """Secret choices shown together, or cards shown to a player (or to all) where they lie."""
+    if "choices" in e:
+        return "  revealed: " + ", ".join(f"{p} {c}" for p, c in e["choices"].items())
+    whom = "everyone" if e["to"] == "all" else e["to"]
+    shown = ", ".join(f"{_card(game, c)} ({_zone(game, z)})" for c, z in zip(e["cards"], e["zones"]))
+    return f"  shown to {whom}: {shown}"
+
+
 def _rolled(game: Game, e: dict) -> str:
     who = f"{e['player']} rolls" if e.get("player") else "roll:"
     whose = f" for {e['for']}" if e.get("for") else ""
@@ -106,7 +115,7 @@ _SAYINGS = {
     "phase": lambda g, e: f"\n###### Phase: {e['phase']} ######",
     "chose": lambda g, e: None if e.get("decision") in ("secret", "play", "answer")
     else f"  {e['player']} chooses {e['option']}",
-    "revealed": lambda g, e: "  revealed: " + ", ".join(f"{p} {c}" for p, c in e["choices"].items()),
+    "revealed": lambda g, e: _revealed(g, e),
     "transferred": lambda g, e: f"  {e['amount']} {e['counter']}: {e['from']} -> {e['to']}",
     "set": _set,
     "moved": _moved,

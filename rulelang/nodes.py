@@ -201,6 +201,13 @@ class Shuffle(Stmt):
 
 
 @dataclass(eq=False)
+class Reveal(Stmt):
+    """Show cards to one player (``to``), or to all (None), until each card moves."""
+    cards: Expr
+    to: Expr | None
+
+
+@dataclass(eq=False)
 class Roll(Stmt):
     amount: Expr
     die: str

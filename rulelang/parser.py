@@ -162,10 +162,10 @@ def _check_nesting(tree: Tree, locate: Locate) -> None:
 #: Terminals that can start a value, a statement, or continue a value (operators).
 _VALUE_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "NOT", "TRUE", "FALSE", "NONE", "ALL"}
 _STATEMENT_START = {"MOVE", "DISCARD", "DRAW", "SHUFFLE", "ROLL", "EACH", "PLAY", "END", "CHECK", "PASS",
-                    "IF", "FOR", "WHILE", "RETURN", "REROLL", "ADD", "REMOVE", "CHANGE", "CREATE"}
+                    "IF", "FOR", "WHILE", "RETURN", "REROLL", "ADD", "REMOVE", "CHANGE", "CREATE", "REVEAL"}
 #: The words a statement can start with, for "no statement 'X'" (a statement may also start with a value).
 STATEMENT_WORDS = ("move", "discard", "draw", "shuffle", "roll", "each", "play", "end", "check", "pass", "if",
-                   "elif", "else", "for", "while", "return", "reroll", "add", "remove", "change", "create")
+                   "elif", "else", "for", "while", "return", "reroll", "add", "remove", "change", "create", "reveal")
 _OPERATORS = {"ADDOP", "MULOP", "AUGOP", "EQUAL", "__ANON_0", "LESSTHAN", "__ANON_1", "MORETHAN", "__ANON_2",
               "IN", "NOT", "IS", "HAS", "AND", "OR", "DOT", "LSQB"}
 _ENDINGS = {"_NL": "the end of the line", "$END": "the end of the text", "_DEDENT": "the end of the block",
@@ -442,6 +442,14 @@ class _ToNodes(Transformer):
     @v_args(meta=True)
     def shuffle(self, meta, c):
         return n.Shuffle(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
+    def reveal(self, meta, c):
+        return n.Reveal(c[0], c[1], span=self._span(meta))
+
+    @v_args(meta=True)
+    def reveal_all(self, meta, c):
+        return n.Reveal(c[0], None, span=self._span(meta))
 
     @v_args(meta=True)
     def roll(self, meta, c):

@@ -152,6 +152,7 @@ class _Check:
         self.sizes(data)
         self.counters(data)
         self.cards(data)
+        self.reveals(data)
         self.variables(data)
         self.places(data)
         self.outcome(data)
@@ -198,6 +199,18 @@ class _Check:
         for card in range(len(types)):
             if card not in seen:
                 self.fail(["loc", card], f"card {card} ({types[card].id}) is in no zone")
+
+    def reveals(self, data: dict) -> None:
+        """Each revealed card a real card shown to a real player, once."""
+        seen = set()
+        for i, (card, seat) in enumerate(data.get("revealed", [])):
+            if card >= len(self.game.card_type):
+                self.fail(["revealed", i, 0], f"no card {card}: this game has {len(self.game.card_type)} cards")
+            if seat >= self.n:
+                self.fail(["revealed", i, 1], f"no player {seat}: the game has {self.n} players (0 to {self.n - 1})")
+            if (card, seat) in seen:
+                self.fail(["revealed", i], f"card {card} is revealed to player {seat} twice")
+            seen.add((card, seat))
 
     def variables(self, data: dict) -> None:
         for p, row in enumerate(data["vars"]):

@@ -88,3 +88,41 @@ def _revealed_for(event: dict, player: int | None, known: set[int]) -> dict | No
         return None
     known.update(event.get("ids", ()))
     return event
+
+
+# --- cards revealed to a player (State.revealed: [card, seat] pairs) ------------------
+
+def reveal_cards(st, cards: list[int], seats: list[int], to: str) -> None:
+    """Show cards to these seats until each card moves, and say so in the log (`revealed`)."""
+    known = {(c, s) for c, s in st.revealed}
+    for card in cards:
+        for seat in seats:
+            if (card, seat) not in known:
+                known.add((card, seat))
+                st.revealed.append([card, seat])
+    if cards:
+        labels, types = st.lay.zone_labels, st.game.card_type
+        st.events.append({"type": "revealed", "turn": st.turn, "to": to, "cards": [types[c].id for c in cards],
+                          "ids": list(cards), "zones": [labels[st.loc[c]] for c in cards]})
+
+
+def forget_revealed(st, card: int) -> None:
+    """A card that moves is no longer known to those it was shown to."""
+    st.revealed = [pair for pair in st.revealed if pair[0] != card]
+
+
+def shown_by_name(st, player: int | None, zones: dict) -> dict[str, list[str]]:
+    """The cards revealed to ``player`` that lie in zones they cannot see, by zone label, by name.
+
+    Such a zone stays a count in the view and this goes beside it (`revealed`), so views of games
+    without reveals are unchanged.
+    """
+    shown: dict[str, list[str]] = {}
+    if player is None or not st.revealed:
+        return shown
+    labels, types = st.lay.zone_labels, st.game.card_type
+    for card, seat in st.revealed:
+        label = labels[st.loc[card]]
+        if seat == player and isinstance(zones.get(label), int):
+            shown.setdefault(label, []).append(types[card].id)
+    return shown

@@ -10,6 +10,8 @@ from hypothesis import given, settings, strategies as st
 import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main as cli_main
+from rulelang.eventlog import event_problem
+from rulelang.saves import SavedStateError
 from rulelang.views import HIDDEN_CARD, events_for, zone_seen
 
 VALID = Path(__file__).parent / "broken" / "_valid"
@@ -144,3 +146,88 @@ def test_run_as_a_player_hides_the_others_hands_and_keeps_the_log_whole(tmp_path
 def test_run_as_refuses_a_seat_the_game_does_not_have(capsys):
     assert cli_main(["run", str(VALID), "--players", "2", "--as", "P3"]) == 2
     assert "--as takes a player of this game, P1 to P2, not 'P3'" in capsys.readouterr().err
+
+
+# --- reveal CARDS to P -----------------------------------------------------------------
+
+REVEAL = """\
+if turn = 1:
+  draw 2 from deck to me.hand
+  reveal me.hand to first(p in others where true)
+if turn = 2:
+  draw 1 from deck to me.hand
+if turn = 3:
+  reveal pile to all
+"""
+
+
+def test_a_revealed_card_is_shown_by_name_to_its_viewer_until_it_moves(tmp_path):
+    game = secrets(tmp_path, REVEAL)
+    state = game.new_state(3, 5, before_first_turn=True)
+    state.go_to_step("work", turn=1, active=0)
+    state.resume()
+    hand = state.zone("hand", 0)
+    assert len(hand) >= 2
+    assert sorted(state.view(1)["revealed"]["hand:P1"]) == sorted(hand[:2])
+    assert "revealed" not in state.view(2) and "revealed" not in state.view(None)
+    assert state.view(1)["zones"]["hand:P1"] == len(hand)
+    event = next(e for e in state.events if e["type"] == "revealed")
+    assert event["to"] == "P2" and event["zones"] == ["hand:P1", "hand:P1"]
+    card = event["ids"][0]
+    _move(state, card)
+    assert state.view(1).get("revealed", {}).get("hand:P1", []) == [event["cards"][1]]
+
+
+def _move(state: rulelang.State, card: int) -> None:
+    from rulelang.engine import move_card
+    pile = state.lay.zone_labels.index("pile")
+    move_card(state, card, pile)
+
+
+def _revealed_state(tmp_path) -> rulelang.State:
+    state = secrets(tmp_path, REVEAL).new_state(3, 5, before_first_turn=True)
+    state.go_to_step("work", turn=1, active=0)
+    state.resume()
+    return state
+
+
+def test_a_reveal_is_in_the_log_of_its_viewer_only_and_names_the_card_when_it_moves_unseen(tmp_path):
+    state = _revealed_state(tmp_path)
+    game = state.game
+    event = next(e for e in state.events if e["type"] == "revealed")
+    assert event_problem(event) is None
+    card = event["ids"][0]
+    deck = state.lay.zone_labels.index("deck")
+    from rulelang.engine import move_card
+    move_card(state, card, deck)            # hand:P1 -> deck: neither zone is seen by P2 or P3
+    for viewer, named in ((1, True), (2, False), (None, False)):
+        told = events_for(game, state.events, viewer)
+        assert (event in told) == named
+        last = told[-1]
+        assert last["type"] == "moved" and (last["card"] == event["cards"][0]) == named
+    move_card(state, card, state.lay.zone_labels.index("hand:P3"))     # moved since: no longer known to P2
+    assert events_for(game, state.events, 1)[-1]["card"] == HIDDEN_CARD
+
+
+def test_reveal_to_all_shows_the_cards_to_every_player_and_onlooker_logs(tmp_path):
+    game = secrets(tmp_path, "reveal me.hand to all\ndraw 1 from deck to me.hand")
+    state = played(game, 2, 2)
+    reveals = [e for e in state.events if e["type"] == "revealed"]
+    assert reveals and all(e["to"] == "all" for e in reveals)
+    for viewer in (0, 1, None):
+        assert [e for e in events_for(game, state.events, viewer) if e["type"] == "revealed"] == reveals
+
+
+def test_a_saved_state_keeps_its_reveals_and_refuses_forged_ones(tmp_path):
+    state = _revealed_state(tmp_path)
+    data = state.to_json()
+    assert data["revealed"] and json.loads(json.dumps(data))["revealed"] == state.revealed
+    again = rulelang.State.from_json(state.game, json.loads(json.dumps(data)))
+    assert again.view(1) == state.view(1)
+    forged = json.loads(json.dumps(data))
+    forged["revealed"].append([0, 7])
+    with pytest.raises(SavedStateError, match="no player 7"):
+        rulelang.State.from_json(state.game, forged)
+    none = {k: v for k, v in json.loads(json.dumps(data)).items() if k != "revealed"}
+    assert rulelang.State.from_json(state.game, none).revealed == []
+    assert "revealed" not in secrets(tmp_path).new_state(2, 0).to_json()     # no reveals: saved as before

@@ -15,6 +15,7 @@ from ..engine import (FAILURES, NAMES, State, answer_card, answerers, check_end,
                       end_roll_durations, end_turn, holder_label, legal_plays, move_card, reaction_options,
                       located, set_counter, set_player_var, shuffle_zone, zone_of_hand)
 from ..errors import RuleError, Span
+from ..views import reveal_cards
 from ..limits import MAX_OPTIONS, over_budget, roll_dice, spend, too_big
 from .expressions import ExprCompiler, Fn, local_name
 from .hooks import HookStatements, Label
@@ -101,7 +102,7 @@ class StmtCompiler(HookStatements):
         self.emit_straight(run, b)
 
     _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Shuffle, n.Reroll, n.AddDice,
-                 n.RemoveDice, n.ChangeFace)
+                 n.RemoveDice, n.ChangeFace, n.Reveal)
     _CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
 
     def is_straight(self, s: n.Stmt) -> bool:
@@ -323,6 +324,20 @@ class StmtCompiler(HookStatements):
     def f_Draw(self, s: n.Draw) -> Fn:
         amount, src, dst = self.ec.expr(s.amount), self.ec.expr(s.source), self.ec.expr(s.dest)
         return lambda st, L: draw_cards(st, amount(st, L), src(st, L), dst(st, L))
+
+    def f_Reveal(self, s: n.Reveal) -> Fn:
+        cards = self.ec.as_cards(s.cards)
+        to = self.ec.expr(s.to) if s.to is not None else None
+
+        def reveal(st, L):
+            if to is None:
+                reveal_cards(st, list(cards(st, L)), list(range(st.n)), "all")
+            else:
+                seat = to(st, L)
+                if seat is None:
+                    raise RuleError("cards are revealed to nobody: the player is none")
+                reveal_cards(st, list(cards(st, L)), [seat], NAMES[seat])
+        return reveal
 
     def f_Shuffle(self, s: n.Shuffle) -> Fn:
         zone = self.ec.expr(s.zone)
