@@ -231,3 +231,16 @@ def test_a_saved_state_keeps_its_reveals_and_refuses_forged_ones(tmp_path):
     none = {k: v for k, v in json.loads(json.dumps(data)).items() if k != "revealed"}
     assert rulelang.State.from_json(state.game, none).revealed == []
     assert "revealed" not in secrets(tmp_path).new_state(2, 0).to_json()     # no reveals: saved as before
+
+
+def test_a_players_log_hides_the_secret_choices_of_others_until_they_are_revealed():
+    game = rulelang.load_game(Path(__file__).parent.parent / "games" / "jacks_friends")
+    state = played(game, 3, 7)
+    secret = [e for e in state.events if e["type"] == "chose" and e.get("secret")]
+    assert secret
+    told = [e for e in events_for(game, state.events, 0) if e["type"] == "chose" and e.get("secret")]
+    assert [e["player"] for e in told] == [e["player"] for e in secret]
+    for full, mine in zip(secret, told):
+        assert mine["option"] == (full["option"] if full["player"] == "P1" else "?")
+    revealed = [e for e in state.events if e["type"] == "revealed"]
+    assert revealed == [e for e in events_for(game, state.events, 0) if e["type"] == "revealed"]
