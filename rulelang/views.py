@@ -118,11 +118,21 @@ def shown_by_name(st, player: int | None, zones: dict) -> dict[str, list[str]]:
     without reveals are unchanged.
     """
     shown: dict[str, list[str]] = {}
-    if player is None or not st.revealed:
+    if not st.revealed:
         return shown
     labels, types = st.lay.zone_labels, st.game.card_type
-    for card, seat in st.revealed:
+    for card in _revealed_to(st, player):
         label = labels[st.loc[card]]
-        if seat == player and isinstance(zones.get(label), int):
+        if isinstance(zones.get(label), int):
             shown.setdefault(label, []).append(types[card].id)
     return shown
+
+
+def _revealed_to(st, player: int | None) -> list[int]:
+    """The cards revealed to ``player`` in the order shown; an onlooker (None) knows those shown to every seat."""
+    if player is not None:
+        return [card for card, seat in st.revealed if seat == player]
+    seats: dict[int, int] = {}
+    for card, _ in st.revealed:
+        seats[card] = seats.get(card, 0) + 1
+    return [card for card, count in seats.items() if count == st.n]

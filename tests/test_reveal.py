@@ -216,6 +216,10 @@ def test_reveal_to_all_shows_the_cards_to_every_player_and_onlooker_logs(tmp_pat
     assert reveals and all(e["to"] == "all" for e in reveals)
     for viewer in (0, 1, None):
         assert [e for e in events_for(game, state.events, viewer) if e["type"] == "revealed"] == reveals
+    onlooker = state.view(None).get("revealed", {})
+    assert onlooker["hand:P1"] == state.view(1)["revealed"]["hand:P1"]
+    assert onlooker.get("hand:P2") == state.view(0).get("revealed", {}).get("hand:P2")
+    assert set(onlooker["hand:P1"]) <= set(state.zone("hand", 0))
 
 
 def test_a_saved_state_keeps_its_reveals_and_refuses_forged_ones(tmp_path):
