@@ -351,6 +351,9 @@ class Checker(HookChecks):
         if not self.sym.seat_turns:
             self.error("another turn needs turns in seat order (turn: order: seat)", s.span)
 
+    def stmt_Eliminate(self, s: n.Eliminate, scope: Scope) -> None:
+        self.expect(s.player, scope, PLAYER, "the player to eliminate")
+
     def stmt_EndTurn(self, s: n.EndTurn, scope: Scope) -> None:
         pass
 
