@@ -14,6 +14,7 @@ from ..check import CARD, PLAYER, ZONE, Symbols
 from ..engine import CardType, Game, State, ZoneDecl
 from ..elimination import live_from, live_players, next_live
 from ..errors import RuleError
+from .kinds import kind_test
 from ..limits import MAX_OPTIONS, over_budget, spend, too_big
 
 Fn = Callable[[State, dict], Any]
@@ -147,7 +148,7 @@ class ExprCompiler:
                 spend(st, len(cards))   # each card gathered is work
                 return cards
             return every_players
-        if kind == "table":
+        if kind in ("table", "class"):      # a card kind's value is its name
             name = ref[1]
             return lambda st, L: name
         raise AssertionError(ref)
@@ -316,7 +317,9 @@ class ExprCompiler:
         obj, neg = self.expr(e.obj), e.negated
         if e.ref is None:
             return lambda st, L: False
-        if e.ref[0] in ("role", "team"):
+        if e.ref[0] == "class_local":
+            test = kind_test(self.game, self.sym, obj, e.ref[1])
+        elif e.ref[0] in ("role", "team"):
             kind, name = e.ref
             if kind == "role":
                 test = lambda st, L: (p := obj(st, L)) is not None and st.lay.roles[p] == name
