@@ -81,10 +81,14 @@ def test_the_last_player_standing_wins_and_each_is_eliminated_once(duel, players
     out = [e["player"] for e in state.events if e["type"] == "eliminated"]
     assert len(out) == len(set(out)) == players - 1
     assert state.winner_names() == sorted(set(f"P{p + 1}" for p in range(players)) - set(out))
-    for event in state.events:        # nobody eliminated takes a turn afterwards
-        if event["type"] == "turn":
-            assert event["player"] not in out[:sum(1 for e in state.events[:state.events.index(event)]
-                                                     if e["type"] == "eliminated")]
+    gone: set[str] = set()
+    for event in state.events:        # nobody eliminated takes a turn or is hit afterwards
+        if event["type"] == "eliminated":
+            gone.add(event["player"])
+        elif event["type"] == "turn":
+            assert event["player"] not in gone
+        elif event["type"] == "chose":
+            assert event["option"] not in gone
 
 
 def test_a_saved_game_keeps_who_is_out(duel):
