@@ -21,7 +21,7 @@ from .check_hooks import HookChecks, is_proc_call
 # "roll:<die>", "table:<name>" and "list:<item type>".
 INT, BOOL, TEXT, PLAYER, LOCATION, COUNTER, CARD, ZONE, GAME, NONE, CLASS = (
     "int", "bool", "text", "player", "location", "counter", "card", "zone", "game", "none", "class")
-NULLABLE = {PLAYER, LOCATION, COUNTER, CARD, NONE}
+NULLABLE = {PLAYER, LOCATION, COUNTER, CARD, CLASS, NONE}
 VAR_TYPES = {"int": INT, "bool": BOOL, "player": PLAYER, "location": LOCATION, "card": CARD,
              "counter": COUNTER}
 
@@ -222,7 +222,8 @@ class Checker(HookChecks):
     def cards(self, expr: n.Expr, scope: Scope) -> str:
         kind = self.expr(expr, scope)
         if kind not in (CARD, ZONE, list_of(CARD), "?", NONE):
-            self.error(f"expected a card or cards, not {describe(kind)}", expr.span)
+            hint = "a kind names cards: pick them with (c in ZONE where c is KIND)" if kind == CLASS else None
+            self.error(f"expected a card or cards, not {describe(kind)}", expr.span, hint)
         return kind
 
     def stmt_Discard(self, s: n.Discard, scope: Scope) -> None:
@@ -356,6 +357,9 @@ class Checker(HookChecks):
         if not self.sym.seat_turns:
             self.error("another turn needs turns in seat order (turn: order: seat)", s.span)
 
+    def stmt_Eliminate(self, s: n.Eliminate, scope: Scope) -> None:
+        self.expect(s.player, scope, PLAYER, "the player to eliminate")
+
     def stmt_EndTurn(self, s: n.EndTurn, scope: Scope) -> None:
         pass
 
@@ -459,9 +463,9 @@ class Checker(HookChecks):
         if name in s.tables:
             e.ref = ("table", name)
             return f"table:{name}"
-        if name in s.classes():
-            return self.error(f"'{name}' is a kind of card, not a value", e.span,
-                              f"test a card with 'c is {name}' or a zone with 'zone has {name}'")
+        if name in s.classes():       # a card kind as a value (rulelang/compiler/kinds.py)
+            e.ref = ("class", name)
+            return CLASS
         if name in ("me", "target", "this", "card", "owner"):
             return self.error(f"'{name}' is not known here", e.span, _where_hint(name))
         pool = set(scope.names) | s.global_names()
@@ -634,6 +638,9 @@ class Checker(HookChecks):
             return BOOL
         if kind not in (CARD, "?"):
             self.error(f"'is' tests a card or a player, not {describe(kind)}", e.obj.span)
+            return BOOL
+        if scope.names.get(e.name) == CLASS:      # `c is k`, k a local holding a card kind
+            e.ref = ("class_local", e.name)
             return BOOL
         e.ref = self._class_ref(e.name, e.name_span, e.span)
         return BOOL

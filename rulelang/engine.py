@@ -259,6 +259,7 @@ class Game:
         st.phase = 0
         st.active = 0
         st.next_player = None
+        st.out = [False] * players              # eliminated seats (rulelang/elimination.py)
         st.over = False
         st.winners = []
         st.result = None
@@ -350,7 +351,7 @@ class Decision:
 # --- the state ---------------------------------------------------------------
 
 _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
-           "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "revealed")
+           "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "out", "revealed")
 #: Set by tests and scenarios, never saved: scripted dice (``dice_script``) and a step to stop before (``halt``).
 _FIXTURES = ("dice_script", "halt")
 
@@ -681,6 +682,7 @@ class State:
         new.answer = _copy_plain(self.answer)
         new.turn, new.active, new.over = self.turn, self.active, self.over
         new.next_player = self.next_player
+        new.out = list(self.out)
         new.phase = self.phase
         new.winners, new.result = list(self.winners), self.result
         new.events = list(self.events)

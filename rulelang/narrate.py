@@ -127,6 +127,7 @@ _SAYINGS = {
                              f"{_card(g, e['cancels'])}",
     "skipped": lambda g, e: f"  {e['player']} skips this turn",
     "another_turn": lambda g, e: f"  {e['player']} takes another turn",
+    "eliminated": lambda g, e: f"  {e['player']} is eliminated",
     "cleared": lambda g, e: f"  the counters on the {_holder(g, e['holder'])} fall off",
     "shuffled": lambda g, e: f"  {_zone(g, e['zone'])} is shuffled",
     "refilled": lambda g, e: f"  {_zone(g, e['zone'])} is refilled from {_zone(g, e['from'])}",

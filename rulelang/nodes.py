@@ -292,6 +292,12 @@ class AnotherTurn(Stmt):
 
 
 @dataclass(eq=False)
+class Eliminate(Stmt):
+    """`eliminate P`: P leaves the turn order and the live-player lists (rulelang/elimination.py)."""
+    player: Expr
+
+
+@dataclass(eq=False)
 class EndTurn(Stmt):
     pass
 

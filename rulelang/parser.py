@@ -515,6 +515,10 @@ class _ToNodes(Transformer):
         return n.AnotherTurn(c[0], span=self._span(meta))
 
     @v_args(meta=True)
+    def eliminate(self, meta, c):
+        return n.Eliminate(c[0], span=self._span(meta))
+
+    @v_args(meta=True)
     def end_turn(self, meta, c):
         return n.EndTurn(span=self._span(meta))
 

@@ -244,6 +244,8 @@ class _Check:
         for key in ("active", "next_player"):
             if data[key] is not None and data[key] >= n:
                 self.fail([key], f"P{data[key] + 1} is not a seat of a {n}-player game")
+        if len(data["out"]) != n:
+            self.fail(["out"], f"a {n}-player game has {n} eliminated flags, not {len(data['out'])}")
 
     def outcome(self, data: dict) -> None:
         n, names = self.n, [e.name for e in self.game.end]

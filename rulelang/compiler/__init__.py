@@ -16,6 +16,7 @@ from ..check import (BOOL, CARD, INT, LOCATION, PLAYER, ZONE, Checker, Scope, Sy
                      phase_specs)
 from ..decisions import place_of
 from ..engine import NAMES, CardType, EndCondition, Game, Phase, Proc, ZoneDecl, discard_card, move_card
+from ..elimination import first_live, next_live
 from ..errors import RulelangError, RuleError, SpecError, did_you_mean, raise_all
 from ..loader import Document
 from ..params import declaration_problems as param_problems, declarations as param_declarations
@@ -628,7 +629,9 @@ def _next_turn(game: Game, k: int) -> Callable:
         ends = until is not None and until(st, {"me": st.active} if seat else {})
         if seat:
             if st.next_player is not None:      # someone takes another turn
-                st.active, st.next_player = st.next_player, None
+                st.active, st.next_player = first_live(st, st.next_player), None
+            elif True in st.out:                # eliminated seats are passed over (no turn counted)
+                st.active = next_live(st, st.active)
             else:
                 st.active = (st.active + 1) % st.n
         if not ends:
@@ -643,6 +646,7 @@ def _next_turn(game: Game, k: int) -> Callable:
             st.active = 0
         elif following.first == "random":
             st.active = st.randbelow(st.n)
+        st.active = first_live(st, st.active)
         st.events.append({"type": "phase", "turn": st.turn, "phase": following.name})
         fr[1] = following.begin_pc
     return op

@@ -12,7 +12,9 @@ from typing import Any, Callable
 from .. import nodes as n
 from ..check import CARD, PLAYER, ZONE, Symbols
 from ..engine import CardType, Game, State, ZoneDecl
+from ..elimination import live_from, live_players, next_live
 from ..errors import RuleError
+from .kinds import kind_test
 from ..limits import MAX_OPTIONS, over_budget, spend, too_big
 
 Fn = Callable[[State, dict], Any]
@@ -111,9 +113,9 @@ class ExprCompiler:
             name = ref[1]
             return lambda st, L: L[name]
         if kind == "players":
-            return lambda st, L: list(range(st.n))
+            return lambda st, L: live_players(st)
         if kind == "others":
-            return lambda st, L: [(L["me"] + i) % st.n for i in range(1, st.n)]
+            return lambda st, L: [q for q in live_from(st, L["me"]) if q != L["me"]]
         if kind == "game":
             return lambda st, L: 0
         if kind == "turn":
@@ -146,7 +148,7 @@ class ExprCompiler:
                 spend(st, len(cards))   # each card gathered is work
                 return cards
             return every_players
-        if kind == "table":
+        if kind in ("table", "class"):      # a card kind's value is its name
             name = ref[1]
             return lambda st, L: name
         raise AssertionError(ref)
@@ -315,7 +317,9 @@ class ExprCompiler:
         obj, neg = self.expr(e.obj), e.negated
         if e.ref is None:
             return lambda st, L: False
-        if e.ref[0] in ("role", "team"):
+        if e.ref[0] == "class_local":
+            test = kind_test(self.game, self.sym, obj, e.ref[1])
+        elif e.ref[0] in ("role", "team"):
             kind, name = e.ref
             if kind == "role":
                 test = lambda st, L: (p := obj(st, L)) is not None and st.lay.roles[p] == name
@@ -360,10 +364,10 @@ class ExprCompiler:
         if name in ("next", "previous", "seats_from"):
             p = self.expr(e.args[0].value)
             if name == "next":
-                return lambda st, L: (p(st, L) + 1) % st.n
+                return lambda st, L: next_live(st, p(st, L))
             if name == "previous":
-                return lambda st, L: (p(st, L) - 1) % st.n
-            return lambda st, L: [(p(st, L) + i) % st.n for i in range(st.n)]
+                return lambda st, L: next_live(st, p(st, L), -1)
+            return lambda st, L: live_from(st, p(st, L))
         if name == "range":
             return _range(self.expr(e.args[0].value), self.expr(e.args[1].value), e.span)
         if name in ("max", "min") and len(e.args) > 1:

@@ -14,6 +14,7 @@ from ..decisions import branch_id
 from ..engine import (FAILURES, NAMES, State, answer_card, answerers, check_end, discard_card, discard_options, draw_cards,
                       end_roll_durations, end_turn, holder_label, legal_plays, move_card, reaction_options,
                       located, set_counter, set_player_var, shuffle_zone, zone_of_hand)
+from ..elimination import eliminate
 from ..errors import RuleError, Span
 from ..views import reveal_cards
 from ..limits import MAX_OPTIONS, over_budget, roll_dice, spend, too_big
@@ -663,6 +664,15 @@ class StmtCompiler(HookStatements):
                 raise RuleError("the player who takes another turn is none")
             st.next_player = p
             st.events.append({"type": "another_turn", "turn": st.turn, "player": NAMES[p]})
+        b.emit(op, s.span)
+
+    def s_Eliminate(self, s: n.Eliminate, b: Builder) -> None:
+        """`eliminate P`: see rulelang/elimination.py; P's own turn ends there."""
+        who, game = self.ec.expr(s.player), self.game
+
+        def op(st, fr):
+            if eliminate(st, who(st, fr[2])) and game.phases[st.phase].order == "seat":
+                end_turn(st)
         b.emit(op, s.span)
 
     def s_EndTurn(self, s: n.EndTurn, b: Builder) -> None:

@@ -1,0 +1,34 @@
+"""Card kinds as values: `me chooses k in [gem, rock]`, then `c is k`.
+
+A kind (a card id, a tag or a slot) used as a value is its name, a plain string: it is saved, logged and
+offered as an option by that name. The checker gives it the type "class" (rulelang/check.py).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..engine import Game
+
+Fn = Callable[[Any, dict], Any]
+
+
+def kind_tables(game: Game, sym: Any) -> dict[str, list[bool]]:
+    """For each kind name of the game, one bool per card instance: does the card answer to it?"""
+    tables: dict[str, list[bool]] = {}
+    for name in sym.cards:
+        tables[name] = [ctype.id == name for ctype in game.card_type]
+    for name in sym.tags:
+        tables.setdefault(name, [name in ctype.tags for ctype in game.card_type])
+    for name in sym.slots:
+        tables.setdefault(name, [ctype.slot == name for ctype in game.card_type])
+    return tables
+
+
+def kind_test(game: Game, sym: Any, card: Fn, local: str) -> Fn:
+    """`c is k` for a local k holding a kind (or none, which no card is)."""
+    tables = kind_tables(game, sym)
+
+    def test(st, L):
+        c, kind = card(st, L), L[local]
+        return c is not None and kind is not None and tables[kind][c]
+    return test
