@@ -162,10 +162,12 @@ def _check_nesting(tree: Tree, locate: Locate) -> None:
 #: Terminals that can start a value, a statement, or continue a value (operators).
 _VALUE_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "NOT", "TRUE", "FALSE", "NONE", "ALL"}
 _STATEMENT_START = {"MOVE", "DISCARD", "DRAW", "SHUFFLE", "ROLL", "EACH", "PLAY", "END", "CHECK", "PASS",
-                    "IF", "FOR", "WHILE", "RETURN", "REROLL", "ADD", "REMOVE", "CHANGE", "CREATE", "REVEAL"}
+                    "IF", "FOR", "WHILE", "RETURN", "REROLL", "ADD", "REMOVE", "CHANGE", "CREATE", "REVEAL",
+                    "ELIMINATE"}
 #: The words a statement can start with, for "no statement 'X'" (a statement may also start with a value).
 STATEMENT_WORDS = ("move", "discard", "draw", "shuffle", "roll", "each", "play", "end", "check", "pass", "if",
-                   "elif", "else", "for", "while", "return", "reroll", "add", "remove", "change", "create", "reveal")
+                   "elif", "else", "for", "while", "return", "reroll", "add", "remove", "change", "create", "reveal",
+                   "eliminate")
 _OPERATORS = {"ADDOP", "MULOP", "AUGOP", "EQUAL", "__ANON_0", "LESSTHAN", "__ANON_1", "MORETHAN", "__ANON_2",
               "IN", "NOT", "IS", "HAS", "AND", "OR", "DOT", "LSQB"}
 _ENDINGS = {"_NL": "the end of the line", "$END": "the end of the text", "_DEDENT": "the end of the block",

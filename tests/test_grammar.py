@@ -64,3 +64,12 @@ def test_syntax_errors_say_what_was_expected(text, words):
     with pytest.raises(SpecError) as caught:
         parse_block(text, here)
     assert words in caught.value.message
+
+
+@pytest.mark.parametrize("typo, word", [("elimnate me", "eliminate"), ("revael x to me", "reveal"),
+                                        ("whle x > 0:\n  pass", "while"), ("creat 1 x in y", "create")])
+def test_a_misspelt_statement_word_suggests_the_statement(typo: str, word: str) -> None:
+    with pytest.raises(SpecError) as caught:
+        parse_block(typo + "\n", lambda *a: Span("t.yaml", 1, 1))
+    assert caught.value.message.startswith("no statement '")
+    assert caught.value.hint == f"did you mean '{word}'?"
