@@ -1,7 +1,11 @@
-"""Speed of rulelang: random-agent games per second, and the time to validate.
+"""Speed of rulelang: random-agent games per second, the time to validate, and the ratio to hand-written code.
 
-Run: python bench/bench.py [--games N] [--only jacks_friends|flapjacks]
+Run: python bench/bench.py [--games N] [--only jacks_friends|flapjacks] [--baselines DIR]
 This is a measurement script, not a test: it prints figures for the notes.
+
+Speed goals are ratios against the hand-written simulators of ``shared/baselines/`` (beside this
+checkout by default), run in the same run, right after rulelang at each player count, because the
+machines here are shared and noisy. Where they are missing, only rulelang's own figures are printed.
 """
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ import rulelang  # noqa: E402
 from rulelang.agents import RandomAgent, play_out  # noqa: E402
 
 GAMES = {"jacks_friends": (2, 4, 6), "flapjacks": (2, 4, 8)}
+#: The hand-written simulator of each game, and its arguments after PLAYERS GAMES SEED (uniform random play).
+BASELINES = {"jacks_friends": ("jf_handwritten.py", ["--random"]), "flapjacks": ("fs_handwritten.py", [])}
 
 
 def games_per_second(game, players: int, count: int) -> tuple[float, float, float]:
@@ -31,6 +37,22 @@ def games_per_second(game, players: int, count: int) -> tuple[float, float, floa
         turns += state.turn
     took = time.perf_counter() - start
     return count / took, turns / count, turns / took
+
+
+def baseline_rate(folder: Path | None, name: str, players: int, count: int) -> float | None:
+    """Games per second of the hand-written simulator (best of 3), or None when it is not there."""
+    if folder is None:
+        return None
+    script, extra = BASELINES[name]
+    if not (folder / script).is_file():
+        return None
+    rates = []
+    for _ in range(3):
+        done = subprocess.run([sys.executable, script, str(players), str(count), "0", *extra], cwd=folder,
+                              capture_output=True, text=True, check=True)
+        fields = dict(part.split("=", 1) for part in done.stdout.split() if "=" in part)
+        rates.append(float(fields["games_per_s"]))
+    return max(rates)
 
 
 def validate_time(path: Path, repeats: int = 3) -> float:
@@ -48,7 +70,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000, help="games per player count")
     parser.add_argument("--only", choices=sorted(GAMES))
+    parser.add_argument("--baselines", type=Path, default=ROOT.parent / "shared" / "baselines",
+                        help="folder of the hand-written simulators (default: shared/baselines beside the checkout)")
     args = parser.parse_args()
+    baselines = args.baselines if args.baselines.is_dir() else None
+    if baselines is None:
+        print(f"(no hand-written baselines in {args.baselines}: rulelang's figures only)")
     for name, counts in GAMES.items():
         if args.only and name != args.only:
             continue
@@ -64,9 +91,11 @@ def main() -> None:
             count = args.games if name == "jacks_friends" else max(200, args.games // 4)
             rates = [games_per_second(game, players, count) for _ in range(3)]
             best = max(rates)
+            hand = baseline_rate(baselines, name, players, count * 4)
+            ratio = f"   hand-written {hand:8.0f} games/s: x{hand / best[0]:.1f} the time" if hand else ""
             print(f"  {players} players: {best[0]:8.0f} games/s   mean length {best[1]:5.1f} turns"
                   f"   {best[2]:9.0f} turns/s   (best of 3 x {count} games; median "
-                  f"{statistics.median(r[0] for r in rates):.0f})")
+                  f"{statistics.median(r[0] for r in rates):.0f}){ratio}")
 
 
 if __name__ == "__main__":
