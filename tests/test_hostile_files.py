@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,25 +21,12 @@ from rulelang.cli import main
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.loader import load_document
 from rulelang.scenario import load_scenarios, scenario_files, scenario_files_of
+from test_garbage import time_limit
 
 SECRET = "SECRET-7f3a"
 #: Outside text that would be quoted if it were ever read: invalid YAML on its first line.
 OUTSIDE_TEXT = f"{SECRET}: [unclosed {SECRET}\n"
 GAME = "game: x\n"
-
-
-@contextmanager
-def time_limit(seconds: float = 10) -> Iterator[None]:
-    """Fail instead of hanging (a FIFO opened for reading waits for a writer forever)."""
-    def expired(signum, frame):
-        raise TimeoutError(f"took longer than {seconds}s: a hang?")
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def write(folder: Path, name: str, text: str) -> Path:
