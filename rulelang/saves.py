@@ -16,11 +16,11 @@ from typing import Any
 from .engine import Game, State, player_name
 from .errors import RulelangError
 from .inputs import InputError, canonical, decode_text, read_regular_file, schema_validator, schema_words, strict_json
+from .limits import INT64
 
 #: Bounds of what the rules' own locals may hold in a saved frame.
 MAX_LOCAL_DEPTH = 6
 MAX_LOCAL_ITEMS = 10_000
-INT64 = 1 << 63
 
 
 class SavedStateError(RulelangError):
@@ -225,7 +225,7 @@ class _Check:
         if kind == "bool":
             return None if type(value) is bool else f"a bool variable holds true or false, not {canonical(value)}"
         if kind == "int":
-            if type(value) is int and -INT64 <= value < INT64:
+            if type(value) is int and -INT64 - 1 <= value <= INT64:
                 return None
             return f"an int variable holds a whole number (64-bit), not {canonical(value)}"
         sizes = {"player": (0, self.n), "location": (1, 1 + len(game.locations)),
@@ -290,7 +290,7 @@ class _Check:
         elif isinstance(value, list):
             for k, item in enumerate(value):
                 self.plain(parts + [k], item, depth + 1, count)
-        elif type(value) is int and not -INT64 <= value < INT64:
+        elif type(value) is int and not -INT64 - 1 <= value <= INT64:
             self.fail(parts, "a number out of the 64-bit range")
         elif not isinstance(value, (int, bool, str)) and value is not None:
             self.fail(parts, f"not a value the rules keep: {canonical(value)}")

@@ -13,9 +13,9 @@ from typing import Any, Iterable
 
 from .engine import Game, Layout, player_name
 from .errors import ScenarioError, Span, did_you_mean
+from .limits import INT64
 
 #: The largest value a scenario may give a counter (a signed 64-bit integer); counters never go below 0.
-COUNTER_MAX = 2**63 - 1
 #: Player variables of type int hold signed 64-bit values too.
 INT_RANGE = (-(2**63), 2**63 - 1)
 
@@ -149,7 +149,7 @@ def check_counter_name(game: Game, name: Any, span: Span) -> None:
                             hint=did_you_mean(str(name), game.counters) or _listing("counters", game.counters))
 
 
-def check_counter_value(value: Any, span: Span, limit: int = COUNTER_MAX) -> None:
+def check_counter_value(value: Any, span: Span, limit: int = INT64) -> None:
     if not _is_int(value):
         raise ScenarioError(f"a counter holds a whole number, not {_shown(value)}", span)
     if value < 0:

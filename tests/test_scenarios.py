@@ -274,7 +274,8 @@ SCALARS = st.one_of(st.integers(min_value=-(2**70), max_value=2**70), st.boolean
 @given(value=SCALARS)
 def test_a_set_up_counter_is_refused_unless_a_whole_number_a_counter_can_hold(value) -> None:
     from rulelang.errors import Span
-    from rulelang.scenario_check import COUNTER_MAX, check_counter_value
+    from rulelang.limits import INT64 as COUNTER_MAX
+    from rulelang.scenario_check import check_counter_value
 
     fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= COUNTER_MAX
     span = Span("s.yaml", 4, 9)
