@@ -24,6 +24,7 @@ from ..params import resolve as resolve_params
 from ..parser import parse_block, parse_expression
 from ..limits import FUNCTION_DEPTH, shown
 from .bounds import MAX_CARDS, card_total, function_order, numbers_out_of_range, read_limits, too_deep_functions
+from .program import Program
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .statements import Builder, StmtCompiler
 from .hook_decls import HookDeclarations
@@ -429,6 +430,7 @@ class GameCompiler(HookDeclarations):
         ec = ExprCompiler(g, self.sym, proc_ids)
         self.roll_hooks = {die: ([], []) for die in hooked_dice(data.get("triggers")) if die in g.dice}
         sc = StmtCompiler(ec, has_triggers=bool(data.get("triggers")), roll_hooks=self.roll_hooks)
+        g.program = ec.program = sc.program = Program(ec, sc)
 
         def expr(path):
             job = jobs.get(path)

@@ -31,6 +31,8 @@ class ExprCompiler:
         self.functions: dict[str, tuple[list[str], Fn]] = {}
         self.function_trees: dict[str, n.Expr] = {}
         self.members: dict[tuple, list[bool]] = {}
+        #: Set by the game compiler: expressions with source of their own are compiled to Python there.
+        self.program = None
 
     # -- helpers used by statements too ------------------------------------------
 
@@ -71,6 +73,12 @@ class ExprCompiler:
         known, value = self.constant(e)
         if known:
             return lambda st, L: value
+        if self.program is not None and self.program.generates(e):
+            return self.program.expression(e)
+        return self.closure(e)
+
+    def closure(self, e: n.Expr) -> Fn:
+        """The closure for ``e``'s own node (its parts compiled by ``expr``): what generated code falls back on."""
         return getattr(self, "c_" + type(e).__name__)(e)
 
     def constant(self, e: n.Expr) -> tuple[bool, Any]:

@@ -67,6 +67,8 @@ class StmtCompiler(HookStatements):
         #: die -> (procedures of its `before roll` triggers, of its `after roll` triggers), filled in later
         self.roll_hooks = roll_hooks or {}
         self.sites = Sites(ec.game)
+        #: Set by the game compiler: runs of straight-line statements are compiled to Python there.
+        self.program = None
 
     @property
     def place(self):
@@ -141,6 +143,8 @@ class StmtCompiler(HookStatements):
 
         Returns what the last one returns: True when a final `check end` ended the game.
         """
+        if self.program is not None:
+            return self.program.statements(stmts)
         fs = [getattr(self, "f_" + type(s).__name__)(s) for s in stmts]
         if len(fs) == 1:
             f, span = fs[0], stmts[0].span
@@ -176,6 +180,9 @@ class StmtCompiler(HookStatements):
 
     def emit_straight(self, stmts: list[n.Stmt], b: Builder) -> None:
         if not stmts:
+            return
+        if self.program is not None:
+            b.emit(self.program.statements(stmts, instruction=True), stmts[0].span)
             return
         body = self.guarded(stmts)
         b.emit(lambda st, fr: body(st, fr[2]), stmts[0].span)

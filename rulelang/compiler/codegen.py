@@ -1,0 +1,195 @@
+"""Rules compiled to Python: the one module that turns generated source into functions.
+
+Checked syntax trees become Python source (``source_expr``, ``source_stmt``) and are
+compiled here, once per game, as Jinja2 compiles a template. Nothing of a spec's text
+reaches the source except as ``repr`` literals (names of locals, counters, texts) and
+integers; every other value the code needs (tables, spans, closures) is bound in the
+unit's own namespace under a name the generator makes up (``_k3``). The namespace holds
+no builtins but the few listed in ``HELPERS``, so generated code can reach nothing else.
+
+A failure inside a generated function is told at the statement it belongs to through a
+line table (generated line -> spec span), read only when something fails: the happy path
+pays nothing for it.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Callable
+
+from ..elimination import live_from, live_players, next_live
+from ..engine import (FAILURES, NAMES, check_end, discard_card, draw_cards, end_roll_durations, holder_label, located,
+                      move_card, set_counter, set_player_var, shuffle_zone)
+from ..errors import RuleError, Span
+from ..limits import over_budget, roll_dice, spend, too_big
+
+#: The file name generated code is compiled under (tracebacks and the line table use it).
+FILENAME = "<rulelang generated>"
+
+#: How generated instructions read their frame's locals.
+FRAME_LOCALS = "fr[2]"
+
+#: Every name generated code may call, besides the unit's own constants.
+HELPERS: dict[str, Any] = {
+    "len": len, "list": list, "max": max, "min": min, "sum": sum, "any": any, "all": all,
+    "_FAILURES": FAILURES, "_located": located, "_NAMES": NAMES, "_RuleError": RuleError,
+    "_live_from": live_from, "_live_players": live_players, "_next_live": next_live,
+    "_check_end": check_end, "_discard_card": discard_card, "_draw_cards": draw_cards,
+    "_end_roll_durations": end_roll_durations, "_move_card": move_card, "_set_counter": set_counter,
+    "_set_player_var": set_player_var, "_shuffle_zone": shuffle_zone,
+    "_over_budget": over_budget, "_roll_dice": roll_dice, "_spend": spend, "_too_big": too_big,
+}
+
+_units = itertools.count()
+
+
+def _too_big_now(value: int, limit: int, span: Span | None) -> None:
+    raise too_big(value, limit, span)
+
+
+def _zero_division(span: Span | None) -> None:
+    raise RuleError("division by zero", span)
+
+
+def _charge(st: Any, items: list) -> bool:
+    """Each item of a list looked at is a unit of work; True, so it can stand in an `and`."""
+    st.work -= len(items)
+    if st.work < 0:
+        raise over_budget(st)
+    return True
+
+
+def _metered(st: Any, items: list) -> list:
+    """The items of an aggregate, each one charged as a unit of work."""
+    spend(st, len(items))
+    return items
+
+
+def _has(st: Any, cards: list, table: list[bool]) -> bool:
+    """`has`: is any of the cards of the kind? Each card looked at is work."""
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
+    for c in cards:
+        if table[c]:
+            return True
+    return False
+
+
+def _count_in(rolled: list, faces: frozenset) -> int:
+    return sum(1 for f in rolled if f in faces)
+
+
+#: "No saved value": a comprehension's variable that was not bound before it.
+_MISSING = object()
+
+HELPERS.update(_too_big_now=_too_big_now, _zero_division=_zero_division, _charge=_charge, _metered=_metered,
+               _has=_has, _count_in=_count_in, _MISSING=_MISSING, _holder_label=holder_label)
+
+
+@dataclass
+class Unit:
+    """One compilation: the functions of one instruction or expression, their constants and line table."""
+
+    constants: dict[str, Any] = field(default_factory=dict)
+    by_identity: dict[int, str] = field(default_factory=dict)
+    functions: list[list[str]] = field(default_factory=list)
+    spans: dict[int, dict[int, Span | None]] = field(default_factory=dict)
+    temps: itertools.count = field(default_factory=itertools.count)
+    headers: list[str] = field(default_factory=list)
+    source: str = ""                    #: the whole generated text, once built (`rulelang compile --python`)
+
+    def constant(self, value: Any) -> str:
+        """Source for a value: a literal when Python can write it, else a name bound in the namespace."""
+        if value is None or isinstance(value, (bool, int, str)):
+            return repr(value)
+        key = id(value)
+        if key not in self.by_identity:
+            name = f"_k{len(self.constants)}"
+            self.constants[name] = value
+            self.by_identity[key] = name
+        return self.by_identity[key]
+
+    def temp(self, what: str = "t") -> str:
+        """A fresh Python local for a generated function (never a spec name)."""
+        return f"_{what}{next(self.temps)}"
+
+    def new_function(self, what: str, args: str = "st, L") -> "Body":
+        """A function of this unit; the first one made is the one ``build`` returns."""
+        lines: list[str] = []
+        self.functions.append(lines)
+        name = f"{what}{len(self.functions) - 1}" if self.functions[1:] else what
+        self.headers.append(f"def {name}({args}):")
+        return Body(self, lines, len(self.functions) - 1, name=name)
+
+
+@dataclass
+class Body:
+    """The lines of one generated function, each tagged with the statement it belongs to."""
+
+    unit: Unit
+    lines: list[str]
+    index: int
+    depth: int = 1
+    name: str = ""
+
+    def line(self, text: str, span: Span | None = None) -> None:
+        self.lines.append("    " * self.depth + text)
+        self.unit.spans.setdefault(self.index, {})[len(self.lines)] = span
+
+    def indented(self) -> "Indent":
+        return Indent(self)
+
+
+class Indent:
+    def __init__(self, body: Body):
+        self.body = body
+
+    def __enter__(self) -> None:
+        self.body.depth += 1
+
+    def __exit__(self, *exc: object) -> None:
+        self.body.depth -= 1
+
+
+def build(unit: Unit) -> Callable:
+    """Compile a unit's functions; return its first (the others are its helpers, such as aggregates)."""
+    source, offsets = [], []
+    for header, lines in zip(unit.headers, unit.functions):
+        offsets.append(len(source) + 1)         # the header's line number
+        source.append(header)
+        source.extend(lines or ["    pass"])
+    tag = next(_units)
+    filename = f"{FILENAME} {tag}"
+    namespace: dict[str, Any] = {"__builtins__": {}, **HELPERS, **unit.constants}
+    line_spans: dict[int, Span | None] = {}
+    for i, start in enumerate(offsets):
+        for k, span in unit.spans.get(i, {}).items():
+            line_spans[start + k] = span
+    namespace["_line_spans"] = line_spans
+    namespace["_blame"] = blame
+    code = compile("\n".join(source) + "\n", filename, "exec")
+    exec(code, namespace)                       # our own source, built from checked trees only
+    unit.source = "\n".join(source)
+    return namespace[unit.headers[0].split()[1].split("(")[0]]
+
+
+def blame(error: BaseException, line_spans: dict[int, Span | None]) -> BaseException:
+    """The statement a failure belongs to, found from the generated line it passed through."""
+    tb: TracebackType | None = error.__traceback__
+    span = line_spans.get(tb.tb_lineno) if tb is not None else None
+    return located(error, span)
+
+
+def guarded_lines(body: Body) -> None:
+    """Wrap a function body so a failure is told at its statement (see ``blame``)."""
+    inner = body.lines[:]
+    spans = body.unit.spans.get(body.index, {})
+    body.lines.clear()
+    moved = {k + 1: span for k, span in spans.items()}
+    body.lines.append("    try:")
+    body.lines.extend("    " + text for text in inner)
+    body.lines.append("    except _FAILURES as error:")
+    body.lines.append("        raise _blame(error, _line_spans) from None")
+    body.unit.spans[body.index] = moved

@@ -1,0 +1,68 @@
+"""The generated Python of one game: what its expressions and straight-line instructions became.
+
+``ExprCompiler.expr`` and ``StmtCompiler.guarded`` ask this for a function; it writes the
+source (``source_expr``, ``source_stmt``), has ``codegen`` compile it, and keeps the text so
+`rulelang compile --python` can show a designer what a rule became.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .. import nodes as n
+from .codegen import FRAME_LOCALS, Unit, build, guarded_lines
+from .source_expr import ExprSource
+from .source_stmt import StmtSource
+
+if TYPE_CHECKING:
+    from .expressions import ExprCompiler
+    from .statements import StmtCompiler
+
+
+class Program:
+    """Generates, compiles and remembers the Python of one game."""
+
+    def __init__(self, ec: "ExprCompiler", sc: "StmtCompiler"):
+        self.expressions = ExprSource(ec)
+        self.statements_source = StmtSource(sc, self.expressions)
+        self.units: list[tuple[str, Unit]] = []
+        self.place = ""
+
+    def generates(self, e: n.Expr) -> bool:
+        """Whether to compile ``e`` to Python: not a bare name, whose closure is as quick."""
+        return not isinstance(e, n.Name) and self.expressions.generated(e)
+
+    def expression(self, e: n.Expr) -> Callable:
+        """``f(state, locals)`` computing ``e``."""
+        u = Unit()
+        body = u.new_function("expression")
+        body.line(f"return {self.expressions.src(e, u)}", e.span)
+        function = build(u)
+        self.units.append((_where(e.span), u))
+        return function
+
+    def statements(self, stmts: list[n.Stmt], instruction: bool = False) -> Callable:
+        """``f(state, locals)`` running statements that never wait; True when a final `check end` ended the game.
+
+        As an ``instruction`` it is ``op(state, frame)`` instead, reading the locals from the frame.
+        """
+        u = Unit()
+        body = u.new_function("instruction", "st, fr") if instruction else u.new_function("statements")
+        if instruction:
+            body.line(f"L = {FRAME_LOCALS}")
+        self.statements_source.block(stmts, body)
+        guarded_lines(body)
+        function = build(u)
+        self.units.append((_where(stmts[0].span if stmts else None), u))
+        return function
+
+    def source(self) -> str:
+        """Every generated function, each under a comment naming the spec line it comes from."""
+        parts = []
+        for where, u in self.units:
+            consts = "".join(f"# {name} = {type(value).__name__}\n" for name, value in u.constants.items())
+            parts.append(f"# from {where}\n{consts}{u.source}\n")
+        return "\n".join(parts)
+
+
+def _where(span) -> str:
+    return f"{span.file}:{span.line}:{span.col}" if span is not None else "(generated)"

@@ -1,0 +1,294 @@
+"""Checked expressions as Python source over ``st`` (the state) and ``L`` (the frame's locals).
+
+Each method mirrors the closure ``ExprCompiler`` would build for the node, value for value
+and in the same order of evaluation, work and errors; the source only saves the calls.
+A node with no source of its own here is called as that closure (``fallback``), so a new
+kind of expression works before it is taught to the generator.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import nodes as n
+from ..check import CARD, PLAYER, ZONE
+from .codegen import Unit
+from .expressions import local_name, zone_decl
+
+if TYPE_CHECKING:
+    from .expressions import ExprCompiler
+
+_COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+class ExprSource:
+    """Python source for expressions; ``src`` is the entry point."""
+
+    def __init__(self, ec: "ExprCompiler"):
+        self.ec = ec
+        self.game = ec.game
+
+    def src(self, e: n.Expr, u: Unit) -> str:
+        known, value = self.ec.constant(e)
+        if known:
+            return u.constant(value)
+        method = getattr(self, "x_" + type(e).__name__, None)
+        text = method(e, u) if method is not None else None
+        return text if text is not None else self.fallback(e, u)
+
+    def fallback(self, e: n.Expr, u: Unit) -> str:
+        return f"{u.constant(self.ec.closure(e))}(st, L)"
+
+    def generated(self, e: n.Expr) -> bool:
+        """Whether the root of ``e`` has source of its own (else generating it would only add a call)."""
+        if self.ec.constant(e)[0]:
+            return False
+        method = getattr(self, "x_" + type(e).__name__, None)
+        return method is not None and method(e, Unit()) is not None
+
+    # -- shapes used by statements too -----------------------------------------------------
+
+    def as_list(self, e: n.Expr, u: Unit, copy: bool = False) -> str:
+        text = self.src(e, u)
+        if e.type == ZONE:
+            return f"list(st.zones[{text}])" if copy else f"st.zones[{text}]"
+        return text
+
+    def as_cards(self, e: n.Expr, u: Unit) -> str:
+        if e.type == CARD:
+            t = u.temp()
+            return f"([] if ({t} := {self.src(e, u)}) is None else [{t}])"
+        return self.as_list(e, u, copy=True)
+
+    def holder(self, e: n.Expr, u: Unit) -> str:
+        text, base = self.src(e, u), self.game.player_holder
+        if e.type == PLAYER:
+            t = u.temp()
+            return f"(None if ({t} := {text}) is None else {base} + {t})"
+        if e.type == CARD:
+            t = u.temp()
+            return f"(None if ({t} := {text}) is None else {base} + st.n + {t})"
+        return text
+
+    def checked(self, text: str, span, u: Unit) -> str:
+        """A number kept within the game's number_limit, as the closures keep it."""
+        t, limit = u.temp("v"), self.game.number_limit
+        return f"({t} if -{limit} <= ({t} := {text}) <= {limit} else _too_big_now({t}, {limit}, {u.constant(span)}))"
+
+    # -- names and attributes -------------------------------------------------------------------
+
+    def x_Name(self, e: n.Name, u: Unit) -> str | None:
+        kind = e.ref[0]
+        if kind == "local":
+            return f"L[{e.ref[1]!r}]"
+        if kind == "players":
+            return "_live_players(st)"
+        if kind == "others":
+            return "[q for q in _live_from(st, L['me']) if q != L['me']]"
+        if kind == "game":
+            return "0"
+        if kind == "turn":
+            return "st.turn"
+        if kind == "role":
+            if e.type == PLAYER:
+                return f"(st.lay.role_players[{e.ref[1]!r}] or [None])[0]"
+            return f"list(st.lay.role_players[{e.ref[1]!r}])"
+        if kind == "team":
+            return f"list(st.lay.team_players[{e.ref[1]!r}])"
+        if kind == "param":
+            return u.constant(self.ec.sym.params[e.ref[1]])
+        if kind in ("table", "class"):      # a card kind's value is its name
+            return repr(e.ref[1])
+        return None
+
+    def x_ListLit(self, e: n.ListLit, u: Unit) -> str:
+        return "[" + ", ".join(self.src(x, u) for x in e.items) + "]"
+
+    def x_Attr(self, e: n.Attr, u: Unit) -> str | None:
+        game, kind = self.game, e.ref[0]
+        local = local_name(e.obj)
+        obj = f"L[{local!r}]" if local is not None else self.src(e.obj, u)
+        if kind == "pcounter":
+            return f"st.counters[{game.player_holder} + {obj}][{game.counters.index(e.name)}]"
+        if kind == "pvar":
+            return f"st.vars[{obj}][{game.var_names.index(e.name)}]"
+        if kind == "pzone":
+            base, k = len(game.table_zones), zone_decl(game, e.name).index
+            return f"{base} + {k} * st.n + {obj}"
+        if kind == "seat":
+            return obj
+        if kind in ("hcounter", "gcounter"):
+            return f"st.counters[{obj}][{game.counters.index(e.name)}]"
+        if kind == "lprop":
+            table = [None] + [self.ec._prop_value(self.ec.sym.locations[name].get(e.name)) for name in game.locations]
+            return self.none_or(obj, table, u)
+        if kind == "cprop":
+            table = [self.ec._prop_value((self.ec.sym.counters[name] or {}).get(e.name)) for name in game.counters]
+            return self.none_or(obj, table, u)
+        if kind == "outcome":
+            faces = frozenset(f for f, o in game.dice[e.obj.type[5:]].items() if o == e.name)
+            return f"_count_in(_metered(st, {obj}), {u.constant(faces)})"
+        if kind == "total":
+            return self.checked(f"sum(_metered(st, {obj}))", e.span, u)
+        if kind == "cardprop":
+            table = [ctype.props.get(e.name, 0) for ctype in game.card_type]
+            return f"{u.constant(table)}[{obj}]"
+        if kind == "ccounter":
+            return f"st.counters[{game.player_holder} + st.n + {obj}][{game.counters.index(e.name)}]"
+        if kind == "cardowner":
+            return f"st.lay.zones[st.loc[{obj}]][1]"
+        if kind == "size":
+            return f"len({obj})"
+        if kind == "column":
+            return f"st.lay.tables[{obj}][{e.name!r}]"
+        return None
+
+    def none_or(self, obj: str, table: list, u: Unit) -> str:
+        t = u.temp()
+        return f"(None if ({t} := {obj}) is None else {u.constant(table)}[{t}])"
+
+    def x_Index(self, e: n.Index, u: Unit) -> str:
+        return f"st.counters[{self.holder(e.obj, u)}][{self.src(e.key, u)}]"
+
+    # -- operators ------------------------------------------------------------------------------
+
+    def x_BinOp(self, e: n.BinOp, u: Unit) -> str:
+        a, b = self.src(e.left, u), self.src(e.right, u)
+        if e.op in ("+", "-", "*"):
+            return self.checked(f"({a}) {e.op} ({b})", e.span, u)
+        d = u.temp("d")                 # the divisor first, as the closure reads it
+        return f"(({a}) // {d} if ({d} := {b}) != 0 else _zero_division({u.constant(e.span)}))"
+
+    def x_Neg(self, e: n.Neg, u: Unit) -> str:
+        return f"(-({self.src(e.operand, u)}))"
+
+    def x_Compare(self, e: n.Compare, u: Unit) -> str:
+        return f"(({self.src(e.left, u)}) {_COMPARE[e.op]} ({self.src(e.right, u)}))"
+
+    def x_BoolOp(self, e: n.BoolOp, u: Unit) -> str:
+        return f"(({self.src(e.left, u)}) {e.op} ({self.src(e.right, u)}))"
+
+    def x_CondExpr(self, e: n.CondExpr, u: Unit) -> str:
+        return f"(({self.src(e.then, u)}) if ({self.src(e.cond, u)}) else ({self.src(e.orelse, u)}))"
+
+    def x_Not(self, e: n.Not, u: Unit) -> str:
+        return f"(not ({self.src(e.operand, u)}))"
+
+    def x_Member(self, e: n.Member, u: Unit) -> str:
+        t = u.temp("xs")                # the list first and its length charged, then the item
+        test = f"(_charge(st, ({t} := {self.as_list(e.container, u)})) and ({self.src(e.item, u)}) in {t})"
+        return f"(not {test})" if e.negated else test
+
+    def x_IsTest(self, e: n.IsTest, u: Unit) -> str | None:
+        if e.ref is None:
+            return "False"
+        kind = e.ref[0]
+        if kind == "class_local":
+            return None
+        obj, t = self.src(e.obj, u), u.temp()
+        if kind == "role":
+            test = f"(({t} := {obj}) is not None and st.lay.roles[{t}] == {e.ref[1]!r})"
+        elif kind == "team":
+            test = f"(({obj}) in st.lay.team_players[{e.ref[1]!r}])"
+        else:
+            test = f"(({t} := {obj}) is not None and {u.constant(self.ec.member_table(e.ref))}[{t}])"
+        return f"(not {test})" if e.negated else test
+
+    # -- calls ------------------------------------------------------------------------------------
+
+    def x_Call(self, e: n.Call, u: Unit) -> str | None:
+        kind, name = e.ref
+        if kind == "hoisted":
+            return f"L[{name!r}]"
+        if kind == "function":
+            params, body = self.ec.functions[name]
+            args = ", ".join(f"{p!r}: {self.src(a.value, u)}" for p, a in zip(params, e.args))
+            return f"{u.constant(body)}(st, {{{args}}})"
+        if name == "next":
+            return f"_next_live(st, {self.src(e.args[0].value, u)})"
+        if name == "previous":
+            return f"_next_live(st, {self.src(e.args[0].value, u)}, -1)"
+        if name == "seats_from":
+            return f"_live_from(st, {self.src(e.args[0].value, u)})"
+        if name in ("max", "min") and len(e.args) > 1:
+            return f"{name}({', '.join(self.src(a.value, u) for a in e.args)})"
+        if name == "range":
+            return None
+        return self.aggregate(name, e.args[0], u)
+
+    def x_HasTest(self, e: n.HasTest, u: Unit) -> str:
+        if e.ref is None:
+            return "False"
+        cards = self.as_cards(e.zone, u) if e.zone.type == CARD else self.as_list(e.zone, u)
+        return f"_has(st, {cards}, {u.constant(self.ec.member_table(e.ref))})"
+
+    # -- aggregates ---------------------------------------------------------------------------------
+
+    def aggregate(self, name: str, arg: n.Arg, u: Unit) -> str:
+        """count, sum, any, ... over a list: each item looked at is work, and a sum stays in range."""
+        if arg.var is not None:
+            return self.comprehension(name, arg, u)
+        items = self.as_list(arg.value, u)
+        t = u.temp("xs")
+        plain = {"count": f"len({items})", "empty": f"(not {items})",
+                 "first": f"({t}[0] if ({t} := {items}) else None)",
+                 "last": f"({t}[-1] if ({t} := {items}) else None)"}
+        if name in plain:
+            return plain[name]
+        metered = f"_metered(st, {items})"
+        if name == "sum":
+            return self.checked(f"sum({metered})", arg.span, u)
+        if name in ("max", "min"):
+            return f"{name}({metered}, default=0)"
+        if name in ("any", "all"):
+            return f"{name}({metered})"
+        return f"list({metered})"       # filter
+
+    def comprehension(self, name: str, arg: n.Arg, u: Unit) -> str:
+        """An aggregate over `var in items where cond` as a function of its own; `var` is bound, then restored."""
+        f = u.new_function("aggregate")
+        var = repr(arg.var)
+        keep = self.src(arg.cond, u) if arg.cond is not None else "True"
+        f.line(f"_saved = L.get({var}, _MISSING)")
+        f.line(f"_xs = {self.as_list(arg.source, u)}")
+        f.line("st.work -= len(_xs)")
+        f.line("if st.work < 0:")
+        f.line("    raise _over_budget(st)")
+        first_match = name in ("any", "first", "empty")
+        if name == "all":
+            f.line("_result = True")
+            f.line("for _x in _xs:")
+            f.line(f"    L[{var}] = _x")
+            f.line(f"    if not ({keep}):")
+            f.line("        _result = False")
+            f.line("        break")
+        else:
+            if first_match:
+                start, step = "_found = None", "_found = _x"
+            elif name in ("count", "sum"):
+                start = "_result = 0"
+                step = "_result += 1" if name == "count" else f"_result += {self.src(arg.value, u)}"
+            else:
+                start, step = "_out = []", f"_out.append({self.src(arg.value, u)})"
+            f.line(start)
+            f.line("for _x in _xs:")
+            f.line(f"    L[{var}] = _x")
+            f.line(f"    if {keep}:")
+            f.line(f"        {step}")
+            if first_match:
+                f.line("        break")
+        f.line(f"if {var} in L:")
+        f.line("    if _saved is _MISSING:")
+        f.line(f"        del L[{var}]")
+        f.line("    else:")
+        f.line(f"        L[{var}] = _saved")
+        results = {"any": "_found is not None", "first": "_found", "empty": "_found is None",
+                   "all": "_result", "count": "_result", "last": "_out[-1] if _out else None",
+                   "max": "max(_out, default=0)", "min": "min(_out, default=0)"}
+        if name == "sum":
+            limit = self.game.number_limit
+            f.line(f"if -{limit} <= _result <= {limit}:")
+            f.line("    return _result")
+            f.line(f"_too_big_now(_result, {limit}, {u.constant(arg.span)})")
+        else:
+            f.line(f"return {results.get(name, '_out')}")       # filter: the list itself
+        return f"{f.name}(st, L)"

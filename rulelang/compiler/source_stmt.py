@@ -1,0 +1,173 @@
+"""Straight-line statements (those that never wait for a decision) as the lines of a Python function.
+
+Each method mirrors the closure ``StmtCompiler.f_*`` would build: the same values, in
+the same order, with the same events, work and errors. Every line is tagged with the
+statement it belongs to, so a failure is told there (``codegen.blame``); statements
+with no source of their own are called as their closure.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import nodes as n
+from .codegen import Body
+from .expressions import local_name
+
+if TYPE_CHECKING:
+    from .source_expr import ExprSource
+    from .statements import StmtCompiler
+
+
+class StmtSource:
+    """Lines of Python for statements; ``block`` is the entry point."""
+
+    def __init__(self, sc: "StmtCompiler", xs: "ExprSource"):
+        self.sc = sc
+        self.xs = xs
+        self.game = sc.game
+
+    def block(self, stmts: list[n.Stmt], out: Body) -> None:
+        """Lines for statements in order."""
+        for s in stmts:
+            method = getattr(self, "g_" + type(s).__name__, None)
+            if method is None or method(s, out) is False:
+                self.fallback(s, out)
+
+    def fallback(self, s: n.Stmt, out: Body) -> None:
+        f = getattr(self.sc, "f_" + type(s).__name__)(s)
+        out.line(f"{out.unit.constant(f)}(st, L)", s.span)
+
+    def e(self, e: n.Expr, out: Body) -> str:
+        return self.xs.src(e, out.unit)
+
+    # -- assignment ---------------------------------------------------------------------------
+
+    def store(self, target: n.Expr, value: str, span, out: Body) -> None:
+        """Store ``value`` (a Python local already computed) where ``target`` names."""
+        u = out.unit
+        if isinstance(target, n.Name):
+            out.line(f"L[{target.id!r}] = {value}", span)
+        elif isinstance(target, n.Index):
+            out.line(f"_set_counter(st, {self.xs.holder(target.obj, u)}, {self.e(target.key, out)}, {value})", span)
+        elif target.ref[0] == "pvar":
+            vi = self.game.var_names.index(target.name)
+            out.line(f"_set_player_var(st, {self.e(target.obj, out)}, {vi}, {value})", span)
+        else:
+            ci = self.game.counters.index(target.name)
+            out.line(f"_set_counter(st, {self.xs.holder(target.obj, u)}, {ci}, {value})", span)
+
+    def g_Assign(self, s: n.Assign, out: Body) -> None:
+        target = s.target
+        if isinstance(target, n.Attr) and target.ref[0] == "pvar" and local_name(target.obj) is not None:
+            vi = self.game.var_names.index(target.name)
+            out.line(f"_set_player_var(st, L[{local_name(target.obj)!r}], {vi}, {self.e(s.value, out)})", s.span)
+            return
+        v = out.unit.temp("v")
+        out.line(f"{v} = {self.e(s.value, out)}", s.span)
+        self.store(target, v, s.span, out)
+
+    def g_AugAssign(self, s: n.AugAssign, out: Body) -> None:
+        v, limit = out.unit.temp("v"), self.game.number_limit
+        sign = "+" if s.op == "+=" else "-"
+        out.line(f"{v} = ({self.e(s.target, out)}) {sign} ({self.e(s.value, out)})", s.span)
+        out.line(f"if not -{limit} <= {v} <= {limit}:", s.span)
+        with out.indented():
+            out.line(f"_too_big_now({v}, {limit}, {out.unit.constant(s.span)})", s.span)
+        self.store(s.target, v, s.span, out)
+
+    def g_MoveCounter(self, s: n.MoveCounter, out: Body) -> None:
+        u, span, limit = out.unit, s.span, self.game.number_limit
+        c, a, z, have, k = (u.temp(x) for x in ("c", "a", "z", "have", "k"))
+        out.line(f"{c}, {a}, {z} = {self.e(s.counter, out)}, {self.xs.holder(s.source, u)}, "
+                 f"{self.xs.holder(s.dest, u)}", span)
+        out.line(f"if {c} is not None and {a} is not None and {z} is not None:", span)
+        with out.indented():
+            out.line(f"{have} = st.counters[{a}][{c}]", span)
+            amount = have if s.amount is None else f"max(0, min({self.e(s.amount, out)}, {have}))"
+            out.line(f"{k} = {amount}", span)
+            out.line(f"if {k}:", span)
+            with out.indented():
+                out.line(f"if st.counters[{z}][{c}] + {k} > {limit}:", span)
+                out.line(f"    _too_big_now(st.counters[{z}][{c}] + {k}, {limit}, {u.constant(span)})", span)
+                out.line(f"st.counters[{a}][{c}] = {have} - {k}", span)
+                out.line(f"st.counters[{z}][{c}] += {k}", span)
+                out.line(f"st.events.append({{'type': 'transferred', 'turn': st.turn, "
+                         f"'counter': {u.constant(self.game.counters)}[{c}], 'amount': {k}, "
+                         f"'from': _holder_label(st, {a}), 'to': _holder_label(st, {z})}})", span)
+
+    # -- cards and dice ------------------------------------------------------------------------
+
+    def g_MoveCards(self, s: n.MoveCards, out: Body) -> None:
+        z, c = out.unit.temp("z"), out.unit.temp("c")
+        out.line(f"{z} = {self.e(s.dest, out)}", s.span)
+        out.line(f"for {c} in {self.xs.as_cards(s.cards, out.unit)}:", s.span)
+        with out.indented():
+            out.line(f"_move_card(st, {c}, {z})", s.span)
+
+    def g_Discard(self, s: n.Discard, out: Body) -> None:
+        c = out.unit.temp("c")
+        out.line(f"for {c} in {self.xs.as_cards(s.cards, out.unit)}:", s.span)
+        with out.indented():
+            out.line(f"_discard_card(st, {c})", s.span)
+
+    def g_Draw(self, s: n.Draw, out: Body) -> None:
+        out.line(f"_draw_cards(st, {self.e(s.amount, out)}, {self.e(s.source, out)}, {self.e(s.dest, out)})", s.span)
+
+    def g_Shuffle(self, s: n.Shuffle, out: Body) -> None:
+        out.line(f"_shuffle_zone(st, {self.e(s.zone, out)})", s.span)
+
+    def g_Roll(self, s: n.Roll, out: Body) -> bool:
+        if s.for_player is not None:
+            return False
+        u, die = out.unit, s.die
+        faces = max(self.game.dice[die])
+        rolled, who = u.temp("r"), u.temp("w")
+        roller = self.e(s.player, out) if s.player is not None else "L.get('me')"
+        out.line(f"L[{s.var!r}] = {rolled} = _roll_dice(st, max(0, {self.e(s.amount, out)}), {faces})", s.span)
+        out.line(f"{who} = {roller}", s.span)
+        out.line(f"st.events.append({{'type': 'rolled', 'turn': st.turn, 'die': {die!r}, 'faces': {rolled}, "
+                 f"'player': None if {who} is None else _NAMES[{who}]}})", s.span)
+        out.line(f"_end_roll_durations(st, {die!r}, {who})", s.span)
+        return True
+
+    def g_Pass(self, s: n.Pass, out: Body) -> None:
+        out.line("pass", s.span)
+
+    def g_CheckEnd(self, s: n.CheckEnd, out: Body) -> None:
+        out.line("return _check_end(st, L)", s.span)
+
+    # -- control flow ---------------------------------------------------------------------------
+
+    def branch(self, body: list[n.Stmt], out: Body) -> None:
+        with out.indented():
+            if body:
+                self.block(body, out)
+            else:
+                out.line("pass")
+
+    def g_If(self, s: n.If, out: Body) -> None:
+        for k, (cond, body) in enumerate(s.branches):
+            out.line(f"{'if' if k == 0 else 'elif'} {self.e(cond, out)}:", s.span)
+            self.branch(body, out)
+        if s.orelse:
+            out.line("else:", s.span)
+            self.branch(s.orelse, out)
+
+    def g_ForEach(self, s: n.ForEach, out: Body) -> None:
+        u = out.unit
+        items, x = u.temp("xs"), u.temp("x")
+        out.line(f"{items} = {self.xs.as_list(s.source, u, copy=True)}", s.span)
+        out.line(f"st.work -= len({items})", s.span)        # a pass of a loop is work
+        out.line("if st.work < 0:", s.span)
+        with out.indented():
+            out.line("raise _over_budget(st)", s.span)
+        # the closures blame a failing filter on a lone body statement, else on the loop
+        filter_span = s.body[0].span if len(s.body) == 1 else s.span
+        out.line(f"for {x} in {items}:", filter_span)
+        with out.indented():
+            out.line(f"L[{s.var!r}] = {x}", filter_span)
+            if s.cond is not None:
+                out.line(f"if not ({self.e(s.cond, out)}):", filter_span)
+                with out.indented():
+                    out.line("continue", filter_span)
+            self.block(s.body, out)
