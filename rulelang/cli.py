@@ -95,6 +95,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("path", metavar="PATH", help="the game")
     replay.add_argument("log", metavar="LOG", help="an event log written by `run --log`")
     add_mod_argument(replay)
+    compile_ = sub.add_parser("compile", help="show what a game's rules compile to")
+    compile_.add_argument("path", metavar="PATH")
+    compile_.add_argument("--python", action="store_true", required=True,
+                          help="print the Python generated from the rule texts, each function under its spec line")
+    add_mod_argument(compile_)
     from .lab.command import add_arguments as simulate_arguments
     simulate_arguments(sub.add_parser("simulate", help="play a batch of games with agents and summarise them"))
     from .lab.sweep_command import add_arguments as sweep_arguments
@@ -103,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     play_arguments(sub.add_parser("play", help="play a game at the terminal against bots"))
     for name in ("simulate", "sweep", "play"):
         add_mod_argument(sub.choices[name])
-    for name in ("validate", "run", "test", "replay", "simulate", "sweep", "play"):
+    for name in ("validate", "run", "test", "replay", "simulate", "sweep", "play", "compile"):
         add_param_argument(sub.choices[name])
     mods = sub.add_parser("mods", help="show what each mod changes in a game, and any conflict")
     mods.add_argument("path", metavar="PATH", help="the game")
@@ -147,7 +152,7 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        raise _Usage("a command is needed: validate, run, test, replay, simulate, sweep, play, mods or new")
+        raise _Usage("a command is needed: validate, run, test, replay, compile, simulate, sweep, play, mods or new")
     _check_mods(getattr(args, "mods", []))
     try:
         args.params = parse_assignments(getattr(args, "param_items", []))
@@ -155,7 +160,7 @@ def _dispatch(argv: Sequence[str] | None) -> int:
         raise _Usage(str(refused)) from None
     return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test, "replay": cmd_replay,
             "simulate": cmd_simulate, "sweep": cmd_sweep, "play": cmd_play, "mods": cmd_mods,
-            "new": cmd_new}[args.command](args)
+            "new": cmd_new, "compile": cmd_compile}[args.command](args)
 
 
 def _check_mods(mods: list[str]) -> None:
@@ -457,6 +462,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
         _say(check.report(args.log).format)
         return 1
     print(check.summary(args.log))
+    return 0
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    """Print the generated Python of a game, so a designer or developer can read what a rule became."""
+    from . import load_game
+
+    missing = _missing(args.path)
+    if missing:
+        raise _Usage(missing)
+    game = load_game(args.path, args.mods, args.params)
+    print(game.program.source(), end="")
     return 0
 
 

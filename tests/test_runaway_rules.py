@@ -13,6 +13,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import rulelang
+from rulelang.compiler import compile_game
+from rulelang.loader import load_document
 from rulelang.compiler import GameCompiler
 from rulelang.errors import RuleError, SpecError
 from rulelang.limits import CALL_DEPTH, FUNCTION_DEPTH, INT64, shown
@@ -369,9 +371,15 @@ def test_python_recursion_while_playing_is_a_located_error(tmp_path):
     chain = "".join(f"  f{i}:\n    params: {{x: int}}\n    value: {nested(f'f{i + 1}(x)')}\n"
                     for i in range(FUNCTION_DEPTH - 1)) + f"  f{FUNCTION_DEPTH - 1}:\n    params: {{x: int}}\n    value: x\n"
     spec = derive(tmp_path, ("functions:\n", "functions:\n" + chain), effect="me.bet = f0(1)")
-    error = runtime_error(spec)
+    closures = compile_game(load_document(spec.parent), python=False)     # one Python frame per level
+    with pytest.raises(RuleError) as caught:
+        closures.new_state(2, seed=3)
+    error = caught.value
     assert error.message == "the rules nest too deeply"
     assert error.span.line == line_of(spec, "me.bet = f0(1)")
+    # generated code splits deep expressions into functions of 20 levels: the same rules fit the stack
+    state = rulelang.load_game(spec.parent).new_state(2, seed=3)
+    assert state.var(0, "bet") == 1 + 100 * (FUNCTION_DEPTH - 1)
 
 
 def test_recursion_while_compiling_is_a_spec_error(tmp_path, monkeypatch):

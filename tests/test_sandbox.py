@@ -1,8 +1,8 @@
 """Hostile specs and runaway rules: refused or stopped quickly, with located errors.
 
 - Rule texts reach nothing but the spec's own names: Python names, attributes,
-  calls and imports are located "unknown ..." or syntax errors, and no eval,
-  exec or compile ever runs while a spec is loaded or played.
+  calls and imports are located "unknown ..." or syntax errors; no eval ever runs, and
+  compile and exec run only in the code generator, on the Python it built from checked trees.
 - YAML that would build Python objects, alias bombs, absurd nesting and huge
   texts are refused quickly.
 - Rules that trigger each other forever, procedures that call themselves and
@@ -108,26 +108,43 @@ def test_python_is_out_of_reach(tmp_path: Path, text: str, message: str) -> None
     assert "Traceback" not in error.format()
 
 
-def test_nothing_is_evaluated_while_loading_and_playing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Rule texts become closures built by the compiler: no eval, exec or compile of anything."""
+def test_only_the_code_generator_compiles_and_only_its_own_source(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """No eval ever; compile and exec only in rulelang/compiler/codegen.py, on the source it built.
+
+    Rule texts become checked trees; the one module that generates Python from them compiles its
+    own output (spec text only as repr literals: tests/test_codegen.py fuzzes that) and nothing else.
+    """
+    import sys
+
+    from rulelang.compiler import codegen
+
     rulelang.load_game(VALID)          # warm the caches (grammar, schema) before watching
-    calls: list[str] = []
+    calls: list[tuple[str, str]] = []
+    real = {name: getattr(builtins, name) for name in ("eval", "exec", "compile")}
 
-    def forbidden(name):
-        def refuse(*args, **kwargs):
-            calls.append(name)
-            raise AssertionError(f"{name} was called")
-        return refuse
+    def watched(name):
+        def call(*args, **kwargs):
+            caller = sys._getframe(1).f_code
+            calls.append((name, caller.co_filename, caller.co_name))
+            if name == "compile":
+                assert args[1].startswith(codegen.FILENAME) and args[2] == "exec"
+            if name == "exec":
+                assert args[0].co_filename.startswith(codegen.FILENAME)
+            return real[name](*args, **kwargs)
+        return call
 
-    for name in ("eval", "exec", "compile"):
-        monkeypatch.setattr(builtins, name, forbidden(name))
+    for name in real:
+        monkeypatch.setattr(builtins, name, watched(name))
     for path in (VALID, ROOT / "games" / "jacks_friends"):
         game = rulelang.load_game(path)
         state = game.new_state(game.min_players, seed=3)
         rulelang.agents.play_out(state, rulelang.agents.RandomAgent(3))
     with pytest.raises(SpecError):
         rulelang.load_game(derive(tmp_path, ("game.yaml", BET, "        x = __import__\n")))
-    assert calls == []
+    assert calls, "the games compile their rules to Python"
+    assert {name for name, _, _ in calls} == {"compile", "exec"}
+    assert {(file, function) for _, file, function in calls} == {(codegen.__file__, "build")}
 
 
 # --- hostile YAML ----------------------------------------------------------------------------------

@@ -48,8 +48,9 @@ class _Job:
 class GameCompiler(HookDeclarations):
     """Builds a ``Game`` from a loaded, schema-checked document."""
 
-    def __init__(self, doc: Document, params: Mapping[str, Any] | None = None):
+    def __init__(self, doc: Document, params: Mapping[str, Any] | None = None, python: bool = True):
         self.doc = doc
+        self.python = python
         self.data = doc.data
         self.errors: list[RulelangError] = []
         self.sym = build_symbols(self.data)
@@ -430,7 +431,8 @@ class GameCompiler(HookDeclarations):
         ec = ExprCompiler(g, self.sym, proc_ids)
         self.roll_hooks = {die: ([], []) for die in hooked_dice(data.get("triggers")) if die in g.dice}
         sc = StmtCompiler(ec, has_triggers=bool(data.get("triggers")), roll_hooks=self.roll_hooks)
-        g.program = ec.program = sc.program = Program(ec, sc)
+        if self.python:
+            g.program = ec.program = sc.program = Program(ec, sc)
 
         def expr(path):
             job = jobs.get(path)
@@ -738,13 +740,17 @@ def _get(data: Any, path: tuple) -> Any:
     return data
 
 
-def compile_game(doc: Document, params: Mapping[str, Any] | None = None) -> Game:
+def compile_game(doc: Document, params: Mapping[str, Any] | None = None, python: bool = True) -> Game:
     """A checked, compiled ``Game`` from a loaded document and this instance's param values.
+
+    With ``python`` (the default) rule texts are compiled to generated Python where the generator
+    knows the node (rulelang/compiler/program.py); without, every rule is a closure: the reference the
+    generated code is tested against.
 
     Raises SpecError (never a Python error of size), or ParamError for a param value the game refuses.
     """
     try:
-        return GameCompiler(doc, params).compile()
+        return GameCompiler(doc, params, python).compile()
     except RecursionError:
         raise SpecError("the spec nests too deeply to compile", doc.span(()),
                         "split deep rule texts into functions or procedures") from None

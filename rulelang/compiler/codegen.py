@@ -98,10 +98,14 @@ class Unit:
     spans: dict[int, dict[int, Span | None]] = field(default_factory=dict)
     temps: itertools.count = field(default_factory=itertools.count)
     headers: list[str] = field(default_factory=list)
+    about: dict[str, str] = field(default_factory=dict)
     source: str = ""                    #: the whole generated text, once built (`rulelang compile --python`)
 
-    def constant(self, value: Any) -> str:
-        """Source for a value: a literal when Python can write it, else a name bound in the namespace."""
+    def constant(self, value: Any, about: str = "") -> str:
+        """Source for a value: a literal when Python can write it, else a name bound in the namespace.
+
+        ``about`` says what the value is, for the listing of `rulelang compile --python`.
+        """
         if value is None or isinstance(value, (bool, int, str)):
             return repr(value)
         key = id(value)
@@ -109,6 +113,8 @@ class Unit:
             name = f"_k{len(self.constants)}"
             self.constants[name] = value
             self.by_identity[key] = name
+            if about:
+                self.about[name] = about
         return self.by_identity[key]
 
     def temp(self, what: str = "t") -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from .. import nodes as n
+from ..errors import Span
 from .codegen import FRAME_LOCALS, Unit, build, guarded_lines
 from .source_expr import ExprSource
 from .source_stmt import StmtSource
@@ -59,9 +60,20 @@ class Program:
         """Every generated function, each under a comment naming the spec line it comes from."""
         parts = []
         for where, u in self.units:
-            consts = "".join(f"# {name} = {type(value).__name__}\n" for name, value in u.constants.items())
+            consts = "".join(f"# {name}: {u.about.get(name) or _describe(value)}\n"
+                             for name, value in u.constants.items())
             parts.append(f"# from {where}\n{consts}{u.source}\n")
         return "\n".join(parts)
+
+
+def _describe(value: object) -> str:
+    """A constant of generated code in a comment: what it is, in a line."""
+    if isinstance(value, Span):
+        return f"the place {_where(value)}"
+    if callable(value):
+        return "a rule compiled as a closure (rulelang/compiler/expressions.py, statements.py)"
+    text = repr(value)
+    return text if len(text) <= 100 else text[:97] + "..."
 
 
 def _where(span) -> str:

@@ -17,6 +17,10 @@ from .expressions import local_name, zone_decl
 if TYPE_CHECKING:
     from .expressions import ExprCompiler
 
+#: Expressions nested deeper than this are split into functions of their own: Python's parser
+#: refuses source nested much deeper (about 200 parentheses).
+MAX_NESTING = 20
+
 _COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -26,17 +30,36 @@ class ExprSource:
     def __init__(self, ec: "ExprCompiler"):
         self.ec = ec
         self.game = ec.game
+        self.nesting = 0
 
     def src(self, e: n.Expr, u: Unit) -> str:
         known, value = self.ec.constant(e)
         if known:
             return u.constant(value)
+        if self.nesting >= MAX_NESTING:
+            return f"{u.constant(self.apart(e))}(st, L)"
         method = getattr(self, "x_" + type(e).__name__, None)
-        text = method(e, u) if method is not None else None
+        self.nesting += 1
+        try:
+            text = method(e, u) if method is not None else None
+        finally:
+            self.nesting -= 1
         return text if text is not None else self.fallback(e, u)
 
+    def apart(self, e: n.Expr):
+        """``e`` compiled on its own, starting a fresh count of nesting."""
+        outer, self.nesting = self.nesting, 0
+        try:
+            return self.ec.expr(e)
+        finally:
+            self.nesting = outer
+
     def fallback(self, e: n.Expr, u: Unit) -> str:
-        return f"{u.constant(self.ec.closure(e))}(st, L)"
+        outer, self.nesting = self.nesting, 0
+        try:
+            return f"{u.constant(self.ec.closure(e))}(st, L)"
+        finally:
+            self.nesting = outer
 
     def generated(self, e: n.Expr) -> bool:
         """Whether the root of ``e`` has source of its own (else generating it would only add a call)."""
@@ -131,7 +154,8 @@ class ExprSource:
             return self.checked(f"sum(_metered(st, {obj}))", e.span, u)
         if kind == "cardprop":
             table = [ctype.props.get(e.name, 0) for ctype in game.card_type]
-            return f"{u.constant(table)}[{obj}]"
+            about = f"each card instance's {e.name!r}"
+            return f"{u.constant(table, about)}[{obj}]"
         if kind == "ccounter":
             return f"st.counters[{game.player_holder} + st.n + {obj}][{game.counters.index(e.name)}]"
         if kind == "cardowner":
@@ -190,7 +214,8 @@ class ExprSource:
         elif kind == "team":
             test = f"(({obj}) in st.lay.team_players[{e.ref[1]!r}])"
         else:
-            test = f"(({t} := {obj}) is not None and {u.constant(self.ec.member_table(e.ref))}[{t}])"
+            table = u.constant(self.ec.member_table(e.ref), _kind_words(e.ref))
+            test = f"(({t} := {obj}) is not None and {table}[{t}])"
         return f"(not {test})" if e.negated else test
 
     # -- calls ------------------------------------------------------------------------------------
@@ -219,7 +244,7 @@ class ExprSource:
         if e.ref is None:
             return "False"
         cards = self.as_cards(e.zone, u) if e.zone.type == CARD else self.as_list(e.zone, u)
-        return f"_has(st, {cards}, {u.constant(self.ec.member_table(e.ref))})"
+        return f"_has(st, {cards}, {u.constant(self.ec.member_table(e.ref), _kind_words(e.ref))})"
 
     # -- aggregates ---------------------------------------------------------------------------------
 
@@ -292,3 +317,9 @@ class ExprSource:
         else:
             f.line(f"return {results.get(name, '_out')}")       # filter: the list itself
         return f"{f.name}(st, L)"
+
+
+def _kind_words(ref: tuple) -> str:
+    """What a table of one bool per card instance answers, for the listing."""
+    kind, name = ref
+    return f"per card instance: is it {'the card' if kind == 'card' else 'of ' + kind} {name!r}?"

@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from .statements import StmtCompiler
 
 
+#: Blocks nested deeper than this run as closures, each body compiled apart: Python allows
+#: only 20 nested loops and try blocks in one function, and 100 levels of indentation.
+MAX_DEPTH = 12
+
+
 class StmtSource:
     """Lines of Python for statements; ``block`` is the entry point."""
 
@@ -30,11 +35,17 @@ class StmtSource:
         """Lines for statements in order."""
         for s in stmts:
             method = getattr(self, "g_" + type(s).__name__, None)
+            if out.depth > MAX_DEPTH and isinstance(s, (n.If, n.ForEach)):
+                method = None
             if method is None or method(s, out) is False:
                 self.fallback(s, out)
 
     def fallback(self, s: n.Stmt, out: Body) -> None:
-        f = getattr(self.sc, "f_" + type(s).__name__)(s)
+        outer, self.xs.nesting = self.xs.nesting, 0
+        try:
+            f = getattr(self.sc, "f_" + type(s).__name__)(s)
+        finally:
+            self.xs.nesting = outer
         out.line(f"{out.unit.constant(f)}(st, L)", s.span)
 
     def e(self, e: n.Expr, out: Body) -> str:
