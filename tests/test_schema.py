@@ -13,6 +13,8 @@ from rulelang.errors import ErrorList, RulelangError, SpecError
 from rulelang.loader import load_document
 from rulelang.schema import load_schema, validate_document
 
+ROOT = Path(__file__).resolve().parent.parent
+
 FULL_GAME = """\
 # yaml-language-server: $schema=../../schemas/game.schema.json
 game: Flapjacks
@@ -142,6 +144,14 @@ def at(error: RulelangError) -> tuple[str, int, int]:
 
 # ---------------------------------------------------------------------------
 # The schema file
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "schemas").glob("*.schema.json")), ids=lambda p: p.name)
+def test_every_schema_we_ship_is_valid_draft_2020_12(path: Path) -> None:
+    """Checked here, once, rather than against the metaschema on every load (rulelang/schema.py)."""
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
 
 
 def test_schema_is_valid_draft_2020_12() -> None:

@@ -29,6 +29,8 @@ FILENAME = "<rulelang generated>"
 
 #: How generated instructions read their frame's locals.
 FRAME_LOCALS = "fr[2]"
+#: How generated instructions jump: the frame's program counter.
+FRAME_PC = "fr[1]"
 
 #: Every name generated code may call, besides the unit's own constants.
 HELPERS: dict[str, Any] = {

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Callable
 
 from .. import nodes as n
 from ..errors import Span
-from .codegen import FRAME_LOCALS, Unit, build, guarded_lines
+from .codegen import FRAME_LOCALS, Body, Unit, build, guarded_lines
 from .source_expr import ExprSource
 from .source_stmt import StmtSource
 
@@ -54,6 +54,16 @@ class Program:
         guarded_lines(body)
         function = build(u)
         self.units.append((_where(stmts[0].span if stmts else None), u))
+        return function
+
+    def instruction(self, fill: Callable[[Body], None], span) -> Callable:
+        """``op(state, frame)`` whose lines ``fill`` writes; a failure is told by the run loop, at ``span``."""
+        u = Unit()
+        body = u.new_function("instruction", "st, fr")
+        body.line(f"L = {FRAME_LOCALS}")
+        fill(body)
+        function = build(u)
+        self.units.append((_where(span), u))
         return function
 
     def source(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import nodes as n
-from .codegen import Body
+from .codegen import FRAME_PC, Body
 from .expressions import local_name
 
 if TYPE_CHECKING:
@@ -182,3 +182,34 @@ class StmtSource:
                 with out.indented():
                     out.line("continue", filter_span)
             self.block(s.body, out)
+
+    # -- instructions of their own: loops and branches that may hold decisions ------------------
+
+    def loop_start(self, s: n.ForEach, seq: str, pos: str, out: Body) -> None:
+        """`for each`: keep the items (a copy) and a position in hidden locals; each item is work."""
+        out.line(f"L[{seq!r}] = _xs = list({self.xs.as_list(s.source, out.unit)})")
+        out.line(f"L[{pos!r}] = 0")
+        out.line("st.work -= len(_xs)")
+        out.line("if st.work < 0:")
+        out.line("    raise _over_budget(st)")
+
+    def loop_step(self, s: n.ForEach, seq: str, pos: str, end, out: Body) -> None:
+        """The next item that passes the filter, or past the loop (``end``, a label) when none is left."""
+        out.line(f"_xs = L[{seq!r}]")
+        out.line("while True:")
+        out.line(f"    _i = L[{pos!r}]")
+        out.line("    if _i >= len(_xs):")
+        out.line(f"        del L[{seq!r}], L[{pos!r}]")
+        out.line(f"        {FRAME_PC} = {out.unit.constant(end)}.pc")
+        out.line("        return")
+        out.line(f"    L[{pos!r}] = _i + 1")
+        out.line(f"    L[{s.var!r}] = _xs[_i]")
+        if s.cond is None:
+            out.line("    return")
+        else:
+            out.line(f"    if {self.e(s.cond, out)}:")
+            out.line("        return")
+
+    def jump_unless(self, cond: n.Expr, label, out: Body) -> None:
+        out.line(f"if not ({self.e(cond, out)}):")
+        out.line(f"    {FRAME_PC} = {out.unit.constant(label)}.pc")

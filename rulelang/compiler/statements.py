@@ -387,7 +387,7 @@ class StmtCompiler(HookStatements):
         for cond, body in s.branches:
             skip = Label()
             self.emit_value_calls([cond], b)      # a procedure's value in the condition: run it first
-            b.emit(_jump_unless(self.ec.expr(cond), skip), cond.span)
+            b.emit(self.jump_unless(cond, skip), cond.span)
             self.block(body, b)
             b.emit(_jump(end), None)
             skip.pc = b.here()
@@ -395,7 +395,16 @@ class StmtCompiler(HookStatements):
             self.block(s.orelse, b)
         end.pc = b.here()
 
+    def jump_unless(self, cond: n.Expr, label: Label) -> Callable:
+        if self.program is not None:
+            source = self.program.statements_source
+            return self.program.instruction(lambda out: source.jump_unless(cond, label, out), cond.span)
+        return _jump_unless(self.ec.expr(cond), label)
+
     def s_ForEach(self, s: n.ForEach, b: Builder) -> None:
+        if self.program is not None:
+            self.generated_loop(s, b)
+            return
         items = self.ec.as_list(s.source, copy=True)
         cond = self.ec.expr(s.cond) if s.cond is not None else None
         seq, pos, var = self.fresh("items"), self.fresh("i"), s.var
@@ -425,6 +434,17 @@ class StmtCompiler(HookStatements):
 
         b.emit(start, s.span)
         top.pc = b.emit(step, s.span)
+        self.block(s.body, b)
+        b.emit(_jump(top), None)
+        end.pc = b.here()
+
+    def generated_loop(self, s: n.ForEach, b: Builder) -> None:
+        """`for each` over statements that may wait: a start and a step instruction, in generated Python."""
+        source, seq, pos = self.program.statements_source, self.fresh("items"), self.fresh("i")
+        top, end = Label(), Label()
+        b.emit(self.program.instruction(lambda out: source.loop_start(s, seq, pos, out), s.span), s.span)
+        top.pc = b.emit(self.program.instruction(lambda out: source.loop_step(s, seq, pos, end, out), s.span),
+                        s.span)
         self.block(s.body, b)
         b.emit(_jump(top), None)
         end.pc = b.here()
