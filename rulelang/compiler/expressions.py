@@ -14,11 +14,11 @@ from ..check import CARD, PLAYER, ZONE, Symbols
 from ..engine import CardType, Game, State, ZoneDecl
 from ..elimination import live_from, live_players, next_live
 from ..errors import RuleError
+from .aggregates import comprehension, metered, number_range, plain_aggregate
 from .kinds import kind_test
-from ..limits import MAX_OPTIONS, over_budget, spend, too_big
+from ..limits import over_budget, spend, too_big
 
 Fn = Callable[[State, dict], Any]
-_MISSING = object()
 
 
 class ExprCompiler:
@@ -203,10 +203,10 @@ class ExprCompiler:
             return lambda st, L: st.lay.zones[st.loc[obj(st, L)]][1]
         if kind == "outcome":
             faces = frozenset(f for f, o in game.dice[e.obj.type[5:]].items() if o == e.name)
-            rolled = _metered(obj)
+            rolled = metered(obj)
             return lambda st, L: sum(1 for f in rolled(st, L) if f in faces)
         if kind == "total":
-            rolled, limit, span = _metered(obj), game.number_limit, e.span
+            rolled, limit, span = metered(obj), game.number_limit, e.span
 
             def total(st, L):
                 v = sum(rolled(st, L))
@@ -377,7 +377,7 @@ class ExprCompiler:
                 return lambda st, L: next_live(st, p(st, L), -1)
             return lambda st, L: live_from(st, p(st, L))
         if name == "range":
-            return _range(self.expr(e.args[0].value), self.expr(e.args[1].value), e.span)
+            return number_range(self.expr(e.args[0].value), self.expr(e.args[1].value), e.span)
         if name in ("max", "min") and len(e.args) > 1:
             args = [self.expr(a.value) for a in e.args]
             pick = max if name == "max" else min
@@ -390,11 +390,11 @@ class ExprCompiler:
         if arg.var is not None:
             items = self.as_list(arg.source)
             cond = self.expr(arg.cond) if arg.cond is not None else None
-            return _comprehension(name, arg.var, items, cond, self.expr(arg.value), limit, span)
+            return comprehension(name, arg.var, items, cond, self.expr(arg.value), limit, span)
         items = self.as_list(arg.value)
         if name in ("count", "empty", "first", "last"):     # no pass over the items
-            return _plain_aggregate(name, items)
-        found = _plain_aggregate(name, _metered(items))
+            return plain_aggregate(name, items)
+        found = plain_aggregate(name, metered(items))
         if name != "sum":
             return found
 
@@ -405,159 +405,6 @@ class ExprCompiler:
             raise too_big(v, limit, span)
         return total
 
-
-def _range(low: Fn, high: Fn, span) -> Fn:
-    """`range(a, b)`: the numbers a to b - 1, each charged as work, at most MAX_OPTIONS of them."""
-    def numbers(st: State, L: dict) -> list:
-        lo, hi = low(st, L), high(st, L)
-        if hi - lo > MAX_OPTIONS:
-            raise RuleError(f"range({lo:,}, {hi:,}) has more than the {MAX_OPTIONS:,} numbers a list of "
-                            "numbers may have", span)
-        if hi > lo:
-            spend(st, hi - lo)
-        return list(range(lo, hi))
-    return numbers
-
-
-def _metered(items: Fn) -> Fn:
-    """The items of an aggregate, each one charged as a unit of work."""
-    def read(st: State, L: dict) -> list:
-        xs = items(st, L)
-        spend(st, len(xs))
-        return xs
-    return read
-
-
-def _plain_aggregate(name: str, items: Fn) -> Fn:
-    if name == "count":
-        return lambda st, L: len(items(st, L))
-    if name == "empty":
-        return lambda st, L: not items(st, L)
-    if name == "any":
-        return lambda st, L: any(items(st, L))
-    if name == "all":
-        return lambda st, L: all(items(st, L))
-    if name == "first":
-        return lambda st, L: xs[0] if (xs := items(st, L)) else None
-    if name == "last":
-        return lambda st, L: xs[-1] if (xs := items(st, L)) else None
-    if name == "sum":
-        return lambda st, L: sum(items(st, L))
-    if name == "max":
-        return lambda st, L: max(items(st, L), default=0)
-    if name == "min":
-        return lambda st, L: min(items(st, L), default=0)
-    return lambda st, L: list(items(st, L))     # filter
-
-
-def _comprehension(name: str, var: str, items: Fn, cond: Fn | None, value: Fn, limit: int, span: Any) -> Fn:
-    """An aggregate over `var in items where cond`; `var` is bound, then restored.
-
-    Expressions never change the state, so the items are read in place; the
-    common aggregates run as one loop without building a list. Each item is a
-    unit of work.
-    """
-    keep = cond if cond is not None else (lambda st, L: True)
-
-    def restore(L: dict, saved: Any) -> None:
-        if saved is _MISSING:
-            del L[var]
-        else:
-            L[var] = saved
-
-    def selected(st: State, L: dict) -> list:
-        saved, out = L.get(var, _MISSING), []
-        xs = items(st, L)
-        st.work -= len(xs)
-        if st.work < 0:
-            raise over_budget(st)
-        for x in xs:
-            L[var] = x
-            if keep(st, L):
-                out.append(value(st, L))
-        if var in L:
-            restore(L, saved)
-        return out
-
-    def first_match(st: State, L: dict) -> Any:
-        saved, found = L.get(var, _MISSING), None
-        xs = items(st, L)
-        st.work -= len(xs)
-        if st.work < 0:
-            raise over_budget(st)
-        for x in xs:
-            L[var] = x
-            if keep(st, L):
-                found = x
-                break
-        if var in L:
-            restore(L, saved)
-        return found
-
-    def count(st: State, L: dict) -> int:
-        saved, total = L.get(var, _MISSING), 0
-        xs = items(st, L)
-        st.work -= len(xs)
-        if st.work < 0:
-            raise over_budget(st)
-        for x in xs:
-            L[var] = x
-            if keep(st, L):
-                total += 1
-        if var in L:
-            restore(L, saved)
-        return total
-
-    def add_up(st: State, L: dict) -> int:
-        saved, total = L.get(var, _MISSING), 0
-        xs = items(st, L)
-        st.work -= len(xs)
-        if st.work < 0:
-            raise over_budget(st)
-        for x in xs:
-            L[var] = x
-            if keep(st, L):
-                total += value(st, L)
-        if var in L:
-            restore(L, saved)
-        if -limit <= total <= limit:
-            return total
-        raise too_big(total, limit, span)
-
-    def every(st: State, L: dict) -> bool:
-        saved, result = L.get(var, _MISSING), True
-        xs = items(st, L)
-        st.work -= len(xs)
-        if st.work < 0:
-            raise over_budget(st)
-        for x in xs:
-            L[var] = x
-            if not keep(st, L):
-                result = False
-                break
-        if var in L:
-            restore(L, saved)
-        return result
-
-    if name == "any":
-        return lambda st, L: first_match(st, L) is not None
-    if name == "first":
-        return first_match
-    if name == "all":
-        return every
-    if name == "count":
-        return count
-    if name == "empty":
-        return lambda st, L: first_match(st, L) is None
-    if name == "last":
-        return lambda st, L: xs[-1] if (xs := selected(st, L)) else None
-    if name == "sum":
-        return add_up
-    if name == "max":
-        return lambda st, L: max(selected(st, L), default=0)
-    if name == "min":
-        return lambda st, L: min(selected(st, L), default=0)
-    return selected     # filter
 
 
 def is_of_kind(ctype: CardType, ref: tuple) -> bool:

@@ -150,7 +150,7 @@ class HookStatements:
 
         b.emit(test, s.cond.span)
         self.block(s.body, b)
-        b.emit(_goto(top), None)
+        b.emit(goto(top), None)
         end.pc = b.here()
 
     def s_Return(self, s: n.Return, b) -> None:
@@ -382,7 +382,8 @@ def _changed(st: State, L: dict, var: str, die: str, how: str, rolled: list[int]
     st.events.append(event)
 
 
-def _goto(label: Label) -> Callable:
+def goto(label: Label) -> Callable:
+    """An instruction that jumps to a label (its pc is known once the code after it is emitted)."""
     def op(st, fr):
         fr[1] = label.pc
     return op

@@ -9,19 +9,17 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import nodes as n
-from ..check import CARD, COUNTER, LOCATION, PLAYER, item_of
-from ..decisions import branch_id
-from ..engine import (FAILURES, NAMES, State, answer_card, answerers, check_end, discard_card, discard_options, draw_cards,
-                      end_roll_durations, end_turn, holder_label, legal_plays, move_card, reaction_options,
-                      located, set_counter, set_player_var, shuffle_zone, zone_of_hand)
+from ..engine import (FAILURES, NAMES, State, check_end, discard_card, draw_cards, end_roll_durations, end_turn,
+                      holder_label, move_card, located, set_counter, set_player_var, shuffle_zone)
 from ..elimination import eliminate
 from ..errors import RuleError, Span
 from ..views import reveal_cards
-from ..limits import MAX_OPTIONS, over_budget, roll_dice, spend, too_big
+from ..limits import over_budget, roll_dice, too_big
+from .choices import ChoiceStatements
 from .expressions import ExprCompiler, Fn, local_name
-from .hooks import HookStatements, Label
-from .sites import ANSWER, CHOICE, PLAY, Sites, target_word
-
+from .hooks import HookStatements, Label, goto
+from .plays import PlayStatements
+from .sites import Sites
 
 
 class Builder:
@@ -43,11 +41,6 @@ class Builder:
         return len(self.code)
 
 
-def _jump(label: Label) -> Callable:
-    def op(st, fr):
-        fr[1] = label.pc
-    return op
-
 
 def _jump_unless(cond: Fn, label: Label) -> Callable:
     def op(st, fr):
@@ -56,7 +49,7 @@ def _jump_unless(cond: Fn, label: Label) -> Callable:
     return op
 
 
-class StmtCompiler(HookStatements):
+class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     """Turns checked statements into instructions of a ``Builder``."""
 
     def __init__(self, ec: ExprCompiler, has_triggers: bool = True, roll_hooks: dict | None = None):
@@ -228,20 +221,6 @@ class StmtCompiler(HookStatements):
                 raise located(error, span) from None
         return loop
 
-    # -- labels of choices ---------------------------------------------------------
-
-    def option_text(self, kind: str) -> Callable[[State, Any], tuple[str, str]]:
-        game = self.game
-        if kind == PLAYER:
-            return lambda st, v: (NAMES[v], NAMES[v])
-        if kind == CARD:
-            return lambda st, v: (game.card_type[v].id, game.card_type[v].name)
-        if kind == LOCATION:
-            return lambda st, v: (game.locations[v - 1], game.location_labels[game.locations[v - 1]])
-        if kind == COUNTER:
-            return lambda st, v: (game.counters[v], game.counter_labels[game.counters[v]])
-        return lambda st, v: (str(v).lower(), str(v))
-
     # -- assignment ----------------------------------------------------------------
 
     def setter(self, target: n.Expr) -> Callable[[State, dict, Any], None]:
@@ -389,7 +368,7 @@ class StmtCompiler(HookStatements):
             self.emit_value_calls([cond], b)      # a procedure's value in the condition: run it first
             b.emit(self.jump_unless(cond, skip), cond.span)
             self.block(body, b)
-            b.emit(_jump(end), None)
+            b.emit(goto(end), None)
             skip.pc = b.here()
         if s.orelse:
             self.block(s.orelse, b)
@@ -435,7 +414,7 @@ class StmtCompiler(HookStatements):
         b.emit(start, s.span)
         top.pc = b.emit(step, s.span)
         self.block(s.body, b)
-        b.emit(_jump(top), None)
+        b.emit(goto(top), None)
         end.pc = b.here()
 
     def generated_loop(self, s: n.ForEach, b: Builder) -> None:
@@ -446,229 +425,11 @@ class StmtCompiler(HookStatements):
         top.pc = b.emit(self.program.instruction(lambda out: source.loop_step(s, seq, pos, end, out), s.span),
                         s.span)
         self.block(s.body, b)
-        b.emit(_jump(top), None)
+        b.emit(goto(top), None)
         end.pc = b.here()
 
     def f_Pass(self, s: n.Pass) -> Fn:
         return lambda st, L: None
-
-    # -- decisions -----------------------------------------------------------------------
-
-    def s_ChooseIn(self, s: n.ChooseIn, b: Builder) -> None:
-        ec = self.ec
-        who, items = ec.expr(s.player), ec.as_list(s.source, copy=True)
-        cond = ec.expr(s.cond) if s.cond is not None else None
-        var = s.target.id if isinstance(s.target, n.Name) else None
-        store = self.setter(s.target)
-        text = self.option_text(item_of(s.source.type) or "?")
-
-        def offer(st, L):
-            options, values, seen = [], [], set()
-            xs = items(st, L)
-            spend(st, len(xs))          # each option looked at is work
-            for x in xs:
-                if cond is not None:
-                    L[var] = x
-                    if not cond(st, L):
-                        continue
-                oid, label = text(st, x)
-                if oid not in seen:        # equal items (two copies of a card) are one option
-                    seen.add(oid)
-                    options.append([oid, label])
-                    values.append(x)
-            return who(st, L), "choose", "choose", options, values
-        pc = b.emit(_decision(offer, store), s.span)
-        self.sites.add(b.sites, pc, "choose", s.name or target_word(s.target), s.span,
-                       self.sites.items(item_of(s.source.type) or "?", ec.constant(s.source), text))
-
-    def s_ChooseRange(self, s: n.ChooseRange, b: Builder) -> None:
-        ec = self.ec
-        who, low, high, store = ec.expr(s.player), ec.expr(s.low), ec.expr(s.high), self.setter(s.target)
-        name = s.target.id if isinstance(s.target, n.Name) else "how many"
-
-        def offer(st, L):
-            lo, hi = low(st, L), high(st, L)
-            if hi - lo >= MAX_OPTIONS:
-                raise RuleError(f"a choice from {lo} to {hi} has more than the {MAX_OPTIONS} options a decision may have")
-            values = list(range(lo, hi + 1)) if hi > lo else [lo]
-            spend(st, len(values))
-            return who(st, L), "number", f"choose {name}", [[str(v), str(v)] for v in values], values
-        pc = b.emit(_decision(offer, store), s.span)
-        self.sites.add(b.sites, pc, "number", s.name or target_word(s.target), s.span, None, numeric=True)
-
-    def s_ChooseOne(self, s: n.ChooseOne, b: Builder) -> None:
-        ec = self.ec
-        who = ec.expr(s.player)
-        guards = [(br.label, branch_id(br), ec.expr(br.cond) if br.cond is not None else None)
-                  for br in s.branches]
-        picked = self.fresh("branch")
-        starts = [Label() for _ in s.branches]
-        end = Label()
-
-        def offer(st, L):
-            options, values = [], []
-            for k, (label, slug, cond) in enumerate(guards):
-                if cond is None or cond(st, L):
-                    options.append([slug, label])
-                    values.append(k)
-            return who(st, L), "branch", "choose one", options, values
-
-        def pick(st, L, k):
-            L[picked] = k
-
-        choose = _decision(offer, pick)
-
-        def dispatch(st, fr):
-            k = fr[2].pop(picked)
-            fr[1] = end.pc if k is None else starts[k].pc
-
-        pc = b.emit(choose, s.span)
-        self.sites.add(b.sites, pc, "branch", s.name or CHOICE, s.span, tuple((g[1], g[0]) for g in guards))
-        b.emit(dispatch, s.span)
-        for label, branch in zip(starts, s.branches):
-            label.pc = b.here()
-            self.block(branch.body, b)
-            b.emit(_jump(end), None)
-        end.pc = b.here()
-
-    def s_SecretChoose(self, s: n.SecretChoose, b: Builder) -> None:
-        ec = self.ec
-        people = ec.as_list(s.players, copy=True)
-        pcond = ec.expr(s.players_cond) if s.players_cond is not None else None
-        items = ec.as_list(s.source, copy=True)
-        store = self.setter(s.target)
-        var = s.var
-        text = self.option_text(item_of(s.source.type) or "?")
-        waiting = self.fresh("secret")
-        known, values = ec.constant(s.source)
-        fixed = ([list(text(None, v)) for v in values], list(values)) if known else None
-
-        def op(st, fr):
-            L = fr[2]
-            answer = st.answer
-            if answer is not None:
-                st.answer = None
-                choosers = L.pop(waiting)
-                st.events.append({"type": "revealed", "turn": st.turn,       # all at once, then stored
-                                  "choices": {NAMES[p]: text(st, v)[0] for p, v in zip(choosers, answer)}})
-                for p, v in zip(choosers, answer):
-                    L[var] = p
-                    store(st, L, v)
-                return False
-            choosers, options, values = [], [], []
-            everyone = people(st, L)
-            spend(st, len(everyone))
-            for p in everyone:
-                L[var] = p
-                if pcond is not None and not pcond(st, L):
-                    continue
-                if fixed is not None:
-                    opts, vals = fixed
-                else:
-                    opts, vals = [], []
-                    xs = items(st, L)
-                    spend(st, len(xs))
-                    for x in xs:
-                        oid, label = text(st, x)
-                        opts.append([oid, label])
-                        vals.append(x)
-                if len(vals) == 1 and not st.ask_single:
-                    store(st, L, vals[0])
-                elif vals:
-                    choosers.append(p)
-                    options.append(opts)
-                    values.append(vals)
-            if not choosers:
-                return False
-            L[waiting] = choosers
-            asked = st.ask("secret", "choose secretly", choosers, options, values)
-            fr[1] -= 1             # run again with the answers
-            return asked
-        pc = b.emit(op, s.span)
-        self.sites.add(b.sites, pc, "secret", s.name or target_word(s.target), s.span,
-                       self.sites.items(item_of(s.source.type) or "?", (known, values), text))
-
-    def s_Play(self, s: n.Play, b: Builder) -> None:
-        """`play from ZONE`: four instructions sharing one hidden local.
-
-        choose (a legal card and target, or a discard), declare (the `played`
-        event and who may answer), react (each possible answerer in seat order
-        decides; the first answer cancels the card), resolve (the card's own
-        procedure: placing it, then its effect).
-        """
-        zone, else_discard = self.ec.expr(s.zone), s.else_discard
-        slot = self.fresh("play")
-        game = self.game
-
-        def offer(st, L):
-            zid = zone(st, L)
-            player = st.lay.zones[zid][1]
-            options, values = legal_plays(st, player, zid)
-            if not values and else_discard:
-                return (player, "discard", "discard a card") + discard_options(st, zid)
-            return player, "play", "play a card", options, values
-
-        def pick(st, L, value):
-            L[slot] = value
-
-        choose = _decision(offer, pick)
-
-        def declare(st, fr):
-            L = fr[2]
-            pick = L.get(slot)
-            if pick is None:
-                return False
-            if pick[0] == "discard":
-                L.pop(slot)
-                discard_card(st, pick[1])
-                return False
-            _, card, player, target = pick
-            st.events.append({"type": "played", "turn": st.turn, "player": NAMES[player],
-                              "card": game.card_type[card].id, "id": card, "target": NAMES[target]})
-            L[slot] = [card, player, target, answerers(st, card, player), 0]
-            return False
-
-        def react(st, fr):
-            L = fr[2]
-            state = L.get(slot)
-            if state is None:
-                return False
-            card, player, target, reactors, i = state
-            answer = st.answer
-            if answer is not None:
-                st.answer = None
-                if answer[0] is not None:
-                    reactor, reaction = answer[0]
-                    L.pop(slot)
-                    answer_card(st, card, player, reactor, reaction)
-                    return False
-                i += 1
-            while i < len(reactors):
-                reactor = reactors[i]
-                options, values = reaction_options(st, card, player, reactor, zone_of_hand(st, reactor, card, player))
-                if values:
-                    state[4] = i
-                    options.append(["pass", "pass"])
-                    values.append(None)
-                    waiting = st.ask("answer", f"answer {game.card_type[card].name}?", [reactor], [options], [values])
-                    fr[1] -= 1     # run again with the answer
-                    return waiting
-                i += 1
-            state[4] = i
-            return False
-
-        def resolve(st, fr):
-            state = fr[2].pop(slot, None)
-            if state is None:
-                return False
-            card, player, target = state[0], state[1], state[2]
-            ctype = game.card_type[card]
-            st.stack.append([ctype.play_proc, 0, {"me": player, "target": target, "this": card}])
-            return False
-
-        pcs = [b.emit(op, s.span) for op in (choose, declare, react, resolve)]
-        self.sites.add(b.sites, pcs[0], "play", PLAY, s.span, self.sites.plays(else_discard))
-        self.sites.add(b.sites, pcs[2], "answer", ANSWER, s.span, self.sites.answers())
 
     def s_Skip(self, s: n.Skip, b: Builder) -> None:
         who = self.ec.expr(s.player)
@@ -734,27 +495,3 @@ def _distinct(fs: list[Fn]) -> list[Fn]:
         seen.add(id(f))
         out.append(f)
     return out
-
-
-def _decision(offer: Callable, take: Callable) -> Callable:
-    """An instruction for one player's decision.
-
-    ``offer(st, L)`` gives (player, kind, prompt, options, values); ``take(st, L,
-    value)`` keeps the pick. One option (or none: None) is taken at once, unless the state asks single
-    options; otherwise the instruction waits, and runs again with the answer.
-    """
-    def op(st, fr):
-        L = fr[2]
-        answer = st.answer
-        if answer is not None:
-            st.answer = None
-            take(st, L, answer[0])
-            return False
-        player, kind, prompt, options, values = offer(st, L)
-        if not values or len(values) == 1 and not st.ask_single:
-            take(st, L, values[0] if values else None)
-            return False
-        waiting = st.ask(kind, prompt, [player], [options], [values])
-        fr[1] -= 1                 # run again with the answer
-        return waiting
-    return op

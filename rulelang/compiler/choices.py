@@ -1,0 +1,198 @@
+"""Decisions as instructions: `chooses ... in`, `from ... to`, `chooses one:`, and secret choices.
+
+A decision's instruction offers options, waits for the answer (the run loop pauses), and runs
+again to keep it. One option (or none) is taken at once unless the game asks single options.
+StmtCompiler takes these methods as a mixin (it provides ``ec``, ``game``, ``sites``, ``block``,
+``setter`` and ``fresh``).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .. import nodes as n
+from ..check import CARD, COUNTER, LOCATION, PLAYER, item_of
+from ..decisions import branch_id
+from ..engine import NAMES, State
+from ..errors import RuleError
+from ..limits import MAX_OPTIONS, spend
+from .hooks import Label, goto
+from .sites import CHOICE, target_word
+
+
+
+class ChoiceStatements:
+    """StmtCompiler's decisions."""
+
+    # -- labels of choices ---------------------------------------------------------
+
+    def option_text(self, kind: str) -> Callable[[State, Any], tuple[str, str]]:
+        game = self.game
+        if kind == PLAYER:
+            return lambda st, v: (NAMES[v], NAMES[v])
+        if kind == CARD:
+            return lambda st, v: (game.card_type[v].id, game.card_type[v].name)
+        if kind == LOCATION:
+            return lambda st, v: (game.locations[v - 1], game.location_labels[game.locations[v - 1]])
+        if kind == COUNTER:
+            return lambda st, v: (game.counters[v], game.counter_labels[game.counters[v]])
+        return lambda st, v: (str(v).lower(), str(v))
+
+    # -- decisions -----------------------------------------------------------------------
+
+    def s_ChooseIn(self, s: n.ChooseIn, b: Any) -> None:
+        ec = self.ec
+        who, items = ec.expr(s.player), ec.as_list(s.source, copy=True)
+        cond = ec.expr(s.cond) if s.cond is not None else None
+        var = s.target.id if isinstance(s.target, n.Name) else None
+        store = self.setter(s.target)
+        text = self.option_text(item_of(s.source.type) or "?")
+
+        def offer(st, L):
+            options, values, seen = [], [], set()
+            xs = items(st, L)
+            spend(st, len(xs))          # each option looked at is work
+            for x in xs:
+                if cond is not None:
+                    L[var] = x
+                    if not cond(st, L):
+                        continue
+                oid, label = text(st, x)
+                if oid not in seen:        # equal items (two copies of a card) are one option
+                    seen.add(oid)
+                    options.append([oid, label])
+                    values.append(x)
+            return who(st, L), "choose", "choose", options, values
+        pc = b.emit(_decision(offer, store), s.span)
+        self.sites.add(b.sites, pc, "choose", s.name or target_word(s.target), s.span,
+                       self.sites.items(item_of(s.source.type) or "?", ec.constant(s.source), text))
+
+    def s_ChooseRange(self, s: n.ChooseRange, b: Any) -> None:
+        ec = self.ec
+        who, low, high, store = ec.expr(s.player), ec.expr(s.low), ec.expr(s.high), self.setter(s.target)
+        name = s.target.id if isinstance(s.target, n.Name) else "how many"
+
+        def offer(st, L):
+            lo, hi = low(st, L), high(st, L)
+            if hi - lo >= MAX_OPTIONS:
+                raise RuleError(f"a choice from {lo} to {hi} has more than the {MAX_OPTIONS} options a decision may have")
+            values = list(range(lo, hi + 1)) if hi > lo else [lo]
+            spend(st, len(values))
+            return who(st, L), "number", f"choose {name}", [[str(v), str(v)] for v in values], values
+        pc = b.emit(_decision(offer, store), s.span)
+        self.sites.add(b.sites, pc, "number", s.name or target_word(s.target), s.span, None, numeric=True)
+
+    def s_ChooseOne(self, s: n.ChooseOne, b: Any) -> None:
+        ec = self.ec
+        who = ec.expr(s.player)
+        guards = [(br.label, branch_id(br), ec.expr(br.cond) if br.cond is not None else None)
+                  for br in s.branches]
+        picked = self.fresh("branch")
+        starts = [Label() for _ in s.branches]
+        end = Label()
+
+        def offer(st, L):
+            options, values = [], []
+            for k, (label, slug, cond) in enumerate(guards):
+                if cond is None or cond(st, L):
+                    options.append([slug, label])
+                    values.append(k)
+            return who(st, L), "branch", "choose one", options, values
+
+        def pick(st, L, k):
+            L[picked] = k
+
+        choose = _decision(offer, pick)
+
+        def dispatch(st, fr):
+            k = fr[2].pop(picked)
+            fr[1] = end.pc if k is None else starts[k].pc
+
+        pc = b.emit(choose, s.span)
+        self.sites.add(b.sites, pc, "branch", s.name or CHOICE, s.span, tuple((g[1], g[0]) for g in guards))
+        b.emit(dispatch, s.span)
+        for label, branch in zip(starts, s.branches):
+            label.pc = b.here()
+            self.block(branch.body, b)
+            b.emit(goto(end), None)
+        end.pc = b.here()
+
+    def s_SecretChoose(self, s: n.SecretChoose, b: Any) -> None:
+        ec = self.ec
+        people = ec.as_list(s.players, copy=True)
+        pcond = ec.expr(s.players_cond) if s.players_cond is not None else None
+        items = ec.as_list(s.source, copy=True)
+        store = self.setter(s.target)
+        var = s.var
+        text = self.option_text(item_of(s.source.type) or "?")
+        waiting = self.fresh("secret")
+        known, values = ec.constant(s.source)
+        fixed = ([list(text(None, v)) for v in values], list(values)) if known else None
+
+        def op(st, fr):
+            L = fr[2]
+            answer = st.answer
+            if answer is not None:
+                st.answer = None
+                choosers = L.pop(waiting)
+                st.events.append({"type": "revealed", "turn": st.turn,       # all at once, then stored
+                                  "choices": {NAMES[p]: text(st, v)[0] for p, v in zip(choosers, answer)}})
+                for p, v in zip(choosers, answer):
+                    L[var] = p
+                    store(st, L, v)
+                return False
+            choosers, options, values = [], [], []
+            everyone = people(st, L)
+            spend(st, len(everyone))
+            for p in everyone:
+                L[var] = p
+                if pcond is not None and not pcond(st, L):
+                    continue
+                if fixed is not None:
+                    opts, vals = fixed
+                else:
+                    opts, vals = [], []
+                    xs = items(st, L)
+                    spend(st, len(xs))
+                    for x in xs:
+                        oid, label = text(st, x)
+                        opts.append([oid, label])
+                        vals.append(x)
+                if len(vals) == 1 and not st.ask_single:
+                    store(st, L, vals[0])
+                elif vals:
+                    choosers.append(p)
+                    options.append(opts)
+                    values.append(vals)
+            if not choosers:
+                return False
+            L[waiting] = choosers
+            asked = st.ask("secret", "choose secretly", choosers, options, values)
+            fr[1] -= 1             # run again with the answers
+            return asked
+        pc = b.emit(op, s.span)
+        self.sites.add(b.sites, pc, "secret", s.name or target_word(s.target), s.span,
+                       self.sites.items(item_of(s.source.type) or "?", (known, values), text))
+
+
+def _decision(offer: Callable, take: Callable) -> Callable:
+    """An instruction for one player's decision.
+
+    ``offer(st, L)`` gives (player, kind, prompt, options, values); ``take(st, L,
+    value)`` keeps the pick. One option (or none: None) is taken at once, unless the state asks single
+    options; otherwise the instruction waits, and runs again with the answer.
+    """
+    def op(st, fr):
+        L = fr[2]
+        answer = st.answer
+        if answer is not None:
+            st.answer = None
+            take(st, L, answer[0])
+            return False
+        player, kind, prompt, options, values = offer(st, L)
+        if not values or len(values) == 1 and not st.ask_single:
+            take(st, L, values[0] if values else None)
+            return False
+        waiting = st.ask(kind, prompt, [player], [options], [values])
+        fr[1] -= 1                 # run again with the answer
+        return waiting
+    return op
