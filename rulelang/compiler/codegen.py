@@ -100,6 +100,7 @@ class Unit:
     spans: dict[int, dict[int, Span | None]] = field(default_factory=dict)
     temps: itertools.count = field(default_factory=itertools.count)
     headers: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
     about: dict[str, str] = field(default_factory=dict)
     source: str = ""                    #: the whole generated text, once built (`rulelang compile --python`)
 
@@ -129,6 +130,7 @@ class Unit:
         self.functions.append(lines)
         name = f"{what}{len(self.functions) - 1}" if self.functions[1:] else what
         self.headers.append(f"def {name}({args}):")
+        self.names.append(name)
         return Body(self, lines, len(self.functions) - 1, name=name)
 
 
@@ -151,6 +153,8 @@ class Body:
 
 
 class Indent:
+    """``with body.indented():`` writes the lines inside one level deeper."""
+
     def __init__(self, body: Body):
         self.body = body
 
@@ -180,7 +184,7 @@ def build(unit: Unit) -> Callable:
     code = compile("\n".join(source) + "\n", filename, "exec")
     exec(code, namespace)                       # our own source, built from checked trees only
     unit.source = "\n".join(source)
-    return namespace[unit.headers[0].split()[1].split("(")[0]]
+    return namespace[unit.names[0]]
 
 
 def blame(error: BaseException, line_spans: dict[int, Span | None]) -> BaseException:
