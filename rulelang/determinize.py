@@ -44,6 +44,7 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
     sample.events = []
     sample.dice_script = []
     sample.halt = None
+    sample.chance = None                  # a sample draws from its own generator, even in explicit chance
     sample.seed = 0
     sample.rng = rng.getrandbits(64) & MASK64
     redeal_hidden_cards(sample, player, rng, pinned)

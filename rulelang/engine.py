@@ -18,6 +18,7 @@ from .decisions import DecisionSite
 from .errors import RulelangError, RuleError, Span, did_you_mean
 from .limits import CALL_DEPTH, INT64, STEP_BUDGET, over_budget, spend, too_big, too_deep
 from .rng import start_state
+from .chance import scripted_draw
 from .views import forget_revealed, shown_by_name, var_shown
 
 MASK64 = (1 << 64) - 1
@@ -220,7 +221,8 @@ class Game:
         return Layout(n, zones, labels, roles, role_players, team_players, tables)
 
     def new_state(self, players: int, seed: int = 0, observer: Callable | None = None,
-                  before_first_turn: bool = False, ask_single_options: bool | None = None) -> "State":
+                  before_first_turn: bool = False, ask_single_options: bool | None = None,
+                  chance: list[int] | None = None) -> "State":
         """A new game for ``players`` seats, played until its first decision.
 
         ``ask_single_options`` (default: the game's `ask_single_options`) asks every decision, even one with a
@@ -229,6 +231,8 @@ class Game:
         ``observer(state, step_name)``, if given, is called before every step from the first.
         ``before_first_turn`` stops right after the game's setup instead, with nothing of
         turn 1 played (``resume()`` goes on): tools set up positions there.
+        ``chance``, a list of outcomes, answers the random draws in order instead of the seed's
+        generator; a draw with none left raises ``chance.ChanceNeeded`` (see rulelang/chance.py).
         """
         if not self.min_players <= players <= self.max_players:
             raise RulelangError(
@@ -267,6 +271,7 @@ class Game:
         st.events = []
         st.dice_script = []
         st.halt = None
+        st.chance = None if chance is None else list(chance)
         st.observer = observer
         st.ask_single = self.ask_single_options if ask_single_options is None else bool(ask_single_options)
         st.fired = []
@@ -353,8 +358,9 @@ class Decision:
 
 _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
            "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "out", "revealed")
-#: Set by tests and scenarios, never saved: scripted dice (``dice_script``) and a step to stop before (``halt``).
-_FIXTURES = ("dice_script", "halt")
+#: Set by tests and scenarios, never saved: scripted dice (``dice_script``), a step to stop before (``halt``),
+#: and the outcomes of random draws given one by one (``chance``: rulelang/chance.py; None draws from ``rng``).
+_FIXTURES = ("dice_script", "halt", "chance")
 
 
 class State:
@@ -365,7 +371,9 @@ class State:
     # -- chance ---------------------------------------------------------------
 
     def randbelow(self, n: int) -> int:
-        """SplitMix64: a tiny, fast RNG whose whole state is one int."""
+        """SplitMix64: a tiny, fast RNG whose whole state is one int; every random draw of a game comes here."""
+        if self.chance is not None:             # explicit chance: the outcome is given (rulelang/chance.py)
+            return scripted_draw(self, n)
         self.rng = x = (self.rng + 0x9E3779B97F4A7C15) & MASK64
         x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
         x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
@@ -689,6 +697,7 @@ class State:
         new.events = list(self.events)
         new.dice_script = list(self.dice_script)
         new.halt = self.halt
+        new.chance = None if self.chance is None else list(self.chance)
         new.fired = []
         new.work = self.game.step_budget
         new._decision = None
@@ -733,6 +742,7 @@ class State:
         st.ask_single = game.ask_single_options
         st.dice_script = []
         st.halt = None
+        st.chance = None
         st.fired = []
         st.work = st.game.step_budget     # the work budget of the next run (set again by run)
         st._decision = None
