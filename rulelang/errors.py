@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 _SOURCES: dict[str, list[str]] = {}
 
@@ -42,6 +42,10 @@ class Span:
         if self.line < 1:
             return self.file
         return f"{self.file}:{self.line}:{self.col}"
+
+
+#: Maps a (line, col, end_line, end_col) inside a rule text to a span in the file the text came from.
+Locate = Callable[[int, int, "int | None", "int | None"], Span]
 
 
 class RulelangError(Exception):
