@@ -11,7 +11,7 @@ validates).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from . import nodes as n
@@ -46,7 +46,6 @@ class Mutant:
 
 # --- rule-text trees ------------------------------------------------------------------
 
-_NOT_CHILDREN = {"span", "type", "ref", "name_span", "die_span"}
 _COMPARE = {"=": ["!="], "!=": ["="], "<": ["<=", ">="], "<=": ["<", ">"], ">": [">=", "<="], ">=": [">", "<"]}
 _ARITH = {"+": ["-"], "-": ["+"], "*": ["//"], "//": ["*"]}
 _AUG = {"+=": "-=", "-=": "+="}
@@ -62,7 +61,7 @@ def walk(obj: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
     if isinstance(obj, (list, tuple)):
         items: Any = enumerate(obj)
     elif isinstance(obj, n.Node):
-        items = ((f.name, getattr(obj, f.name)) for f in fields(obj) if f.name not in _NOT_CHILDREN)
+        items = obj.syntax_items()
     else:
         return
     for key, value in items:
