@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 from . import nodes as n
 from .compiler import GameCompiler
 from .engine import Game
-from .errors import Span, source_line
+from .errors import Span
 from .loader import Document
 from .schema import validate_document
 from .mutate_data import apply_data_mutation, data_mutations, group_of
@@ -127,7 +127,7 @@ Change = tuple[str, str, Span, Callable[[Any], Any]]     # kind, description, wh
 
 def _text(span: Span) -> str:
     """The source text of a one-line span, for a readable description."""
-    line = source_line(span.file, span.line)
+    line = span.text
     if line is None or span.end_line != span.line or span.end_col is None:
         return line.strip() if line else "?"
     return line[span.col - 1:span.end_col - 1].strip()
