@@ -4,9 +4,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from lark import Token, Tree
+from lark.exceptions import VisitError
 
 from rulelang import parser, syntax_errors
+from rulelang.errors import Span
+from rulelang.to_nodes import ToNodes
 
 RECORDED = json.loads((Path(__file__).parent / "trees" / "trees.json").read_text())
 #: The terminals whose text is a value the nodes keep: names, numbers, labels, operators, `all(...)`.
@@ -54,3 +58,12 @@ def test_an_optional_part_left_out_is_a_placeholder() -> None:
     tree = parser._lark().parse("for each c in me.hand:\n    pass\n", start="block")
     loop = next(tree.find_data("for_stmt"))
     assert [type(c).__name__ for c in loop.children] == ["Token", "Tree", "NoneType", "Tree"]
+
+
+def test_a_rule_given_one_value_more_than_its_method_names_fails_instead_of_shifting() -> None:
+    """Children are taken as named parameters, so an extra value is an error, not a silent shift."""
+    def here(line, col, end_line=None, end_col=None):
+        return Span("rule", line, col, end_line, end_col)
+    name = Tree("name", [Token("NAME", "x")])
+    with pytest.raises(VisitError, match="argument"):
+        ToNodes(here).transform(Tree("assign", [name, Tree("int", [Token("INT", "1")]), name]))
