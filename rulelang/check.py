@@ -105,8 +105,12 @@ class Scope:
         return Scope(dict(self.names), self.where)
 
 
-class Checker(HookChecks):
-    """Resolves names and checks types; errors are collected, not raised."""
+class Checker(HookChecks, n.Visitor):
+    """Resolves names and checks types; errors are collected, not raised.
+
+    A visitor whose method for a statement class is ``stmt_<Class>`` and for an expression
+    class ``expr_<Class>`` (statements and expressions are checked with different results).
+    """
 
     def __init__(self, symbols: Symbols):
         self.sym = symbols
@@ -150,9 +154,15 @@ class Checker(HookChecks):
         for stmt in stmts:
             self.stmt(stmt, scope)
 
+    @classmethod
+    def method_name(cls, node_class: type) -> str:
+        return ("stmt_" if issubclass(node_class, n.Stmt) else "expr_") + node_class.__name__
+
+    def generic_visit(self, node: n.Node, *args: Any) -> Any:
+        raise TypeError(f"the checker has no check for {type(node).__name__}")
+
     def stmt(self, s: n.Stmt, scope: Scope) -> None:
-        method = getattr(self, "stmt_" + type(s).__name__)
-        method(s, scope)
+        self.visit(s, scope)
 
     def stmt_Assign(self, s: n.Assign, scope: Scope) -> None:
         if is_proc_call(s.value, self.sym.procedures):
@@ -395,7 +405,7 @@ class Checker(HookChecks):
     # --- expressions ---------------------------------------------------------
 
     def expr(self, e: n.Expr, scope: Scope) -> str:
-        kind = getattr(self, "expr_" + type(e).__name__)(e, scope)
+        kind = self.visit(e, scope)
         e.type = kind
         return kind
 

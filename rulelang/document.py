@@ -21,6 +21,34 @@ from rulelang.errors import Span
 LINE_BREAK = re.compile(r"\r\n|[\r\n\x85\u2028\u2029]")
 
 
+#: Characters that end a line for Python's ``splitlines`` but not for YAML (which refuses them in a file):
+#: a line is quoted up to the first of them, so none is printed raw under an error.
+_QUOTE_STOP = re.compile(r"[\v\f\x1c\x1d\x1e]")
+
+
+class SourceFile:
+    """A file's name and its lines as YAML counts them; the spans it makes carry the line they point at."""
+
+    def __init__(self, file: str, text: str):
+        self.file = file
+        #: The text split at YAML's line breaks (a break at the very end leaves a last, empty piece).
+        self.lines = LINE_BREAK.split(text)
+        #: How many lines the file has: the empty piece after a final line break is not one.
+        self.count = len(self.lines) - (self.lines[-1] == "")
+        self._stops = _QUOTE_STOP.search(text) is not None
+
+    def quoted_line(self, number: int) -> str | None:
+        """The text of 1-based line ``number`` as an error quotes it, or None past the file's end."""
+        if not 1 <= number <= self.count:
+            return None
+        text = self.lines[number - 1]
+        return _QUOTE_STOP.split(text, 1)[0] if self._stops else text
+
+    def span(self, line: int, col: int, end_line: int | None = None, end_col: int | None = None) -> Span:
+        """The span of a 1-based place in this file, holding its line to quote."""
+        return Span(self.file, line, col, end_line, end_col, text=self.quoted_line(line))
+
+
 @dataclass(frozen=True)
 class ScalarText:
     """Where a string scalar sits in its file, so positions inside its text can be mapped back."""
@@ -41,7 +69,8 @@ class Document:
     _spans: dict[tuple, Span] = field(default_factory=dict, repr=False)
     _key_spans: dict[tuple, Span] = field(default_factory=dict, repr=False)
     _scalars: dict[tuple, ScalarText] = field(default_factory=dict, repr=False)
-    _lines: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    #: Every file whose values are here (included files and mods too), by name.
+    _sources: dict[str, SourceFile] = field(default_factory=dict, repr=False)
     _text_maps: dict[tuple, "_TextMap"] = field(default_factory=dict, repr=False)
 
     def span(self, path: tuple) -> Span:
@@ -51,7 +80,15 @@ class Document:
             found = self._spans.get(path[:end])
             if found is not None:
                 return found
-        return Span(str(self.path), 1, 1)
+        return self.span_in(str(self.path), 1, 1)
+
+    def span_in(self, file: str, line: int, col: int, end_line: int | None = None,
+                end_col: int | None = None) -> Span:
+        """A span in one of this document's files, holding its line to quote when the file's text is here."""
+        source = self._sources.get(file)
+        if source is None:
+            return Span(file, line, col, end_line, end_col)
+        return source.span(line, col, end_line, end_col)
 
     def key_span(self, path: tuple) -> Span:
         """The span of the mapping key whose value is at ``path`` (falls back to ``span``)."""
@@ -61,7 +98,7 @@ class Document:
     def copy(self) -> "Document":
         """A copy whose data may be changed (positions are shared until moved), for tools that vary a spec."""
         return Document(copy.deepcopy(self.data), self.path, dict(self._spans), dict(self._key_spans),
-                        dict(self._scalars), self._lines, {})
+                        dict(self._scalars), self._sources, {})
 
     def swap_positions(self, first: tuple, second: tuple) -> None:
         """Exchange the positions recorded under two paths, after their values were exchanged in ``data``."""
@@ -99,7 +136,7 @@ class Document:
             for key, where in theirs.items():
                 if key[:size] == source:
                     mine[path + key[size:]] = where
-        self._lines.update(other._lines)
+        self._sources.update(other._sources)
         self._text_maps.clear()
 
     def move_positions(self, old: tuple, new: tuple) -> None:
@@ -148,12 +185,13 @@ class Document:
             return self.span(path)
         text_map = self._text_maps.get(path)
         if text_map is None or text_map.info is not info:
-            text_map = self._text_maps[path] = _TextMap(info, self._lines.get(info.file, []))
+            source = self._sources.get(info.file)
+            text_map = self._text_maps[path] = _TextMap(info, source.lines if source else [])
         start_line, start_col = text_map.position(line, col)
         if end_line is None or end_col is None:
-            return Span(info.file, start_line, start_col)
+            return self.span_in(info.file, start_line, start_col)
         stop_line, stop_col = text_map.position(end_line, end_col)
-        return Span(info.file, start_line, start_col, stop_line, stop_col)
+        return self.span_in(info.file, start_line, start_col, stop_line, stop_col)
 
 
 class _TextMap:

@@ -2,27 +2,15 @@
 
 Every error carries a span in a source file, so the CLI can print it the way
 compilers do: ``file:line:col: error: message``, the source line, a caret
-under the span, and a hint when one helps.
+under the span, and a hint when one helps. The span brings the source line
+with it (``Span.text``, filled where the span is made from the file's text,
+see ``document.SourceFile``), so an error prints itself with nothing looked up.
 """
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
-from typing import Iterable
-
-_SOURCES: dict[str, list[str]] = {}
-
-
-def register_source(file: str, text: str) -> None:
-    """Keep a file's lines so errors can quote them without reading it again."""
-    _SOURCES[file] = text.splitlines()
-
-
-def source_line(file: str, line: int) -> str | None:
-    lines = _SOURCES.get(file)
-    if lines is None or not 1 <= line <= len(lines):
-        return None
-    return lines[line - 1]
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
 
 
 @dataclass(frozen=True)
@@ -30,6 +18,8 @@ class Span:
     """A place in a file: 1-based line and column; ``end_col`` is exclusive.
 
     Line 0 names the file as a whole (a file that could not be read): nothing of it is quoted.
+    ``text`` is the file's line ``line``, quoted under an error; None when the file's text was
+    not at hand where the span was made (it takes no part in comparing spans).
     """
 
     file: str
@@ -37,11 +27,16 @@ class Span:
     col: int
     end_line: int | None = None
     end_col: int | None = None
+    text: str | None = field(default=None, compare=False, repr=False, kw_only=True)
 
     def __str__(self) -> str:
         if self.line < 1:
             return self.file
         return f"{self.file}:{self.line}:{self.col}"
+
+
+#: Maps a (line, col, end_line, end_col) inside a rule text to a span in the file the text came from.
+Locate = Callable[[int, int, "int | None", "int | None"], Span]
 
 
 class RulelangError(Exception):
@@ -62,10 +57,8 @@ class RulelangError(Exception):
         """The gcc-style report: location, message, source line, caret, hint, notes."""
         where = f"{self.span}: " if self.span else ""
         out = [f"{where}{self.kind}: {self.message}"]
-        if self.span is not None:
-            text = source_line(self.span.file, self.span.line)
-            if text is not None:
-                out.extend(_excerpt(text, self.span))
+        if self.span is not None and self.span.text is not None:
+            out.extend(_excerpt(self.span.text, self.span))
         if self.hint:
             out.append(f"hint: {self.hint}")
         out.extend(f"note: {note}" for note in self.notes)

@@ -220,7 +220,7 @@ def _merge(doc: Document, part: Document, errors: list[RulelangError]) -> None:
     for key, value in part.data.items():
         moves[key] = _merge_key(doc, part, key, value, errors)
     _copy_positions(doc, part, moves)
-    doc._lines.update(part._lines)
+    doc._sources.update(part._sources)
 
 
 def _merge_key(doc: Document, part: Document, key: Any, value: Any, errors: list[RulelangError]) -> Any:

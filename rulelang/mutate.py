@@ -11,13 +11,13 @@ validates).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from . import nodes as n
 from .compiler import GameCompiler
 from .engine import Game
-from .errors import Span, source_line
+from .errors import Span
 from .loader import Document
 from .schema import validate_document
 from .mutate_data import apply_data_mutation, data_mutations, group_of
@@ -46,7 +46,6 @@ class Mutant:
 
 # --- rule-text trees ------------------------------------------------------------------
 
-_NOT_CHILDREN = {"span", "type", "ref", "name_span", "die_span"}
 _COMPARE = {"=": ["!="], "!=": ["="], "<": ["<=", ">="], "<=": ["<", ">"], ">": [">=", "<="], ">=": [">", "<"]}
 _ARITH = {"+": ["-"], "-": ["+"], "*": ["//"], "//": ["*"]}
 _AUG = {"+=": "-=", "-=": "+="}
@@ -62,7 +61,7 @@ def walk(obj: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
     if isinstance(obj, (list, tuple)):
         items: Any = enumerate(obj)
     elif isinstance(obj, n.Node):
-        items = ((f.name, getattr(obj, f.name)) for f in fields(obj) if f.name not in _NOT_CHILDREN)
+        items = obj.syntax_items()
     else:
         return
     for key, value in items:
@@ -128,7 +127,7 @@ Change = tuple[str, str, Span, Callable[[Any], Any]]     # kind, description, wh
 
 def _text(span: Span) -> str:
     """The source text of a one-line span, for a readable description."""
-    line = source_line(span.file, span.line)
+    line = span.text
     if line is None or span.end_line != span.line or span.end_col is None:
         return line.strip() if line else "?"
     return line[span.col - 1:span.end_col - 1].strip()

@@ -2,11 +2,17 @@
 
 The parser builds them, the checker annotates them (``type`` and ``ref``),
 and the compiler turns them into Python closures.
+
+A node's syntax fields are its positional ones: what the rule text wrote. Its
+keyword-only fields (``span``, ``type``, ``ref``, ``name_span``...) are where it
+sits and what the checker found, never a child. ``children()`` and ``walk`` go
+over the syntax fields only, through a field list computed once per class, and
+``Visitor`` is the one way to visit a tree by node class.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, fields
+from typing import Any, Callable, ClassVar, Iterable, Iterator
 
 from .errors import Span
 
@@ -14,6 +20,18 @@ from .errors import Span
 @dataclass(eq=False)
 class Node:
     span: Span = field(repr=False, kw_only=True)
+    #: The names of the fields the rule text gave, in order (set for every class at the end of this module).
+    SYNTAX_FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def syntax_items(self) -> Iterator[tuple[str, Any]]:
+        """(field name, value) of each syntax field, in order: values, names, child nodes and lists of them."""
+        for name in self.SYNTAX_FIELDS:
+            yield name, getattr(self, name)
+
+    def children(self) -> Iterator["Node"]:
+        """The nodes directly under this one, in the order the text wrote them (lists and pairs looked into)."""
+        for name in self.SYNTAX_FIELDS:
+            yield from nodes_in(getattr(self, name))
 
 
 # --- expressions ---------------------------------------------------------
@@ -369,3 +387,69 @@ class Create(Stmt):
     card: str
     dest: Expr
     card_span: Span | None = field(default=None, repr=False, kw_only=True)
+
+
+# --- walking a tree --------------------------------------------------------
+
+def nodes_in(value: Any) -> Iterator[Node]:
+    """The nodes a field's value holds: itself, or those in a list or tuple (an `if`'s branches are pairs)."""
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from nodes_in(item)
+
+
+def walk(root: Node | Iterable[Any]) -> Iterator[Node]:
+    """Every node of a tree or a block, parents before children, in text order; no recursion, so depth is free."""
+    stack = list(nodes_in(root if isinstance(root, Node) else list(root)))
+    stack.reverse()
+    while stack:
+        node = stack.pop()
+        yield node
+        under = list(node.children())
+        under.reverse()
+        stack.extend(under)
+
+
+class Visitor:
+    """Calls the method named for a node's class: ``visit(node, *args)`` runs ``visit_If(node, *args)``.
+
+    A class with no such method gets ``generic_visit``, which visits the node's children. The method
+    for each node class is looked up once per visitor class; a visitor that names its methods another
+    way overrides ``method_name``.
+    """
+
+    _handlers: ClassVar[dict[type, Callable[..., Any]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._handlers = {}
+
+    @classmethod
+    def method_name(cls, node_class: type) -> str:
+        return "visit_" + node_class.__name__
+
+    def visit(self, node: Node, *args: Any) -> Any:
+        handler = self._handlers.get(type(node))
+        if handler is None:
+            handler = getattr(type(self), self.method_name(type(node)), type(self).generic_visit)
+            self._handlers[type(node)] = handler
+        return handler(self, node, *args)
+
+    def generic_visit(self, node: Node, *args: Any) -> Any:
+        for child in node.children():
+            self.visit(child, *args)
+        return None
+
+
+def _node_classes() -> Iterator[type[Node]]:
+    todo = [Node]
+    while todo:
+        cls = todo.pop()
+        yield cls
+        todo.extend(cls.__subclasses__())
+
+
+for _class in _node_classes():
+    _class.SYNTAX_FIELDS = tuple(f.name for f in fields(_class) if not f.kw_only)

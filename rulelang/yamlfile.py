@@ -20,8 +20,8 @@ from typing import Any, Iterator
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from rulelang.document import LINE_BREAK, Document, ScalarText
-from rulelang.errors import RulelangError, Span, SpecError, raise_all, register_source
+from rulelang.document import Document, ScalarText, SourceFile
+from rulelang.errors import RulelangError, Span, SpecError, raise_all
 from rulelang.yaml_errors import mark_span, reader_error, syntax_error
 
 _STD = "tag:yaml.org,2002:"
@@ -79,9 +79,9 @@ class _Composer(yaml.SafeLoader):
 
     yaml_implicit_resolvers: dict = {}
 
-    def __init__(self, text: str, file: str, budget: Budget):
+    def __init__(self, text: str, source: SourceFile, budget: Budget):
         super().__init__(text)
-        self.file = file
+        self.source = source
         self.budget = budget
         self.depth = 0
         self.nodes = 0
@@ -97,7 +97,7 @@ class _Composer(yaml.SafeLoader):
         if self.depth >= self.budget.limits.depth:
             raise SpecError(
                 f"nesting is too deep: more than {self.budget.limits.depth} levels of lists and mappings",
-                mark_span(self.file, event.start_mark),
+                mark_span(self.source, event.start_mark),
                 "a game spec never needs this much nesting; check for runaway brackets",
             )
         self.depth += 1
@@ -119,7 +119,7 @@ class _Composer(yaml.SafeLoader):
                 f"this file holds more than {self.budget.limits.values:,} values" if not before else
                 f"the game's files hold more than {self.budget.limits.values:,} values together "
                 f"({before:,} of them in the files read before this one)",
-                mark_span(self.file, event.start_mark),
+                mark_span(self.source, event.start_mark),
                 "a game spec is far smaller; check for generated data",
             )
 
@@ -130,7 +130,7 @@ class _Composer(yaml.SafeLoader):
             where = "in one file" if not self.budget.aliases else "in the game's files together"
             raise SpecError(
                 f"too many aliases: more than {self.budget.limits.aliases} uses of '*name' {where}",
-                mark_span(self.file, event.start_mark),
+                mark_span(self.source, event.start_mark),
                 "write the values out, or split the file",
             )
 
@@ -147,14 +147,14 @@ _Composer.add_implicit_resolver(NULL, _NULL_RE, [""])
 _add_resolver(MERGE, re.compile(r"^<<$"), "<")
 
 
-def _node_span(file: str, node: Node) -> Span:
-    return mark_span(file, node.start_mark, node.end_mark)
+def _node_span(source: SourceFile, node: Node) -> Span:
+    return mark_span(source, node.start_mark, node.end_mark)
 
 
-def _compose(text: str, file: str, budget: Budget) -> tuple[Node | None, dict[int, str]]:
+def _compose(text: str, source: SourceFile, budget: Budget) -> tuple[Node | None, dict[int, str]]:
     """Parse one file's text into a node graph, turning every PyYAML failure into a SpecError."""
     try:
-        composer = _Composer(text, file, budget)
+        composer = _Composer(text, source, budget)
         try:
             root = composer.get_single_node()
             budget.aliases += composer.aliases
@@ -162,13 +162,13 @@ def _compose(text: str, file: str, budget: Budget) -> tuple[Node | None, dict[in
         finally:
             composer.dispose()
     except yaml.reader.ReaderError as error:
-        raise reader_error(error, text, file) from None
+        raise reader_error(error, text, source) from None
     except yaml.MarkedYAMLError as error:
-        raise syntax_error(error, text, file) from None
+        raise syntax_error(error, source) from None
     except yaml.YAMLError as error:
-        raise SpecError(f"cannot read this file as YAML: {error}", Span(file, 1, 1)) from None
+        raise SpecError(f"cannot read this file as YAML: {error}", source.span(1, 1)) from None
     except RecursionError:
-        raise SpecError(f"nesting is too deep: more than {budget.limits.depth} levels", Span(file, 1, 1)) from None
+        raise SpecError(f"nesting is too deep: more than {budget.limits.depth} levels", source.span(1, 1)) from None
 
 
 # ---------------------------------------------------------------------------
@@ -187,8 +187,9 @@ _EXPECTED_TAG = {MappingNode: {MAP}, SequenceNode: {SEQ}, ScalarNode: _SCALAR_TA
 class _Builder:
     """Turns one file's node graph into plain data, recording spans as it goes."""
 
-    def __init__(self, file: str, doc: Document, anchor_names: dict[int, str], budget: Budget):
-        self.file = file
+    def __init__(self, source: SourceFile, doc: Document, anchor_names: dict[int, str], budget: Budget):
+        self.source = source
+        self.file = source.file
         self.doc = doc
         self.anchor_names = anchor_names
         self.budget = budget
@@ -213,7 +214,7 @@ class _Builder:
             return known
         if id(node) in active:
             name = self.anchor_names.get(id(node), "?")
-            raise SpecError(f"anchor '&{name}' is used inside itself", _node_span(self.file, node),
+            raise SpecError(f"anchor '&{name}' is used inside itself", _node_span(self.source, node),
                             "an alias cannot refer to the node that contains it")
         active.add(id(node))
         size, depth = 1, 0
@@ -231,19 +232,19 @@ class _Builder:
             together = " together with the files read before it" if self.budget.values else ""
             raise SpecError(
                 f"this file expands to more than {self.budget.limits.values:,} values once aliases are expanded{together}",
-                _node_span(self.file, node),
+                _node_span(self.source, node),
                 "an alias '*name' repeats everything its anchor holds; use fewer aliases",
             )
         if depth > self.budget.limits.depth:
             raise SpecError(
                 f"nesting is too deep: more than {self.budget.limits.depth} levels once aliases are expanded",
-                _node_span(self.file, node),
+                _node_span(self.source, node),
             )
 
     # -- values -----------------------------------------------------------
 
     def _value(self, node: Node, path: tuple) -> Any:
-        self.doc._spans[path] = _node_span(self.file, node)
+        self.doc._spans[path] = _node_span(self.source, node)
         if not self._tag_fits(node):
             return None
         if isinstance(node, MappingNode):
@@ -261,7 +262,7 @@ class _Builder:
         if node.tag in _EXPECTED_TAG[type(node)]:
             return True
         name = _tag_name(node.tag)
-        span = _node_span(self.file, node)
+        span = _node_span(self.source, node)
         if "python/" in node.tag:
             self.errors.append(SpecError(f"YAML tag '{name}' is not allowed: a spec holds plain data, not Python objects",
                                          span, "remove the tag"))
@@ -278,12 +279,12 @@ class _Builder:
             return _convert_scalar(node.tag, text)
         except _NumberTooLong as long:
             self.errors.append(SpecError(f"this number has {long.digits:,} digits; a spec's numbers have at most "
-                                         f"{MAX_NUMBER_DIGITS}", _node_span(self.file, node), "write a smaller number"))
+                                         f"{MAX_NUMBER_DIGITS}", _node_span(self.source, node), "write a smaller number"))
             return None
         except ValueError:
             shown = text if len(text) <= 40 else text[:37] + "..."
             self.errors.append(SpecError(f"'{shown}' cannot be read as {_tag_name(node.tag)}",
-                                         _node_span(self.file, node), "remove the tag or fix the value"))
+                                         _node_span(self.source, node), "remove the tag or fix the value"))
             return None
 
     def _mapping(self, node: MappingNode, path: tuple) -> dict:
@@ -293,7 +294,7 @@ class _Builder:
         entries += [(key, k, v) for key, (k, v) in explicit.items()]
         result: dict = {}
         for key, key_node, value_node in entries:
-            self.doc._key_spans[path + (key,)] = _node_span(self.file, key_node)
+            self.doc._key_spans[path + (key,)] = _node_span(self.source, key_node)
             result[key] = self._value(value_node, path + (key,))
         return result
 
@@ -333,7 +334,7 @@ class _Builder:
             return [node]
         if isinstance(node, SequenceNode) and all(isinstance(item, MappingNode) for item in node.value):
             return list(node.value)
-        self.errors.append(SpecError("'<<' merges a mapping or a list of mappings", _node_span(self.file, node)))
+        self.errors.append(SpecError("'<<' merges a mapping or a list of mappings", _node_span(self.source, node)))
         return []
 
     def _key(self, node: Node, report: bool = True) -> Any:
@@ -341,7 +342,7 @@ class _Builder:
         if not isinstance(node, ScalarNode):
             if report:
                 self.errors.append(SpecError(f"a key must be a name or a number, not {_KIND_WORDS[type(node)]}",
-                                             _node_span(self.file, node)))
+                                             _node_span(self.source, node)))
             return _BAD_KEY
         if node.tag not in _SCALAR_TAGS:
             if report:
@@ -355,7 +356,7 @@ class _Builder:
     def _duplicate_key(self, key: Any, node: Node, first: Node) -> None:
         self.errors.append(SpecError(
             f"duplicate key '{key}' in this mapping",
-            _node_span(self.file, node),
+            _node_span(self.source, node),
             f"'{key}' is already defined on line {first.start_mark.line + 1}",
         ))
 
@@ -432,30 +433,28 @@ def _to_float(text: str) -> float:
 # One file
 
 
-def _count_lines(count: int, file: str, budget: Budget) -> None:
+def _count_lines(source: SourceFile, budget: Budget) -> None:
     """Refuse a spec of absurdly many lines before the (slow, line by line) YAML scanner starts on it."""
     before = budget.lines
-    budget.lines += count
+    budget.lines += source.count
     if budget.lines <= budget.limits.lines:
         return
     budget.spent = True
     message = (f"this file has more than {budget.limits.lines:,} lines" if not before else
                f"the game's files have more than {budget.limits.lines:,} lines together "
                f"({before:,} of them in the files read before this one)")
-    raise SpecError(message, Span(file, 1, 1), "a game spec is far smaller; check for generated data")
+    raise SpecError(message, source.span(1, 1), "a game spec is far smaller; check for generated data")
 
 
 def _decode(raw: bytes, file: str) -> str:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        register_source(file, raw.decode("utf-8", errors="replace"))
+        shown = SourceFile(file, raw.decode("utf-8", errors="replace"))
         line, col = _byte_position(raw, error.start)
         raise SpecError(f"file is not UTF-8 text: byte 0x{raw[error.start]:02X} cannot be read",
-                        Span(file, line, col, line, col + 1), "save the file with UTF-8 encoding") from None
-    text = text[1:] if text.startswith("\ufeff") else text
-    register_source(file, text)
-    return text
+                        shown.span(line, col, line, col + 1), "save the file with UTF-8 encoding") from None
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def _byte_position(raw: bytes, offset: int) -> tuple[int, int]:
@@ -470,13 +469,12 @@ def load_file(raw: bytes, file: str, budget: Budget) -> Document:
     text = _decode(raw, file)
     budget.bytes += len(raw)
     doc = Document(None, Path(file))
-    doc._lines[file] = LINE_BREAK.split(text)
-    lines = doc._lines[file]
-    _count_lines(len(lines) - (lines[-1] == ""), file, budget)
-    root, anchors = _compose(text, file, budget)
+    source = doc._sources[file] = SourceFile(file, text)
+    _count_lines(source, budget)
+    root, anchors = _compose(text, source, budget)
     if root is None or (isinstance(root, ScalarNode) and root.tag == NULL):
-        raise SpecError("file is empty", Span(file, 1, 1), EMPTY_FILE_HINT)
-    builder = _Builder(file, doc, anchors, budget)
+        raise SpecError("file is empty", source.span(1, 1), EMPTY_FILE_HINT)
+    builder = _Builder(source, doc, anchors, budget)
     doc.data = builder.build(root)
     raise_all(builder.errors)
     if not isinstance(doc.data, dict):

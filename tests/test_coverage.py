@@ -14,7 +14,7 @@ import pytest
 
 from rulelang.cli import main
 from rulelang.coverage import CAUGHT, EQUIVALENT, INVALID, SURVIVED, chosen, run_coverage
-from rulelang.errors import RulelangError, source_line
+from rulelang.errors import RulelangError
 from rulelang.loader import load_document
 from rulelang.mutate import build, mutants
 
@@ -53,7 +53,8 @@ def test_every_kind_of_mutant_is_made_and_builds_located_somewhere():
     assert set(valid) == KINDS
     for mutant in valid.values():
         assert Path(mutant.file).is_file()
-        assert source_line(mutant.file, mutant.line), mutant       # a real line of the spec
+        lines = Path(mutant.file).read_text(encoding="utf-8").splitlines()
+        assert 1 <= mutant.line <= len(lines) and lines[mutant.line - 1], mutant     # a real line of the spec
         assert mutant.change and mutant.group
 
 
