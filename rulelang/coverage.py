@@ -107,9 +107,9 @@ class Report:
                  f"equivalent, {c[INVALID]} invalid (skipped)"]
         lines += self._left_out_lines()
         if not self.mutants:
-            lines.append("coverage: nothing to measure: the mods' files hold no value or rule text a mutant could "
-                         "change (a mod that only removes things, say); counted as 100%" if self.mods else
-                         "coverage: nothing to measure: the spec has nothing a mutant could change; counted as 100%")
+            where = ("the mods' files hold no value or rule text a mutant could change (a mod that only removes "
+                     "things, say)" if self.mods else "the spec holds nothing a mutant could change")
+            lines.append(f"coverage: nothing to measure: {where}; counted as 100%")
         else:
             lines.append(f"coverage: {self.rate:.1f}% of {c[CAUGHT] + c[SURVIVED]} non-equivalent mutants caught")
         for status, title in ((SURVIVED, "survivors (no scenario notices them)"),
@@ -119,7 +119,6 @@ class Report:
                 lines.append(f"{title}:")
                 lines.extend(_grouped(m for m, _ in found))
         return "\n".join(lines)
-
 
     def _left_out_lines(self, shown: int = 10) -> list[str]:
         """The scenarios that fail with the mods laid over, so could judge no mutant."""
