@@ -87,6 +87,22 @@ def test_only_the_mods_own_files_are_mutated_and_every_mutant_points_at_a_line_o
     assert len(found) < len(whole) // 10
 
 
+@pytest.mark.parametrize("mod", sorted(p.name for p in (ROOT / "examples" / "mods").iterdir() if p.is_dir()))
+def test_every_example_mod_gets_exactly_the_mutants_located_in_its_files(mod):
+    folder = f"examples/mods/{mod}"
+    game = "games/jacks_friends" if "Jack's Friends" in Path(folder, "mod.yaml").read_text() else GAME
+    doc = load_document(game, mods=[folder])
+    files = mod_files([folder])
+    found = mutants(doc, in_files(files))
+    whole = {(m.where, m.variant): m for m in mutants(doc)}
+    assert found and all(_real(m.file) in files and source_line(m.file, m.line) for m in found)
+    for m in found:                                   # each is a mutant of the whole game, where it is the mod's
+        same = whole[(m.where, m.variant)]
+        assert (same.kind, same.change) == (m.kind, m.change)
+        assert same.location == m.location or same.change.startswith("swapped")
+    assert {k for k, m in whole.items() if _real(m.file) in files} <= {(m.where, m.variant) for m in found}
+
+
 def test_a_mod_given_as_its_file_is_mutated_the_same():
     as_file = mutants(load_document(GAME, mods=[f"{SHARP}/mod.yaml"]), in_files(mod_files([f"{SHARP}/mod.yaml"])))
     as_folder = mutants(load_document(GAME, mods=[SHARP]), in_files(mod_files([SHARP])))
