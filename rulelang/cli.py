@@ -82,7 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     test = sub.add_parser("test", help="run scenario files")
     test.add_argument("paths", nargs="+", metavar="PATH")
     test.add_argument("--coverage", action="store_true",
-                      help="mutate each game's spec and report the mutants its scenarios do not catch")
+                      help="mutate each game's spec (with --mod: only the mods' own files) and report the "
+                           "mutants its scenarios do not catch")
     test.add_argument("--workers", type=int, default=1, metavar="W", help="processes for --coverage (default 1)")
     test.add_argument("--json", action="store_true", help="--coverage: print the report as JSON")
     test.add_argument("--min-coverage", type=float, metavar="P", help="--coverage: exit 1 below P percent")
@@ -421,8 +422,6 @@ def cmd_test(args: argparse.Namespace) -> int:
     from .scenario_report import run_scenario_files
 
     if args.coverage:
-        if args.mods:
-            raise _Usage("--coverage mutates the game's own files; it does not take --mod")
         return _coverage(args)
     if args.json or args.min_coverage is not None or args.sample is not None or args.workers != 1:
         raise _Usage("--workers, --json, --min-coverage and --sample go with --coverage")
@@ -504,7 +503,8 @@ def _coverage(args: argparse.Namespace) -> int:
             raise _Usage(missing)
     if args.workers < 1 or (args.sample is not None and args.sample < 1):
         raise _Usage("--workers and --sample take a number of at least 1")
-    return coverage_command(args.paths, args.workers, args.json, args.min_coverage, args.seed, args.sample)
+    return coverage_command(args.paths, args.workers, args.json, args.min_coverage, args.seed, args.sample,
+                            mods=args.mods)
 
 
 # --- sweep and play -----------------------------------------------------------------------

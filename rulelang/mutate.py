@@ -20,7 +20,7 @@ from .engine import Game
 from .errors import Span
 from .loader import Document
 from .schema import validate_document
-from .mutate_data import apply_data_mutation, data_mutations, group_of
+from .mutate_data import apply_data_mutation, changed_paths, data_mutations, group_of
 
 __all__ = ["Mutant", "mutants", "build"]
 
@@ -235,19 +235,53 @@ def _rule_texts(doc: Document) -> dict[tuple, Any]:
 
 # --- the list, and building one ------------------------------------------------------------
 
-def mutants(doc: Document) -> list[Mutant]:
-    """Every mutant of the spec, in a fixed order."""
+def mutants(doc: Document, within: Callable[[str], bool] | None = None) -> list[Mutant]:
+    """Every mutant of the spec, in a fixed order.
+
+    With ``within`` (a test on a file name), only the mutants whose change lies
+    in a file it accepts, numbered from 0: a mod's own files, so that
+    `rulelang test GAME --coverage --mod M` mutates the mod and not its game.
+    A data change counts when the value it changes came from such a file (for
+    two swapped items, either one, and the mutant is located at that one); a
+    change inside a rule text counts when the whole text came from such a file.
+    """
     data, out = doc.data, []
     for kind, change, path, variant in data_mutations(data):
-        span = doc.span(path)
-        out.append(Mutant(len(out), kind, span.file, span.line, change, group_of(data, path), path, variant, False))
+        place = _located(doc, changed_paths(kind, path), within)
+        if place is not None:
+            span, shown = place
+            out.append(Mutant(len(out), kind, span.file, span.line, change, group_of(data, shown), path, variant,
+                              False))
     names = Names.of(data)
     for path, tree in _rule_texts(doc).items():
+        if within is not None and not within(_text_file(doc, path) or ""):
+            continue
         for number, (_, node) in enumerate(walk(tree)):
             for variant, (kind, change, span, _) in enumerate(tree_changes(node, names)):
                 out.append(Mutant(len(out), kind, span.file, span.line, change, group_of(data, path),
                                   path + (number,), variant, True))
     return out
+
+
+def _located(doc: Document, paths: list[tuple], within: Callable[[str], bool] | None) -> tuple[Span, tuple] | None:
+    """Where a data mutant is shown (its span and path): its first changed value in an accepted file, if any."""
+    places = [(doc.span(path), path) for path in paths]
+    if within is None:
+        return places[0]
+    return next((place for place in places if within(place[0].file)), None)
+
+
+def _text_file(doc: Document, path: tuple) -> str | None:
+    """The file a rule text was read from as a whole.
+
+    None for a text of the game in which a mod `set` one number: its positions
+    now all point at the mod's `set` line, so its mutants could not be told
+    apart from the game's; such a text is left to the game's own coverage.
+    """
+    text = doc._scalars.get(path)           # noqa: SLF001 - where the loader keeps a text's own position
+    if text is not None:
+        return text.file
+    return None if isinstance(_value_at(doc.data, path), str) else doc.span(path).file
 
 
 class _MutantCompiler(GameCompiler):

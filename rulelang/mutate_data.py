@@ -176,6 +176,16 @@ def data_mutations(data: dict) -> Iterator[tuple[str, str, tuple, int]]:
             yield kind, change, path, variant
 
 
+def changed_paths(kind: str, path: tuple) -> list[tuple]:
+    """The values a data mutant changes: the one at its site, and for two swapped items the second one too.
+
+    (A swap is the only `order` site whose path ends in a list index: the first of the two items.)
+    """
+    if kind == "order" and path and isinstance(path[-1], int):
+        return [path, path[:-1] + (path[-1] + 1,)]
+    return [path]
+
+
 def apply_data_mutation(doc: Document, path: tuple, variant: int) -> None:
     """Make the change numbered ``variant`` at ``path`` in a copied document."""
     for where, changes in sites(doc.data):
