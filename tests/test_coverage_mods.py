@@ -16,7 +16,6 @@ import pytest
 
 from rulelang.cli import main
 from rulelang.coverage import CAUGHT, EQUIVALENT, SURVIVED, in_files, mod_files, run_coverage
-from rulelang.errors import source_line
 from rulelang.loader import load_document
 from rulelang.mutate import mutants
 
@@ -31,6 +30,12 @@ SHARP = "examples/mods/sharp_blades"
 def _at_the_root(monkeypatch):
     """Spans name files as the path was given: relative to the repository here."""
     monkeypatch.chdir(ROOT)
+
+
+def source_line(file: str, line: int) -> str:
+    """The text of a 1-based line of a file ('' past its end)."""
+    lines = Path(file).read_text(encoding="utf-8").splitlines()
+    return lines[line - 1] if 1 <= line <= len(lines) else ""
 
 
 def _real(file: str) -> str:
