@@ -135,3 +135,16 @@ def test_mcts_plays_a_spec():
         assert action in state.legal_actions()
         state.apply_action(action)
     assert sum(state.returns()) == 0
+
+
+def test_a_state_set_up_by_hand_must_be_resumed_and_of_this_spec():
+    from rulelang import RulelangError
+    game = load_game(KUHN)
+    halted = game.spec.positioned_state(0)
+    with pytest.raises(RulelangError, match="resume"):
+        game.state_from(halted)
+    other = load_game(KUHN, players=3)
+    halted.resume()
+    with pytest.raises(RulelangError, match="not a game of this spec"):
+        other.state_from(halted)
+    assert game.state_from(halted).current_player() == 0

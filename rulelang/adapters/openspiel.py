@@ -33,7 +33,7 @@ from typing import Any, Sequence
 
 import pyspiel
 
-from rulelang import State
+from rulelang import RulelangError, State
 from .core import DEFAULT_NUMBERS, Seeds, SpecTable
 
 #: Adapter settings of each registered short name: a spec loaded again with other settings gets a new name.
@@ -127,7 +127,14 @@ class RulelangGame(pyspiel.Game):
         return RulelangState(self, Inner(self))
 
     def state_from(self, state: State) -> "RulelangState":
-        """Wrap a rulelang state of this spec (one set up by hand, e.g. with ``State.arrange``) as a pyspiel state."""
+        """Wrap a rulelang state of this spec (one set up by hand, e.g. with ``State.arrange``) as a pyspiel state.
+
+        A state stopped before its first turn (``positioned_state``) must be ``resume()``d first.
+        """
+        if state.game is not self.spec.game or state.n != self.spec.players:
+            raise RulelangError("that state is not a game of this spec and player count")
+        if not state.is_over and state.decision() is None:
+            raise RulelangError("that state waits for no decision", hint="call state.resume() after setting it up")
         return RulelangState(self, Inner(self, state))
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> "ViewObserver":
@@ -178,11 +185,14 @@ class RulelangState(pyspiel.State):
         return self._inner.game.spec
 
     def current_player(self) -> int:
-        if self.inner.is_over:
+        """Asked many times a step by pyspiel, so read straight from the waiting decision."""
+        box = self._inner
+        decision = (box._state or box.state).decision()
+        if decision is None:
             return pyspiel.PlayerId.TERMINAL
-        if self.spec.is_simultaneous_node(self.inner):
+        if decision.kind == "secret" or len(decision.players) > 1:
             return pyspiel.PlayerId.SIMULTANEOUS
-        return self.spec.choosers(self.inner)[0]
+        return decision.players[0]
 
     def _legal_actions(self, player: int) -> list[int]:
         return self.spec.legal_actions(self.inner, player)
