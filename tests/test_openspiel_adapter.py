@@ -148,3 +148,47 @@ def test_a_state_set_up_by_hand_must_be_resumed_and_of_this_spec():
     with pytest.raises(RulelangError, match="not a game of this spec"):
         other.state_from(halted)
     assert game.state_from(halted).current_player() == 0
+
+
+_LOADED: dict = {}
+
+
+def adapted(name: str):
+    if name not in _LOADED:
+        _LOADED[name] = load_game(ROOT / "examples" / name)
+    return _LOADED[name]
+
+
+from hypothesis import given, settings, strategies as st    # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=st.sampled_from(["kuhn_poker", "leduc_poker", "goofspiel"]),
+       picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
+def test_a_clone_replays_the_same_game_and_the_chips_add_up_to_nothing(name, picks):
+    """The examples are zero-sum, and a clone taken anywhere plays on exactly as its original does."""
+    game = adapted(name)
+    state = game.new_initial_state()
+    clone, at = None, picks[0] % 2                # every example has at least two decisions
+    moves = []
+    for k, pick in enumerate(picks * 20):
+        if state.is_terminal():
+            break
+        if k == at:
+            clone = state.clone()
+        if state.is_simultaneous_node():
+            joint = [state.legal_actions(p)[pick % len(state.legal_actions(p))] for p in range(game.num_players())]
+            moves.append(("joint", joint, k))
+            state.apply_actions(joint)
+        else:
+            legal = state.legal_actions()
+            moves.append(("one", legal[pick % len(legal)], k))
+            state.apply_action(legal[pick % len(legal)])
+    if not state.is_terminal() or clone is None:
+        return
+    assert sum(state.returns()) == 0
+    for kind, move, k in moves:
+        if k >= at:
+            clone.apply_actions(move) if kind == "joint" else clone.apply_action(move)
+    assert clone.is_terminal() and clone.returns() == state.returns()
+    assert clone.information_state_string(0) == state.information_state_string(0)

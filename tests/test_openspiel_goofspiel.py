@@ -63,3 +63,22 @@ def test_same_bids_and_returns_at_every_step(game):
 
 def test_random_simulation_test_passes(game):
     pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+
+
+def test_win_rates_under_random_play_agree_within_sampling_error(game):
+    """The spec's own shuffle against OpenSpiel's chance: P1's mean return (win 1, loss -1) agrees."""
+    games = 800
+    rng = random.Random(6)
+    ours = sum(_random_return(game, rng) for _ in range(games)) / games
+    theirs = sum(_random_return(pyspiel.load_game("goofspiel"), rng) for _ in range(games)) / games
+    assert abs(ours - theirs) < 4 * (2 / games) ** 0.5          # each return's deviation is at most 1
+
+
+def _random_return(game, rng: random.Random) -> float:
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+        else:
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(2)])
+    return state.returns()[0]

@@ -65,3 +65,23 @@ def test_same_player_actions_and_returns_at_every_step(game):
 
 def test_random_simulation_test_passes(game):
     pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
+
+
+def test_returns_under_random_play_agree_within_sampling_error(game):
+    """The spec deals by its own shuffle; its mean return for P1 under random play matches OpenSpiel's."""
+    games = 2000
+    rng = random.Random(8)
+    ours = sum(_random_return(game, rng) for _ in range(games)) / games
+    theirs = sum(_random_return(pyspiel.load_game("leduc_poker"), rng) for _ in range(games)) / games
+    # P1's return lies within -13..13 (standard deviation well under 7): 4 sigma of the difference
+    assert abs(ours - theirs) < 4 * 7 * (2 / games) ** 0.5
+
+
+def _random_return(game, rng: random.Random) -> float:
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state.returns()[0]

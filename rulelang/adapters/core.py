@@ -35,9 +35,9 @@ class ActionMap:
     action). When some decision's options are open in the catalogue (a "how
     many" decision), a block of whole numbers ``0 .. numbers - 1`` follows;
     when the spec has secret choices, the last action is the no-op ``WAIT``
-    that a simultaneous decision offers to a player who does not choose. So
-    Kuhn poker's actions are just ``pass`` = 0 and ``bet`` = 1. An id outside
-    all of these is an error that names it.
+    that a simultaneous decision offers to a player who does not choose. So a
+    game whose only decision offers ``pass`` then ``bet`` has just those two
+    actions, 0 and 1. An id outside all of these is an error that names it.
     """
 
     def __init__(self, game: Game, numbers: int = DEFAULT_NUMBERS):

@@ -58,7 +58,10 @@ def load_game(path: str | Path, players: int | None = None, *, seed: int = 0,
 
 
 def short_name(name: str) -> str:
-    """``rulelang_`` and a spec's name in lower-case words joined by ``_`` (``rulelang_kuhn_poker``)."""
+    """``rulelang_`` and a spec's name in lower-case words joined by ``_``.
+
+    A game named 'Dice and Coins' is ``rulelang_dice_and_coins``.
+    """
     return "rulelang_" + ("_".join(re.findall(r"[a-z0-9]+", name.lower())) or "game")
 
 
