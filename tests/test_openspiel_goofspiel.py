@@ -82,3 +82,15 @@ def _random_return(game, rng: random.Random) -> float:
         else:
             state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(2)])
     return state.returns()[0]
+
+
+def test_asking_single_options_asks_the_last_turn_too():
+    """OpenSpiel plays the last turn itself; asked for every decision, the adapter presents it as a node."""
+    asked = load_game(GOOFSPIEL, ask_single_options=True)
+    state = asked.new_initial_state()
+    nodes = 0
+    while not state.is_terminal():
+        legal = [state.legal_actions(p) for p in range(2)]
+        nodes += 1
+        state.apply_actions([actions[0] for actions in legal])
+    assert nodes == 13 and [len(actions) for actions in legal] == [1, 1]
