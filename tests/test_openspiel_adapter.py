@@ -102,6 +102,30 @@ def test_information_state_hides_the_other_players_card():
     assert states[0].information_state_string(1) != states[1].information_state_string(1)
     assert "king" in states[1].observation_string(1) and "king" not in states[1].observation_string(0)
     assert '"seed"' not in states[0].information_state_string(0)
+    assert states[0].observation_tensor(0) == states[1].observation_tensor(0)
+    assert states[0].observation_tensor(1) != states[1].observation_tensor(1)
+
+
+def test_openspiel_learners_train_on_a_spec_through_rl_environment():
+    """OpenSpiel's RL environment reads the observation tensor; its tabular Q-learners play legal actions."""
+    from open_spiel.python import rl_environment
+    from open_spiel.python.algorithms import tabular_qlearner
+    game = load_game(KUHN, seed=3)
+    env = rl_environment.Environment(game, observation_type=rl_environment.ObservationType.OBSERVATION)
+    assert env.observation_spec()["info_state"] == (game.observation_tensor_size(),)
+    learners = [tabular_qlearner.QLearner(player_id=p, num_actions=2) for p in range(2)]
+    totals = [0.0, 0.0]
+    for _ in range(200):
+        step = env.reset()
+        while not step.last():
+            player = step.observations["current_player"]
+            output = learners[player].step(step)
+            assert output.action in step.observations["legal_actions"][player]
+            step = env.step([output.action])
+        for p, learner in enumerate(learners):
+            learner.step(step)
+            totals[p] += step.rewards[p]
+    assert totals[0] == -totals[1] and totals[0] != 0
 
 
 def test_simultaneous_nodes_offer_the_no_op_to_seats_that_sit_out():

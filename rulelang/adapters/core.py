@@ -14,11 +14,14 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import rulelang
 from rulelang import Game, RulelangError, State
 from rulelang.views import events_for
+
+if TYPE_CHECKING:
+    from .features import ViewEncoder
 
 #: How many whole-number options (0, 1, ...) the number block holds by default: a "how many" decision.
 DEFAULT_NUMBERS = 101
@@ -97,6 +100,7 @@ class SpecTable:
         self.actions = ActionMap(self.game, numbers)
         self.simultaneous = any(site.kind == "secret" for sites in self.game.decisions.values()
                                 for site in sites)
+        self._encoder: "ViewEncoder | None" = None
 
     # -- states -----------------------------------------------------------------------------
 
@@ -107,6 +111,13 @@ class SpecTable:
         """A new game stopped after its setup, before turn 1: arrange it, then ``resume()``."""
         return self.game.new_state(self.players, seed, before_first_turn=True,
                                    ask_single_options=self.ask_single)
+
+    def view_encoder(self) -> "ViewEncoder":
+        """The views of this game as vectors (made once)."""
+        if self._encoder is None:
+            from .features import ViewEncoder
+            self._encoder = ViewEncoder(self.game, self.players, self.new_state(0))
+        return self._encoder
 
     # -- who moves and what they may do ---------------------------------------------------------
 

@@ -15,7 +15,8 @@ like any other:
 - information: ``IMPERFECT_INFORMATION``; the observation string is the
   player's ``State.view`` as JSON, the information-state string their own
   account of the event log (``rulelang.views.events_for``, without the seed)
-  with that view;
+  with that view; the observation tensor is the view as numbers
+  (``rulelang.adapters.features``); there is no information-state tensor;
 - returns: the spec's ``returns:`` at the end, or 1 for each winner and 0 for
   the others when it declares none (``GENERAL_SUM``);
 - actions: ``rulelang.adapters.core.ActionMap`` (option ids numbered in the
@@ -31,6 +32,7 @@ import re
 from pathlib import Path
 from typing import Any, Sequence
 
+import numpy as np
 import pyspiel
 
 from rulelang import RulelangError, State
@@ -80,7 +82,7 @@ def game_type_of(table: SpecTable, name: str) -> "pyspiel.GameType":
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         provides_factored_observation_string=False,
         parameter_specification={"players": table.game.min_players, "seed": 0, **table.game.params})
 
@@ -220,16 +222,21 @@ class RulelangState(pyspiel.State):
 
 
 class ViewObserver:
-    """Strings from a player's view (``perfect_recall``: their account of the log too); no tensors."""
+    """What a player knows, from their view.
+
+    Strings: the view as JSON (``perfect_recall``: with their account of the log). The tensor is the view
+    as numbers (``rulelang.adapters.features``), imperfect recall only: there is no information-state tensor.
+    """
 
     def __init__(self, table: SpecTable, perfect_recall: bool):
         self.spec = table
         self.perfect_recall = perfect_recall
-        self.tensor = None
-        self.dict: dict = {}
+        self.encoder = table.view_encoder()
+        self.tensor = np.zeros(self.encoder.size, np.float32)
+        self.dict = {"view": self.tensor}
 
     def set_from(self, state: RulelangState, player: int) -> None:
-        """No tensors: the spec's views are strings."""
+        self.tensor[:] = self.encoder.encode(state.inner.view(player))
 
     def string_from(self, state: RulelangState, player: int) -> str:
         if self.perfect_recall:

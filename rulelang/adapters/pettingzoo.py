@@ -26,7 +26,6 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .core import DEFAULT_NUMBERS, SpecTable
-from .features import ViewEncoder
 
 
 def env(path: str | Path, players: int | None = None, *, render_mode: str | None = None,
@@ -49,7 +48,7 @@ class RulelangEnv(AECEnv):
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"rulelang_{table.game.name}"}
         self.possible_agents = [f"P{p + 1}" for p in range(table.players)]
-        self.encoder = ViewEncoder(table.game, table.players, table.new_state(0))
+        self.encoder = table.view_encoder()
         size = table.actions.size
         self._action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._observation_spaces = {a: spaces.Dict({
