@@ -21,6 +21,7 @@ KUHN = ROOT / "examples" / "kuhn_poker"
 @pytest.mark.parametrize("path, players", [
     ("examples/kuhn_poker", 2), ("examples/kuhn_poker", 3), ("examples/pig", 2), ("examples/pig", 3),
     ("games/flapjacks", 2), ("games/flapjacks", 3), ("games/jacks_friends", 2), ("games/jacks_friends", 4),
+    ("examples/hooks", 2), ("examples/goofspiel", 2), ("examples/leduc_poker", 2),
 ])
 def test_openspiel_random_simulation_test_passes(path, players):
     game = load_game(ROOT / path, players=players)
