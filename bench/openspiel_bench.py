@@ -1,0 +1,96 @@
+"""Random playouts per second through one Python loop: the specs of examples/ against OpenSpiel's games.
+
+Run: python bench/openspiel_bench.py [--games N] [--rounds R]
+A measurement script, not a test (it needs the `openspiel` extra). Every game is played by the same loop
+over the pyspiel API (a uniformly random legal action, a uniformly random chance outcome), side by side in
+one run, each figure the best of R rounds because the machines here are shared and noisy:
+
+- ``spec (pyspiel)``: the spec through rulelang.adapters.openspiel (sampled chance);
+- ``spec (rulelang)``: the same spec through rulelang's own API (``State.apply_index``), for the
+  adapter's overhead;
+- ``python_kuhn_poker``: OpenSpiel's pure-Python Kuhn poker;
+- the C++ game of the same name (``kuhn_poker``, ``goofspiel``, ``leduc_poker``).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import pyspiel  # noqa: E402
+from open_spiel.python.games import kuhn_poker as _python_kuhn  # noqa: E402,F401  (registers python_kuhn_poker)
+
+import rulelang  # noqa: E402
+from rulelang.adapters.openspiel import load_game  # noqa: E402
+
+#: Each example and the OpenSpiel games it is measured against.
+PAIRS = {"kuhn_poker": ["python_kuhn_poker", "kuhn_poker"], "goofspiel": ["goofspiel"],
+         "leduc_poker": ["leduc_poker"]}
+
+
+def pyspiel_playouts(game, count: int, seed: int) -> float:
+    """Playouts per second of a pyspiel game, random actions and random chance outcomes."""
+    rng = random.Random(seed)
+    choice = rng.choice
+    start = time.perf_counter()
+    for _ in range(count):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(choice(state.chance_outcomes())[0])
+            elif state.is_simultaneous_node():
+                state.apply_actions([choice(state.legal_actions(p)) for p in range(game.num_players())])
+            else:
+                state.apply_action(choice(state.legal_actions()))
+        state.returns()
+    return count / (time.perf_counter() - start)
+
+
+def rulelang_playouts(game: rulelang.Game, players: int, count: int, seed: int) -> float:
+    """Playouts per second of a spec through rulelang's own API, the same kind of loop."""
+    rng = random.Random(seed)
+    randrange = rng.randrange
+    start = time.perf_counter()
+    for k in range(count):
+        state = game.new_state(players, seed + k)
+        while not state.over:
+            decision = state.decision()
+            for player in decision.players:
+                state.apply_index(randrange(len(decision.options[player])), player)
+        state.returns()
+    return count / (time.perf_counter() - start)
+
+
+def best_of(rounds: int, measure) -> float:
+    return max(measure(r) for r in range(rounds))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="playouts per measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="measurements per figure; the best is kept")
+    args = parser.parse_args(argv)
+    print(f"random playouts per second, best of {args.rounds} x {args.games} (python {sys.version.split()[0]}, "
+          f"open_spiel {getattr(pyspiel, '__version__', '?')})")
+    for example, rivals in PAIRS.items():
+        path = ROOT / "examples" / example
+        adapted = load_game(path)
+        spec = best_of(args.rounds, lambda r: pyspiel_playouts(adapted, args.games, r))
+        native = best_of(args.rounds, lambda r: rulelang_playouts(adapted.spec.game, adapted.num_players(),
+                                                                   args.games, r))
+        print(f"{example:12s} spec (pyspiel)   {spec:10.0f}/s")
+        print(f"{'':12s} spec (rulelang)  {native:10.0f}/s")
+        for rival in rivals:
+            theirs = best_of(args.rounds, lambda r: pyspiel_playouts(pyspiel.load_game(rival), args.games, r))
+            print(f"{'':12s} {rival:16s} {theirs:10.0f}/s   spec (pyspiel) is {spec / theirs:.2f}x, "
+                  f"spec (rulelang) {native / theirs:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

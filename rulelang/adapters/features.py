@@ -1,0 +1,71 @@
+"""A player's view as a fixed-length list of numbers, for learners that want vectors rather than strings.
+
+The layout is fixed per game and player count, from the spec alone: the turn
+and whether the game is over; who is active and who looks (one-hot seats);
+every counter of the game and of each location; each player's counters,
+variables and score; and for every zone its card count followed by how many
+of each card type the looker sees there (cards of a hidden zone revealed to
+them count too). A variable holding a name (a player, location, counter or
+card) is its position in the game's list of names, from 1 (0 is none).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang import Game, State
+
+
+class ViewEncoder:
+    """Turns ``State.view(p)`` into a list of ``size`` floats with the same meaning at each position."""
+
+    def __init__(self, game: Game, players: int, sample: State):
+        self.players = players
+        self.holders = ["game"] + list(game.locations)
+        self.counters = list(game.counters)
+        self.var_names = list(game.var_names)
+        self.cards = list(dict.fromkeys(c.id for c in game.cards))
+        self.card_index = {cid: i for i, cid in enumerate(self.cards)}
+        self.zones = list(sample.view(None)["zones"])
+        names = [f"P{p + 1}" for p in range(players)] + self.holders[1:] + self.counters + self.cards
+        self.names = {name: i + 1 for i, name in enumerate(dict.fromkeys(names))}
+        self.size = (2 + 2 * players + len(self.holders) * len(self.counters)
+                     + players * (len(self.counters) + len(self.var_names) + 1)
+                     + len(self.zones) * (1 + len(self.cards)))
+
+    def encode(self, view: dict) -> list[float]:
+        out: list[float] = [float(view["turn"]), 1.0 if view["over"] else 0.0]
+        out += self._one_hot(view["active"]) + self._one_hot(view["you"])
+        for holder in self.holders:
+            held = view["counters"].get(holder, {})
+            out += [float(held.get(c, 0)) for c in self.counters]
+        scores = view.get("scores") or [0] * self.players
+        for seat, player in enumerate(view["players"]):
+            out += [float(player["counters"].get(c, 0)) for c in self.counters]
+            out += [self._value(player["vars"].get(v)) for v in self.var_names]
+            out.append(float(scores[seat]))
+        revealed = view.get("revealed", {})
+        for zone in self.zones:
+            out += self._zone(view["zones"].get(zone, 0), revealed.get(zone, ()))
+        return out
+
+    def _one_hot(self, name: Any) -> list[float]:
+        seat = int(name[1:]) - 1 if isinstance(name, str) and name[1:].isdigit() else -1
+        return [1.0 if p == seat else 0.0 for p in range(self.players)]
+
+    def _value(self, value: Any) -> float:
+        if value is None:
+            return 0.0
+        if isinstance(value, bool):
+            return 1.0 if value else 0.0
+        if isinstance(value, (int, float)):
+            return float(value)
+        return float(self.names.get(str(value), 0))
+
+    def _zone(self, content: Any, revealed: Any) -> list[float]:
+        kinds = [0.0] * len(self.cards)
+        seen = list(content) if isinstance(content, list) else []
+        for cid in seen + list(revealed):
+            if cid in self.card_index:
+                kinds[self.card_index[cid]] += 1.0
+        count = float(len(content)) if isinstance(content, list) else float(content)
+        return [count] + kinds

@@ -1,0 +1,87 @@
+"""examples/leduc_poker plays as OpenSpiel's own `leduc_poker` (C++, default parameters), step by step.
+
+The test draws the deal (two private cards, then the board card) and gives it
+to OpenSpiel as chance outcomes; the spec's hands are laid out the same way
+after its setup (``State.arrange``) and the board card put on top of its deck
+(``State.put_on_top``). OpenSpiel's card ``c`` is rank ``c // 2`` (Jack,
+Queen, King) of suit ``c % 2``; suits never decide a hand. At every step the
+player to move and the legal actions must agree, and at the end the returns.
+Skipped without the `openspiel` extra.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from rulelang.adapters.openspiel import load_game    # noqa: E402
+
+LEDUC = Path(__file__).resolve().parent.parent / "examples" / "leduc_poker"
+RANKS = ["jack", "queen", "king"]
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(LEDUC)
+
+
+def play_in_step(game, seed: int) -> tuple:
+    rng = random.Random(seed)
+    deal = rng.sample(range(6), 3)                       # P1's card, P2's card, the board card
+    theirs = pyspiel.load_game("leduc_poker").new_initial_state()
+    inner = game.spec.positioned_state(seed)
+    inner.arrange({"hand:P1": [RANKS[deal[0] // 2]], "hand:P2": [RANKS[deal[1] // 2]]})
+    inner.put_on_top("deck", [RANKS[deal[2] // 2]])
+    inner.resume()
+    ours = game.state_from(inner)
+    chance = iter(deal)
+    line = []
+    while not theirs.is_terminal():
+        if theirs.is_chance_node():
+            theirs.apply_action(next(chance))
+            continue
+        assert not ours.is_terminal(), line
+        assert ours.current_player() == theirs.current_player(), line
+        assert ours.legal_actions() == theirs.legal_actions(), line
+        action = rng.choice(theirs.legal_actions())
+        line.append(action)
+        theirs.apply_action(action)
+        ours.apply_action(action)
+    assert ours.is_terminal(), line
+    assert ours.returns() == theirs.returns(), (deal, line)
+    return tuple(line), tuple(theirs.returns())
+
+
+def test_same_player_actions_and_returns_at_every_step(game):
+    played = [play_in_step(game, seed) for seed in range(400)]
+    lines = {line for line, _ in played}
+    returns = {r for _, r in played}
+    assert len(lines) > 40                              # many betting lines, both rounds
+    assert (0.0, 0.0) in returns and any(abs(r[0]) >= 9 for r in returns)   # split pots and capped raises
+
+
+def test_random_simulation_test_passes(game):
+    pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
+
+
+def test_returns_under_random_play_agree_within_sampling_error(game):
+    """The spec deals by its own shuffle; its mean return for P1 under random play matches OpenSpiel's."""
+    games = 2000
+    rng = random.Random(8)
+    ours = sum(_random_return(game, rng) for _ in range(games)) / games
+    theirs = sum(_random_return(pyspiel.load_game("leduc_poker"), rng) for _ in range(games)) / games
+    # P1's return lies within -13..13 (standard deviation well under 7): 4 sigma of the difference
+    assert abs(ours - theirs) < 4 * 7 * (2 / games) ** 0.5
+
+
+def _random_return(game, rng: random.Random) -> float:
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state.returns()[0]
