@@ -174,21 +174,15 @@ class HookStatements:
         """The procedure calls in expressions, innermost first (their arguments may hold more)."""
         found: list[n.Call] = []
 
-        def walk(node) -> None:
+        def visit(node: n.Node) -> None:
             if isinstance(node, n.Arg) and node.var is not None:
                 return                  # a filter or generator: the checker allows no procedure there
-            if isinstance(node, n.Node):
-                for value in vars(node).values():
-                    if isinstance(value, (n.Node, list, tuple)):
-                        walk(value)
-                if isinstance(node, n.Call) and node.ref and node.ref[0] == "procedure":
-                    found.append(node)
-            elif isinstance(node, (list, tuple)):
-                for item in node:
-                    walk(item)
-        for e in exprs:
-            if e is not None:
-                walk(e)
+            for child in node.children():
+                visit(child)
+            if isinstance(node, n.Call) and node.ref and node.ref[0] == "procedure":
+                found.append(node)
+        for node in n.nodes_in([e for e in exprs if e is not None]):
+            visit(node)
         return found
 
     def has_value_calls(self, s: n.Stmt) -> bool:
