@@ -75,8 +75,8 @@ def at_the_terminal(game: rulelang.Game, seed: int, human: int, monkeypatch) -> 
     """The same game played at the terminal: the human at ``human`` types run's choices, bots make the rest."""
     choices, events = run_choices(game, seed)
     per_seat = {seat: [k for p, k in choices if p == seat] for seat in range(PLAYERS)}
-    monkeypatch.setattr(rulelang.agents, "make_agent", lambda name, seed_: Scripted(per_seat[names.index(name)]))
     names = [f"bot{seat}" if seat != human else "human" for seat in range(PLAYERS)]
+    monkeypatch.setattr(rulelang.agents, "make_agent", lambda name, seed_: Scripted(per_seat[names.index(name)]))
     given = io.StringIO("".join(f"{k + 1}\n" for k in per_seat[human]))
     shown = io.StringIO()
     table = Watched(game, names, seed, given, shown)
