@@ -14,7 +14,19 @@ it plays on a sample made from the true state's plain data as follows:
   which deck they came from;
 - counters on hidden cards stay with the place, not with the card;
 - a card that has been played (announced) but still lies in a hidden zone,
-  waiting for answers, stays where it is: everyone saw it;
+  waiting for answers, stays where it is: everyone saw it; so does a card
+  revealed to the player (``reveal CARDS to P`` or ``to all``) that has not
+  moved since: they know it is there. A card revealed to another player only
+  is redealt like any other: this player was not shown it;
+- the sample remembers only the reveals to this player (``state.revealed``
+  keeps their pairs alone): who else was shown what is not theirs to know,
+  and no rule reads it;
+- a player variable the player may not see (``visibility: owner`` of another
+  player, or ``hidden``, their own included) holds its declared initial value
+  in the sample. It is the one value of it that every player knows from the
+  rules. Copying the true value would leak it; drawing one at random needs a
+  range the language does not declare for a number, and would make samples
+  vary where the player has nothing to go on;
 - the random stream is replaced by one drawn from the caller's generator, the
   seed, the record of events and any scripted dice are dropped;
 - a decision that other players also take (secret, simultaneous choices) is
@@ -23,23 +35,28 @@ it plays on a sample made from the true state's plain data as follows:
 
 The pool is sorted before it is dealt, so the sample depends only on which
 cards are hidden, never on where they truly are: two games that differ only
-in an opponent's hidden cards give the same sample from the same generator.
+in an opponent's hidden cards, in what others were shown, or in variables the
+player may not see give the same sample from the same generator.
 
-Limits: the rules' own local values (a card a running procedure holds) are
-untyped numbers here and are kept as they are.
+Limits: the rules' own local values (a card a running procedure holds, a
+number it read from a hidden variable) are untyped numbers here and are kept
+as they are; so are the options of the decision waiting for the player, which
+they see. A hidden variable whose value the rules keep within a few values (a
+secret role) may be, in the sample, a value the rules never give it.
 """
 from __future__ import annotations
 
 import random
 
 from .engine import State, run
+from .views import may_see, var_shown
 
 MASK64 = (1 << 64) - 1
 
 
 def determinize(state: State, player: int, rng: random.Random) -> State:
     """A copy of ``state`` whose hidden parts, for ``player``, are drawn from ``rng``."""
-    pinned = announced_cards(state)
+    pinned = announced_cards(state) | revealed_to(state, player)
     sample = state.copy()
     sample.events = []
     sample.dice_script = []
@@ -48,14 +65,15 @@ def determinize(state: State, player: int, rng: random.Random) -> State:
     sample.seed = 0
     sample.rng = rng.getrandbits(64) & MASK64
     redeal_hidden_cards(sample, player, rng, pinned)
+    sample.revealed = [pair for pair in sample.revealed if pair[1] == player]
+    forget_unseen_variables(sample, player)
     forget_others_choices(sample, player)
     return sample
 
 
 def seen_zones(state: State, player: int | None) -> list[bool]:
     """For every zone id: may ``player`` see the cards in it (not only their number)?"""
-    return [decl.visibility == "public" or (decl.visibility == "owner" and owner == player)
-            for decl, owner in state.lay.zones]
+    return [may_see(decl.visibility, owner, player) for decl, owner in state.lay.zones]
 
 
 def announced_cards(state: State) -> set[int]:
@@ -74,6 +92,11 @@ def announced_cards(state: State) -> set[int]:
         elif event["type"] == "played" and card not in moved:
             announced.add(card)
     return announced
+
+
+def revealed_to(state: State, player: int) -> set[int]:
+    """Cards shown to ``player`` and not moved since: they know where these are."""
+    return {card for card, seat in state.revealed if seat == player}
 
 
 def redeal_hidden_cards(sample: State, player: int, rng: random.Random, pinned: set[int] = frozenset()) -> None:
@@ -106,6 +129,15 @@ def redeal_hidden_cards(sample: State, player: int, rng: random.Random, pinned: 
             sample.loc[card] = zid
             if keep_counters:
                 counters[base + card] = rows[k]
+
+
+def forget_unseen_variables(sample: State, player: int) -> None:
+    """Every player variable ``player`` may not see goes back to its declared initial value."""
+    game = sample.game
+    for owner, row in enumerate(sample.vars):
+        for vi, shown in enumerate(var_shown(game, owner, player)):
+            if not shown:
+                row[vi] = game.var_initial[vi]
 
 
 def forget_others_choices(sample: State, player: int) -> None:

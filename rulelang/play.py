@@ -1,8 +1,10 @@
 """`rulelang play`: a game at the terminal, humans against bots, hot-seat.
 
-A human is shown only ``state.view(player)`` and the play-by-play of the
-events they may see: a card moving between zones none of which they can
-see is told as "a card", never by name. When the seat to choose passes from
+A human is shown only ``state.view(player)`` and the play-by-play as
+``rulelang run --as`` tells it to them (``views.Account``, the running form of
+``views.events_for``): hidden cards stay "a card" unless revealed to them, the
+secret choices of others stay secret, variables they may not see leave no
+trace. Bots are handed their seat, as in every other loop. When the seat to choose passes from
 one human to another (also between the secret choices of a simultaneous
 decision) the screen is cleared, scrollback included, and the next human
 presses Enter before their view is drawn, so nobody sees another's hand.
@@ -19,6 +21,7 @@ from typing import IO
 from .engine import Game, State
 from .errors import RuleError
 from .narrate import narrate
+from .views import Account
 
 #: Clear the screen and the scrollback, and put the cursor home (VT100/xterm; tmux and most terminals).
 CLEAR = "\033[H\033[2J\033[3J"
@@ -92,7 +95,7 @@ class Table:
     given: IO[str]
     shown: IO[str]
     state: State | None = None
-    seen: dict[int, int] = field(default_factory=dict)     # human seat -> events already shown to them
+    accounts: dict[int | None, Account] = field(default_factory=dict)   # viewer -> what they have been told
     at_screen: int | None = None                           # the human now looking at the screen
 
     def say(self, text: str = "") -> None:
@@ -100,12 +103,13 @@ class Table:
         self.shown.flush()
 
     def play(self) -> None:
-        from .agents import make_agent
+        from .agents import Table as Seats, make_agent
         from .rng import batch_seed
 
         self.state = state = self.game.new_state(len(self.who), self.seed)
         bots = {seat: make_agent(name, batch_seed(self.seed, seat)) for seat, name in enumerate(self.who)
                 if name != HUMAN}
+        seats = Seats(state, [bots.get(seat) for seat in range(len(self.who))])     # bots see their seat only
         humans = [seat for seat, name in enumerate(self.who) if name == HUMAN]
         self.say(f"{self.game.name}: {len(self.who)} players, seed {self.seed}; "
                  + ", ".join(f"P{s + 1} {name}" for s, name in enumerate(self.who)))
@@ -117,7 +121,7 @@ class Table:
             if not decision.options[player]:
                 raise RuleError(f"P{player + 1} must choose but has no legal option")
             if player in bots:
-                state.apply(bots[player].choose(state, player), player)
+                seats.decide(state, player, len(decision.options[player]))
             else:
                 self.hand_over(player, humans)
                 self.ask(player)
@@ -138,7 +142,7 @@ class Table:
     def ask(self, player: int) -> None:
         """Show the player's news and view, list their options, and take the one they pick."""
         state = self.state
-        self.show_events(player, self.seen.get(player, 0))
+        self.show_events(player)
         view = state.view(player)
         self.say(render_view(self.game, view))
         options = view["options"]
@@ -162,45 +166,31 @@ class Table:
             raise Quit
         return line
 
-    def show_events(self, player: int | None, start: int) -> None:
-        """The events from ``start`` on, told as this player (None: everyone) may see them."""
-        events = self.state.events
-        for event in events[start:]:
-            line = narrate(self.game, visible_event(self.state, event, player))
+    def show_events(self, viewer: int | None, since: int = 0) -> None:
+        """The events ``viewer`` (None: everyone) has not been told yet, as they may see them.
+
+        ``since``: a new account starts telling from this event on, having taken in those before it.
+        """
+        account = self.accounts.get(viewer)
+        if account is None:
+            account = self.accounts[viewer] = Account(self.game, viewer)
+            account.catch_up(self.state.events[:since])
+        for event in account.catch_up(self.state.events):
+            line = narrate(self.game, event)
             if line is not None:
                 self.say(line)
-        if player is not None:
-            self.seen[player] = len(events)
 
     def finish(self, humans: list[int]) -> None:
         """The end: a lone human's news as they see it; with several, a cleared screen and public news."""
         if len(humans) == 1:
-            self.show_events(humans[0], self.seen.get(humans[0], 0))
+            self.show_events(humans[0])
         else:                       # several people share the screen; with none, the whole game is news
             if humans:
                 self.shown.write(CLEAR)
-            self.show_events(None, max(self.seen.values(), default=0))
+            self.show_events(None, since=max((a.heard for a in self.accounts.values()), default=0))
         scores = self.state.scores()
         if scores is not None:
             self.say("Final scores: " + ", ".join(f"P{i + 1} {s}" for i, s in enumerate(scores)))
-
-
-def visible_event(state: State, event: dict, viewer: int | None) -> dict:
-    """The event as ``viewer`` may see it (None: as everyone may): a hidden card's name is left out."""
-    if event["type"] != "moved":
-        return event
-    if _zone_visible(state, event["from"], viewer) or _zone_visible(state, event["to"], viewer):
-        return event
-    return {**event, "card": "a card"}
-
-
-def _zone_visible(state: State, label: str, viewer: int | None) -> bool:
-    lay = state.lay
-    try:
-        decl, owner = lay.zones[lay.zone_labels.index(label)]
-    except ValueError:
-        return False
-    return decl.visibility == "public" or (decl.visibility == "owner" and viewer is not None and owner == viewer)
 
 
 def render_view(game: Game, view: dict) -> str:
@@ -218,13 +208,20 @@ def render_view(game: Game, view: dict) -> str:
         you = " (you)" if seat["name"] == view["you"] else ""
         lines.append(f"  {seat['name']}{you} {seat['role']}{score}" + (": " + ", ".join(facts) if facts else ""))
     for label, cards in view["zones"].items():
-        zone, _, owner = label.partition(":")
-        where = f"{owner}'s {zone.replace('_', ' ')}" if owner else zone.replace("_", " ")
+        where = _where(label)
         if isinstance(cards, int):
             lines.append(f"  {where}: {cards} card{'s' if cards != 1 else ''} face down" if cards else f"  {where}: empty")
         elif cards:
             lines.append(f"  {where}: " + ", ".join(names.get(c, c) for c in cards))
+    for label, cards in view.get("revealed", {}).items():
+        lines.append(f"  shown to you in {_where(label)}: " + ", ".join(names.get(c, c) for c in cards))
     return "\n".join(lines)
+
+
+def _where(label: str) -> str:
+    """'hand:P2' reads "P2's hand"."""
+    zone, _, owner = label.partition(":")
+    return f"{owner}'s {zone.replace('_', ' ')}" if owner else zone.replace("_", " ")
 
 
 def _plain(value, game: Game) -> str:

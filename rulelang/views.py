@@ -6,6 +6,7 @@ others stay secret and variables they may not see leave no trace.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:                   # engine imports this module; only types flow back
@@ -45,16 +46,46 @@ def events_for(game: Game, events: list[dict], player: int | None) -> list[dict]
 
     A card moving between zones the player cannot see is "a card" without its
     instance id, unless it was revealed to them and has not moved since; the
-    secret choices of others show no option until they are revealed; a variable
-    the player may not see leaves no event. The input is left untouched.
+    secret choices of others show no option until they are revealed, nor do
+    their choices of a card (see `Account.tell`); a variable the player may not
+    see leaves no event. The input is left untouched.
     """
-    known: set[int] = set()         # card instances revealed to the player and not moved since
-    told = []
-    for event in events:
-        shown = _event_for(game, event, player, known)
-        if shown is not None:
-            told.append(shown)
-    return told
+    return Account(game, player).catch_up(events)
+
+
+class Account:
+    """One player's account of a log that grows as the game goes on: `events_for`, told as it happens.
+
+    It remembers what the player was shown (revealed cards not moved since), so
+    a caller that shows a game in progress, such as terminal play, tells each
+    event once and exactly as `events_for` would tell it in the whole log.
+    """
+
+    __slots__ = ("game", "player", "known", "heard")
+
+    def __init__(self, game: Game, player: int | None):
+        self.game = game
+        self.player = player
+        self.known: set[int] = set()      # card instances revealed to the player and not moved since
+        self.heard = 0                    # how many events of the log have been taken in
+
+    def catch_up(self, events: list[dict]) -> list[dict]:
+        """The events of the log from the first not yet taken in, as the player sees them (some are left out)."""
+        told = []
+        for event in events[self.heard:]:
+            shown = self.tell(event)
+            if shown is not None:
+                told.append(shown)
+        self.heard = max(self.heard, len(events))
+        return told
+
+    def tell(self, event: dict) -> dict | None:
+        """One event as the player sees it, or None when it is not theirs to know."""
+        return _event_for(self.game, event, self.player, self.known)
+
+
+#: Decisions whose options may be cards a player holds out of sight; the option taken is a card's kind.
+CARD_CHOICES = ("choose", "discard")
 
 
 def _event_for(game: Game, event: dict, player: int | None, known: set[int]) -> dict | None:
@@ -65,11 +96,31 @@ def _event_for(game: Game, event: dict, player: int | None, known: set[int]) -> 
         vi = game.var_names.index(event["var"]) if event["var"] in game.var_names else None
         if vi is not None and not may_see(game.var_visibility[vi], seat_of(event.get("player")), player):
             return None
-    elif kind == "chose" and event.get("secret") and seat_of(event.get("player")) != player:
+    elif kind == "chose" and seat_of(event.get("player")) != player and _private_choice(game, event):
         return {**event, "option": HIDDEN_CHOICE}
     elif kind == "revealed" and "cards" in event:
         return _revealed_for(event, player, known)
     return event
+
+
+def _private_choice(game: Game, event: dict) -> bool:
+    """A secret choice, or a choice of a card that may lie where others cannot see it.
+
+    The log does not say where a chosen card lay, so every choice of another
+    player that names a card kind is kept from the viewer: the move that
+    follows names the card when they may see it. A public choice among kinds
+    (`chooses k in [gem, rock]`) is kept from them too; better that than
+    naming a hidden card.
+    """
+    if event.get("secret"):
+        return True
+    return event.get("decision") in CARD_CHOICES and event.get("option") in _card_ids(game)
+
+
+@lru_cache(maxsize=8)
+def _card_ids(game: Game) -> frozenset[str]:
+    """The ids of the game's card kinds, looked up once per game."""
+    return frozenset(card.id for card in game.cards)
 
 
 def _moved_for(game: Game, event: dict, player: int | None, known: set[int]) -> dict:

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.play import CLEAR, Table, seat_players, visible_event
+from rulelang.play import CLEAR, Table, seat_players
+from rulelang.views import Account
 
 ROOT = Path(__file__).resolve().parent.parent
 JF = str(ROOT / "games" / "jacks_friends")
@@ -100,14 +101,15 @@ def test_secret_choices_are_asked_of_each_human_with_the_screen_cleared_between(
 
 
 def test_a_card_moving_out_of_sight_is_not_named():
+    """Terminal play tells events through a player's `views.Account`."""
     game = rulelang.load_game(FLAPJACKS)
     state = game.new_state(3, 1)
     draw = next(e for e in state.events if e["type"] == "moved" and e["to"] == "hand:P2")
-    assert visible_event(state, draw, 1) == draw
-    assert visible_event(state, draw, 0)["card"] == "a card"
-    assert visible_event(state, draw, None)["card"] == "a card"
+    assert Account(game, 1).tell(draw) == draw
+    assert Account(game, 0).tell(draw)["card"] == "a card"
+    assert Account(game, None).tell(draw)["card"] == "a card"
     public = {"type": "moved", "card": "x", "from": "hand:P2", "to": "jack_discard"}
-    assert visible_event(state, public, 0) == public
+    assert Account(game, 0).tell(public) == public
 
 
 def test_seats_are_checked():
@@ -175,3 +177,11 @@ def test_without_humans_the_bots_play_it_out_in_public():
     assert "Game over on turn" in done.stdout and CLEAR not in done.stdout
     assert re.search(r"P\d draws a card to their hand", done.stdout)
     assert not re.search(r"P\d draws (?!a card)[^\n]* to their hand", done.stdout)
+
+
+def test_bots_that_search_play_at_the_terminal_from_their_seat():
+    """Greedy and MCTS bots take a seat, not the state (they once failed here: choose(state, player))."""
+    done = play(JF, "--players", "3", "--seat", "2=human", "--agents", "greedy:samples=1,random,mcts:iterations=2",
+                "--seed", "3", given="1\n" * 200)
+    assert done.returncode == 0, done.stderr
+    assert "Game over on turn" in done.stdout and "internal error" not in done.stdout + done.stderr

@@ -248,3 +248,52 @@ def test_a_players_log_hides_the_secret_choices_of_others_until_they_are_reveale
         assert mine["option"] == (full["option"] if full["player"] == "P1" else "?")
     revealed = [e for e in state.events if e["type"] == "revealed"]
     assert revealed == [e for e in events_for(game, state.events, 0) if e["type"] == "revealed"]
+
+
+# --- a player's account, told as the log grows (views.Account) ---------------------------
+
+WHISPERS = Path(__file__).parent / "whispers"
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), viewer=st.sampled_from([0, 1, 2, None]), cuts=st.lists(st.integers(0, 400)))
+def test_an_account_told_piece_by_piece_is_the_account_of_the_whole_log(seed, viewer, cuts):
+    from rulelang.views import Account
+    game = _whispers()
+    events = played(game, 3, seed).events
+    account = Account(game, viewer)
+    told = []
+    for cut in sorted(cuts) + [len(events)]:
+        told += account.catch_up(events[:cut])
+    assert told == events_for(game, events, viewer) and account.heard == len(events)
+    assert account.catch_up(events) == []              # nothing is told twice
+
+
+def test_another_players_choice_of_a_card_is_kept_from_the_viewer():
+    """`me chooses c in me.hand` names a card of a hand others cannot see: their logs show '?'."""
+    game = _whispers()
+    state = played(game, 3, 2)
+    cards = {c.id for c in game.cards}
+    picks = [e for e in state.events if e["type"] == "chose" and e["decision"] == "choose"]
+    assert picks and all(e["option"] in cards for e in picks)
+    for viewer in (0, 1, 2, None):
+        told = [e for e in events_for(game, state.events, viewer) if e["type"] == "chose" and e["decision"] == "choose"]
+        assert [e["player"] for e in told] == [e["player"] for e in picks]
+        for full, mine in zip(picks, told):
+            assert mine["option"] == (full["option"] if full["player"] == f"P{(viewer or 0) + 1}" and viewer is not None
+                                      else "?")
+
+
+def test_a_choice_among_numbers_or_players_stays_public():
+    game = rulelang.load_game(Path(__file__).parent.parent / "games" / "jacks_friends")
+    state = played(game, 3, 7)
+    public = [e for e in state.events if e["type"] == "chose" and not e.get("secret")]
+    assert public
+    told = [e for e in events_for(game, state.events, 2) if e["type"] == "chose" and not e.get("secret")]
+    assert told == public
+
+
+def _whispers() -> rulelang.Game:
+    if "whispers" not in _GAMES:
+        _GAMES["whispers"] = rulelang.load_game(WHISPERS)
+    return _GAMES["whispers"]

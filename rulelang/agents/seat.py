@@ -84,10 +84,12 @@ class Seat:
     def sample(self, rng: random.Random) -> State:
         """A whole game, yours to play forward, that agrees with this player's view.
 
-        The cards this player cannot see are dealt again at random over the
-        places they could be, the dice to come are drawn from ``rng``, and
-        other players' secret choices not yet revealed are asked again. The
-        sample is a new ``State``: changing it changes nothing at the table.
+        The cards this player cannot see (and was not shown) are dealt again
+        at random over the places they could be, variables they may not see
+        hold their declared initial values, the dice to come are drawn from
+        ``rng``, and other players' secret choices not yet revealed are asked
+        again. The sample is a new ``State``: changing it changes nothing at
+        the table.
         """
         return determinize(_TABLE[self], self.player, rng)
 
