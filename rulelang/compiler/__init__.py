@@ -18,6 +18,7 @@ from ..decisions import place_of
 from ..engine import NAMES, CardType, EndCondition, Game, Phase, Proc, ZoneDecl, discard_card, move_card
 from ..elimination import first_live, next_live
 from ..errors import RulelangError, RuleError, SpecError, did_you_mean, raise_all
+from ..interpreter import Frame
 from ..loader import Document
 from ..params import declaration_problems as param_problems, declarations as param_declarations
 from ..params import resolve as resolve_params
@@ -581,7 +582,7 @@ class GameCompiler(HookDeclarations):
         g = self.game
         b = Builder("the turn loop")
         if setup is not None:
-            b.emit(lambda st, fr: st.stack.append([setup, 0, {}]), None)
+            b.emit(lambda st, fr: st.stack.append(Frame(setup, 0, {})), None)
         for k, (path, spec, steps) in enumerate(phases):
             phase = g.phases[k]
             seat = phase.order == "seat"
@@ -635,7 +636,7 @@ def _next_turn(game: Game, k: int) -> Callable:
             else:
                 st.active = (st.active + 1) % st.n
         if not ends:
-            fr[1] = phase.begin_pc
+            fr.pc = phase.begin_pc
             return
         if k + 1 == len(game.phases):
             raise RuleError(f"phase '{phase.name}' ended, but no end condition holds and no phase follows",
@@ -648,7 +649,7 @@ def _next_turn(game: Game, k: int) -> Callable:
             st.active = st.randbelow(st.n)
         st.active = first_live(st, st.active)
         st.events.append({"type": "phase", "turn": st.turn, "phase": following.name})
-        fr[1] = following.begin_pc
+        fr.pc = following.begin_pc
     return op
 
 
@@ -664,7 +665,7 @@ def _call_step(name: str, proc: int | Fn, seat: bool, before: list[int] | None =
         halt = st.halt
         if halt is not None and halt[0] == st.turn and halt[1] == name:
             st.halt = None         # a scenario asked to stop here
-            fr[1] -= 1
+            fr.pc -= 1
             return True
         if st.observer is not None:    # tests and tools watch the game between steps
             st.observer(st, name)
@@ -672,7 +673,7 @@ def _call_step(name: str, proc: int | Fn, seat: bool, before: list[int] | None =
         local = {"me": st.active} if seat else {}
         if inline is not None:
             return inline(st, local)
-        st.stack.append([proc, 0, local])
+        st.stack.append(Frame(proc, 0, local))
         if fire is not None:
             fire(st, fr)
     return op
@@ -680,7 +681,7 @@ def _call_step(name: str, proc: int | Fn, seat: bool, before: list[int] | None =
 
 def _place(to: Fn) -> Callable:
     def op(st, fr):
-        L = fr[2]
+        L = fr.locals
         move_card(st, L["this"], to(st, L), "play")
     return op
 
@@ -688,10 +689,10 @@ def _place(to: Fn) -> Callable:
 def _resolved(cond: Fn | None, proc: int) -> Callable:
     """After a card's effect: run a `resolve` trigger that matches it."""
     def op(st, fr):
-        L = fr[2]
+        L = fr.locals
         local = {"me": L["me"], "card": L["this"], "target": L["target"]}
         if cond is None or cond(st, local):
-            st.stack.append([proc, 0, local])
+            st.stack.append(Frame(proc, 0, local))
     return op
 
 
@@ -706,7 +707,7 @@ def _class_of(sym: Symbols, name: str) -> tuple | None:
 
 
 def _discard_this(st, fr) -> None:
-    discard_card(st, fr[2]["this"], "resolved")
+    discard_card(st, fr.locals["this"], "resolved")
 
 
 

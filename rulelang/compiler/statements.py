@@ -16,6 +16,7 @@ from ..engine import (FAILURES, NAMES, State, answer_card, answerers, check_end,
                       located, set_counter, set_player_var, shuffle_zone, zone_of_hand)
 from ..elimination import eliminate
 from ..errors import RuleError, Span
+from ..interpreter import Frame
 from ..views import reveal_cards
 from ..limits import MAX_OPTIONS, over_budget, roll_dice, spend, too_big
 from .expressions import ExprCompiler, Fn, local_name
@@ -45,14 +46,14 @@ class Builder:
 
 def _jump(label: Label) -> Callable:
     def op(st, fr):
-        fr[1] = label.pc
+        fr.pc = label.pc
     return op
 
 
 def _jump_unless(cond: Fn, label: Label) -> Callable:
     def op(st, fr):
-        if not cond(st, fr[2]):
-            fr[1] = label.pc
+        if not cond(st, fr.locals):
+            fr.pc = label.pc
     return op
 
 
@@ -178,7 +179,7 @@ class StmtCompiler(HookStatements):
         if not stmts:
             return
         body = self.guarded(stmts)
-        b.emit(lambda st, fr: body(st, fr[2]), stmts[0].span)
+        b.emit(lambda st, fr: body(st, fr.locals), stmts[0].span)
 
     def f_CheckEnd(self, s: n.CheckEnd) -> Fn:
         return check_end
@@ -395,7 +396,7 @@ class StmtCompiler(HookStatements):
         top, end = Label(), Label()
 
         def start(st, fr):
-            L = fr[2]
+            L = fr.locals
             L[seq] = xs = list(items(st, L))
             L[pos] = 0
             st.work -= len(xs)          # a pass of a loop is work
@@ -403,13 +404,13 @@ class StmtCompiler(HookStatements):
                 raise over_budget(st)
 
         def step(st, fr):
-            L = fr[2]
+            L = fr.locals
             xs = L[seq]
             while True:
                 i = L[pos]
                 if i >= len(xs):
                     del L[seq], L[pos]
-                    fr[1] = end.pc
+                    fr.pc = end.pc
                     return
                 L[pos] = i + 1
                 L[var] = xs[i]
@@ -492,8 +493,8 @@ class StmtCompiler(HookStatements):
         choose = _decision(offer, pick)
 
         def dispatch(st, fr):
-            k = fr[2].pop(picked)
-            fr[1] = end.pc if k is None else starts[k].pc
+            k = fr.locals.pop(picked)
+            fr.pc = end.pc if k is None else starts[k].pc
 
         pc = b.emit(choose, s.span)
         self.sites.add(b.sites, pc, "branch", s.name or CHOICE, s.span, tuple((g[1], g[0]) for g in guards))
@@ -517,7 +518,7 @@ class StmtCompiler(HookStatements):
         fixed = ([list(text(None, v)) for v in values], list(values)) if known else None
 
         def op(st, fr):
-            L = fr[2]
+            L = fr.locals
             answer = st.answer
             if answer is not None:
                 st.answer = None
@@ -555,7 +556,7 @@ class StmtCompiler(HookStatements):
                 return False
             L[waiting] = choosers
             asked = st.ask("secret", "choose secretly", choosers, options, values)
-            fr[1] -= 1             # run again with the answers
+            fr.pc -= 1             # run again with the answers
             return asked
         pc = b.emit(op, s.span)
         self.sites.add(b.sites, pc, "secret", s.name or target_word(s.target), s.span,
@@ -587,7 +588,7 @@ class StmtCompiler(HookStatements):
         choose = _decision(offer, pick)
 
         def declare(st, fr):
-            L = fr[2]
+            L = fr.locals
             pick = L.get(slot)
             if pick is None:
                 return False
@@ -602,7 +603,7 @@ class StmtCompiler(HookStatements):
             return False
 
         def react(st, fr):
-            L = fr[2]
+            L = fr.locals
             state = L.get(slot)
             if state is None:
                 return False
@@ -624,19 +625,19 @@ class StmtCompiler(HookStatements):
                     options.append(["pass", "pass"])
                     values.append(None)
                     waiting = st.ask("answer", f"answer {game.card_type[card].name}?", [reactor], [options], [values])
-                    fr[1] -= 1     # run again with the answer
+                    fr.pc -= 1     # run again with the answer
                     return waiting
                 i += 1
             state[4] = i
             return False
 
         def resolve(st, fr):
-            state = fr[2].pop(slot, None)
+            state = fr.locals.pop(slot, None)
             if state is None:
                 return False
             card, player, target = state[0], state[1], state[2]
             ctype = game.card_type[card]
-            st.stack.append([ctype.play_proc, 0, {"me": player, "target": target, "this": card}])
+            st.stack.append(Frame(ctype.play_proc, 0, {"me": player, "target": target, "this": card}))
             return False
 
         pcs = [b.emit(op, s.span) for op in (choose, declare, react, resolve)]
@@ -648,7 +649,7 @@ class StmtCompiler(HookStatements):
         game = self.game
 
         def op(st, fr):
-            p = who(st, fr[2])
+            p = who(st, fr.locals)
             st.events.append({"type": "skipped", "turn": st.turn, "player": NAMES[p]})
             if game.phases[st.phase].order == "seat" and p == st.active:
                 end_turn(st)
@@ -659,7 +660,7 @@ class StmtCompiler(HookStatements):
         who = self.ec.expr(s.player)
 
         def op(st, fr):
-            p = who(st, fr[2])
+            p = who(st, fr.locals)
             if p is None:
                 raise RuleError("the player who takes another turn is none")
             st.next_player = p
@@ -671,7 +672,7 @@ class StmtCompiler(HookStatements):
         who, game = self.ec.expr(s.player), self.game
 
         def op(st, fr):
-            if eliminate(st, who(st, fr[2])) and game.phases[st.phase].order == "seat":
+            if eliminate(st, who(st, fr.locals)) and game.phases[st.phase].order == "seat":
                 end_turn(st)
         b.emit(op, s.span)
 
@@ -686,11 +687,11 @@ class StmtCompiler(HookStatements):
         pairs = list(zip(names, args))
 
         def op(st, fr):
-            L = fr[2]
+            L = fr.locals
             local = {p: f(st, L) for p, f in pairs}
             if "me" not in local and "me" in L:
                 local["me"] = L["me"]
-            st.stack.append([proc, 0, local])
+            st.stack.append(Frame(proc, 0, local))
         b.emit(op, s.span)
 
 
@@ -717,7 +718,7 @@ def _decision(offer: Callable, take: Callable) -> Callable:
     options; otherwise the instruction waits, and runs again with the answer.
     """
     def op(st, fr):
-        L = fr[2]
+        L = fr.locals
         answer = st.answer
         if answer is not None:
             st.answer = None
@@ -728,6 +729,6 @@ def _decision(offer: Callable, take: Callable) -> Callable:
             take(st, L, values[0] if values else None)
             return False
         waiting = st.ask(kind, prompt, [player], [options], [values])
-        fr[1] -= 1                 # run again with the answer
+        fr.pc -= 1                 # run again with the answer
         return waiting
     return op
