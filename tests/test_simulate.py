@@ -20,6 +20,7 @@ from rulelang.lab.report import print_table
 from rulelang.lab.simulate import Batch, GameRecord, play_game, run_batch, seat_agents
 from rulelang.lab.stats import summarize, wilson
 from rulelang.rng import batch_seed
+from test_sandbox import _game_with_state
 
 ROOT = Path(__file__).resolve().parent.parent
 JF = str(ROOT / "games" / "jacks_friends")
@@ -323,16 +324,9 @@ def test_the_command_runs_as_a_program_with_workers():
 # --- a game that cannot go on: the batch's loop is the agents' play_out -----------------------------------
 
 def _record_of_changed_game(monkeypatch: pytest.MonkeyPatch, change) -> GameRecord:
-    """Game 0 of a batch of Jack's Friends whose new states are changed by ``change`` (to fake a fault)."""
-    game = rulelang.load_game(JF)
-    real = game.new_state
-
-    def new_state(players: int, seed: int = 0):
-        state = real(players, seed)
-        change(state)
-        return state
-    monkeypatch.setattr(game, "new_state", new_state)
-    return play_game(game, Batch(JF, 3, 1, 5, ("random",) * 3), 0)
+    """Game 0 of a batch of the small valid game, whose new states are changed by ``change`` (to fake a fault)."""
+    game = _game_with_state(monkeypatch, change)
+    return play_game(game, Batch(game.path, 2, 1, 5, ("random",) * 2), 0)
 
 
 def test_a_batch_game_whose_player_has_no_option_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -340,7 +334,7 @@ def test_a_batch_game_whose_player_has_no_option_is_an_error(monkeypatch: pytest
         state.pending["options"] = [[] for _ in state.pending["options"]]
     record = _record_of_changed_game(monkeypatch, empty)
     assert ": error: P" in record.error and "must choose but has no legal option" in record.error
-    assert f"game 0 of the batch with seed 5 (game seed {batch_seed(5, 0)}, turn 1" in record.error
+    assert f"game 0 of the batch with seed 5 (game seed {batch_seed(5, 0)}, turn " in record.error
 
 
 def test_a_stuck_batch_game_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
