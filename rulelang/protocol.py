@@ -20,10 +20,14 @@ from .views import NAMES, player_name
 
 if TYPE_CHECKING:
     from .decisions import DecisionSite
+    from .game import Game
+    from .interpreter import Frame
 
 
 @dataclass(frozen=True)
 class Option:
+    """One thing a player may choose: a stable id (what ``apply`` takes) and the words shown for it."""
+
     id: str
     label: str
 
@@ -54,9 +58,17 @@ class Decision:
 
 
 class DecisionProtocol:
-    """The decision methods of ``State``: it holds the fields they use (pending, answer, events, ...)."""
+    """The decision methods of ``State``, which holds the fields they use."""
 
     __slots__ = ()
+    game: Game
+    stack: list[Frame]
+    pending: dict | None          # the decision waiting, as plain data (saved with the game)
+    answer: list | None           # the values chosen, for the instruction that asked
+    over: bool
+    turn: int
+    events: list[dict]
+    _decision: Decision | None    # ``decision()``'s answer, until the pending decision changes
 
     def decision(self) -> Decision | None:
         """Who must choose now and their options; None once the game is over."""
@@ -73,6 +85,17 @@ class DecisionProtocol:
             self._decision = Decision(pend["kind"], pend["prompt"], tuple(players), options,
                                       site.name if site else "", site.rule if site else ())
         return self._decision
+
+    def waiting(self) -> tuple[int, int] | None:
+        """The first player still to choose and how many options they have; None if no one must choose.
+
+        What a play loop needs, without building the options (``decision()`` does).
+        """
+        pend = self.pending
+        if pend is None or self.over:
+            return None
+        i = pend["chosen"].index(None)
+        return pend["players"][i], len(pend["options"][i])
 
     def site(self) -> DecisionSite | None:
         """The place in the rules that asks the waiting decision: the instruction the top frame stands on."""
@@ -142,17 +165,6 @@ class DecisionProtocol:
                         "values": values, "chosen": [None] * len(players)}
         self._decision = None
         return True
-
-    # -- reading --------------------------------------------------------------
-
-    def waiting(self) -> tuple[int, int] | None:
-        """The first player still to choose and how many options they have; None if no one must choose."""
-        pend = self.pending
-        if pend is None or self.over:
-            return None
-        i = pend["chosen"].index(None)
-        return pend["players"][i], len(pend["options"][i])
-
 
 
 def _chooser_index(pend: dict, player: int | None) -> int:

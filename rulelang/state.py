@@ -29,7 +29,7 @@ MASK64 = (1 << 64) - 1
 
 _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
            "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "out", "revealed")
-#: Set by tests and scenarios, never saved: scripted dice (``dice_script``) and a step to stop before (``halt``).
+#: Set by tests and scenarios (fixtures.py), never saved: scripted dice (``dice_script``) and a step to stop before (``halt``).
 _FIXTURES = ("dice_script", "halt")
 
 
@@ -141,9 +141,11 @@ class State(DecisionProtocol):
         fixtures.arrange(self, contents, others)
 
     def set_counter(self, holder: str | int | tuple, name: str, value: int) -> None:
+        """Set a counter by holder (as ``counter`` names it) and name, without an event: setting up a position."""
         self.counters[self._holder(holder)][self.game.counters.index(name)] = value
 
     def set_var(self, player: int, name: str, value: Any) -> None:
+        """Set a player's variable by name (a location or counter may be given by name), without an event."""
         game = self.game
         kind = game.var_types[game.var_names.index(name)]
         if kind == "location" and isinstance(value, str):

@@ -19,6 +19,7 @@ NAMES = [f"P{p + 1}" for p in range(256)]
 
 
 def player_name(p: int) -> str:
+    """How events, views and messages name seat ``p``: P1 for seat 0."""
     return NAMES[p]
 
 
