@@ -4,13 +4,14 @@
 one-of-a-kind slots (evicting the card a new one replaces), clears counters
 that fall off, fires a zone's enter/leave triggers and checks cards that are
 discarded when something holds. Draw, refill, shuffle and discard build on it.
-The second half is playing a card and answering one: which plays are legal
-(with their targets), who may answer a card, with what, and what an answer
-does. Every move, shuffle and pass over a zone is work charged to the budget.
+The second half is playing a card and answering one: the instructions
+that place a played card and run its `resolve` triggers, which plays are
+legal (with their targets), who may answer a card, with what, and what an
+answer does. Every move, shuffle and pass over a zone is work charged to the budget.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .errors import RuleError
 from .interpreter import Frame
@@ -18,7 +19,7 @@ from .limits import over_budget, spend
 from .views import NAMES, forget_revealed, holder_label
 
 if TYPE_CHECKING:
-    from .game import CardType, ZoneDecl
+    from .game import CardType, Fn, ZoneDecl
     from .state import State
 
 
@@ -157,6 +158,29 @@ def shuffle_zone(st: State, zid: int) -> None:
 
 
 # --- playing a card, and answering one ---------------------------------------------
+
+def place_played(to: Fn) -> Callable:
+    """The first instruction of a card's play: put the card where it goes (``to``) before its effect."""
+    def op(st, fr):
+        L = fr.locals
+        move_card(st, L["this"], to(st, L), "play")
+    return op
+
+
+def after_resolving(cond: Fn | None, proc: int) -> Callable:
+    """After a card's effect: run a `resolve` trigger that matches it (``cond``: the trigger's `if:`)."""
+    def op(st, fr):
+        L = fr.locals
+        local = {"me": L["me"], "card": L["this"], "target": L["target"]}
+        if cond is None or cond(st, local):
+            st.stack.append(Frame(proc, 0, local))
+    return op
+
+
+def discard_played(st: State, fr: Frame) -> None:
+    """The first instruction of a card's play with no `to:`: it is discarded before its effect."""
+    discard_card(st, fr.locals["this"], "resolved")
+
 
 def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
     """One card of each kind in a zone, in zone order: copies of a card make one option."""

@@ -1,21 +1,24 @@
-"""Turn flow: starting a game, ending a turn, ending the game.
+"""Turn flow: starting a game, the turn loop's instructions, ending a turn, ending the game.
 
 ``start_game`` makes the state of a new game (``Game.new_state``): who goes
 first, the ``started`` event, then the turn loop runs to the first decision.
-The turn loop itself is compiled with the rules (compiler/__init__.py);
-``end_turn`` unwinds to it, and ``check_end`` asks the end conditions in order.
+The turn loop is one procedure, assembled by the compiler (compiler/__init__.py)
+from the instructions made here: begin a turn, start a step, and pass to the
+next seat or phase. ``end_turn`` unwinds to it, and ``check_end`` asks the end
+conditions in order.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from .errors import RulelangError
-from .interpreter import run
+from .elimination import first_live, next_live
+from .errors import RulelangError, RuleError
+from .interpreter import Frame, run
 from .state import State
-from .views import player_name
+from .views import NAMES, player_name
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .game import Fn, Game, Op, Phase
 
 
 def start_game(game: Game, players: int, seed: int, observer: Callable | None, before_first_turn: bool,
@@ -74,3 +77,78 @@ def check_end(st: State, L: dict) -> bool:
             return True
     return False
 
+
+# --- the turn loop's own instructions (assembled by compiler/__init__.py) -----------------
+
+def begin_turn(phase: Phase) -> Callable:
+    """The first instruction of a phase's turns: count the turn (past the limit is an error) and say whose it is."""
+    limit, seat = phase.limit, phase.order == "seat"
+
+    def op(st, fr):
+        st.turn += 1
+        if st.turn > limit:
+            raise RuleError(f"the game did not end within {limit} turns",
+                            hint=f"seed {st.seed}: check the end conditions, or raise the limit")
+        event = {"type": "turn", "turn": st.turn}
+        if seat:
+            event["player"] = NAMES[st.active]
+        st.events.append(event)
+    return op
+
+
+def next_turn(game: Game, k: int) -> Callable:
+    """After a turn of phase k: the next seat (or another turn), and the next phase once `until` holds."""
+    phase = game.phases[k]
+    seat, until = phase.order == "seat", phase.until
+
+    def op(st, fr):
+        ends = until is not None and until(st, {"me": st.active} if seat else {})
+        if seat:
+            if st.next_player is not None:      # someone takes another turn
+                st.active, st.next_player = first_live(st, st.next_player), None
+            elif True in st.out:                # eliminated seats are passed over (no turn counted)
+                st.active = next_live(st, st.active)
+            else:
+                st.active = (st.active + 1) % st.n
+        if not ends:
+            fr.pc = phase.begin_pc
+            return
+        if k + 1 == len(game.phases):
+            raise RuleError(f"phase '{phase.name}' ended, but no end condition holds and no phase follows",
+                            hint="add an end condition that holds when the last phase ends")
+        following = game.phases[k + 1]
+        st.phase = k + 1
+        if following.first == "first":
+            st.active = 0
+        elif following.first == "random":
+            st.active = st.randbelow(st.n)
+        st.active = first_live(st, st.active)
+        st.events.append({"type": "phase", "turn": st.turn, "phase": following.name})
+        fr.pc = following.begin_pc
+    return op
+
+
+def call_step(name: str, proc: int | Fn, seat: bool, fire: Op | None = None) -> Callable:
+    """Start a step: push its frame, or run it in place if it never waits.
+
+    ``fire`` starts its `before step` triggers with it, to run first (a step with any is never in place).
+    A halt set for this step and turn (fixtures.halt_before) stops the game here instead, with no decision.
+    """
+    inline = None if isinstance(proc, int) else proc
+
+    def op(st, fr):
+        halt = st.halt
+        if halt is not None and halt[0] == st.turn and halt[1] == name:
+            st.halt = None         # a scenario asked to stop here
+            fr.pc -= 1
+            return True
+        if st.observer is not None:    # tests and tools watch the game between steps
+            st.observer(st, name)
+        st.events.append({"type": "step", "turn": st.turn, "step": name})
+        local = {"me": st.active} if seat else {}
+        if inline is not None:
+            return inline(st, local)
+        st.stack.append(Frame(proc, 0, local))
+        if fire is not None:
+            fire(st, fr)
+    return op
