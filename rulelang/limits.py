@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .errors import RuleError, Span
 
 if TYPE_CHECKING:
-    from .engine import State
+    from .state import State
 
 STEP_BUDGET = 100_000           # units of work between two decisions, by default
 CALL_DEPTH = 1_000              # procedure and trigger frames on the stack, by default
@@ -73,11 +73,11 @@ def too_big(value: int, limit: int, span: Span | None = None) -> RuleError:
 def too_deep(st: "State") -> RuleError:
     """The stack holds more frames than the game's call_depth: name what was called last."""
     game, stack = st.game, st.stack
-    called = game.procs[stack[-1][0]].name
+    called = game.procs[stack[-1].proc].name
     span = None
     if len(stack) > 1:                      # point at the instruction that called it
-        caller = game.procs[stack[-2][0]]
-        pc = stack[-2][1] - 1
+        caller = game.procs[stack[-2].proc]
+        pc = stack[-2].pc - 1
         if 0 <= pc < len(caller.spans):
             span = caller.spans[pc]
     return RuleError(f"the rules nest more than {game.call_depth:,} calls deep, calling {called} "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .engine import Game
+from .game import Game
 
 
 def narrate(game: Game, event: dict, scores_by_turn: dict[int, list[int]] | None = None) -> str | None:

@@ -354,11 +354,11 @@ class _Check:
         fresh = state.copy()
         fresh.pending = None
         frame = fresh.stack[-1]
-        pc = frame[1]
-        code = self.game.code[frame[0]]
+        pc = frame.pc
+        code = self.game.code[frame.proc]
         if pc >= len(code):
             self.fail(["stack", len(state.stack) - 1, 1], "no instruction here asks for a decision")
-        frame[1] = pc + 1                  # as the interpreter does before running an instruction
+        frame.pc = pc + 1                  # as the interpreter does before running an instruction
         try:
             waiting = code[pc](fresh, frame)
         except Exception:  # noqa: BLE001 - forged locals can make a rule fail in any way; refuse the state
@@ -389,7 +389,7 @@ class _Check:
     def halted(self, state: State) -> None:
         """With no decision and no end, the game stopped before a step of its turn loop, and nowhere else."""
         game = self.game
-        if len(state.stack) != 1 or state.stack[0][1] not in game.step_pcs.values() or state.stack[0][2]:
+        if len(state.stack) != 1 or state.stack[0].pc not in game.step_pcs.values() or state.stack[0].locals:
             self.fail(["pending"], "a game in progress waits for a decision, or stands before a step",
                       "the saved decision was removed, or the place in the rules was changed")
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from . import files, load_game
 from .engine import Game, State, player_name
+from .fixtures import arrange, go_to_step, halt_before, put_on_top, resume, script_dice
 from .errors import RulelangError, RuleError, ScenarioError, SpecError
 from .params import ParamError
 from .loader import Document, load_document
@@ -228,14 +229,14 @@ def start_position(game: Game, setup: dict, players: int, seed: int,
         state = game.new_state(players, seed, before_first_turn=True)
     if "zones" in setup:
         try:
-            state.arrange({label: list(ids or []) for label, ids in setup["zones"].items()}, setup.get("others"))
+            arrange(state, {label: list(ids or []) for label, ids in setup["zones"].items()}, setup.get("others"))
         except RulelangError as error:      # no room: point at the zone in the scenario that holds the start
             zone = getattr(error, "zone", None)
             if where is not None and zone in setup["zones"] and error.span is None:
                 error.span = where.key("setup", "zones", zone)
             raise
     for label, ids in (setup.get("top") or {}).items():
-        state.put_on_top(label, list(ids or []))
+        put_on_top(state, label, list(ids or []))
     for holder, values in (setup.get("counters") or {}).items():
         card = _holder(state, holder)
         if card is None:
@@ -246,16 +247,16 @@ def start_position(game: Game, setup: dict, players: int, seed: int,
     for who, values in (setup.get("vars") or {}).items():
         for name, value in values.items():
             state.set_var(_player(state, who), name, _var_value(game, name, value, state))
-    state.dice_script = list(setup.get("dice") or [])
+    script_dice(state, setup.get("dice") or [])
     stop = stop_before or {}
     if stop:
-        state.halt_before(stop["step"], stop.get("turn", setup.get("turn", 1)))
+        halt_before(state, stop["step"], stop.get("turn", setup.get("turn", 1)))
     first_event = len(state.events) if "step" in setup else 0    # else the game's own start counts
     if "step" in setup:
         active = _player(state, setup["active"]) if "active" in setup else None
-        state.go_to_step(setup["step"], setup.get("turn", 1), active)
+        go_to_step(state, setup["step"], setup.get("turn", 1), active)
     else:
-        state.resume()
+        resume(state)
     return state, first_event
 
 

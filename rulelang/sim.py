@@ -63,9 +63,9 @@ def _problem(game: Game, players: int, seed: int, state: State | None, error: Ru
 def _current_span(state: State) -> Span | None:
     """The spec location of the instruction the state stopped at, if it has one."""
     for frame in reversed(state.stack):
-        proc = state.game.procs[frame[0]]
+        proc = state.game.procs[frame.proc]
         if proc.spans:
-            span = proc.spans[max(0, min(frame[1] - 1, len(proc.spans) - 1))]
+            span = proc.spans[max(0, min(frame.pc - 1, len(proc.spans) - 1))]
             if span is not None:
                 return span
     return None

@@ -1,16 +1,40 @@
-"""What one player may know: the variables they may see and their own account of the event log.
+"""What one player may know and how things are named to people: views, player accounts of the log, names.
 
-The full event log is the referee's record; `events_for` makes the account a
+``make_view`` is the state as one player (or an onlooker) may see it. The
+full event log is the referee's record; `events_for` makes the account a
 player would give, in which hidden cards stay unnamed, the secret choices of
-others stay secret and variables they may not see leave no trace.
+others stay secret and variables they may not see leave no trace. Players and
+counter holders are named here the way events and views name them (P2, a
+location, ``card#instance``).
 """
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:                   # engine imports this module; only types flow back
-    from .engine import Game
+if TYPE_CHECKING:                   # the engine's modules import this one; only types flow back
+    from .game import Game
+    from .state import State
+
+NAMES = [f"P{p + 1}" for p in range(256)]
+
+
+def player_name(p: int) -> str:
+    """How events, views and messages name seat ``p``: P1 for seat 0."""
+    return NAMES[p]
+
+
+def holder_label(st: State, h: int) -> str:
+    """How events name a holder: game, a location, P2, or a card as id#instance."""
+    if h == 0:
+        return "game"
+    game = st.game
+    if h < game.player_holder:
+        return game.locations[h - 1]
+    if h < game.player_holder + st.n:
+        return NAMES[h - game.player_holder]
+    card = h - game.player_holder - st.n
+    return f"{game.card_type[card].id}#{card}"
 
 
 def may_see(visibility: str, owner: int | None, viewer: int | None) -> bool:
@@ -187,3 +211,53 @@ def _revealed_to(st, player: int | None) -> list[int]:
     for card, _ in st.revealed:
         seats[card] = seats.get(card, 0) + 1
     return [card for card, count in seats.items() if count == st.n]
+
+
+# --- the view of one player ---------------------------------------------------------
+
+def make_view(st: State, player: int | None) -> dict:
+    """The game as ``player`` may see it (None: an onlooker, who sees only public things): ``State.view``."""
+    game, lay = st.game, st.lay
+    holders = {"game": st.counters[0]}
+    for i, name in enumerate(game.locations):
+        holders[name] = st.counters[1 + i]
+    counters = {h: {c: v for c, v in zip(game.counters, values) if v} for h, values in holders.items()}
+    players = []
+    for p in range(st.n):
+        players.append({
+            "name": player_name(p), "role": lay.roles[p],
+            "counters": {c: v for c, v in zip(game.counters, st.counters[game.player_holder + p]) if v},
+            "vars": {name: game.plain(kind, value)
+                     for name, kind, value, shown in zip(game.var_names, game.var_types, st.vars[p],
+                                                         var_shown(game, p, player)) if shown},
+        })
+    zones = {}
+    for zid, (decl, owner) in enumerate(lay.zones):
+        cards = st.zones[zid]
+        visible = decl.visibility == "public" or (decl.visibility == "owner" and owner == player)
+        zones[lay.zone_labels[zid]] = [game.card_type[c].id for c in cards] if visible else len(cards)
+    tokens = {}
+    if game.card_counters:           # counters on the cards a player can see
+        base = game.player_holder + st.n
+        for zid, (decl, owner) in enumerate(lay.zones):
+            if decl.visibility == "public" or (decl.visibility == "owner" and owner == player):
+                for card in st.zones[zid]:
+                    held = {c: v for c, v in zip(game.counters, st.counters[base + card]) if v}
+                    if held:
+                        tokens[f"{game.card_type[card].id}#{card}"] = held
+    revealed = shown_by_name(st, player, zones)
+    view = {"turn": st.turn, "phase": game.phases[st.phase].name, "active": player_name(st.active),
+            "card_counters": tokens, "you": None if player is None else player_name(player),
+            "counters": counters, "players": players, "zones": zones, "over": st.over,
+            "winners": st.winner_names(), "scores": st.scores()}
+    if revealed:
+        view["revealed"] = revealed
+    decision = st.decision()
+    if decision is not None:
+        view["waiting_for"] = [player_name(p) for p in decision.players]
+        view["decision"] = {"name": decision.name, "rule": list(decision.rule)}    # public: who decides what
+        if player in decision.options:
+            view["prompt"] = decision.prompt
+            view["options"] = [[o.id, o.label] for o in decision.options[player]]
+    return view
+

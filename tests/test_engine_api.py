@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rulelang
 from rulelang import RulelangError
@@ -245,6 +247,37 @@ def test_copy_is_independent_of_the_original():
     snapshot = dumps(copy)
     reveal(state, {1: "kitchen", 2: "kitchen", 3: "kitchen"})
     assert dumps(copy) == snapshot
+
+
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6), moves=st.integers(0, 60))
+@settings(max_examples=40, deadline=None)
+def test_waiting_names_the_first_chooser_and_their_option_count(seed, players, moves):
+    """``waiting()``, what play loops read, agrees with ``decision()`` at every point of a game."""
+    state = GAME.new_state(players, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        decision = state.decision()
+        if decision is None:
+            break
+        assert state.waiting() == (decision.player, len(decision.options[decision.player]))
+        state.apply_index(rng.randrange(len(decision.options[decision.player])), decision.player)
+    if state.over:
+        assert state.waiting() is None and state.decision() is None
+
+
+def test_the_stack_saves_as_lists_of_procedure_pc_and_locals():
+    """Frames are objects while playing and ``[proc, pc, locals]`` in a saved game, as they always were."""
+    state = at_eating()
+    saved = state.to_json()
+    assert len(saved["stack"]) == len(state.stack) >= 2
+    for frame, plain in zip(state.stack, saved["stack"]):
+        assert plain == [frame.proc, frame.pc, frame.locals] and type(plain) is list
+        assert plain[2] is not frame.locals                     # a snapshot, not the live locals
+    assert json.loads(state.dumps())["stack"] == saved["stack"]
+    copy = state.copy()
+    copy.stack[-1].pc += 1
+    copy.stack[-1].locals["x"] = 1
+    assert state.to_json()["stack"] == saved["stack"]           # a copy's frames are its own
 
 
 @pytest.mark.parametrize("make", [at_eating, at_stealing, at_eggs], ids=["eating", "stealing", "eggs"])

@@ -20,6 +20,7 @@ from rulelang.lab.report import print_table
 from rulelang.lab.simulate import Batch, GameRecord, play_game, run_batch, seat_agents
 from rulelang.lab.stats import summarize, wilson
 from rulelang.rng import batch_seed
+from test_sandbox import _game_with_state
 
 ROOT = Path(__file__).resolve().parent.parent
 JF = str(ROOT / "games" / "jacks_friends")
@@ -318,3 +319,34 @@ def test_the_command_runs_as_a_program_with_workers():
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     assert last_json(done.stdout)["games"] == 40
+
+
+# --- a game that cannot go on: the batch's loop is the agents' play_out -----------------------------------
+
+def _record_of_changed_game(monkeypatch: pytest.MonkeyPatch, change) -> GameRecord:
+    """Game 0 of a batch of the small valid game, whose new states are changed by ``change`` (to fake a fault)."""
+    game = _game_with_state(monkeypatch, change)
+    return play_game(game, Batch(game.path, 2, 1, 5, ("random",) * 2), 0)
+
+
+def test_a_batch_game_whose_player_has_no_option_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def empty(state):
+        state.pending["options"] = [[] for _ in state.pending["options"]]
+    record = _record_of_changed_game(monkeypatch, empty)
+    assert ": error: P" in record.error and "must choose but has no legal option" in record.error
+    assert f"game 0 of the batch with seed 5 (game seed {batch_seed(5, 0)}, turn " in record.error
+
+
+def test_a_stuck_batch_game_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def stuck(state):
+        state.pending = None
+    record = _record_of_changed_game(monkeypatch, stuck)
+    assert "error: the game is stuck: it is not over and waits for no decision" in record.error
+    assert record.winners == () and record.turns == 0
+
+
+def test_a_batch_game_that_never_ends_is_an_error_with_a_hint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("rulelang.lab.simulate.MAX_DECISIONS", 2)
+    record = _record_of_changed_game(monkeypatch, lambda state: None)
+    assert "error: the game did not end after 2 decisions" in record.error
+    assert "check that an end condition can hold, and that 'check end' runs" in record.error

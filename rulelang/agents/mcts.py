@@ -29,7 +29,7 @@ import math
 import random
 import time
 
-from ..engine import State
+from ..state import State
 from ..errors import RulelangError
 from .seat import Seat
 

@@ -86,12 +86,10 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
     table = Table(state, agents)
     fast, seats = table.fast, table.seats
     for _ in range(max_decisions):
-        pend = state.pending
-        if pend is None or state.over:
+        waiting = state.waiting()
+        if waiting is None:
             return state
-        i = pend["chosen"].index(None)
-        player = pend["players"][i]
-        count = len(pend["options"][i])
+        player, count = waiting
         if not count:
             raise RuleError(f"{player_name(player)} must choose but has no legal option")
         by_index = fast[player]

@@ -15,17 +15,19 @@ from .. import nodes as n
 from ..check import (BOOL, CARD, INT, LOCATION, PLAYER, ZONE, Checker, Scope, Symbols, build_symbols, list_of,
                      phase_specs)
 from ..decisions import place_of
-from ..engine import NAMES, CardType, EndCondition, Game, Phase, Proc, ZoneDecl, discard_card, move_card
-from ..elimination import first_live, next_live
-from ..errors import RulelangError, RuleError, SpecError, did_you_mean, raise_all
+from ..cards import after_resolving, discard_played, place_played
+from ..game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
+from ..errors import RulelangError, SpecError, did_you_mean, raise_all
+from ..interpreter import Frame
 from ..loader import Document
 from ..params import declaration_problems as param_problems, declarations as param_declarations
 from ..params import resolve as resolve_params
 from ..parser import parse_block, parse_expression
 from ..limits import FUNCTION_DEPTH, shown
+from ..turns import begin_turn, call_step, next_turn
 from .bounds import MAX_CARDS, card_total, function_order, numbers_out_of_range, read_limits, too_deep_functions
 from .program import Program
-from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
+from .expressions import ExprCompiler, is_of_kind, zone_decl
 from .statements import Builder, StmtCompiler
 from .hook_decls import HookDeclarations
 from .hooks import ON_FORMS, fire_turn_hooks, hooked_dice, trigger_kind
@@ -499,10 +501,10 @@ class GameCompiler(HookDeclarations):
             if play is not None:
                 ctype.play_target = expr(("cards", i, "play", "target"))
                 to = expr(("cards", i, "play", "to"))
-                after = [(_resolved(cond, proc), span) for cond, proc, ref, span in resolve
+                after = [(after_resolving(cond, proc), span) for cond, proc, ref, span in resolve
                          if is_of_kind(ctype, ref)]
                 ctype.play_proc = block(("cards", i, "play", "effect"), f"card {ctype.id}",
-                                        [(_place(to) if to else _discard_this, self.doc.span(("cards", i, "play")))],
+                                        [(place_played(to) if to else discard_played, self.doc.span(("cards", i, "play")))],
                                         after)
                 to_job = jobs.get(("cards", i, "play", "to"))
                 if to_job is not None and isinstance(to_job.tree, n.Attr) and to_job.tree.ref[0] == "pzone":
@@ -585,118 +587,34 @@ class GameCompiler(HookDeclarations):
         g = self.game
         b = Builder("the turn loop")
         if setup is not None:
-            b.emit(lambda st, fr: st.stack.append([setup, 0, {}]), None)
+            b.emit(lambda st, fr: st.stack.append(Frame(setup, 0, {})), None)
         for k, (path, spec, steps) in enumerate(phases):
             phase = g.phases[k]
             seat = phase.order == "seat"
             hooks = self.turn_hooks
-            phase.begin_pc = b.emit(_begin_turn(phase), self.doc.span(path + ("limit",)) if "limit" in spec
+            phase.begin_pc = b.emit(begin_turn(phase), self.doc.span(path + ("limit",)) if "limit" in spec
                                     else self.doc.span(path))
             if hooks.get(("start turn", "")):
                 b.emit(fire_turn_hooks(hooks[("start turn", "")], seat), None)
             for name, proc, span in steps:      # an inline step's failure without a place of its own points here
-                g.step_pcs[name] = b.emit(_call_step(name, proc, seat, hooks.get(("before step", name))), span)
+                g.step_pcs[name] = b.emit(call_step(name, proc, seat, _before_step(hooks, name, seat)), span)
                 g.step_phase[name] = k
                 if hooks.get(("after step", name)):
                     b.emit(fire_turn_hooks(hooks[("after step", name)], seat), None)
             if hooks.get(("end turn", "")):
                 phase.end_pc = b.emit(fire_turn_hooks(hooks[("end turn", "")], seat), None)
-                b.emit(_next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec else None)
+                b.emit(next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec else None)
             else:
-                phase.end_pc = b.emit(_next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec
+                phase.end_pc = b.emit(next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec
                                       else None)
         self.finish(main, b)
         g.main = main
 
 
-def _begin_turn(phase: Phase) -> Callable:
-    limit, seat = phase.limit, phase.order == "seat"
-
-    def op(st, fr):
-        st.turn += 1
-        if st.turn > limit:
-            raise RuleError(f"the game did not end within {limit} turns",
-                            hint=f"seed {st.seed}: check the end conditions, or raise the limit")
-        event = {"type": "turn", "turn": st.turn}
-        if seat:
-            event["player"] = NAMES[st.active]
-        st.events.append(event)
-    return op
-
-
-def _next_turn(game: Game, k: int) -> Callable:
-    """After a turn of phase k: the next seat (or another turn), and the next phase once `until` holds."""
-    phase = game.phases[k]
-    seat, until = phase.order == "seat", phase.until
-
-    def op(st, fr):
-        ends = until is not None and until(st, {"me": st.active} if seat else {})
-        if seat:
-            if st.next_player is not None:      # someone takes another turn
-                st.active, st.next_player = first_live(st, st.next_player), None
-            elif True in st.out:                # eliminated seats are passed over (no turn counted)
-                st.active = next_live(st, st.active)
-            else:
-                st.active = (st.active + 1) % st.n
-        if not ends:
-            fr[1] = phase.begin_pc
-            return
-        if k + 1 == len(game.phases):
-            raise RuleError(f"phase '{phase.name}' ended, but no end condition holds and no phase follows",
-                            hint="add an end condition that holds when the last phase ends")
-        following = game.phases[k + 1]
-        st.phase = k + 1
-        if following.first == "first":
-            st.active = 0
-        elif following.first == "random":
-            st.active = st.randbelow(st.n)
-        st.active = first_live(st, st.active)
-        st.events.append({"type": "phase", "turn": st.turn, "phase": following.name})
-        fr[1] = following.begin_pc
-    return op
-
-
-def _call_step(name: str, proc: int | Fn, seat: bool, before: list[int] | None = None) -> Callable:
-    """Start a step: push its frame, or run it in place if it never waits.
-
-    Its `before step` triggers (``before``) start with it and run first (a step with any is never in place).
-    """
-    inline = None if isinstance(proc, int) else proc
-    fire = fire_turn_hooks(before, seat) if before else None
-
-    def op(st, fr):
-        halt = st.halt
-        if halt is not None and halt[0] == st.turn and halt[1] == name:
-            st.halt = None         # a scenario asked to stop here
-            fr[1] -= 1
-            return True
-        if st.observer is not None:    # tests and tools watch the game between steps
-            st.observer(st, name)
-        st.events.append({"type": "step", "turn": st.turn, "step": name})
-        local = {"me": st.active} if seat else {}
-        if inline is not None:
-            return inline(st, local)
-        st.stack.append([proc, 0, local])
-        if fire is not None:
-            fire(st, fr)
-    return op
-
-
-def _place(to: Fn) -> Callable:
-    def op(st, fr):
-        L = fr[2]
-        move_card(st, L["this"], to(st, L), "play")
-    return op
-
-
-def _resolved(cond: Fn | None, proc: int) -> Callable:
-    """After a card's effect: run a `resolve` trigger that matches it."""
-    def op(st, fr):
-        L = fr[2]
-        local = {"me": L["me"], "card": L["this"], "target": L["target"]}
-        if cond is None or cond(st, local):
-            st.stack.append([proc, 0, local])
-    return op
+def _before_step(hooks: dict, name: str, seat: bool) -> Callable | None:
+    """The instruction that starts a step's `before step` triggers, if it has any."""
+    before = hooks.get(("before step", name))
+    return fire_turn_hooks(before, seat) if before else None
 
 
 def _class_of(sym: Symbols, name: str) -> tuple | None:
@@ -707,11 +625,6 @@ def _class_of(sym: Symbols, name: str) -> tuple | None:
     if name in sym.slots:
         return ("slot", name)
     return None
-
-
-def _discard_this(st, fr) -> None:
-    discard_card(st, fr[2]["this"], "resolved")
-
 
 
 def _calls_in(node: Any) -> list[n.Call]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from .. import nodes as n
-from ..engine import Game
+from ..game import Game
 from ..limits import CALL_DEPTH, FUNCTION_DEPTH, INT64, STEP_BUDGET
 
 MAX_CARDS = 10_000      # card instances in one game, all kinds together

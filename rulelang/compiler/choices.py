@@ -104,8 +104,8 @@ class ChoiceStatements:
         choose = _decision(offer, pick)
 
         def dispatch(st, fr):
-            k = fr[2].pop(picked)
-            fr[1] = end.pc if k is None else starts[k].pc
+            k = fr.locals.pop(picked)
+            fr.pc = end.pc if k is None else starts[k].pc
 
         pc = b.emit(choose, s.span)
         self.sites.add(b.sites, pc, "branch", s.name or CHOICE, s.span, tuple((g[1], g[0]) for g in guards))
@@ -129,7 +129,7 @@ class ChoiceStatements:
         fixed = ([list(text(None, v)) for v in values], list(values)) if known else None
 
         def op(st, fr):
-            L = fr[2]
+            L = fr.locals
             answer = st.answer
             if answer is not None:
                 st.answer = None
@@ -167,7 +167,7 @@ class ChoiceStatements:
                 return False
             L[waiting] = choosers
             asked = st.ask("secret", "choose secretly", choosers, options, values)
-            fr[1] -= 1             # run again with the answers
+            fr.pc -= 1             # run again with the answers
             return asked
         pc = b.emit(op, s.span)
         self.sites.add(b.sites, pc, "secret", s.name or target_word(s.target), s.span,
@@ -182,7 +182,7 @@ def _decision(offer: Callable, take: Callable) -> Callable:
     options; otherwise the instruction waits, and runs again with the answer.
     """
     def op(st, fr):
-        L = fr[2]
+        L = fr.locals
         answer = st.answer
         if answer is not None:
             st.answer = None
@@ -193,6 +193,6 @@ def _decision(offer: Callable, take: Callable) -> Callable:
             take(st, L, values[0] if values else None)
             return False
         waiting = st.ask(kind, prompt, [player], [options], [values])
-        fr[1] -= 1                 # run again with the answer
+        fr.pc -= 1                 # run again with the answer
         return waiting
     return op

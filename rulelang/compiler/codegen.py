@@ -28,9 +28,9 @@ from ..limits import over_budget, roll_dice, spend, too_big
 FILENAME = "<rulelang generated>"
 
 #: How generated instructions read their frame's locals.
-FRAME_LOCALS = "fr[2]"
+FRAME_LOCALS = "fr.locals"
 #: How generated instructions jump: the frame's program counter.
-FRAME_PC = "fr[1]"
+FRAME_PC = "fr.pc"
 
 #: Every name generated code may call, besides the unit's own constants.
 HELPERS: dict[str, Any] = {

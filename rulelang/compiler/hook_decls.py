@@ -6,7 +6,7 @@ A mixin of ``GameCompiler`` (which provides ``game``, ``data``, ``sym``, ``seat`
 from __future__ import annotations
 
 from ..check import INT, PLAYER, phase_specs
-from ..engine import ZoneDecl
+from ..game import ZoneDecl
 from ..errors import did_you_mean
 from ..limits import too_big
 from .expressions import Fn

@@ -18,6 +18,7 @@ from typing import Callable
 from .. import nodes as n
 from ..engine import FAILURES, NAMES, State, end_roll_durations, located, move_card
 from ..errors import RuleError
+from ..interpreter import Frame
 from ..limits import over_budget, roll_dice, spend
 from .expressions import Fn
 
@@ -69,15 +70,15 @@ def roll_hook_prefix(kind: str, cond: Fn | None) -> Callable:
     before = kind == "before roll"
 
     def op(st, fr):
-        L = fr[2]
+        L = fr.locals
         d, count, faces = L["$roll"]
-        caller = st.stack[d][2]
+        caller = st.stack[d].locals
         if before:
             L["dice"] = caller[count]
         else:
             L["rolled"] = list(caller[faces])
         if cond is not None and not cond(st, L):
-            fr[1] = DONE
+            fr.pc = DONE
     return op
 
 
@@ -86,9 +87,9 @@ def roll_hook_suffix(kind: str) -> Callable:
     before = kind == "before roll"
 
     def op(st, fr):
-        L = fr[2]
+        L = fr.locals
         d, count, faces = L["$roll"]
-        caller = st.stack[d][2]
+        caller = st.stack[d].locals
         if before:
             caller[count] = max(0, L["dice"])
         else:
@@ -99,8 +100,8 @@ def roll_hook_suffix(kind: str) -> Callable:
 def conditional_start(cond: Fn | None) -> Callable:
     """First instruction of a turn or step trigger: its `if:` decides whether it runs."""
     def op(st, fr):
-        if cond is not None and not cond(st, fr[2]):
-            fr[1] = DONE
+        if cond is not None and not cond(st, fr.locals):
+            fr.pc = DONE
     return op
 
 
@@ -108,7 +109,7 @@ def fire_turn_hooks(procs: list[int], seat: bool) -> Callable:
     """An instruction of the turn loop that starts the triggers of a turn or step event (each checks its `if:`)."""
     def op(st, fr):
         for proc in procs:
-            st.fired.append([proc, 0, {"me": st.active} if seat else {}])
+            st.fired.append(Frame(proc, 0, {"me": st.active} if seat else {}))
     return op
 
 
@@ -141,8 +142,8 @@ class HookStatements:
         cond = self.ec.expr(s.cond)
 
         def test(st, fr):
-            if not cond(st, fr[2]):
-                fr[1] = end.pc
+            if not cond(st, fr.locals):
+                fr.pc = end.pc
                 return
             st.work -= 1                # a pass of a loop is work (the instructions count too)
             if st.work < 0:
@@ -159,13 +160,13 @@ class HookStatements:
         exit_label = b.exit
 
         def op(st, fr):
-            L = fr[2]
+            L = fr.locals
             if value is not None:
                 v = value(st, L)
                 d = L.get("$caller")
                 if d is not None:
-                    st.stack[d][2]["$ret"] = v
-            fr[1] = exit_label.pc
+                    st.stack[d].locals["$ret"] = v
+            fr.pc = exit_label.pc
         b.emit(op, s.span)
 
     # -- values of procedures ----------------------------------------------------------------
@@ -203,16 +204,16 @@ class HookStatements:
         pairs = list(zip(self.ec.sym.procedures[call.func], [self.ec.expr(a.value) for a in call.args]))
 
         def start(st, fr):
-            L = fr[2]
+            L = fr.locals
             local = {p: f(st, L) for p, f in pairs}
             if "me" not in local and "me" in L:
                 local["me"] = L["me"]
             local["$caller"] = len(st.stack) - 1
             L["$ret"] = None
-            st.stack.append([proc, 0, local])
+            st.stack.append(Frame(proc, 0, local))
 
         def finish(st, fr):
-            L = fr[2]
+            L = fr.locals
             store(st, L, L.pop("$ret", None))
         return start, finish
 
@@ -325,17 +326,17 @@ class HookStatements:
         count, who = self.fresh("dice"), self.fresh("roller")
 
         def start(st, fr):
-            L = fr[2]
+            L = fr.locals
             k = max(0, amount(st, L))
             p = roller(st, L)
             q = owner(st, L) if owner is not None else p
             L[count], L[who] = k, [p, q]
             where = [len(st.stack) - 1, count, var]
             for proc in before:
-                st.fired.append([proc, 0, {"me": q, "roller": p, "$roll": where}])
+                st.fired.append(Frame(proc, 0, {"me": q, "roller": p, "$roll": where}))
 
         def throw(st, fr):
-            L = fr[2]
+            L = fr.locals
             L[var] = rolled = roll_dice(st, L.pop(count), faces)
             p, q = L[who]
             event = {"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
@@ -345,10 +346,10 @@ class HookStatements:
             st.events.append(event)
             where = [len(st.stack) - 1, None, var]
             for proc in after:
-                st.fired.append([proc, 0, {"me": q, "roller": p, "$roll": where}])
+                st.fired.append(Frame(proc, 0, {"me": q, "roller": p, "$roll": where}))
 
         def finish(st, fr):
-            p, q = fr[2].pop(who)
+            p, q = fr.locals.pop(who)
             end_roll_durations(st, die, q)
 
         b.emit(start, s.span)
@@ -379,5 +380,5 @@ def _changed(st: State, L: dict, var: str, die: str, how: str, rolled: list[int]
 def goto(label: Label) -> Callable:
     """An instruction that jumps to a label (its pc is known once the code after it is emitted)."""
     def op(st, fr):
-        fr[1] = label.pc
+        fr.pc = label.pc
     return op

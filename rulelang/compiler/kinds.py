@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..engine import Game
+from ..game import Game
 
 Fn = Callable[[Any, dict], Any]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import nodes as n
+from ..interpreter import Frame
 from ..engine import NAMES, answer_card, discard_card, answerers, discard_options, legal_plays, reaction_options, zone_of_hand
 from .choices import _decision
 from .sites import ANSWER, PLAY
@@ -43,7 +44,7 @@ class PlayStatements:
         choose = _decision(offer, pick)
 
         def declare(st, fr):
-            L = fr[2]
+            L = fr.locals
             pick = L.get(slot)
             if pick is None:
                 return False
@@ -58,7 +59,7 @@ class PlayStatements:
             return False
 
         def react(st, fr):
-            L = fr[2]
+            L = fr.locals
             state = L.get(slot)
             if state is None:
                 return False
@@ -80,19 +81,19 @@ class PlayStatements:
                     options.append(["pass", "pass"])
                     values.append(None)
                     waiting = st.ask("answer", f"answer {game.card_type[card].name}?", [reactor], [options], [values])
-                    fr[1] -= 1     # run again with the answer
+                    fr.pc -= 1     # run again with the answer
                     return waiting
                 i += 1
             state[4] = i
             return False
 
         def resolve(st, fr):
-            state = fr[2].pop(slot, None)
+            state = fr.locals.pop(slot, None)
             if state is None:
                 return False
             card, player, target = state[0], state[1], state[2]
             ctype = game.card_type[card]
-            st.stack.append([ctype.play_proc, 0, {"me": player, "target": target, "this": card}])
+            st.stack.append(Frame(ctype.play_proc, 0, {"me": player, "target": target, "this": card}))
             return False
 
         pcs = [b.emit(op, s.span) for op in (choose, declare, react, resolve)]

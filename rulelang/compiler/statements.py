@@ -13,6 +13,7 @@ from ..engine import (FAILURES, NAMES, State, check_end, discard_card, draw_card
                       holder_label, move_card, located, set_counter, set_player_var, shuffle_zone)
 from ..elimination import eliminate
 from ..errors import RuleError, Span
+from ..interpreter import Frame
 from ..views import reveal_cards
 from ..limits import over_budget, roll_dice, too_big
 from .choices import ChoiceStatements
@@ -44,8 +45,8 @@ class Builder:
 
 def _jump_unless(cond: Fn, label: Label) -> Callable:
     def op(st, fr):
-        if not cond(st, fr[2]):
-            fr[1] = label.pc
+        if not cond(st, fr.locals):
+            fr.pc = label.pc
     return op
 
 
@@ -178,7 +179,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             b.emit(self.program.statements(stmts, instruction=True), stmts[0].span)
             return
         body = self.guarded(stmts)
-        b.emit(lambda st, fr: body(st, fr[2]), stmts[0].span)
+        b.emit(lambda st, fr: body(st, fr.locals), stmts[0].span)
 
     def f_CheckEnd(self, s: n.CheckEnd) -> Fn:
         return check_end
@@ -390,7 +391,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         top, end = Label(), Label()
 
         def start(st, fr):
-            L = fr[2]
+            L = fr.locals
             L[seq] = xs = list(items(st, L))
             L[pos] = 0
             st.work -= len(xs)          # a pass of a loop is work
@@ -398,13 +399,13 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 raise over_budget(st)
 
         def step(st, fr):
-            L = fr[2]
+            L = fr.locals
             xs = L[seq]
             while True:
                 i = L[pos]
                 if i >= len(xs):
                     del L[seq], L[pos]
-                    fr[1] = end.pc
+                    fr.pc = end.pc
                     return
                 L[pos] = i + 1
                 L[var] = xs[i]
@@ -436,7 +437,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         game = self.game
 
         def op(st, fr):
-            p = who(st, fr[2])
+            p = who(st, fr.locals)
             st.events.append({"type": "skipped", "turn": st.turn, "player": NAMES[p]})
             if game.phases[st.phase].order == "seat" and p == st.active:
                 end_turn(st)
@@ -447,7 +448,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         who = self.ec.expr(s.player)
 
         def op(st, fr):
-            p = who(st, fr[2])
+            p = who(st, fr.locals)
             if p is None:
                 raise RuleError("the player who takes another turn is none")
             st.next_player = p
@@ -459,7 +460,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         who, game = self.ec.expr(s.player), self.game
 
         def op(st, fr):
-            if eliminate(st, who(st, fr[2])) and game.phases[st.phase].order == "seat":
+            if eliminate(st, who(st, fr.locals)) and game.phases[st.phase].order == "seat":
                 end_turn(st)
         b.emit(op, s.span)
 
@@ -474,11 +475,11 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         pairs = list(zip(names, args))
 
         def op(st, fr):
-            L = fr[2]
+            L = fr.locals
             local = {p: f(st, L) for p, f in pairs}
             if "me" not in local and "me" in L:
                 local["me"] = L["me"]
-            st.stack.append([proc, 0, local])
+            st.stack.append(Frame(proc, 0, local))
         b.emit(op, s.span)
 
 

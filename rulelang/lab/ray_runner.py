@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..document import Document
-from ..engine import Game
+from ..game import Game
 from .simulate import Batch, GameRecord, play_game
 
 MISSING = "--ray needs Ray, which is not installed: pip install 'rulelang[ray]' (or 'ray[default]>=2.9')"

@@ -16,7 +16,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..agents import Table, make_agent, parse_agent
+from ..agents import make_agent, parse_agent, play_out
+from ..agents.play import DecisionLimit
 from ..engine import Game, State
 from ..errors import RuleError, RulelangError
 from ..rng import batch_seed
@@ -95,22 +96,14 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
 
 
 def _play(state: State, agents: list) -> None:
-    """Ask each seat's agent until the game ends; a game that cannot go on raises a RuleError."""
-    table = Table(state, agents)          # agents get their seats, never the state
-    for _ in range(MAX_DECISIONS):
-        pend = state.pending
-        if state.over:
-            return
-        if pend is None:
-            raise RuleError("the game is stuck: it is not over and waits for no decision")
-        i = pend["chosen"].index(None)
-        player = pend["players"][i]
-        count = len(pend["options"][i])
-        if count == 0:
-            raise RuleError(f"P{player + 1} must choose but has no legal option")
-        table.decide(state, player, count)
-    raise RuleError(f"the game did not end after {MAX_DECISIONS:,} decisions",
-                    hint="check that an end condition can hold, and that 'check end' runs")
+    """Ask each seat's agent until the game ends (``play_out``); a game that cannot go on raises a RuleError."""
+    try:
+        play_out(state, agents, MAX_DECISIONS)          # agents get their seats, never the state
+    except DecisionLimit:
+        raise RuleError(f"the game did not end after {MAX_DECISIONS:,} decisions",
+                        hint="check that an end condition can hold, and that 'check end' runs") from None
+    if not state.over:
+        raise RuleError("the game is stuck: it is not over and waits for no decision")
 
 
 def _located(error: RulelangError, state: State | None, batch: Batch, record: GameRecord) -> str:

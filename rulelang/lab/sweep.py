@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..document import Document
-from ..engine import Game
+from ..game import Game
 from ..errors import ErrorList, RulelangError, did_you_mean
 from .simulate import Batch, GameRecord, play_game
 from .spec_paths import Address, number_text, resolve, with_values

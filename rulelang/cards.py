@@ -1,0 +1,269 @@
+"""Cards: how they move, what fires when they do, and the whole play/answer protocol.
+
+``move_card`` is the one primitive every card statement is built on: it keeps
+one-of-a-kind slots (evicting the card a new one replaces), clears counters
+that fall off, fires a zone's enter/leave triggers and checks cards that are
+discarded when something holds. Draw, refill, shuffle and discard build on it.
+The second half is playing a card and answering one: the instructions
+that place a played card and run its `resolve` triggers, which plays are
+legal (with their targets), who may answer a card, with what, and what an
+answer does. Every move, shuffle and pass over a zone is work charged to the budget.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .errors import RuleError
+from .interpreter import Frame
+from .limits import over_budget, spend
+from .views import NAMES, forget_revealed, holder_label
+
+if TYPE_CHECKING:
+    from .game import CardType, Fn, ZoneDecl
+    from .state import State
+
+
+# --- card movement: the primitives every card statement is built on ---------------
+
+def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
+    """Move one card; one-of-a-kind slots evict, triggers fire, watchers check."""
+    src = st.loc[card]
+    if src == dest:
+        return
+    st.work -= 1
+    if st.work < 0:
+        raise over_budget(st)
+    zones, lay = st.zones, st.lay
+    zones[src].remove(card)
+    ddecl, downer = lay.zones[dest]
+    if ddecl.unique:
+        _evict_slot(st, card, ddecl, downer)
+    zones[dest].append(card)
+    st.loc[card] = dest
+    if st.revealed:
+        forget_revealed(st, card)
+    st.events.append({"type": "moved", "turn": st.turn, "card": st.game.card_type[card].id, "id": card,
+                      "from": lay.zone_labels[src], "to": lay.zone_labels[dest], "how": how})
+    sdecl, sowner = lay.zones[src]
+    if sdecl is not ddecl and st.game.card_counters:
+        _clear_card_counters(st, card)
+    if sdecl.on_leave:
+        _fire(st, sdecl.on_leave, card, sowner)
+    if ddecl.on_enter:
+        _fire(st, ddecl.on_enter, card, downer)
+    if ddecl.watched:
+        _check_watchers(st, dest, downer)
+
+
+def _clear_card_counters(st: State, card: int) -> None:
+    """Counters on a card travel with it between zones of one kind and fall off otherwise."""
+    h = st.game.player_holder + st.n + card
+    row = st.counters[h]
+    if any(row):
+        st.counters[h] = [0] * len(row)
+        st.events.append({"type": "cleared", "turn": st.turn, "holder": holder_label(st, h)})
+
+
+def _evict_slot(st: State, card: int, decl: ZoneDecl, owner: int | None) -> None:
+    game = st.game
+    slot = game.slot_of[card]
+    for zdecl in [decl] + [game.zones[i] for i in decl.unique_with]:
+        zid = game.zone_id(zdecl, owner, st.n)
+        spend(st, len(st.zones[zid]))
+        for other in [c for c in st.zones[zid] if game.slot_of[c] == slot]:
+            discard_card(st, other, how="replaced")
+
+
+def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
+    for cond, proc in triggers:
+        local = {"card": card, "owner": owner, "me": owner}
+        if cond is None or cond(st, local):
+            st.fired.append(Frame(proc, 0, local))
+
+
+def _check_watchers(st: State, zid: int, owner: int | None) -> None:
+    types = st.game.card_type
+    cards = list(st.zones[zid])
+    spend(st, len(cards))
+    for card in cards:
+        rule = types[card].discard_when
+        if rule is not None and st.loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):
+            discard_card(st, card, how="discarded")
+
+
+def end_roll_durations(st: State, die: str, roller: int | None) -> None:
+    """After a roll: discard the roller's cards that last until their owner's next roll of this die."""
+    lasting = st.game.discard_after_roll.get(die)
+    if lasting is None or roller is None:
+        return
+    marked, decls = lasting
+    game = st.game
+    for decl in decls:
+        zid = game.zone_id(decl, roller, st.n)
+        for card in [c for c in st.zones[zid] if marked[c]]:
+            discard_card(st, card, how="expired")
+
+
+def discard_zone(st: State, card: int) -> int:
+    ctype = st.game.card_type[card]
+    if ctype.discard is None:
+        zone = st.game.zones[ctype.zone].name
+        raise RuleError(f"card '{ctype.id}' has nowhere to be discarded", ctype.zone_span,
+                        hint=f"give zone '{zone}' a 'discard:' pile, or the card a 'discard:' key")
+    decl = st.game.zones[ctype.discard]
+    owner = st.lay.zones[st.loc[card]][1] if decl.owner == "player" else None
+    return st.game.zone_id(decl, owner, st.n)
+
+
+def discard_card(st: State, card: int, how: str = "discarded") -> None:
+    move_card(st, card, discard_zone(st, card), how)
+
+
+def draw_cards(st: State, count: int, src: int, dest: int) -> None:
+    """Draw from the top, refilling the source when it runs out (each card moved is work)."""
+    zones = st.zones
+    for _ in range(count):
+        if not zones[src]:
+            refill(st, src)
+            if not zones[src]:
+                return
+        move_card(st, zones[src][-1], dest, "draw")
+
+
+def refill(st: State, zid: int) -> None:
+    decl, owner = st.lay.zones[zid]
+    if decl.refill_from is None:
+        return
+    source = st.game.zone_id(st.game.zones[decl.refill_from], owner, st.n)
+    cards = st.zones[source]
+    if not cards:
+        return
+    spend(st, len(cards))
+    st.zones[zid].extend(cards)
+    for card in cards:
+        st.loc[card] = zid
+    st.zones[source] = []
+    st.events.append({"type": "refilled", "turn": st.turn, "zone": st.lay.zone_labels[zid],
+                      "from": st.lay.zone_labels[source], "cards": len(st.zones[zid])})
+    shuffle_zone(st, zid)
+
+
+def shuffle_zone(st: State, zid: int) -> None:
+    cards = st.zones[zid]
+    spend(st, len(cards))
+    for i in range(len(cards) - 1, 0, -1):
+        j = st.randbelow(i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    st.events.append({"type": "shuffled", "turn": st.turn, "zone": st.lay.zone_labels[zid]})
+
+
+# --- playing a card, and answering one ---------------------------------------------
+
+def place_played(to: Fn) -> Callable:
+    """The first instruction of a card's play: put the card where it goes (``to``) before its effect."""
+    def op(st, fr):
+        L = fr.locals
+        move_card(st, L["this"], to(st, L), "play")
+    return op
+
+
+def after_resolving(cond: Fn | None, proc: int) -> Callable:
+    """After a card's effect: run a `resolve` trigger that matches it (``cond``: the trigger's `if:`)."""
+    def op(st, fr):
+        L = fr.locals
+        local = {"me": L["me"], "card": L["this"], "target": L["target"]}
+        if cond is None or cond(st, local):
+            st.stack.append(Frame(proc, 0, local))
+    return op
+
+
+def discard_played(st: State, fr: Frame) -> None:
+    """The first instruction of a card's play with no `to:`: it is discarded before its effect."""
+    discard_card(st, fr.locals["this"], "resolved")
+
+
+def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
+    """One card of each kind in a zone, in zone order: copies of a card make one option."""
+    seen: set[str] = set()
+    found = []
+    cards = st.zones[zid]
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
+    for card in cards:
+        ctype = st.game.card_type[card]
+        if ctype.id not in seen:
+            seen.add(ctype.id)
+            found.append((card, ctype))
+    return found
+
+
+def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
+    """Every (card, target) the player may play from a zone, targets in seat order from the player."""
+    options, values = [], []
+    for card, ctype in kinds_in(st, zid):
+        if ctype.play_proc is None:
+            continue
+        if ctype.play_target is None:
+            targets = [player]
+        else:
+            targets = []
+            local = {"me": player, "this": card}
+            for i in range(st.n):
+                t = (player + i) % st.n
+                local["target"] = t
+                if ctype.play_target(st, local):
+                    targets.append(t)
+        for t in targets:
+            if t == player:
+                options.append([ctype.id, f"play {ctype.name}"])
+            else:
+                options.append([f"{ctype.id}>{NAMES[t]}", f"play {ctype.name} on {NAMES[t]}"])
+            values.append(["play", card, player, t])
+    return options, values
+
+
+def discard_options(st: State, zid: int) -> tuple[list, list]:
+    kinds = kinds_in(st, zid)
+    return ([[f"discard:{ctype.id}", f"discard {ctype.name}"] for _, ctype in kinds],
+            [["discard", card] for card, _ in kinds])
+
+
+def answerers(st: State, card: int, player: int) -> list[int]:
+    """Players who may answer this card, in seat order from its player's left."""
+    game = st.game
+    if not game.reaction_types:
+        return []
+    local = {"card": card, "me": player, "player": player}
+    if not any(r.answer_when(st, local) for r in game.reaction_types):
+        return []
+    return [(player + i) % st.n for i in range(1, st.n)]
+
+
+def zone_of_hand(st: State, reactor: int, card: int, player: int) -> int:
+    """The reactor's zone of the same kind as the one the card was played from."""
+    decl = st.lay.zones[st.loc[card]][0]
+    return st.game.zone_id(decl, reactor, st.n) if decl.owner == "player" else st.loc[card]
+
+
+def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) -> tuple[list, list]:
+    """The answers the reactor holds for this card (the caller adds "pass")."""
+    options, values = [], []
+    for reaction, rtype in kinds_in(st, zid):
+        if rtype.answer_when is not None and rtype.answer_when(st, {"card": card, "me": reactor, "this": reaction,
+                                                                    "player": player}):
+            options.append([f"answer:{rtype.id}", f"answer with {rtype.name}"])
+            values.append([reactor, reaction])
+    return options, values
+
+
+def answer_card(st: State, card: int, player: int, reactor: int, reaction: int) -> None:
+    """The first answer cancels the card: both are discarded, then the answer acts."""
+    game = st.game
+    st.events.append({"type": "answered", "turn": st.turn, "player": NAMES[reactor],
+                      "card": game.card_type[reaction].id, "cancels": game.card_type[card].id})
+    discard_card(st, card, how="cancelled")
+    discard_card(st, reaction, how="answered")
+    proc = game.card_type[reaction].answer_proc
+    if proc is not None:
+        st.stack.append(Frame(proc, 0, {"me": reactor, "card": card, "this": reaction, "player": player}))

@@ -1,0 +1,247 @@
+"""The compiled game: every declaration of a checked spec, and the procedures its rules became.
+
+A ``Game`` is built once by the compiler and never changed by play (the one
+thing it fills in later is its cache of per-player-count ``Layout``s, which
+depend on nothing but the spec). The declaration classes here (zones, card
+types, procedures, phases, end conditions) are what the run loop, the card
+primitives and the tools read; ``Game.new_state`` starts a game (rulelang/turns.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from .decisions import DecisionSite
+from .errors import Span
+from .limits import CALL_DEPTH, INT64, STEP_BUDGET
+from .turns import start_game
+from .views import player_name
+
+if TYPE_CHECKING:
+    from .interpreter import Frame
+    from .state import State
+
+Op = Callable[["State", "Frame"], Any]
+Fn = Callable[["State", dict], Any]
+
+
+@dataclass
+class ZoneDecl:
+    """A declared zone: one pile on the table, or one per player."""
+
+    name: str
+    index: int                    # position among table zones, or among player zones
+    owner: str                    # "table" or "player"
+    visibility: str
+    label: str
+    refill_from: int | None = None    # index of the ZoneDecl in Game.zones
+    discard: int | None = None
+    unique: bool = False
+    unique_with: list[int] = field(default_factory=list)
+    on_enter: list[tuple[Fn | None, int]] = field(default_factory=list)   # (condition, procedure)
+    on_leave: list[tuple[Fn | None, int]] = field(default_factory=list)
+    watched: bool = False         # holds cards with discard_when
+
+
+@dataclass
+class CardType:
+    """One kind of card; a game holds ``count`` instances of it, numbered from 0."""
+
+    id: str
+    name: str
+    index: int
+    slot: str
+    zone: int                     # ZoneDecl index where copies start
+    discard: int | None
+    props: dict[str, int]
+    tags: tuple[str, ...]
+    text: str = ""
+    play_target: Fn | None = None     # condition on target; None: only `me`
+    play_proc: int | None = None      # places the card and runs its effect
+    answer_when: Fn | None = None
+    answer_proc: int | None = None
+    discard_when: Fn | None = None
+    span: Span | None = None
+    token: bool = False               # waits in its start zone (a supply) until created; discarded back there
+    zone_span: Span | None = None     # its `zone:` line: where a missing discard pile is reported
+
+
+@dataclass
+class Proc:
+    """A compiled procedure: instructions, and the spec span of each for error messages."""
+
+    name: str
+    code: list[Op]
+    spans: list[Span | None]
+    sites: dict[int, DecisionSite] = field(default_factory=dict)    # pc -> the decision its instruction asks
+
+
+@dataclass
+class Phase:
+    """A part of the game with a turn structure of its own (a game without `phases` has one)."""
+
+    name: str
+    order: str                    # "seat" or "round"
+    first: str                    # who starts: "first", "random" or "next" (the seat after the last turn's)
+    limit: int                    # turns (counted over the whole game) after which it stops with an error
+    until: Fn | None = None       # checked after each of its turns: when it holds, the next phase begins
+    begin_pc: int = 0             # where its turns start and end in the turn loop
+    end_pc: int = 0
+    span: Span | None = None
+
+
+@dataclass
+class EndCondition:
+    """One entry of the ordered `end` list."""
+
+    name: str
+    when: Fn
+    winner: Fn
+    span: Span | None
+
+
+@dataclass
+class Layout:
+    """What depends on the player count: zone ids, seats, roles."""
+
+    n: int
+    zones: list[tuple[ZoneDecl, int | None]]      # zid -> (decl, owner)
+    zone_labels: list[str]
+    roles: list[str]                                # seat -> role
+    role_players: dict[str, list[int]]
+    team_players: dict[str, list[int]]
+    tables: dict[str, dict[str, int]]
+
+
+class Game:
+    """A compiled, immutable spec. ``new_state`` starts a game."""
+
+    def __init__(self) -> None:
+        self.name = ""
+        self.path = ""
+        self.min_players = 2
+        self.max_players = 2
+        self.locations: list[str] = []
+        self.location_labels: dict[str, str] = {}
+        self.counters: list[str] = []
+        self.counter_labels: dict[str, str] = {}
+        self.var_names: list[str] = []
+        self.var_initial: list[Any] = []
+        self.var_types: list[str] = []
+        self.var_visibility: list[str] = []        # public, owner or hidden: who sees the value
+        self.zones: list[ZoneDecl] = []
+        self.table_zones: list[ZoneDecl] = []
+        self.player_zones: list[ZoneDecl] = []
+        self.cards: list[CardType] = []            # card types
+        self.card_type: list[CardType] = []        # instance -> type
+        self.slot_of: list[str] = []               # instance -> slot
+        self.procs: list[Proc] = []
+        self.code: list[list[Op]] = []
+        self.main = 0
+        self.end: list[EndCondition] = []
+        self.phases: list[Phase] = []
+        self.named_phases = False                 # declared with `phases:` (rather than `turn:`)
+        self.step_budget = STEP_BUDGET            # units of work between two decisions (see limits)
+        self.call_depth = CALL_DEPTH              # frames on the stack
+        self.number_limit = INT64                 # every number lies in [-number_limit, number_limit]
+        self.score_span: Span | None = None
+        self.returns: Fn | None = None            # a player's return (payoff) at the end, if the game declares one
+        self.returns_span: Span | None = None
+        self.roles: list[dict] = []
+        self.teams: dict[str, list[str]] = {}
+        self.tables: dict[str, dict] = {}
+        self.dice: dict[str, dict[int, str]] = {}
+        self.reaction_types: list[CardType] = []
+        self.step_pcs: dict[str, int] = {}        # step name -> its place in the turn loop
+        self.step_phase: dict[str, int] = {}      # step name -> its phase
+        self.card_counters = False                # do rules put counters on cards?
+        self.score: Fn | None = None              # a player's score, if the game keeps one
+        self.params: dict[str, int | bool] = {}   # this instance's param values (`params:`), folded into the rules
+        self.ask_single_options = False           # ask a decision that has a single option (else it is taken)
+        self.heuristic: Fn | None = None          # how well a player stands, for agents that search
+        self.program: Any = None                  # the generated Python (rulelang/compiler/program.py), if any
+        #: every decision the rules can ask, by name (rulelang/decisions.py); one name may have several sites
+        self.decisions: dict[str, list[DecisionSite]] = {}
+        #: die -> (which card instances last until their owner's next roll of it, the zones they stay in)
+        self.discard_after_roll: dict[str, tuple[list[bool], list[ZoneDecl]]] = {}
+        self._layouts: dict[int, Layout] = {}
+
+    def plain(self, kind: str, value: Any) -> Any:
+        """A runtime value as people and JSON see it: places, counters and cards by name."""
+        if value is None:
+            return None
+        if kind == "player":
+            return player_name(value)
+        if kind == "location":
+            return self.locations[value - 1]
+        if kind == "counter":
+            return self.counters[value]
+        if kind == "card":
+            return self.card_type[value].id
+        return value
+
+    # -- derived numbers ------------------------------------------------------
+
+    @property
+    def player_holder(self) -> int:
+        """Holder id of player 0: holders are game, the locations, then players."""
+        return 1 + len(self.locations)
+
+    def zone_id(self, decl: ZoneDecl, owner: int | None, n: int) -> int:
+        if decl.owner == "table":
+            return decl.index
+        return len(self.table_zones) + decl.index * n + owner
+
+    def layout(self, n: int) -> Layout:
+        if n not in self._layouts:
+            self._layouts[n] = self._make_layout(n)
+        return self._layouts[n]
+
+    def _make_layout(self, n: int) -> Layout:
+        zones: list[tuple[ZoneDecl, int | None]] = [(z, None) for z in self.table_zones]
+        labels = [z.name for z in self.table_zones]
+        for decl in self.player_zones:
+            for p in range(n):
+                zones.append((decl, p))
+                labels.append(f"{decl.name}:{player_name(p)}")
+        roles = assign_roles(self.roles, n)
+        role_players: dict[str, list[int]] = {r["name"]: [] for r in self.roles}
+        for seat, role in enumerate(roles):
+            role_players.setdefault(role, []).append(seat)
+        team_players = {team: [p for r in members for p in role_players[r]]
+                        for team, members in self.teams.items()}
+        tables = {}
+        for name, table in self.tables.items():
+            row = table["rows"].get(n)
+            if row is not None:
+                tables[name] = dict(zip(table["columns"], row))
+        return Layout(n, zones, labels, roles, role_players, team_players, tables)
+
+    def new_state(self, players: int, seed: int = 0, observer: Callable | None = None,
+                  before_first_turn: bool = False, ask_single_options: bool | None = None,
+                  chance: list[int] | None = None) -> State:
+        """A new game for ``players`` seats, played until its first decision.
+
+        ``ask_single_options`` (default: the game's `ask_single_options`) asks every decision, even one with a
+        single option, as adapters whose action histories hold every decision need.
+
+        ``observer(state, step_name)``, if given, is called before every step from the first.
+        ``before_first_turn`` stops right after the game's setup instead, with nothing of
+        turn 1 played (``resume()`` goes on): tools set up positions there.
+        ``chance``, a list of outcomes, answers the random draws in order instead of the seed's
+        generator; a draw with none left raises ``chance.ChanceNeeded`` (see rulelang/chance.py).
+        """
+        return start_game(self, players, seed, observer, before_first_turn, ask_single_options, chance)
+
+
+def assign_roles(roles: list[dict], n: int) -> list[str]:
+    """Seats filled in role order; the role without a count takes the rest."""
+    if not roles:
+        return ["player"] * n
+    fixed = sum(r.get("count", 0) or 0 for r in roles)
+    seats: list[str] = []
+    for role in roles:
+        count = role.get("count")
+        seats.extend([role["name"]] * (count if count is not None else max(0, n - fixed)))
+    return (seats + [roles[-1]["name"]] * n)[:n]
+

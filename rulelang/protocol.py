@@ -1,0 +1,175 @@
+"""The decision protocol: how the rules ask players to choose and how a choice is taken.
+
+An instruction that needs a choice calls ``ask``, which stores the pending
+decision in the state as plain data (kind, prompt, players, option ids and
+labels, the values behind them, who has chosen what) and stops the run loop.
+Players and agents read it through ``decision()`` (typed ``Decision`` and
+``Option``s), ``waiting()`` (the cheap form play loops use) or ``legal()``,
+and answer with ``apply`` or ``apply_index``; once every chooser has chosen,
+``_take`` hands the values to the waiting instruction and runs on. These are
+methods of ``State`` (``DecisionProtocol`` is one of its bases).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .errors import RulelangError, RuleError
+from .interpreter import run
+from .views import NAMES, player_name
+
+if TYPE_CHECKING:
+    from .decisions import DecisionSite
+    from .game import Game
+    from .interpreter import Frame
+
+
+@dataclass(frozen=True)
+class Option:
+    """One thing a player may choose: a stable id (what ``apply`` takes) and the words shown for it."""
+
+    id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Who must choose now, and every legal option of each of them.
+
+    ``name`` is the decision's stable name from the spec (``roll.choice``,
+    ``2_draw.n``: see rulelang/decisions.py) and ``rule`` the rulings of
+    the step, procedure or card that asks it.
+    """
+
+    kind: str
+    prompt: str
+    players: tuple[int, ...]
+    options: dict[int, tuple[Option, ...]]
+    name: str = ""
+    rule: tuple[str, ...] = ()
+
+    @property
+    def player(self) -> int:
+        return self.players[0]
+
+    @property
+    def simultaneous(self) -> bool:
+        return self.kind == "secret"
+
+
+class DecisionProtocol:
+    """The decision methods of ``State``, which holds the fields they use."""
+
+    __slots__ = ()
+    game: Game
+    stack: list[Frame]
+    pending: dict | None          # the decision waiting, as plain data (saved with the game)
+    answer: list | None           # the values chosen, for the instruction that asked
+    over: bool
+    turn: int
+    events: list[dict]
+    _decision: Decision | None    # ``decision()``'s answer, until the pending decision changes
+
+    def decision(self) -> Decision | None:
+        """Who must choose now and their options; None once the game is over."""
+        pend = self.pending
+        if pend is None or self.over:
+            return None
+        if self._decision is None:
+            players, options = [], {}
+            for i, p in enumerate(pend["players"]):
+                if pend["chosen"][i] is None:
+                    players.append(p)
+                    options[p] = tuple(Option(o[0], o[1]) for o in pend["options"][i])
+            site = self.site()
+            self._decision = Decision(pend["kind"], pend["prompt"], tuple(players), options,
+                                      site.name if site else "", site.rule if site else ())
+        return self._decision
+
+    def waiting(self) -> tuple[int, int] | None:
+        """The first player still to choose and how many options they have; None if no one must choose.
+
+        What a play loop needs, without building the options (``decision()`` does).
+        """
+        pend = self.pending
+        if pend is None or self.over:
+            return None
+        i = pend["chosen"].index(None)
+        return pend["players"][i], len(pend["options"][i])
+
+    def site(self) -> DecisionSite | None:
+        """The place in the rules that asks the waiting decision: the instruction the top frame stands on."""
+        if self.pending is None or not self.stack:
+            return None
+        frame = self.stack[-1]
+        return self.game.procs[frame.proc].sites.get(frame.pc)
+
+    def legal(self, player: int | None = None) -> list[str]:
+        """The option ids of a player who must choose (the first one by default)."""
+        pend = self.pending
+        if pend is None:
+            return []
+        i = _chooser_index(pend, player)
+        return [o[0] for o in pend["options"][i]]
+
+    def apply(self, option: str, player: int | None = None) -> None:
+        """Take one option, by id, for ``player`` (default: the first who must choose)."""
+        pend = self.pending
+        if pend is None or self.over:
+            raise RulelangError("no decision is waiting")
+        i = _chooser_index(pend, player)
+        for j, known in enumerate(pend["options"][i]):
+            if known[0] == option:
+                self._take(pend, i, j)
+                return
+        ids = [o[0] for o in pend["options"][i]]
+        raise RulelangError(f"'{option}' is not an option of {player_name(pend['players'][i])}",
+                            hint="options: " + ", ".join(ids))
+
+    def apply_index(self, j: int, player: int | None = None) -> None:
+        """Take the j-th option of ``player``: the fast path for simulations."""
+        pend = self.pending
+        if pend is None or self.over:
+            raise RulelangError("no decision is waiting")
+        chosen = pend["chosen"]
+        if player is None:
+            i = chosen.index(None)
+        else:
+            i = _chooser_index(pend, player)
+        if not 0 <= j < len(pend["options"][i]):
+            raise RulelangError(f"option {j} is out of range")
+        self._take(pend, i, j)
+
+    def _take(self, pend: dict, i: int, j: int) -> None:
+        chosen = pend["chosen"]
+        chosen[i] = j
+        self._decision = None
+        kind = pend["kind"]
+        event = {"type": "chose", "turn": self.turn, "player": NAMES[pend["players"][i]],
+                 "option": pend["options"][i][j][0], "decision": kind}
+        if kind == "secret":
+            event["secret"] = True
+        self.events.append(event)
+        if None not in chosen:
+            values = pend["values"]
+            self.answer = [values[k][c] for k, c in enumerate(chosen)]
+            self.pending = None
+            run(self)
+
+    def ask(self, kind: str, prompt: str, players: list[int], options: list[list], values: list[list]) -> bool:
+        """Called by an instruction: wait for these players to choose."""
+        if None in players:
+            raise RuleError("a decision waits for a player who is none",
+                            hint="the player before 'chooses' can be none here; test it first (if p != none:)")
+        self.pending = {"kind": kind, "prompt": prompt, "players": players, "options": options,
+                        "values": values, "chosen": [None] * len(players)}
+        self._decision = None
+        return True
+
+
+def _chooser_index(pend: dict, player: int | None) -> int:
+    for i, p in enumerate(pend["players"]):
+        if pend["chosen"][i] is None and (player is None or p == player):
+            return i
+    raise RulelangError(f"{player_name(player) if player is not None else 'nobody'} has nothing to choose now")
+

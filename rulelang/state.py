@@ -1,0 +1,317 @@
+"""The state of one game being played: plain data, its copies and its JSON.
+
+A state is ints, strings, lists and dicts (and the run loop's ``Frame``s, saved
+as lists) plus a reference to its compiled game, so it copies cheaply and
+round-trips through JSON, even while it waits for a decision (saves.py checks a
+saved one in full before it becomes a ``State``). It holds the one RNG int
+(SplitMix64), reads counters, variables, zones and scores by name, and keeps
+the two primitives that change a counter or a variable and record the change.
+How decisions are asked and taken is in protocol.py, position set-ups for tests
+and scenarios in fixtures.py.
+"""
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Callable
+
+from . import fixtures
+from .chance import scripted_draw
+from .errors import RulelangError, RuleError, Span
+from .interpreter import FAILURES, Frame, located
+from .limits import too_big
+from .protocol import DecisionProtocol
+from .rng import start_state
+from .views import NAMES, holder_label, make_view, player_name
+
+if TYPE_CHECKING:
+    from .game import Fn, Game, Layout
+
+MASK64 = (1 << 64) - 1
+
+_FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
+           "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "out", "revealed")
+#: Set by tests and scenarios (fixtures.py), never saved: scripted dice (``dice_script``), a step to stop before
+#: (``halt``), and the outcomes of random draws given one by one (``chance``: rulelang/chance.py; None draws
+#: from ``rng``).
+_FIXTURES = ("dice_script", "halt", "chance")
+
+
+class State(DecisionProtocol):
+    """One game in progress: plain data plus a reference to its compiled game."""
+
+    __slots__ = _FIELDS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "ask_single")
+
+    # -- chance ---------------------------------------------------------------
+
+    def randbelow(self, n: int) -> int:
+        """SplitMix64: a tiny, fast RNG whose whole state is one int; every random draw of a game comes here."""
+        if self.chance is not None:             # explicit chance: the outcome is given (rulelang/chance.py)
+            return scripted_draw(self, n)
+        self.rng = x = (self.rng + 0x9E3779B97F4A7C15) & MASK64
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+        return ((x ^ (x >> 31)) * n) >> 64
+
+    def roll_die(self, faces: int) -> int:
+        if self.dice_script:
+            return self.dice_script.pop(0)
+        return self.randbelow(faces) + 1
+
+    # -- reading --------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    def scores(self) -> list[int] | None:
+        """Every player's score, in seat order, if the game declares `score`.
+
+        Read between runs too (views, summaries): it has a work budget of its own,
+        and a failure is told like any rule's.
+        """
+        return self._per_player(self.game.score, self.game.score_span, "score")
+
+    def returns(self) -> list[int] | None:
+        """Every player's return (payoff), in seat order, if the game declares `returns`: told when it ends."""
+        return self._per_player(self.game.returns, self.game.returns_span, "returns")
+
+    def _per_player(self, value: Fn | None, span: Span | None, what: str) -> list[int] | None:
+        """A per-player expression for every seat, with a work budget of its own; a failure is located."""
+        if value is None:
+            return None
+        saved = self.work
+        self.work = self.game.step_budget
+        try:
+            return [value(self, {"p": p}) for p in range(self.n)]
+        except FAILURES as error:
+            raise located(error, span) from None
+        except MemoryError:
+            raise RuleError(f"the {what} ran out of memory", span) from None
+        finally:
+            self.work = saved
+
+    def winner_names(self) -> list[str]:
+        return [player_name(p) for p in self.winners]
+
+    def winning_team(self) -> str | None:
+        """The team whose players are exactly the winners, if there is one."""
+        won = set(self.winners)
+        for team, players in self.lay.team_players.items():
+            if won and set(players) == won:
+                return team
+        return None
+
+    def counter(self, holder: str | int | tuple, name: str) -> int:
+        """A counter by holder: "game", a location's name, a player index, or ("card", instance)."""
+        return self.counters[self._holder(holder)][self.game.counters.index(name)]
+
+    def _holder(self, holder: str | int | tuple) -> int:
+        if isinstance(holder, tuple):
+            return self.game.player_holder + self.n + holder[1]
+        if isinstance(holder, int):
+            return self.game.player_holder + holder
+        if holder == "game":
+            return 0
+        return 1 + self.game.locations.index(holder)
+
+    def var(self, player: int, name: str) -> Any:
+        return self.vars[player][self.game.var_names.index(name)]
+
+    def zone(self, name: str, owner: int | None = None) -> list[str]:
+        """The card ids in a zone, bottom to top."""
+        decl = next(z for z in self.game.zones if z.name == name)
+        zid = self.game.zone_id(decl, owner, self.n)
+        return [self.game.card_type[c].id for c in self.zones[zid]]
+
+    def view(self, player: int | None) -> dict:
+        """What ``player`` may see (None: a spectator who sees only public things)."""
+        return make_view(self, player)
+
+    # -- setting up a position (scenarios, tests, tools; see fixtures.py) ---------------
+
+    def go_to_step(self, step: str, turn: int | None = None, active: int | None = None) -> None:
+        """Abandon whatever the game was doing and continue from the start of a step."""
+        fixtures.go_to_step(self, step, turn, active)
+
+    def resume(self) -> None:
+        """Go on after a halt (see ``halt_before``)."""
+        fixtures.resume(self)
+
+    def halt_before(self, step: str, turn: int) -> None:
+        """Stop (with no decision waiting) when ``step`` of ``turn`` is about to start."""
+        fixtures.halt_before(self, step, turn)
+
+    def arrange(self, contents: dict[str, list[str]], others: str | None = None) -> None:
+        """Put exactly these cards (by id, bottom to top) in these zones, without events (``fixtures.arrange``)."""
+        fixtures.arrange(self, contents, others)
+
+    def set_counter(self, holder: str | int | tuple, name: str, value: int) -> None:
+        """Set a counter by holder (as ``counter`` names it) and name, without an event: setting up a position."""
+        self.counters[self._holder(holder)][self.game.counters.index(name)] = value
+
+    def set_var(self, player: int, name: str, value: Any) -> None:
+        """Set a player's variable by name (a location or counter may be given by name), without an event."""
+        game = self.game
+        kind = game.var_types[game.var_names.index(name)]
+        if kind == "location" and isinstance(value, str):
+            value = 1 + game.locations.index(value)
+        elif kind == "counter" and isinstance(value, str):
+            value = game.counters.index(value)
+        self.vars[player][game.var_names.index(name)] = value
+
+    def zone_id_of(self, label: str) -> int:
+        """A zone by its label: "deck" for a table zone, "hand:P2" for a player's."""
+        try:
+            return self.lay.zone_labels.index(label)
+        except ValueError:
+            raise RulelangError(f"unknown zone '{label}'",
+                                hint="zones: " + ", ".join(self.lay.zone_labels)) from None
+
+    # -- coming to be: a new game, a copy, a saved game -------------------------------
+
+    @classmethod
+    def start(cls, game: Game, lay: Layout, seed: int, observer: Callable | None, ask_single: bool) -> State:
+        """A game before anything happens: every card in its starting zone, the turn loop about to run."""
+        st = cls.__new__(cls)
+        st.game = game
+        st.lay = lay
+        st.n = players = lay.n
+        st.seed = seed
+        st.rng = start_state(seed)
+        holders = game.player_holder + players + len(game.card_type)    # game, places, players, cards
+        st.counters = [[0] * len(game.counters) for _ in range(holders)]
+        st.vars = [list(game.var_initial) for _ in range(players)]
+        st.zones = [[] for _ in lay.zones]
+        st.loc = [0] * len(game.card_type)
+        for card, ctype in enumerate(game.card_type):
+            zid = game.zone_id(game.zones[ctype.zone], 0, players)
+            st.zones[zid].append(card)
+            st.loc[card] = zid
+        st.stack = [Frame(game.main, 0, {})]
+        st.revealed = []              # [card, seat] pairs: cards shown to a player, until they move
+        st.pending = None
+        st.answer = None
+        st.turn = 0
+        st.phase = 0
+        st.active = 0
+        st.next_player = None
+        st.out = [False] * players              # eliminated seats (rulelang/elimination.py)
+        st.over = False
+        st.winners = []
+        st.result = None
+        st.events = []
+        st.dice_script = []
+        st.halt = None
+        st.chance = None
+        st.observer = observer
+        st.ask_single = ask_single
+        st.fired = []
+        st.work = game.step_budget     # the work budget of the next run (set again by run)
+        st._decision = None
+        return st
+
+    def copy(self) -> "State":
+        new = State.__new__(State)
+        new.game, new.lay, new.n, new.seed, new.rng = self.game, self.lay, self.n, self.seed, self.rng
+        new.ask_single = self.ask_single
+        new.counters = [list(h) for h in self.counters]
+        new.vars = [list(v) for v in self.vars]
+        new.zones = [list(z) for z in self.zones]
+        new.loc = list(self.loc)
+        new.revealed = [list(pair) for pair in self.revealed]
+        new.stack = [Frame(f.proc, f.pc, _copy_plain(f.locals)) for f in self.stack]
+        new.pending = _copy_plain(self.pending)
+        new.answer = _copy_plain(self.answer)
+        new.turn, new.active, new.over = self.turn, self.active, self.over
+        new.next_player = self.next_player
+        new.out = list(self.out)
+        new.phase = self.phase
+        new.winners, new.result = list(self.winners), self.result
+        new.events = list(self.events)
+        new.dice_script = list(self.dice_script)
+        new.halt = self.halt
+        new.chance = None if self.chance is None else list(self.chance)
+        new.fired = []
+        new.work = self.game.step_budget
+        new._decision = None
+        new.observer = None
+        return new
+
+    def _fields(self) -> dict:
+        """The saved fields, live (not copied): for dumps, which only reads them.
+
+        ``revealed`` is left out while empty, so states of games without reveals save as before.
+        """
+        fields = {name: getattr(self, name) for name in _FIELDS} | {"game": self.game.name}
+        fields["stack"] = [frame.saved() for frame in self.stack]
+        if not self.revealed:
+            del fields["revealed"]
+        return fields
+
+    def to_json(self) -> dict:
+        """A snapshot of the game (fixtures such as scripted dice are not part of it)."""
+        return _copy_plain(self._fields())
+
+    def dumps(self) -> str:
+        return json.dumps(self._fields(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, game: Game, data: Any, source: str | None = None) -> "State":
+        """A saved game, checked in full first (rulelang/saves.py): a bad one is a SavedStateError.
+
+        ``source`` (a file name) is named in the error.
+        """
+        from .saves import load_state
+
+        return load_state(game, data, source)
+
+    @classmethod
+    def _restore(cls, game: Game, data: dict) -> "State":
+        """Rebuild a state from saved fields already checked (see ``from_json``)."""
+        st = cls.__new__(cls)
+        st.game = game
+        for name in _FIELDS:          # only `revealed` may be missing (left out while empty)
+            setattr(st, name, _copy_plain(data[name]) if name in data else [])
+        st.stack = [Frame(proc, pc, local) for proc, pc, local in st.stack]
+        st.lay = game.layout(st.n)
+        st.ask_single = game.ask_single_options
+        st.dice_script = []
+        st.halt = None
+        st.chance = None
+        st.fired = []
+        st.work = st.game.step_budget     # the work budget of the next run (set again by run)
+        st._decision = None
+        st.observer = None
+        return st
+
+
+def _copy_plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copy_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copy_plain(v) for k, v in value.items()}
+    return value
+
+
+# --- changes the event log records ----------------------------------------------------
+
+def set_counter(st: State, h: int, c: int, v: int) -> None:
+    """Set a counter of holder ``h`` (never below 0, never past the number limit), recording the change."""
+    v = max(0, v)
+    if v > st.game.number_limit:
+        raise too_big(v, st.game.number_limit)
+    if st.counters[h][c] != v:
+        st.counters[h][c] = v
+        st.events.append({"type": "set", "turn": st.turn, "holder": holder_label(st, h),
+                          "counter": st.game.counters[c], "value": v})
+
+
+def set_player_var(st: State, p: int, vi: int, v: Any) -> None:
+    """Set a player variable, recording the change."""
+    row = st.vars[p]
+    if row[vi] != v:
+        row[vi] = v
+        game = st.game
+        st.events.append({"type": "set", "turn": st.turn, "player": NAMES[p], "var": game.var_names[vi],
+                          "value": game.plain(game.var_types[vi], v)})
+

@@ -1,0 +1,156 @@
+"""Turn flow: starting a game, the turn loop's instructions, ending a turn, ending the game.
+
+``start_game`` makes the state of a new game (``Game.new_state``): who goes
+first, the ``started`` event, then the turn loop runs to the first decision.
+The turn loop is one procedure, assembled by the compiler (compiler/__init__.py)
+from the instructions made here: begin a turn, start a step, and pass to the
+next seat or phase. ``end_turn`` unwinds to it, and ``check_end`` asks the end
+conditions in order.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .elimination import first_live, next_live
+from .errors import RulelangError, RuleError
+from .interpreter import Frame, run
+from .state import State
+from .views import NAMES, player_name
+
+if TYPE_CHECKING:
+    from .game import Fn, Game, Op, Phase
+
+
+def start_game(game: Game, players: int, seed: int, observer: Callable | None, before_first_turn: bool,
+               ask_single_options: bool | None, chance: list[int] | None = None) -> State:
+    """A new game for ``players`` seats, played until its first decision (see ``Game.new_state``)."""
+    if not game.min_players <= players <= game.max_players:
+        raise RulelangError(
+            f"{game.name} is for {game.min_players} to {game.max_players} players, not {players}")
+    lay = game.layout(players)
+    missing = [name for name in game.tables if name not in lay.tables]
+    if missing:
+        raise RulelangError(f"table '{missing[0]}' has no row for {players} players")
+    ask_single = game.ask_single_options if ask_single_options is None else bool(ask_single_options)
+    st = State.start(game, lay, seed, observer, ask_single)
+    if chance is not None:
+        st.chance = list(chance)
+    first = game.phases[0]
+    if first.order == "seat" and first.first == "random":
+        st.active = st.randbelow(players)
+    started = {"type": "started", "game": game.name, "players": players, "seed": seed,
+               "roles": lay.roles, "first": player_name(st.active)}
+    if game.params:                   # only a game that declares params records them: old logs stay the same
+        started["params"] = dict(game.params)
+    st.events.append(started)
+    if game.named_phases:
+        st.events.append({"type": "phase", "turn": 0, "phase": first.name})
+    if before_first_turn and game.step_pcs:
+        st.halt = [1, next(iter(game.step_pcs))]
+    run(st)
+    return st
+
+
+def end_turn(st: State) -> None:
+    """Unwind to the turn loop, which moves on to the next turn."""
+    del st.stack[1:]
+    st.stack[0].pc = st.game.phases[st.phase].end_pc
+    st.fired.clear()
+
+
+def check_end(st: State, L: dict) -> bool:
+    """The first end condition that holds ends the game."""
+    game = st.game
+    seat = game.phases[st.phase].order == "seat"
+    local = {"me": st.active} if seat else {}    # `me` in end conditions: the active player
+    for cond in game.end:
+        if cond.when(st, local):
+            won = cond.winner(st, local)
+            st.winners = [won] if isinstance(won, int) else sorted(set(won or []))
+            st.over = True
+            st.result = cond.name
+            event = {"type": "ended", "turn": st.turn, "condition": cond.name,
+                     "winners": st.winner_names(), "team": st.winning_team()}
+            if game.score is not None:
+                event["scores"] = st.scores()
+            if game.returns is not None:          # only when declared: other games' logs stay the same
+                event["returns"] = st.returns()
+            st.events.append(event)
+            return True
+    return False
+
+
+# --- the turn loop's own instructions (assembled by compiler/__init__.py) -----------------
+
+def begin_turn(phase: Phase) -> Callable:
+    """The first instruction of a phase's turns: count the turn (past the limit is an error) and say whose it is."""
+    limit, seat = phase.limit, phase.order == "seat"
+
+    def op(st, fr):
+        st.turn += 1
+        if st.turn > limit:
+            raise RuleError(f"the game did not end within {limit} turns",
+                            hint=f"seed {st.seed}: check the end conditions, or raise the limit")
+        event = {"type": "turn", "turn": st.turn}
+        if seat:
+            event["player"] = NAMES[st.active]
+        st.events.append(event)
+    return op
+
+
+def next_turn(game: Game, k: int) -> Callable:
+    """After a turn of phase k: the next seat (or another turn), and the next phase once `until` holds."""
+    phase = game.phases[k]
+    seat, until = phase.order == "seat", phase.until
+
+    def op(st, fr):
+        ends = until is not None and until(st, {"me": st.active} if seat else {})
+        if seat:
+            if st.next_player is not None:      # someone takes another turn
+                st.active, st.next_player = first_live(st, st.next_player), None
+            elif True in st.out:                # eliminated seats are passed over (no turn counted)
+                st.active = next_live(st, st.active)
+            else:
+                st.active = (st.active + 1) % st.n
+        if not ends:
+            fr.pc = phase.begin_pc
+            return
+        if k + 1 == len(game.phases):
+            raise RuleError(f"phase '{phase.name}' ended, but no end condition holds and no phase follows",
+                            hint="add an end condition that holds when the last phase ends")
+        following = game.phases[k + 1]
+        st.phase = k + 1
+        if following.first == "first":
+            st.active = 0
+        elif following.first == "random":
+            st.active = st.randbelow(st.n)
+        st.active = first_live(st, st.active)
+        st.events.append({"type": "phase", "turn": st.turn, "phase": following.name})
+        fr.pc = following.begin_pc
+    return op
+
+
+def call_step(name: str, proc: int | Fn, seat: bool, fire: Op | None = None) -> Callable:
+    """Start a step: push its frame, or run it in place if it never waits.
+
+    ``fire`` starts its `before step` triggers with it, to run first (a step with any is never in place).
+    A halt set for this step and turn (fixtures.halt_before) stops the game here instead, with no decision.
+    """
+    inline = None if isinstance(proc, int) else proc
+
+    def op(st, fr):
+        halt = st.halt
+        if halt is not None and halt[0] == st.turn and halt[1] == name:
+            st.halt = None         # a scenario asked to stop here
+            fr.pc -= 1
+            return True
+        if st.observer is not None:    # tests and tools watch the game between steps
+            st.observer(st, name)
+        st.events.append({"type": "step", "turn": st.turn, "step": name})
+        local = {"me": st.active} if seat else {}
+        if inline is not None:
+            return inline(st, local)
+        st.stack.append(Frame(proc, 0, local))
+        if fire is not None:
+            fire(st, fr)
+    return op
