@@ -88,9 +88,14 @@ def test_asking_single_options_asks_the_last_turn_too():
     """OpenSpiel plays the last turn itself; asked for every decision, the adapter presents it as a node."""
     asked = load_game(GOOFSPIEL, ask_single_options=True)
     state = asked.new_initial_state()
-    nodes = 0
+    nodes = draws = 0
     while not state.is_terminal():
+        if state.is_chance_node():                  # the shuffle of the prizes: twelve draws, of 13 down to 2
+            assert len(state.chance_outcomes()) == 13 - draws
+            state.apply_action(state.chance_outcomes()[0][0])
+            draws += 1
+            continue
         legal = [state.legal_actions(p) for p in range(2)]
         nodes += 1
         state.apply_actions([actions[0] for actions in legal])
-    assert nodes == 13 and [len(actions) for actions in legal] == [1, 1]
+    assert nodes == 13 and [len(actions) for actions in legal] == [1, 1] and draws == 12
