@@ -65,10 +65,13 @@ def test_random_simulation_test_passes(game):
     pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 
 
-def test_win_rates_under_random_play_agree_within_sampling_error(game):
-    """The spec's own shuffle against OpenSpiel's chance: P1's mean return (win 1, loss -1) agrees."""
+@pytest.mark.parametrize("chance", ["explicit", "sampled"])
+def test_win_rates_under_random_play_agree_within_sampling_error(chance):
+    """The spec's own shuffle (chance nodes, or seeded draws) against OpenSpiel's chance: P1's mean return (win 1,
+    loss -1) agrees."""
     games = 800
     rng = random.Random(6)
+    game = load_game(GOOFSPIEL, chance=chance)
     ours = sum(_random_return(game, rng) for _ in range(games)) / games
     theirs = sum(_random_return(pyspiel.load_game("goofspiel"), rng) for _ in range(games)) / games
     assert abs(ours - theirs) < 4 * (2 / games) ** 0.5          # each return's deviation is at most 1
