@@ -3,6 +3,7 @@
 - CFR (open_spiel.python.algorithms.cfr) on examples/kuhn_poker converges as it does on OpenSpiel's own
   kuhn_poker: the same exploitability at every iteration measured, falling, toward the game value -1/18.
 - A chance node lists its outcomes with their odds under action numbers of their own, after the players'.
+- Given the outcomes a seed draws, explicit chance plays that seed's game, event for event.
 - What a player knows at a chance node is what they knew at the last decision; clones taken at chance nodes
   play on alike, in a game with simultaneous nodes too.
 
@@ -17,7 +18,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from rulelang import RulelangError                          # noqa: E402
+from rulelang import RulelangError, State                   # noqa: E402
 from rulelang.adapters.openspiel import load_game            # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,6 +155,50 @@ def play_randomly_one(state, rng: random.Random, moves: list) -> None:
         action = rng.choice(state.legal_actions())
         moves.append(action)
         state.apply_action(action)
+
+
+def seeded_game(table, seed: int, rng: random.Random, monkeypatch) -> tuple[list[int], list, list[dict]]:
+    """A seeded game played with random actions through the adapter's table: (draws, moves, events)."""
+    drawn: list[int] = []
+    real = State.randbelow
+
+    def recording(state, n):
+        outcome = real(state, n)
+        drawn.append(outcome)
+        return outcome
+
+    monkeypatch.setattr(State, "randbelow", recording)
+    state = table.new_state(seed)
+    moves: list = []
+    while not state.is_over:
+        decision = state.decision()
+        if decision.kind == "secret" or len(decision.players) > 1:
+            moves.append([rng.choice(table.legal_actions(state, p)) for p in range(table.players)])
+            table.apply_joint(state, moves[-1])
+        else:
+            moves.append(rng.choice(table.legal_actions(state, decision.players[0])))
+            table.apply(state, decision.players[0], moves[-1])
+    monkeypatch.undo()
+    return drawn, moves, state.events
+
+
+@pytest.mark.parametrize("path, players", [("examples/pig", 3), ("examples/goofspiel", 2), ("games/flapjacks", 2)])
+def test_chance_actions_for_the_draws_of_a_seed_play_that_seeds_game(path, players, monkeypatch):
+    """Explicit chance changes who draws, nothing else: given a seeded game's draws, it is that game."""
+    game = load_game(ROOT / path, players=players, seed=11)
+    drawn, moves, events = seeded_game(game.spec, 11, random.Random(4), monkeypatch)
+    base = game.num_distinct_actions()
+    draws, decisions = iter(drawn), iter(moves)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcome = next(draws)
+            assert (base + outcome, 1 / len(state.chance_outcomes())) in state.chance_outcomes()
+            state.apply_action(base + outcome)
+        else:
+            replay(state, [next(decisions)])
+    assert next(draws, None) is None and next(decisions, None) is None and drawn
+    assert state.inner.events == events
 
 
 def test_sampled_chance_shows_no_chance_node_in_a_whole_game():
