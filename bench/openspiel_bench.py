@@ -5,7 +5,9 @@ A measurement script, not a test (it needs the `openspiel` extra). Every game is
 over the pyspiel API (a uniformly random legal action, a uniformly random chance outcome), side by side in
 one run, each figure the best of R rounds because the machines here are shared and noisy:
 
-- ``spec (pyspiel)``: the spec through rulelang.adapters.openspiel (sampled chance);
+- ``spec (pyspiel)``: the spec through rulelang.adapters.openspiel with sampled chance (draws from seeds);
+- ``spec (explicit)``: the same with explicit chance (the default: every draw a chance node, a transition
+  replayed once per draw, see rulelang/chance.py);
 - ``spec (rulelang)``: the same spec through rulelang's own API (``State.apply_index``), for the
   adapter's overhead;
 - ``python_kuhn_poker``: OpenSpiel's pure-Python Kuhn poker;
@@ -79,11 +81,14 @@ def main(argv: list[str] | None = None) -> int:
           f"open_spiel {getattr(pyspiel, '__version__', '?')})")
     for example, rivals in PAIRS.items():
         path = ROOT / "examples" / example
-        adapted = load_game(path)
+        adapted = load_game(path, chance="sampled")
+        explicit_game = load_game(path, chance="explicit")
         spec = best_of(args.rounds, lambda r: pyspiel_playouts(adapted, args.games, r))
+        explicit = best_of(args.rounds, lambda r: pyspiel_playouts(explicit_game, args.games, r))
         native = best_of(args.rounds, lambda r: rulelang_playouts(adapted.spec.game, adapted.num_players(),
                                                                    args.games, r))
         print(f"{example:12s} spec (pyspiel)   {spec:10.0f}/s")
+        print(f"{'':12s} spec (explicit)  {explicit:10.0f}/s   {explicit / spec:.2f}x of sampled")
         print(f"{'':12s} spec (rulelang)  {native:10.0f}/s")
         for rival in rivals:
             theirs = best_of(args.rounds, lambda r: pyspiel_playouts(pyspiel.load_game(rival), args.games, r))

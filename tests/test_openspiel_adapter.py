@@ -33,15 +33,24 @@ def test_game_type_says_what_the_spec_is():
     kind = kuhn.get_type()
     assert kind.short_name == "rulelang_kuhn_poker"
     assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
-    assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
     assert kuhn.num_players() == 2 and kuhn.num_distinct_actions() == 2
+    assert kuhn.max_chance_outcomes() == 2 + 4          # chance actions follow the players': a draw of 4 at most
+    sampled = load_game(KUHN, chance="sampled")
+    assert sampled.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert sampled.max_chance_outcomes() == 0 and not sampled.new_initial_state().is_chance_node()
+    assert load_game(KUHN, zero_sum=True).get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     friends = load_game(ROOT / "games" / "jacks_friends", players=3)
     assert friends.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
 
 
 def test_kuhn_actions_are_numbered_as_openspiel_numbers_them():
     state = load_game(KUHN).new_initial_state()
+    while state.is_chance_node():                       # the shuffle: draws of 3, then 2 (Fisher-Yates)
+        state.apply_action(state.chance_outcomes()[-1][0])
+    assert state.history() == [4, 3]                    # chance outcome k is action 2 + k
     assert state.legal_actions() == [0, 1]
     assert [state.action_to_string(a) for a in (0, 1)] == ["pass", "bet"]
 
@@ -50,26 +59,39 @@ def test_pyspiel_load_game_by_name_makes_the_same_game():
     load_game(KUHN)
     again = pyspiel.load_game("rulelang_kuhn_poker(players=3)")
     assert again.num_players() == 3
-    assert again.new_initial_state().legal_actions() == [0, 1]
+    state = again.new_initial_state()
+    assert state.chance_outcomes() == [(2 + k, 0.25) for k in range(4)]        # three players: four cards
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.legal_actions() == [0, 1]
+    sampled = pyspiel.load_game("rulelang_kuhn_poker(players=3,chance=sampled)")
+    assert sampled.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert sampled.new_initial_state().legal_actions() == [0, 1]
 
 
 def test_spec_params_are_game_parameters():
     pig = load_game(ROOT / "examples" / "pig", players=2, goal=5)
     assert pig.get_parameters()["goal"] == 5
+    rng = random.Random(1)
     for _ in range(5):
         state = pig.new_initial_state()
         while not state.is_terminal():
-            state.apply_action(1)                         # hold after every roll that is not a 1
+            if state.is_chance_node():                    # the first player, and the dice
+                state.apply_action(rng.choice(state.legal_actions()))
+            else:
+                state.apply_action(1)                     # hold after every roll that is not a 1
         winner = state.returns().index(1.0)
         assert 5 <= state.inner.counter(winner, "banked") <= 10     # one roll past 4 banked at most
     assert pyspiel.load_game("rulelang_pig(goal=7)").get_parameters()["goal"] == 7
 
 
 def test_seeded_games_repeat_and_clones_share_their_chance():
-    first = [_random_playout(load_game(KUHN, seed=4), k) for k in range(10)]
-    second = [_random_playout(load_game(KUHN, seed=4), k) for k in range(10)]
+    """Sampled chance: a game's seed fixes its stream of deals, and a clone shares its state's deal."""
+    first = [_random_playout(load_game(KUHN, chance="sampled", seed=4), k) for k in range(10)]
+    second = [_random_playout(load_game(KUHN, chance="sampled", seed=4), k) for k in range(10)]
     assert first == second
-    state = load_game(KUHN, seed=9).new_initial_state()
+    assert len({playout[0] for playout in first}) > 1
+    state = load_game(KUHN, chance="sampled", seed=9).new_initial_state()
     clone = state.clone()
     state.apply_action(1)
     clone.apply_action(1)
@@ -154,12 +176,17 @@ def test_mcts_plays_a_spec():
     rng = np.random.RandomState(0)
     bot = mcts.MCTSBot(game, uct_c=2.0, max_simulations=20,
                        evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        action = bot.step(state)
-        assert action in state.legal_actions()
-        state.apply_action(action)
-    assert sum(state.returns()) == 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, odds = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(outcomes, p=odds)))
+                continue
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert sum(state.returns()) == 0 and state.returns() != [0.0, 0.0]
 
 
 def test_a_state_set_up_by_hand_must_be_resumed_and_of_this_spec():

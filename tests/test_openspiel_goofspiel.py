@@ -65,10 +65,13 @@ def test_random_simulation_test_passes(game):
     pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 
 
-def test_win_rates_under_random_play_agree_within_sampling_error(game):
-    """The spec's own shuffle against OpenSpiel's chance: P1's mean return (win 1, loss -1) agrees."""
+@pytest.mark.parametrize("chance", ["explicit", "sampled"])
+def test_win_rates_under_random_play_agree_within_sampling_error(chance):
+    """The spec's own shuffle (chance nodes, or seeded draws) against OpenSpiel's chance: P1's mean return (win 1,
+    loss -1) agrees."""
     games = 800
     rng = random.Random(6)
+    game = load_game(GOOFSPIEL, chance=chance)
     ours = sum(_random_return(game, rng) for _ in range(games)) / games
     theirs = sum(_random_return(pyspiel.load_game("goofspiel"), rng) for _ in range(games)) / games
     assert abs(ours - theirs) < 4 * (2 / games) ** 0.5          # each return's deviation is at most 1
@@ -88,9 +91,14 @@ def test_asking_single_options_asks_the_last_turn_too():
     """OpenSpiel plays the last turn itself; asked for every decision, the adapter presents it as a node."""
     asked = load_game(GOOFSPIEL, ask_single_options=True)
     state = asked.new_initial_state()
-    nodes = 0
+    nodes = draws = 0
     while not state.is_terminal():
+        if state.is_chance_node():                  # the shuffle of the prizes: twelve draws, of 13 down to 2
+            assert len(state.chance_outcomes()) == 13 - draws
+            state.apply_action(state.chance_outcomes()[0][0])
+            draws += 1
+            continue
         legal = [state.legal_actions(p) for p in range(2)]
         nodes += 1
         state.apply_actions([actions[0] for actions in legal])
-    assert nodes == 13 and [len(actions) for actions in legal] == [1, 1]
+    assert nodes == 13 and [len(actions) for actions in legal] == [1, 1] and draws == 12

@@ -67,10 +67,13 @@ def test_random_simulation_test_passes(game):
     pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
 
 
-def test_returns_under_random_play_agree_within_sampling_error(game):
-    """The spec deals by its own shuffle; its mean return for P1 under random play matches OpenSpiel's."""
+@pytest.mark.parametrize("chance", ["explicit", "sampled"])
+def test_returns_under_random_play_agree_within_sampling_error(chance):
+    """The spec deals by its own shuffle (chance nodes, or seeded draws); its mean return for P1 under random play
+    matches OpenSpiel's."""
     games = 2000
     rng = random.Random(8)
+    game = load_game(LEDUC, chance=chance)
     ours = sum(_random_return(game, rng) for _ in range(games)) / games
     theirs = sum(_random_return(pyspiel.load_game("leduc_poker"), rng) for _ in range(games)) / games
     # P1's return lies within -13..13 (standard deviation well under 7): 4 sigma of the difference

@@ -5,9 +5,10 @@ for the whole game, asks who moves, and shows each player a string of what
 they know. ``ActionMap`` gives every option id a stable integer; ``SpecTable``
 wraps a compiled game with those answers. Nothing here imports an extra.
 
-Chance: the engine draws shuffles, deals and dice from its seeded RNG inside
-``State``; it exposes no chance points, so adapters sample chance (a state's
-future chance is fixed by its seed, and a copy shares it).
+Chance: a ``State`` draws shuffles, deals and dice from its seed (a copy
+shares its future chance); ``rulelang.chance`` makes every draw a chance point
+instead, which ``rulelang.adapters.chance_nodes`` presents to adapters that
+want explicit chance (OpenSpiel's by default; PettingZoo's samples).
 """
 from __future__ import annotations
 
@@ -142,16 +143,21 @@ class SpecTable:
 
     def apply(self, state: State, player: int, action: int) -> None:
         """Take one player's option by its integer."""
+        index = self.option_index(state, player, action)
+        if index is not None:
+            state.apply_index(index, player)
+
+    def option_index(self, state: State, player: int, action: int) -> int | None:
+        """The index of the player's option that ``action`` names (for ``State.apply_index``); None for the no-op."""
         oid = self.actions.option(action)
         decision = state.decision()
         if decision is None or player not in decision.options:
             if oid == WAIT and decision is not None:
-                return
+                return None
             raise RulelangError(f"player {player} has no decision to take action {action} at")
         for j, option in enumerate(decision.options[player]):
             if option.id == oid:
-                state.apply_index(j, player)
-                return
+                return j
         raise RulelangError(f"action {action} ('{oid}') is not legal for player {player} now")
 
     def apply_joint(self, state: State, actions: Sequence[int]) -> None:

@@ -8,17 +8,24 @@ like any other:
   secretly chooses``), else ``SEQUENTIAL``; a node where one player chooses has
   that player to move, one where several choose at once is a simultaneous node
   (a seat with nothing to decide there has the single no-op action ``WAIT``);
-- chance: ``SAMPLED_STOCHASTIC``. The engine draws shuffles, deals and dice from
-  its seeded RNG and exposes no chance points, so a new state takes the next
-  seed of the game's own stream (game parameter ``seed``) and its chance is
-  fixed from then on (clones share it);
+- chance (game parameter ``chance``): ``"explicit"`` (the default) is
+  ``EXPLICIT_STOCHASTIC``: every random draw (a step of a shuffle, a die, a
+  random first player) is a chance node of equally likely outcomes
+  (``rulelang.chance``); outcome ``k`` is chance action ``A + k``, ``A`` being
+  the number of the players' actions, so the two never share a number
+  (``rulelang.adapters.chance_nodes.ChanceActions``). ``"sampled"`` is
+  ``SAMPLED_STOCHASTIC``: no chance nodes; a new state takes the next seed of
+  the game's own stream (game parameter ``seed``) and its chance is fixed from
+  then on (clones share it);
 - information: ``IMPERFECT_INFORMATION``; the observation string is the
   player's ``State.view`` as JSON, the information-state string their own
   account of the event log (``rulelang.views.events_for``, without the seed)
   with that view; the observation tensor is the view as numbers
   (``rulelang.adapters.features``); there is no information-state tensor;
 - returns: the spec's ``returns:`` at the end, or 1 for each winner and 0 for
-  the others when it declares none (``GENERAL_SUM``);
+  the others when it declares none (``GENERAL_SUM``; ``ZERO_SUM`` with the game
+  parameter ``zero_sum``, which a game whose returns do not add up to 0 breaks
+  with an error);
 - actions: ``rulelang.adapters.core.ActionMap`` (option ids numbered in the
   order the spec declares its decisions and their options, then a block of
   whole numbers, then the no-op). ``action_to_string`` is the option id.
@@ -36,27 +43,43 @@ import numpy as np
 import pyspiel
 
 from rulelang import RulelangError, State
+from .chance_nodes import ChanceActions, Explicit, Sampled, largest_draw
 from .core import DEFAULT_NUMBERS, Seeds, SpecTable
+
+#: How a game presents chance (game parameter ``chance``).
+CHANCE_MODES = {"explicit": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+                "sampled": pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC}
 
 #: Adapter settings of each registered short name: a spec loaded again with other settings gets a new name.
 _REGISTERED: dict[str, tuple] = {}
 
 
-def load_game(path: str | Path, players: int | None = None, *, seed: int = 0,
-              ask_single_options: bool | None = None, numbers: int = DEFAULT_NUMBERS,
+def load_game(path: str | Path, players: int | None = None, *, chance: str = "explicit", seed: int = 0,
+              zero_sum: bool = False, ask_single_options: bool | None = None, numbers: int = DEFAULT_NUMBERS,
               mods: Sequence[str | Path] = (), **params: Any) -> "RulelangGame":
     """The spec in ``path`` as a pyspiel game for ``players`` seats (default: its minimum).
 
-    ``params`` are the spec's own params (``goal=50``); ``seed`` starts the stream of seeds new states take;
-    ``numbers`` is how many whole-number actions (0, 1, ...) "how many" decisions may use. The game's class
-    is registered with pyspiel under ``rulelang_NAME`` (see ``short_name``), so ``pyspiel.load_game`` of that
-    name, with ``players``, ``seed`` and the spec's params as game parameters, makes the same game.
+    ``params`` are the spec's own params (``goal=50``); ``chance`` is ``"explicit"`` (chance nodes) or
+    ``"sampled"`` (draws from seeds); ``seed`` starts the stream of seeds new states take with sampled chance
+    (with explicit chance it is only the seed the log records); ``zero_sum`` says the returns add up to 0 (as
+    ``exploitability`` wants); ``numbers`` is how many whole-number actions (0, 1, ...) "how many" decisions may
+    use. The game's class is registered with pyspiel under ``rulelang_NAME`` (see ``short_name``), so
+    ``pyspiel.load_game`` of that name, with ``players``, ``chance``, ``seed``, ``zero_sum`` and the spec's
+    params as game parameters, makes the same game.
     """
+    _check_chance(chance)
     settings = (str(Path(path).resolve()), tuple(str(m) for m in mods), ask_single_options, int(numbers))
     table = SpecTable(path, players, mods=mods, ask_single_options=ask_single_options, numbers=numbers,
                       params=params)
     game_class = _register(table, settings)
-    return game_class({"players": table.players, "seed": int(seed), **table.game.params})
+    return game_class({"players": table.players, "chance": chance, "seed": int(seed), "zero_sum": bool(zero_sum),
+                       **table.game.params})
+
+
+def _check_chance(chance: str) -> None:
+    if chance not in CHANCE_MODES:
+        raise RulelangError(f"chance '{chance}' is not a way to present chance",
+                            hint="use chance='explicit' (chance nodes) or chance='sampled'")
 
 
 def short_name(name: str) -> str:
@@ -67,15 +90,18 @@ def short_name(name: str) -> str:
     return "rulelang_" + ("_".join(re.findall(r"[a-z0-9]+", name.lower())) or "game")
 
 
-def game_type_of(table: SpecTable, name: str) -> "pyspiel.GameType":
+def game_type_of(table: SpecTable, name: str, chance: str = "explicit",
+                 zero_sum: bool = False) -> "pyspiel.GameType":
+    """The game type of a spec; chance mode and utility follow the game parameters of each game made."""
     dynamics = pyspiel.GameType.Dynamics
+    utility = pyspiel.GameType.Utility
     return pyspiel.GameType(
         short_name=name,
         long_name=f"{table.game.name} (rulelang spec)",
         dynamics=dynamics.SIMULTANEOUS if table.simultaneous else dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=CHANCE_MODES[chance],
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=utility.ZERO_SUM if zero_sum else utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=table.game.max_players,
         min_num_players=table.game.min_players,
@@ -84,7 +110,8 @@ def game_type_of(table: SpecTable, name: str) -> "pyspiel.GameType":
         provides_observation_string=True,
         provides_observation_tensor=True,
         provides_factored_observation_string=False,
-        parameter_specification={"players": table.game.min_players, "seed": 0, **table.game.params})
+        parameter_specification={"players": table.game.min_players, "chance": "explicit", "seed": 0,
+                                 "zero_sum": False, **table.game.params})
 
 
 def _register(table: SpecTable, settings: tuple) -> type:
@@ -117,19 +144,36 @@ class RulelangGame(pyspiel.Game):
         params = dict(params or {})
         path, mods, ask, numbers = self.settings
         players = int(params.pop("players", 0)) or None
+        chance = str(params.pop("chance", "explicit"))
         seed = int(params.pop("seed", 0))
+        zero_sum = bool(params.pop("zero_sum", False))
+        _check_chance(chance)
         table = SpecTable(path, players, mods=mods, ask_single_options=ask, numbers=numbers, params=params)
         low, high = table.utility_bounds()
-        info = pyspiel.GameInfo(num_distinct_actions=table.actions.size, max_chance_outcomes=0,
+        self.explicit = chance == "explicit"
+        self.chance_actions = ChanceActions(table.actions.size, largest_draw(table.game, table.players))
+        info = pyspiel.GameInfo(num_distinct_actions=table.actions.size,
+                                max_chance_outcomes=self.chance_actions.size if self.explicit else 0,
                                 num_players=table.players, min_utility=low, max_utility=high,
-                                utility_sum=None, max_game_length=MAX_GAME_LENGTH)
-        super().__init__(self.game_type, info, {"players": table.players, "seed": seed, **table.game.params})
+                                utility_sum=0.0 if zero_sum else None, max_game_length=MAX_GAME_LENGTH)
+        kind = game_type_of(table, self.game_type.short_name, chance, zero_sum)
+        super().__init__(kind, info, {"players": table.players, "chance": chance, "seed": seed,
+                                      "zero_sum": zero_sum, **table.game.params})
         self.spec = table
+        self.zero_sum = zero_sum
+        self.seed = seed
         self._seeds = Seeds(seed)
+        self.rules = Rules(self.chance_actions, zero_sum)
 
     def new_initial_state(self) -> "RulelangState":
-        """A new game whose chance is fixed by the next seed of the game's stream (drawn when first read)."""
-        return RulelangState(self, Inner(self))
+        """A new game: every draw a chance node, or (sampled) fixed by the next seed of the game's stream.
+
+        The game is made when first read, so pyspiel's clone (a new initial state with attributes copied onto
+        it) plays no setup.
+        """
+        if self.explicit:
+            return RulelangState(self, Explicit(self.spec, self.seed))
+        return RulelangState(self, Sampled(self.spec, self._seeds.next))
 
     def state_from(self, state: State) -> "RulelangState":
         """Wrap a rulelang state of this spec (one set up by hand, e.g. with ``State.arrange``) as a pyspiel state.
@@ -140,7 +184,9 @@ class RulelangGame(pyspiel.Game):
             raise RulelangError("that state is not a game of this spec and player count")
         if not state.is_over and state.decision() is None:
             raise RulelangError("that state waits for no decision", hint="call state.resume() after setting it up")
-        return RulelangState(self, Inner(self, state))
+        if self.explicit:
+            return RulelangState(self, Explicit.wrapping(self.spec, state))
+        return RulelangState(self, Sampled(self.spec, self._seeds.next, state))
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> "ViewObserver":
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -151,74 +197,96 @@ class RulelangGame(pyspiel.Game):
 MAX_GAME_LENGTH = 100_000
 
 
-class Inner:
-    """The rulelang ``State`` behind a pyspiel state, made at first use.
+class Rules:
+    """What every state of one game reads and a clone shares rather than copies."""
 
-    pyspiel clones a Python state by making a new initial state and deep-copying its attributes onto it:
-    made lazily, that new state never plays a setup nor takes a seed, and a deep copy is ``State.copy``.
-    """
+    __slots__ = ("chance_actions", "zero_sum")
 
-    __slots__ = ("game", "_state")
+    def __init__(self, chance_actions: ChanceActions, zero_sum: bool):
+        self.chance_actions = chance_actions
+        self.zero_sum = zero_sum
 
-    def __init__(self, game: RulelangGame, state: State | None = None):
-        self.game = game
-        self._state = state
-
-    @property
-    def state(self) -> State:
-        if self._state is None:
-            self._state = self.game.spec.new_state(self.game._seeds.next())
-        return self._state
-
-    def __deepcopy__(self, memo: dict) -> "Inner":
-        return Inner(self.game, self.state.copy())
+    def __deepcopy__(self, memo: dict) -> "Rules":
+        return self
 
 
 class RulelangState(pyspiel.State):
-    """A pyspiel state holding a rulelang ``State`` (``inner``)."""
+    """A pyspiel state holding the game in play (``rulelang.adapters.chance_nodes``: sampled or explicit)."""
 
-    def __init__(self, game: RulelangGame, inner: Inner):
+    def __init__(self, game: RulelangGame, inner: "Sampled | Explicit"):
         super().__init__(game)
         self._inner = inner
+        self._rules = game.rules
 
     @property
-    def inner(self) -> State:
-        return self._inner.state
+    def inner(self) -> State | None:
+        """The rulelang ``State``; with explicit chance, at a chance node the last settled one (None before the
+        setup settles), and read-only: clones share it."""
+        return self._inner.seen
 
     @property
     def spec(self) -> SpecTable:
-        return self._inner.game.spec
+        return self._inner.table
 
     def current_player(self) -> int:
         """Asked many times a step by pyspiel, so read straight from the waiting decision."""
         box = self._inner
-        decision = (box._state or box.state).decision()
+        if box.chance is not None:
+            return pyspiel.PlayerId.CHANCE
+        decision = box.state.decision()
         if decision is None:
             return pyspiel.PlayerId.TERMINAL
         if decision.kind == "secret" or len(decision.players) > 1:
             return pyspiel.PlayerId.SIMULTANEOUS
         return decision.players[0]
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        point = self._inner.chance
+        if point is None:
+            raise RulelangError("this is not a chance node")
+        return self._rules.chance_actions.outcomes(point)
+
     def _legal_actions(self, player: int) -> list[int]:
-        return self.spec.legal_actions(self.inner, player)
+        state = self._inner.state
+        return [] if state is None else self.spec.legal_actions(state, player)
 
     def _apply_action(self, action: int) -> None:
-        self.spec.apply(self.inner, self.current_player(), action)
+        box = self._inner
+        if box.chance is not None:
+            box.draw(self._rules.chance_actions.outcome(action))
+        else:
+            box.choose(self.current_player(), action)
 
     def _apply_actions(self, actions: Sequence[int]) -> None:
-        self.spec.apply_joint(self.inner, actions)
+        self._inner.choose_joint(actions)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance outcome {self._rules.chance_actions.outcome(action)}"
         return self.spec.actions.option(action)
 
     def is_terminal(self) -> bool:
-        return self.inner.is_over
+        state = self._inner.state
+        return state is not None and state.is_over
 
     def returns(self) -> list[float]:
-        return self.spec.returns(self.inner)
+        state = self._inner.state
+        if state is None:
+            return [0.0] * self.spec.players
+        returns = self.spec.returns(state)
+        if self._rules.zero_sum and state.is_over and abs(sum(returns)) > 1e-9:
+            raise RulelangError(f"the returns {returns} add up to {sum(returns)}, not 0, in a game loaded as "
+                                "zero-sum", hint="load it without zero_sum=True")
+        return returns
 
     def __str__(self) -> str:
-        return self.spec.observation_string(self.inner, None)
+        box = self._inner
+        seen = "" if box.seen is None else self.spec.observation_string(box.seen, None)
+        point = box.chance
+        if point is None:
+            return seen
+        drawn = box.position.outcomes
+        return f"{seen}\nchance: after {list(box.moves)} drew {drawn}, now a draw of {point.outcomes}"
 
 
 class ViewObserver:
@@ -236,9 +304,21 @@ class ViewObserver:
         self.dict = {"view": self.tensor}
 
     def set_from(self, state: RulelangState, player: int) -> None:
-        self.tensor[:] = self.encoder.encode(state.inner.view(player))
+        seen = state.inner
+        if seen is None:                        # before the setup settles there is nothing to see
+            self.tensor[:] = 0.0
+        else:
+            self.tensor[:] = self.encoder.encode(seen.view(player))
 
     def string_from(self, state: RulelangState, player: int) -> str:
+        """At a chance node, what the player saw at the last decision (draws show when they settle)."""
+        seen = state.inner
+        if seen is None:
+            return NOTHING_SEEN
         if self.perfect_recall:
-            return self.spec.information_state_string(state.inner, player)
-        return self.spec.observation_string(state.inner, player)
+            return self.spec.information_state_string(seen, player)
+        return self.spec.observation_string(seen, player)
+
+
+#: A player's strings at the chance nodes of the setup, before there is anything to see.
+NOTHING_SEEN = "{}"

@@ -12,7 +12,8 @@ Actions are the integers of ``rulelang.adapters.core.ActionMap`` (the same
 numbers as the OpenSpiel adapter). Rewards are 0 until the game ends, then
 each player's return (the spec's ``returns:``, or 1 for a winner and 0 for
 the rest). ``render()`` (render_mode ``"ansi"``) is the acting agent's view
-as JSON. Chance is the engine's seeded RNG: ``reset(seed=...)`` fixes a game.
+as JSON. Chance is sampled (an AEC environment has no chance agent): draws come
+from the engine's seeded RNG, and ``reset(seed=...)`` fixes a game.
 """
 from __future__ import annotations
 

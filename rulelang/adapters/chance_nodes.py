@@ -1,0 +1,162 @@
+"""The game behind an adapter's state, with chance sampled or explicit (``rulelang.chance``).
+
+A framework's state asks the same few things whichever way chance goes: is a
+draw open, who chooses, take this action. ``Sampled`` answers with a rulelang
+``State`` whose draws come from its seed; ``Explicit`` with a
+``rulelang.chance.Position``, so every shuffle, deal, die and random first
+player is a chance point the framework draws itself. Nothing here imports an
+extra.
+
+Explicit chance never changes a ``State`` in place: a decision or a draw makes
+a new one (``Position`` replays the transition from a copy), so a copy of an
+``Explicit`` shares its states and costs nothing. The states it hands out
+(``seen``) are read-only.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from rulelang import Game, RulelangError, State
+from rulelang.chance import ChancePoint, Position, begin
+
+if TYPE_CHECKING:
+    from .core import SpecTable
+
+
+def largest_draw(game: Game, players: int) -> int:
+    """The most outcomes one random draw of this game can have.
+
+    Draws are a random first player (``players``), a step of a shuffle (at most every card of the game) and a die
+    (its largest face).
+    """
+    faces = max((max(outcomes) for outcomes in game.dice.values() if outcomes), default=0)
+    return max(players, len(game.card_type), faces, 1)
+
+
+class ChanceActions:
+    """Chance outcomes <-> action integers, numbered after the players' actions.
+
+    Outcome ``k`` of a draw is action ``base + k``, where ``base`` is the number of the players' actions: a chance
+    action is never a player's action, so a history reads unambiguously and a player's action given at a chance
+    node is refused. ``size`` (base plus the largest draw) bounds every chance action.
+    """
+
+    def __init__(self, base: int, bound: int):
+        self.base = base
+        self.bound = bound
+        self.size = base + bound
+
+    def action(self, outcome: int) -> int:
+        return self.base + outcome
+
+    def outcome(self, action: int) -> int:
+        if not self.base <= action < self.size:
+            raise RulelangError(f"action {action} is not a chance action of this game",
+                                hint=f"chance actions are {self.base} to {self.size - 1}")
+        return action - self.base
+
+    def outcomes(self, point: ChancePoint) -> list[tuple[int, float]]:
+        """(action, probability) of every outcome of the draw, as OpenSpiel's ``chance_outcomes`` lists them."""
+        if point.outcomes > self.bound:
+            raise RulelangError(f"a draw of {point.outcomes} outcomes is more than the {self.bound} this game "
+                                "was sized for")
+        return [(self.base + k, p) for k, p in point.probabilities]
+
+
+class Sampled:
+    """A game whose draws come from its seed: made at first use (``seed_of()`` is asked then), changed in place."""
+
+    __slots__ = ("table", "seed_of", "_state")
+    explicit = False
+    chance: ChancePoint | None = None
+
+    def __init__(self, table: "SpecTable", seed_of, state: State | None = None):
+        self.table = table
+        self.seed_of = seed_of
+        self._state = state
+
+    @property
+    def state(self) -> State:
+        if self._state is None:
+            self._state = self.table.new_state(self.seed_of())
+        return self._state
+
+    seen = state
+
+    def choose(self, player: int, action: int) -> None:
+        self.table.apply(self.state, player, action)
+
+    def choose_joint(self, actions: Sequence[int]) -> None:
+        self.table.apply_joint(self.state, actions)
+
+    def __deepcopy__(self, memo: dict) -> "Sampled":
+        return Sampled(self.table, self.seed_of, self.state.copy())
+
+
+class Explicit:
+    """A game whose every draw is a chance point: a ``Position`` (begun at first use) and what was last seen.
+
+    ``seen`` is the settled state, or at a chance point the last settled one (nobody has seen the draws of a
+    transition before it settles); None while the setup's draws are open. ``moves`` are the option ids taken
+    since ``seen``, for the referee's string of a chance point.
+    """
+
+    __slots__ = ("table", "seed", "_position", "seen", "moves")
+    explicit = True
+
+    def __init__(self, table: "SpecTable", seed: int, position: Position | None = None,
+                 seen: State | None = None, moves: tuple = ()):
+        self.table = table
+        self.seed = seed
+        self._position = position
+        self.seen = seen
+        self.moves = moves
+
+    @classmethod
+    def wrapping(cls, table: "SpecTable", state: State) -> "Explicit":
+        """A state set up by hand, settled at a decision (or over), its later draws explicit."""
+        settled = state.copy()
+        settled.chance = []
+        return cls(table, state.seed, Position(settled, None, lambda _outcomes: settled), settled)
+
+    @property
+    def position(self) -> Position:
+        if self._position is None:
+            self._moved(begin(self.table.game, self.table.players, self.seed,
+                              ask_single_options=self.table.ask_single), ())
+        return self._position
+
+    @property
+    def chance(self) -> ChancePoint | None:
+        return self.position.chance
+
+    @property
+    def state(self) -> State | None:
+        """The settled state; None at a chance point."""
+        return self.position.state
+
+    def _moved(self, position: Position, moves: tuple) -> None:
+        self._position = position
+        if position.state is not None:
+            self.seen, self.moves = position.state, ()
+        else:
+            self.moves = moves
+
+    def draw(self, outcome: int) -> None:
+        self._moved(self.position.draw(outcome), self.moves)
+
+    def choose(self, player: int, action: int) -> None:
+        position = self.position
+        if position.state is None:
+            raise RulelangError(f"a chance point is open: player {player} cannot take action {action} now")
+        index = self.table.option_index(position.state, player, action)
+        if index is not None:
+            taken = (f"P{player + 1}", self.table.actions.option(action))
+            self._moved(position.choose(index, player), self.moves + (taken,))
+
+    def choose_joint(self, actions: Sequence[int]) -> None:
+        for player in self.table.choosers(self.position.state):
+            self.choose(player, actions[player])
+
+    def __deepcopy__(self, memo: dict) -> "Explicit":
+        return Explicit(self.table, self.seed, self.position, self.seen, self.moves)
