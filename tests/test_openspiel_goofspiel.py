@@ -2,7 +2,7 @@
 
 The prize order is drawn by the test: OpenSpiel takes it as its chance
 outcomes, one a turn, and the spec's shuffled prize pile is put in the same
-order after its setup (``State.put_on_top``, the scenario fixture). At every
+order after its setup (``fixtures.put_on_top``, the scenario fixture). At every
 simultaneous node both games must offer each player the same bids, and at the
 end give the same returns. Skipped without the `openspiel` extra.
 """
@@ -12,6 +12,8 @@ import random
 from pathlib import Path
 
 import pytest
+
+from rulelang import fixtures
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -32,7 +34,7 @@ def play_in_step(game, seed: int) -> tuple[float, ...]:
     order = rng.sample(range(13), 13)
     theirs = pyspiel.load_game("goofspiel").new_initial_state()
     inner = game.spec.positioned_state(seed)
-    inner.put_on_top("prizes", [VALUES[v] for v in reversed(order)])      # the last on top: order[0] first
+    fixtures.put_on_top(inner, "prizes", [VALUES[v] for v in reversed(order)])      # the last on top: order[0] first
     inner.resume()
     ours = game.state_from(inner)
     prizes = iter(order)

@@ -3,7 +3,7 @@
 The test draws the deal (two private cards, then the board card) and gives it
 to OpenSpiel as chance outcomes; the spec's hands are laid out the same way
 after its setup (``State.arrange``) and the board card put on top of its deck
-(``State.put_on_top``). OpenSpiel's card ``c`` is rank ``c // 2`` (Jack,
+(``fixtures.put_on_top``). OpenSpiel's card ``c`` is rank ``c // 2`` (Jack,
 Queen, King) of suit ``c % 2``; suits never decide a hand. At every step the
 player to move and the legal actions must agree, and at the end the returns.
 Skipped without the `openspiel` extra.
@@ -14,6 +14,8 @@ import random
 from pathlib import Path
 
 import pytest
+
+from rulelang import fixtures
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -34,7 +36,7 @@ def play_in_step(game, seed: int) -> tuple:
     theirs = pyspiel.load_game("leduc_poker").new_initial_state()
     inner = game.spec.positioned_state(seed)
     inner.arrange({"hand:P1": [RANKS[deal[0] // 2]], "hand:P2": [RANKS[deal[1] // 2]]})
-    inner.put_on_top("deck", [RANKS[deal[2] // 2]])
+    fixtures.put_on_top(inner, "deck", [RANKS[deal[2] // 2]])
     inner.resume()
     ours = game.state_from(inner)
     chance = iter(deal)
