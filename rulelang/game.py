@@ -111,6 +111,8 @@ class Layout:
     role_players: dict[str, list[int]]
     team_players: dict[str, list[int]]
     tables: dict[str, dict[str, int]]
+    start_zones: list[list[int]]                    # zid -> the cards that start there (copied per game)
+    start_loc: list[int]                            # card -> the zone it starts in
 
 
 class Game:
@@ -215,7 +217,13 @@ class Game:
             row = table["rows"].get(n)
             if row is not None:
                 tables[name] = dict(zip(table["columns"], row))
-        return Layout(n, zones, labels, roles, role_players, team_players, tables)
+        start_zones: list[list[int]] = [[] for _ in zones]
+        start_loc = []
+        for card, ctype in enumerate(self.card_type):
+            zid = self.zone_id(self.zones[ctype.zone], 0, n)
+            start_zones[zid].append(card)
+            start_loc.append(zid)
+        return Layout(n, zones, labels, roles, role_players, team_players, tables, start_zones, start_loc)
 
     def new_state(self, players: int, seed: int = 0, observer: Callable | None = None,
                   before_first_turn: bool = False, ask_single_options: bool | None = None,

@@ -56,6 +56,16 @@ class Decision:
     def simultaneous(self) -> bool:
         return self.kind == "secret"
 
+    def without(self, player: int) -> "Decision | None":
+        """The same decision once ``player`` has chosen: the others' options are kept, not built again.
+
+        So a secret choice of k players builds its options once, not once per player still to choose.
+        """
+        players = tuple(p for p in self.players if p != player)
+        if not players:
+            return None
+        return Decision(self.kind, self.prompt, players, {p: self.options[p] for p in players}, self.name, self.rule)
+
 
 class DecisionProtocol:
     """The decision methods of ``State``, which holds the fields they use."""
@@ -143,7 +153,8 @@ class DecisionProtocol:
     def _take(self, pend: dict, i: int, j: int) -> None:
         chosen = pend["chosen"]
         chosen[i] = j
-        self._decision = None
+        known = self._decision
+        self._decision = None if known is None else known.without(pend["players"][i])
         kind = pend["kind"]
         event = {"type": "chose", "turn": self.turn, "player": NAMES[pend["players"][i]],
                  "option": pend["options"][i][j][0], "decision": kind}

@@ -181,12 +181,8 @@ class State(DecisionProtocol):
         holders = game.player_holder + players + len(game.card_type)    # game, places, players, cards
         st.counters = [[0] * len(game.counters) for _ in range(holders)]
         st.vars = [list(game.var_initial) for _ in range(players)]
-        st.zones = [[] for _ in lay.zones]
-        st.loc = [0] * len(game.card_type)
-        for card, ctype in enumerate(game.card_type):
-            zid = game.zone_id(game.zones[ctype.zone], 0, players)
-            st.zones[zid].append(card)
-            st.loc[card] = zid
+        st.zones = [list(cards) for cards in lay.start_zones]     # worked out once per player count
+        st.loc = list(lay.start_loc)
         st.stack = [Frame(game.main, 0, {})]
         st.revealed = []              # [card, seat] pairs: cards shown to a player, until they move
         st.pending = None
