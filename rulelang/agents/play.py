@@ -94,7 +94,7 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
             raise RuleError(f"{player_name(player)} must choose but has no legal option")
         by_index = fast[player]
         if by_index is not None:       # agents that pick by position skip the options
-            state.apply_index(by_index(seats[player], player, count), player)
+            state.apply_index(by_index(seats[player], player, count))    # for the first chooser: ``player``
         else:
             table.decide(state, player, count)
     raise DecisionLimit(f"the game did not end after {max_decisions:,} decisions")
