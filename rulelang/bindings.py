@@ -18,12 +18,14 @@ PLAYER, CARD, INT = "player", "card", "int"     # the checker's type names (rule
 #: Stands for the roll's own type, `roll:DIE`, in a roll trigger's binding (see ``Binding.scope``).
 ROLLED = "roll:?"
 
-#: Words a game may not use as the name of a location, counter, zone, role, table, card or param.
-RESERVED_WORDS = frozenset({"me", "target", "this", "card", "owner", "players", "others", "game", "turn", "none",
-                            "true", "false"})
-
 #: The names that some kind of rule text binds: never a global name, never assigned to.
 BOUND_WORDS = ("me", "target", "this", "card", "owner")
+
+#: Names every rule text sees: all players, all but `me`, the game (its counters) and the turn number.
+GLOBAL_WORDS = ("players", "others", "game", "turn")
+
+#: Words a game may not use as the name of a location, counter, zone, role, table, card or param.
+RESERVED_WORDS = frozenset(BOUND_WORDS) | frozenset(GLOBAL_WORDS) | {"none", "true", "false"}
 
 
 class Rule(Enum):

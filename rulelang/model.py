@@ -194,7 +194,8 @@ class Card:
     zone: str                  # where its copies start
     discard: str | None
     token: bool
-    slot: str
+    slot: str                  # its own id unless it names one
+    named_slot: bool           # it names a slot (a slot is then a card kind rules may name)
     tags: tuple[str, ...]
     props: Mapping[str, Any]   # only those the card sets (the others take card_props' defaults)
     text: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .check import BOOL, INT, VAR_TYPES
+from .check import BOOL, COUNTER, INT, LOCATION, VAR_TYPES, Symbols, phase_specs
 from .document import Document
 from .limits import CALL_DEPTH, INT64, STEP_BUDGET
 from .model import (Card, CardAnswer, CardPlay, Die, EndCondition, FirstSeat, Function, Limits, Owner, Param, Phase,
@@ -63,7 +63,7 @@ def build_spec(doc: Document) -> Spec:
         cards=tuple(_card(r, i, card) for i, card in enumerate(data.get("cards") or [])),
         setup=r.text(("setup",)),
         has_turn=bool(data.get("turn")), has_phases=bool(data.get("phases")),
-        phases=tuple(_phase(r, k, path, phase) for k, (path, phase) in enumerate(phase_paths(data))),
+        phases=tuple(_phase(r, k, path, phase) for k, (path, phase) in enumerate(phase_specs(data))),
         score=r.text(("score",)) if not isinstance(data.get("score"), dict) else None,
         score_parts=_score_parts(r),
         heuristic=r.text(("heuristic",)), returns=r.text(("returns",)),
@@ -74,13 +74,6 @@ def build_spec(doc: Document) -> Spec:
         limits=Limits(data.get("step_budget", STEP_BUDGET), data.get("call_depth", CALL_DEPTH),
                       data.get("number_limit", INT64), bool(data.get("ask_single_options", False))),
     )
-
-
-def phase_paths(data: dict) -> list[tuple[tuple, dict]]:
-    """The turn structures of the data with their paths: `phases:`, or `turn:` as the one phase."""
-    if data.get("phases"):
-        return [(("phases", k), phase or {}) for k, phase in enumerate(data["phases"])]
-    return [(("turn",), data.get("turn") or {})]
 
 
 def _mapping(value: Any) -> dict:
@@ -131,7 +124,7 @@ def _card(r: _Reader, i: int, card: dict) -> Card:
     return Card(
         index=i, id=card["id"], name=card.get("name", card["id"]), count=card.get("count", 1),
         zone=card.get("zone"), discard=card.get("discard"), token=bool(card.get("token")),
-        slot=card.get("slot", card["id"]), tags=tuple(card.get("tags") or []), props=dict(card.get("props") or {}),
+        slot=card.get("slot", card["id"]), named_slot=bool(card.get("slot")), tags=tuple(card.get("tags") or []), props=dict(card.get("props") or {}),
         text=card.get("text", ""),
         play=None if play is None else CardPlay(r.text(path + ("play", "target")), r.text(path + ("play", "to")),
                                                 r.text(path + ("play", "effect")), r.span(path + ("play",))),
@@ -182,6 +175,65 @@ def _end(r: _Reader, i: int, cond: dict) -> EndCondition:
     path = ("end", i)
     return EndCondition(cond.get("name", f"end condition {i + 1}"), r.text(path + ("when",)),
                         r.text(path + ("winner",)), r.span(path))
+
+
+# --- the checker's table of names ---------------------------------------------------------------
+
+def symbols_of(spec: Spec) -> Symbols:
+    """Every declared name with what it is: the checker resolves rule texts against these."""
+    s = Symbols()
+    s.locations = {name: place.props for name, place in spec.locations.items()}
+    s.counters = {name: place.props for name, place in spec.counters.items()}
+    s.vars = {name: var.type for name, var in spec.vars.items()}
+    s.zones = dict(spec.zones)
+    s.tags = set(spec.tags)
+    s.card_props = dict(spec.card_props)
+    s.cards = {card.id: card for card in spec.cards}
+    s.slots = {card.slot for card in spec.cards if card.named_slot}
+    s.roles = {role.name: role for role in spec.roles}
+    for role in spec.roles:
+        s.teams.setdefault(role.team, []).append(role.name)
+    for name in list(s.teams):
+        if name in s.roles and s.teams[name] == [name]:
+            del s.teams[name]      # a team of one role is named by the role already
+    s.tables = {name: list(table.columns) for name, table in spec.tables.items()}
+    s.dice = {name: list(die.outcomes) for name, die in spec.dice.items()}
+    for name, proc in spec.procedures.items():
+        s.procedures[name] = {p: VAR_TYPES.get(t, "?") for p, t in proc.params.items()}
+        if proc.returns is not None:
+            s.proc_returns[name] = VAR_TYPES.get(proc.returns, "?")
+    s.functions = {name: {p: VAR_TYPES.get(t, "?") for p, t in fn.params.items()}
+                   for name, fn in spec.functions.items()}
+    s.location_props = _prop_types(s.locations.values(), s)
+    s.counter_props = _prop_types(s.counters.values(), s)
+    limit = spec.limits.number_limit
+    s.number_limit = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else INT64
+    s.seat_turns = spec.seat_turns
+    s.params = {name: param.default for name, param in spec.params.items()}
+    return s
+
+
+def _prop_types(props: Any, s: Symbols) -> dict[str, str]:
+    """Each property of locations (or counters) with the type of the first value given for it."""
+    types: dict[str, str] = {}
+    for decl in props:
+        for key, value in decl.items():
+            types.setdefault(key, _value_type(value, s))
+    return types
+
+
+def _value_type(value: Any, s: Symbols) -> str:
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    if not isinstance(value, str):
+        return "?"
+    if value in s.counters:
+        return COUNTER
+    if value in s.locations:
+        return LOCATION
+    return "?"
 
 
 def _get(data: Any, path: tuple) -> Any:

@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 
 from .. import nodes as n
 from ..bindings import Rule, scope as bound
-from ..check import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, Symbols, build_symbols, list_of
+from ..check import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, Symbols, list_of
 from ..check_decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
 from ..decisions import place_of
 from ..engine import NAMES, CardType, EndCondition, Game, Phase, Proc, ZoneDecl, discard_card, move_card
@@ -22,7 +22,7 @@ from ..errors import RulelangError, RuleError, SpecError, raise_all
 from ..loader import Document
 from ..model import Event, RuleText
 from ..model import Phase as PhaseSpec
-from ..model_build import build_spec
+from ..model_build import build_spec, symbols_of
 from ..parser import parse_block, parse_expression
 from ..limits import FUNCTION_DEPTH
 from .bounds import function_order, too_deep_functions
@@ -55,7 +55,7 @@ class GameCompiler(HookDeclarations):
         self.data = doc.data
         self.spec = build_spec(doc)
         self.errors: list[RulelangError] = []
-        self.sym = build_symbols(self.data)
+        self.sym = symbols_of(self.spec)
         self.given_params = params
         self.game = Game()
         self.seat = self.spec.seat_turns
@@ -253,7 +253,6 @@ class GameCompiler(HookDeclarations):
             for _ in range(card.count):
                 g.card_type.append(ctype)
                 g.slot_of.append(ctype.slot)
-        sym.tags = set(self.spec.tags)
 
     # -- code ------------------------------------------------------------------------------
 

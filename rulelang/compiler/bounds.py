@@ -1,4 +1,4 @@
-"""Load-time bounds on a spec: its limits, the numbers it writes, its cards and its functions.
+"""Load-time bounds on a spec: the numbers it writes, its cards and its functions.
 
 What the engine counts while playing (see ``rulelang.limits``) is cheap only
 when the spec itself stays in proportion: numbers in its YAML within the game's
@@ -11,18 +11,9 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from .. import nodes as n
-from ..engine import Game
-from ..limits import CALL_DEPTH, FUNCTION_DEPTH, INT64, STEP_BUDGET
+from ..limits import FUNCTION_DEPTH
 
 MAX_CARDS = 10_000      # card instances in one game, all kinds together
-
-
-def read_limits(game: Game, data: dict) -> None:
-    """The top-level limit keys (the schema checked their ranges)."""
-    game.step_budget = data.get("step_budget", STEP_BUDGET)
-    game.call_depth = data.get("call_depth", CALL_DEPTH)
-    game.number_limit = data.get("number_limit", INT64)
-    game.ask_single_options = bool(data.get("ask_single_options", False))
 
 
 def _is_number(value: Any) -> bool:
