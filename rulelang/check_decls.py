@@ -17,12 +17,12 @@ from typing import Any, Callable, Iterable, Mapping
 from . import nodes as n
 from .bindings import RESERVED_WORDS
 from .check import LOCATION
-from .compiler.bounds import MAX_CARDS, card_total, numbers_out_of_range
 from .document import Document
 from .errors import RulelangError, SpecError, did_you_mean, raise_all
 from .limits import shown
 from .model import ON_FORMS, Card, Event, Owner, Spec
 from .params import declaration_problems, resolve
+from .spec_bounds import MAX_CARDS, card_total, numbers_out_of_range
 
 
 class _Report:

@@ -16,6 +16,9 @@ from typing import Any, Mapping
 
 from .errors import Span
 
+#: Declarations are values nobody changes; compared by identity (no generated __eq__/__hash__: cheaper to import).
+_model = dataclass(frozen=True, eq=False)
+
 
 class Owner(str, Enum):
     """Who a zone belongs to: one pile on the table, or one pile per player."""
@@ -94,7 +97,7 @@ def read_on(on: Any) -> TriggerOn | None:
     return None
 
 
-@dataclass(frozen=True)
+@_model
 class RuleText:
     """A rule text of the spec: its words and the path of its YAML value (to parse it and locate errors)."""
 
@@ -102,22 +105,26 @@ class RuleText:
     text: str
 
 
-@dataclass(frozen=True)
+@_model
 class Players:
+    """How many may play."""
+
     min: int
     max: int
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class Role:
+    """A role some seats take (`roles:`)."""
+
     name: str
     count: int | None          # None: the role takes the seats the others leave
     team: str                  # the role's own name when it names no team
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class Place:
     """A location or a counter: a name, the words shown for it, and its properties (ints or names)."""
 
@@ -127,7 +134,7 @@ class Place:
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class Var:
     """A per-player variable."""
 
@@ -138,8 +145,10 @@ class Var:
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class Table:
+    """Numbers looked up by player count (`tables:`)."""
+
     name: str
     by: str
     columns: tuple[str, ...]
@@ -147,16 +156,20 @@ class Table:
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class Die:
+    """A die: its faces and the outcomes they show."""
+
     name: str
     faces: int
     outcomes: Mapping[str, tuple]   # outcome -> the faces that show it
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class Zone:
+    """A pile of cards: one on the table, or one per player."""
+
     name: str
     owner: Owner
     visibility: str
@@ -168,22 +181,26 @@ class Zone:
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class CardPlay:
+    """A card's `play:` section."""
+
     target: RuleText | None
     to: RuleText | None
     effect: RuleText | None
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class CardAnswer:
+    """A card's `answer:` section: it may cancel a card just played."""
+
     when: RuleText | None
     effect: RuleText | None
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class Card:
     """One kind of card (``count`` copies of it)."""
 
@@ -212,8 +229,10 @@ class Card:
         return ("cards", self.index)
 
 
-@dataclass(frozen=True)
+@_model
 class Param:
+    """A named setting of a game instance (`params:`)."""
+
     name: str
     type: str | None
     default: Any
@@ -221,15 +240,17 @@ class Param:
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class Step:
+    """One step of a turn."""
+
     name: str
     effect: RuleText | None
     path: tuple
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class Phase:
     """A turn structure: `turn:`, or one of `phases:`."""
 
@@ -249,8 +270,10 @@ class Phase:
         return self.order is TurnOrder.SEAT
 
 
-@dataclass(frozen=True)
+@_model
 class Trigger:
+    """Rules run when something happens (`triggers:`)."""
+
     index: int
     name: str
     on: TriggerOn | None       # None: `on:` takes no known form (an error of check_decls)
@@ -264,16 +287,20 @@ class Trigger:
         return ("triggers", self.index)
 
 
-@dataclass(frozen=True)
+@_model
 class EndCondition:
+    """One entry of the ordered `end:` list."""
+
     name: str
     when: RuleText | None
     winner: RuleText | None
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class Procedure:
+    """Statements that rules call by name."""
+
     name: str
     params: Mapping[str, str]          # param -> the type named in the YAML
     returns: str | None
@@ -281,15 +308,17 @@ class Procedure:
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class Function:
+    """A value computed from arguments, by name."""
+
     name: str
     params: Mapping[str, str]
     value: RuleText | None
     span: Span
 
 
-@dataclass(frozen=True)
+@_model
 class Limits:
     """The top-level limits (their ranges were checked by the schema)."""
 
@@ -299,7 +328,7 @@ class Limits:
     ask_single_options: bool
 
 
-@dataclass(frozen=True)
+@_model
 class Spec:
     """A whole game's declarations, in the order the YAML gives them."""
 
