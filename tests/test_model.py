@@ -127,3 +127,14 @@ def test_both_games_build_a_model_with_every_card_and_phase() -> None:
 def test_a_document_of_no_mapping_builds_an_empty_model() -> None:
     spec = build_spec(Document({}, Path("game.yaml")))
     assert spec.name == "untitled" and spec.cards == () and [p.name for p in spec.phases] == ["turn"]
+
+
+@pytest.mark.parametrize("module", ["rulelang.model", "rulelang.model_build", "rulelang.check_decls",
+                                    "rulelang.bindings", "rulelang.compiler"])
+def test_each_module_of_the_model_imports_first_in_a_fresh_process(module: str) -> None:
+    """No import cycle: the checker side must not need the compiler package to load."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
