@@ -138,3 +138,26 @@ def test_each_module_of_the_model_imports_first_in_a_fresh_process(module: str) 
     done = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+NAMES = st.sampled_from(["deck", "pile", "hand", "heap", "bin", "pot"])
+
+
+@given(zones=st.dictionaries(NAMES, st.tuples(st.none() | NAMES, st.none() | NAMES), min_size=1, max_size=4),
+       card_zone=NAMES)
+@settings(max_examples=150, deadline=None)
+def test_every_zone_named_and_not_declared_is_reported_once_per_place(zones: dict, card_zone: str) -> None:
+    """check_decls reports an unknown zone exactly where a declaration names one, and nowhere else."""
+    from rulelang.check_decls import check_declarations
+    data = {"game": "g", "players": {"min": 2, "max": 2},
+            "zones": {name: {"owner": "table", "visibility": "public",
+                             **({"refill_from": refill} if refill else {}), **({"discard": discard} if discard else {})}
+                      for name, (refill, discard) in zones.items()},
+            "cards": [{"id": "c", "name": "C", "count": 1, "zone": card_zone}],
+            "turn": {"order": "seat", "steps": [{"name": "s", "effect": "pass"}]}}
+    doc = Document(data, Path("game.yaml"))
+    errors, _ = check_declarations(build_spec(doc), doc, None)
+    unknown = sorted(e.message for e in errors if e.message.startswith("unknown zone"))
+    named = [other for refill, discard in zones.values() for other in (refill, discard) if other is not None]
+    expected = sorted(f"unknown zone '{other}'" for other in named + [card_zone] if other not in zones)
+    assert unknown == expected
