@@ -62,10 +62,6 @@ class GameCompiler(HookDeclarations):
 
     # -- helpers -------------------------------------------------------------------
 
-    def error(self, message: str, path: tuple, hint: str | None = None, key: bool = False) -> None:
-        span = self.doc.key_span(path) if key else self.doc.span(path)
-        self.errors.append(SpecError(message, span, hint))
-
     def parse(self, job: _Job) -> None:
         text = job.text.text
         path = job.path
