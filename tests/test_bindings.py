@@ -45,7 +45,7 @@ def _proc(frame: Any) -> int:
 class _Watch:
     """What each kind of rule text was started with: (what, expected names, names seen) for every mismatch."""
 
-    def __init__(self, folder: str, mods: tuple[str, ...]):
+    def __init__(self, folder: str | Path, mods: tuple[str, ...] = ()):
         self.game = load_game(ROOT / folder, mods=[ROOT / m for m in mods])
         self.spec = build_spec(load_document(ROOT / folder, mods=[ROOT / m for m in mods]))
         self.wrong: set[tuple[str, frozenset, frozenset]] = set()
@@ -124,8 +124,8 @@ class _WatchingAgent:
         return self.rng.randrange(count)
 
 
-def _play(name: str, seeds: int = 6) -> _Watch:
-    watch = _Watch(*GAMES[name])
+def _play(name: str, seeds: int = 6, folder: Path | None = None) -> _Watch:
+    watch = _Watch(*GAMES[name]) if folder is None else _Watch(folder)
     for seed in range(seeds):
         for players in range(watch.game.min_players, min(watch.game.max_players, 5) + 1):
             agent = _WatchingAgent(watch, seed)
@@ -144,6 +144,39 @@ def test_the_runtime_starts_each_rule_text_with_the_names_of_its_binding(name: s
     watch = _play(name)
     assert not _unexplained(watch), f"{name}: locals differ from their bindings: {sorted(_unexplained(watch))}"
     assert any(what.startswith("step '") for what in watch.seen), "the watch saw no frame at all"
+
+
+#: A choice at the start of a rule text, so its frame waits where the watch sees it.
+CHOOSE = "me chooses k from 0 to 1"
+
+#: examples/hooks with a choice in every trigger, card effect and answer, a trigger on every event and a
+#: `discard_when`: each kind of rule text then waits on a decision with its frame on the stack.
+EVERY_KIND = [
+    ("      effect: move 1 coin from target to me\n", f"      effect: |\n        {CHOOSE}\n        move 1 coin from target to me\n"),
+    ("      effect: move 1 coin from player to me\n", f"      effect: |\n        {CHOOSE}\n        move 1 coin from player to me\n"),
+    ("    play: {to: me.play, effect: pass}\n\n  - id: medal",
+     "    play: {to: me.play, effect: pass}\n    discard_when: owner.coin > 99\n\n  - id: medal"),
+    ("    effect: dice += 1\n", f"    effect: |\n      {CHOOSE}\n      dice += 1\n"),
+    ("    effect: change 1 to 6 in rolled\n", f"    effect: |\n      {CHOOSE}\n      change 1 to 6 in rolled\n"),
+    ("      me.rested = false\n", f"      {CHOOSE}\n      me.rested = false\n"),
+    ("\nsetup: |", "".join(f"  - name: {name}\n    on: {on}\n    effect: {CHOOSE}\n" for name, on in (
+        ("entering play", "enter play"), ("leaving play", "leave play"), ("after a challenge", "resolve challenge"),
+        ("at the end of a turn", "end turn"), ("before the duel", "before step duel"),
+        ("after drawing", "after step draw"))) + "\nsetup: |"),
+]
+
+
+def test_every_kind_of_trigger_card_and_answer_starts_with_the_names_of_its_binding(tmp_path: Path) -> None:
+    text = (ROOT / "examples" / "hooks" / "game.yaml").read_text(encoding="utf-8")
+    for old, new in EVERY_KIND:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    (tmp_path / "game.yaml").write_text(text, encoding="utf-8")
+    watch = _play("hooks", 4, tmp_path)
+    assert not _unexplained(watch), f"locals differ from their bindings: {sorted(_unexplained(watch))}"
+    triggers = {f"trigger '{t.name}'" for t in watch.spec.triggers}
+    assert triggers <= watch.seen, f"never seen waiting: {sorted(triggers - watch.seen)}"
+    assert {"card challenge", "answer parry", "discard_when", "play target"} <= watch.seen
 
 
 def test_the_watch_sees_the_kinds_of_text_both_games_have() -> None:
