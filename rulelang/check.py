@@ -8,13 +8,17 @@ never has to guess, and it collects every error it finds with its span.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from . import nodes as n
+from .bindings import BOUND_WORDS, GLOBAL_WORDS
 from .decisions import branch_id
 from .errors import RulelangError, Span, SpecError, did_you_mean
 from .limits import INT64
 from .check_hooks import HookChecks, is_proc_call
+
+if TYPE_CHECKING:
+    from .model import Card, Role, Zone
 
 # Types are short strings: "int", "bool", "text", "player", "location",
 # "counter", "card", "zone", "game", "none", "class" (a card id, tag or slot),
@@ -61,15 +65,15 @@ def describe(kind: str) -> str:
 class Symbols:
     """Every name a game declares, with what it is."""
 
-    locations: dict[str, dict] = field(default_factory=dict)
-    counters: dict[str, dict] = field(default_factory=dict)
+    locations: dict[str, Mapping[str, Any]] = field(default_factory=dict)     # name -> its properties
+    counters: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     vars: dict[str, str] = field(default_factory=dict)                # name -> type
-    zones: dict[str, dict] = field(default_factory=dict)
+    zones: dict[str, Zone] = field(default_factory=dict)
     tags: set[str] = field(default_factory=set)
     slots: set[str] = field(default_factory=set)
-    cards: dict[str, dict] = field(default_factory=dict)
+    cards: dict[str, Card] = field(default_factory=dict)
     card_props: dict[str, int] = field(default_factory=dict)
-    roles: dict[str, dict] = field(default_factory=dict)
+    roles: dict[str, Role] = field(default_factory=dict)
     teams: dict[str, list[str]] = field(default_factory=dict)
     tables: dict[str, list[str]] = field(default_factory=dict)
     dice: dict[str, list[str]] = field(default_factory=dict)         # die -> outcome names
@@ -84,14 +88,14 @@ class Symbols:
     params: dict[str, int | bool] = field(default_factory=dict)      # param -> this instance's value
 
     def zone_owner(self, name: str) -> str:
-        return self.zones[name].get("owner", "table")
+        return self.zones[name].owner
 
     def classes(self) -> set[str]:
         return set(self.cards) | self.tags | self.slots
 
     def global_names(self) -> set[str]:
         return (set(self.locations) | set(self.counters) | set(self.zones) | set(self.roles)
-                | set(self.teams) | set(self.tables) | set(self.params) | {"players", "game", "turn", "others", "me"})
+                | set(self.teams) | set(self.tables) | set(self.params) | set(GLOBAL_WORDS) | {"me"})
 
 
 @dataclass
@@ -193,7 +197,7 @@ class Checker(HookChecks, n.Visitor):
 
     def assignable(self, target: n.Expr, scope: Scope) -> str:
         if isinstance(target, n.Name):
-            if target.id in scope.names and target.id not in ("me", "target", "this", "card", "owner"):
+            if target.id in scope.names and target.id not in BOUND_WORDS:
                 target.ref = ("local", target.id)
                 target.type = scope.names[target.id]
                 return target.type
@@ -356,7 +360,7 @@ class Checker(HookChecks, n.Visitor):
 
     def stmt_Play(self, s: n.Play, scope: Scope) -> None:
         self.expect(s.zone, scope, ZONE, "the zone played from")
-        if not any(card.get("play") is not None for card in self.sym.cards.values()):
+        if not any(card.play is not None for card in self.sym.cards.values()):
             self.error("no card of this game can be played", s.span, "give cards a 'play:' section")
 
     def stmt_Skip(self, s: n.Skip, scope: Scope) -> None:
@@ -428,7 +432,7 @@ class Checker(HookChecks, n.Visitor):
         s = self.sym
         return (name in s.locations or name in s.counters or name in s.zones or name in s.roles
                 or name in s.teams or name in s.tables or name in s.params
-                or name in ("players", "game", "turn", "others"))
+                or name in GLOBAL_WORDS)
 
     def expr_Name(self, e: n.Name, scope: Scope) -> str:
         s, name = self.sym, e.id
@@ -454,7 +458,7 @@ class Checker(HookChecks, n.Visitor):
             return BOOL if isinstance(s.params[name], bool) else INT
         if name in s.roles:
             e.ref = ("role", name)
-            return PLAYER if s.roles[name].get("count") == 1 else list_of(PLAYER)
+            return PLAYER if s.roles[name].count == 1 else list_of(PLAYER)
         if name in s.teams:
             e.ref = ("team", name)
             return list_of(PLAYER)
@@ -476,7 +480,7 @@ class Checker(HookChecks, n.Visitor):
         if name in s.classes():       # a card kind as a value (rulelang/compiler/kinds.py)
             e.ref = ("class", name)
             return CLASS
-        if name in ("me", "target", "this", "card", "owner"):
+        if name in BOUND_WORDS:
             return self.error(f"'{name}' is not known here", e.span, _where_hint(name))
         pool = set(scope.names) | s.global_names()
         return self.error(f"unknown name '{name}'", e.span, did_you_mean(name, pool))
@@ -758,73 +762,8 @@ def _where_hint(name: str) -> str:
     }[name]
 
 
-# --- the symbol table from the YAML declarations ----------------------------------
-
-def build_symbols(data: dict) -> Symbols:
-    """Collect every declared name: the checker resolves rule texts against these."""
-    s = Symbols()
-    s.locations = dict(data.get("locations") or {})
-    s.counters = dict(data.get("counters") or {})
-    for name, decl in (data.get("vars") or {}).items():
-        s.vars[name] = VAR_TYPES.get((decl or {}).get("type", "int"), INT)
-    s.zones = dict(data.get("zones") or {})
-    s.tags = set(data.get("tags") or [])
-    s.card_props = dict(data.get("card_props") or {})
-    for card in data.get("cards") or []:
-        if isinstance(card, dict) and "id" in card:
-            s.cards[card["id"]] = card
-            if card.get("slot"):
-                s.slots.add(card["slot"])
-    for role in data.get("roles") or []:
-        s.roles[role["name"]] = role
-        s.teams.setdefault(role.get("team", role["name"]), []).append(role["name"])
-    for name in list(s.teams):
-        if name in s.roles and s.teams[name] == [name]:
-            del s.teams[name]      # a team of one role is named by the role already
-    for name, table in (data.get("tables") or {}).items():
-        s.tables[name] = list(table.get("columns") or [])
-    for name, die in (data.get("dice") or {}).items():
-        s.dice[name] = list((die.get("outcomes") or {}).keys())
-    for name, proc in (data.get("procedures") or {}).items():
-        s.procedures[name] = {p: VAR_TYPES.get(t, "?") for p, t in (proc.get("params") or {}).items()}
-        if proc.get("returns") is not None:
-            s.proc_returns[name] = VAR_TYPES.get(proc["returns"], "?")
-    for name, fn in (data.get("functions") or {}).items():
-        s.functions[name] = {p: VAR_TYPES.get(t, "?") for p, t in (fn.get("params") or {}).items()}
-    s.location_props = _prop_types(s.locations, s)
-    s.counter_props = _prop_types(s.counters, s)
-    limit = data.get("number_limit", INT64)
-    s.number_limit = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else INT64
-    s.seat_turns = any((phase or {}).get("order", "seat") == "seat" for _, phase in phase_specs(data))
-    return s
-
-
 def phase_specs(data: dict) -> list[tuple[tuple, dict]]:
     """The turn structures of a spec with their paths: `phases:`, or `turn:` as the one phase."""
     if data.get("phases"):
         return [(("phases", k), phase or {}) for k, phase in enumerate(data["phases"])]
     return [(("turn",), data.get("turn") or {})]
-
-
-def _prop_types(decls: dict, s: Symbols) -> dict[str, str]:
-    types: dict[str, str] = {}
-    for decl in decls.values():
-        for key, value in (decl or {}).items():
-            if key in ("label", "rule", "text"):      # words for people, not properties
-                continue
-            types.setdefault(key, _value_type(value, s))
-    return types
-
-
-def _value_type(value: Any, s: Symbols) -> str:
-    if isinstance(value, bool):
-        return BOOL
-    if isinstance(value, int):
-        return INT
-    if not isinstance(value, str):
-        return "?"
-    if value in s.counters:
-        return COUNTER
-    if value in s.locations:
-        return LOCATION
-    return "?"

@@ -82,7 +82,7 @@ class HookChecks:
         card = self.sym.cards.get(s.card)
         if card is None:
             self.error(f"unknown card '{s.card}'", s.card_span or s.span, did_you_mean(s.card, self.sym.cards))
-        elif not card.get("token"):
+        elif not card.token:
             self.error(f"card '{s.card}' is not a token", s.card_span or s.span,
                        "only cards declared with 'token: true' are created; other cards are moved or drawn")
 

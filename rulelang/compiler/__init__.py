@@ -12,25 +12,27 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from .. import nodes as n
-from ..check import (BOOL, CARD, INT, LOCATION, PLAYER, ZONE, Checker, Scope, Symbols, build_symbols, list_of,
-                     phase_specs)
+from ..bindings import Rule, scope as bound
+from ..check import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, Symbols, list_of
+from ..check_decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
 from ..decisions import place_of
 from ..cards import after_resolving, discard_played, place_played
 from ..game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
-from ..errors import RulelangError, SpecError, did_you_mean, raise_all
+from ..errors import RulelangError, SpecError, raise_all
 from ..interpreter import Frame
 from ..loader import Document
-from ..params import declaration_problems as param_problems, declarations as param_declarations
-from ..params import resolve as resolve_params
+from ..model import Event, RuleText
+from ..model import Phase as PhaseSpec
+from ..model_build import build_spec, symbols_of
 from ..parser import parse_block, parse_expression
-from ..limits import FUNCTION_DEPTH, shown
+from ..limits import FUNCTION_DEPTH
 from ..turns import begin_turn, call_step, next_turn
-from .bounds import MAX_CARDS, card_total, function_order, numbers_out_of_range, read_limits, too_deep_functions
+from .bounds import function_order, too_deep_functions
 from .program import Program
-from .expressions import ExprCompiler, is_of_kind, zone_decl
+from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .statements import Builder, StmtCompiler
 from .hook_decls import HookDeclarations
-from .hooks import ON_FORMS, fire_turn_hooks, hooked_dice, trigger_kind
+from .hooks import fire_turn_hooks
 from ..check_hooks import RETURNS
 
 __all__ = ["compile_game", "GameCompiler"]
@@ -39,8 +41,9 @@ __all__ = ["compile_game", "GameCompiler"]
 class _Job:
     """One rule text of the spec: where it is, how to parse it, what it must be."""
 
-    def __init__(self, path: tuple, block: bool, scope: dict[str, str], want: str | None = None):
-        self.path = path
+    def __init__(self, text: RuleText, block: bool, scope: dict[str, str], want: str | None = None):
+        self.text = text
+        self.path = text.path
         self.block = block
         self.scope = scope
         self.want = want
@@ -54,20 +57,17 @@ class GameCompiler(HookDeclarations):
         self.doc = doc
         self.python = python
         self.data = doc.data
+        self.spec = build_spec(doc)
         self.errors: list[RulelangError] = []
-        self.sym = build_symbols(self.data)
+        self.sym = symbols_of(self.spec)
         self.given_params = params
         self.game = Game()
-        self.seat = self.sym.seat_turns
+        self.seat = self.spec.seat_turns
 
     # -- helpers -------------------------------------------------------------------
 
-    def error(self, message: str, path: tuple, hint: str | None = None, key: bool = False) -> None:
-        span = self.doc.key_span(path) if key else self.doc.span(path)
-        self.errors.append(SpecError(message, span, hint))
-
     def parse(self, job: _Job) -> None:
-        text = _get(self.data, job.path)
+        text = job.text.text
         path = job.path
 
         def locate(line, col, end_line, end_col):
@@ -96,7 +96,9 @@ class GameCompiler(HookDeclarations):
     # -- the pipeline ------------------------------------------------------------------
 
     def compile(self) -> Game:
-        self.declare()
+        self.errors, self.sym.params = check_declarations(self.spec, self.doc, self.given_params)
+        if not self.errors:
+            self.declare()
         jobs = self.jobs()
         for job in jobs.values():
             self.parse(job)
@@ -112,6 +114,8 @@ class GameCompiler(HookDeclarations):
                 self.check(job, checker)
         self.errors.extend(checker.errors)
         raise_all(self.errors)
+        raise_all(trigger_errors(self.spec, self.doc, self.sym.classes()))
+        raise_all(card_link_errors(self.spec, self.doc, lambda card: _tree(jobs, card.path + ("play", "to"))))
         self.game.card_counters = checker.uses_card_counters
         self.generate(jobs)
         return self.game
@@ -137,284 +141,118 @@ class GameCompiler(HookDeclarations):
         raise_all(self.errors)
 
     def jobs(self) -> dict[tuple, _Job]:
-        """Every rule text of the spec with the names its scope binds."""
-        me = {"me": PLAYER} if self.seat else {}
-        data, out = self.data, {}
+        """Every rule text of the spec with the names its scope binds (``rulelang.bindings``)."""
+        spec, seat, out = self.spec, self.seat, {}
 
-        def add(path: tuple, block: bool, scope: dict, want: str | None = None) -> None:
-            if _get(data, path) is not None:
-                out[path] = _Job(path, block, scope, want)
+        def add(text: RuleText | None, block: bool, scope: dict, want: str | None = None) -> None:
+            if text is not None:
+                out[text.path] = _Job(text, block, scope, want)
 
-        for name, fn in (data.get("functions") or {}).items():
-            add(("functions", name, "value"), False, dict(self.sym.functions[name]))
-        for name in (data.get("procedures") or {}):
+        for name, fn in spec.functions.items():
+            add(fn.value, False, bound(Rule.FUNCTION) | self.sym.functions[name])
+        for name, proc in spec.procedures.items():
             returns = {RETURNS: self.sym.proc_returns[name]} if name in self.sym.proc_returns else {}
-            add(("procedures", name, "effect"), True, me | dict(self.sym.procedures[name]) | returns)
-        add(("setup",), True, {})
-        for path, phase in phase_specs(data):
-            own = {"me": PLAYER} if phase.get("order", "seat") == "seat" else {}
-            for i, _ in enumerate(phase.get("steps") or []):
-                add(path + ("steps", i, "effect"), True, dict(own))
-            add(path + ("until",), False, dict(own), BOOL)
-        card_scope = {"me": PLAYER, "target": PLAYER, "this": CARD}
-        answer_scope = {"me": PLAYER, "card": CARD, "this": CARD, "player": PLAYER}
-        watch_scope = {"me": PLAYER, "owner": PLAYER, "this": CARD}
-        for i, card in enumerate(data.get("cards") or []):
-            add(("cards", i, "play", "target"), False, card_scope, BOOL)
-            add(("cards", i, "play", "to"), False, card_scope, ZONE)
-            add(("cards", i, "play", "effect"), True, card_scope)
-            add(("cards", i, "answer", "when"), False, answer_scope, BOOL)
-            add(("cards", i, "answer", "effect"), True, answer_scope)
-            add(("cards", i, "discard_when"), False, watch_scope, BOOL)
-        move_scope = {"me": PLAYER, "owner": PLAYER, "card": CARD}
-        resolve_scope = {"me": PLAYER, "target": PLAYER, "card": CARD}
-        for i, trig in enumerate(data.get("triggers") or []):
-            scope = self.trigger_scope(trig, resolve_scope, move_scope)
-            add(("triggers", i, "if"), False, scope, BOOL)
-            add(("triggers", i, "effect"), True, scope)
-        if isinstance(data.get("score"), dict):
-            for part in (data["score"].get("parts") or {}):
-                add(("score", "parts", part), False, {"p": PLAYER}, INT)
-        else:
-            add(("score",), False, {"p": PLAYER}, INT)
-        add(("heuristic",), False, {"p": PLAYER}, INT)
-        add(("returns",), False, {"p": PLAYER}, INT)
-        for i, _ in enumerate(data.get("end") or []):
-            add(("end", i, "when"), False, dict(me), BOOL)
-            add(("end", i, "winner"), False, dict(me), "winner")
+            add(proc.effect, True, bound(Rule.PROCEDURE, seat) | self.sym.procedures[name] | returns)
+        add(spec.setup, True, bound(Rule.SETUP))
+        for phase in spec.phases:
+            for step in phase.steps:
+                add(step.effect, True, bound(Rule.STEP, phase.seat))
+            add(phase.until, False, bound(Rule.STEP, phase.seat), BOOL)
+        for card in spec.cards:
+            if card.play is not None:
+                for text, want in ((card.play.target, BOOL), (card.play.to, ZONE), (card.play.effect, None)):
+                    add(text, want is None, bound(Rule.CARD_PLAY), want)
+            if card.answer is not None:
+                add(card.answer.when, False, bound(Rule.ANSWER), BOOL)
+                add(card.answer.effect, True, bound(Rule.ANSWER))
+            add(card.discard_when, False, bound(Rule.DISCARD_WHEN), BOOL)
+        for trig in spec.triggers:
+            scope = self.trigger_scope(trig)
+            add(trig.cond, False, scope, BOOL)
+            add(trig.effect, True, dict(scope))
+        for part in (spec.score_parts or {}).values():
+            add(part, False, bound(Rule.PLAYER_VALUE), INT)
+        for text in (spec.score, spec.heuristic, spec.returns):
+            add(text, False, bound(Rule.PLAYER_VALUE), INT)
+        for cond in spec.end:
+            add(cond.when, False, bound(Rule.END, seat), BOOL)
+            add(cond.winner, False, bound(Rule.END, seat), "winner")
         return out
 
     # -- declarations --------------------------------------------------------------------
 
     def declare(self) -> None:
-        g, data = self.game, self.data
-        g.name = str(data.get("game", "untitled"))
-        g.path = str(self.doc.path)
-        players = data.get("players") or {}
-        g.min_players, g.max_players = players.get("min", 2), players.get("max", players.get("min", 2))
-        if g.max_players < g.min_players:
-            self.error(f"'max' ({g.max_players}) must be at least 'min' ({g.min_players})", ("players", "max"))
-        g.locations = list(self.sym.locations)
-        g.location_labels = {k: (v or {}).get("label", k.replace("_", " ")) for k, v in self.sym.locations.items()}
-        g.counters = list(self.sym.counters)
-        g.counter_labels = {k: (v or {}).get("label", k.replace("_", " ")) for k, v in self.sym.counters.items()}
-        self.declare_params()
-        self.declare_names_once()
+        """The ``Game``'s tables from the declarations (which ``check_decls`` passed)."""
+        g, spec = self.game, self.spec
+        g.name, g.path = spec.name, spec.path
+        g.min_players, g.max_players = spec.players.min, spec.players.max
+        g.locations = list(spec.locations)
+        g.location_labels = {name: place.label for name, place in spec.locations.items()}
+        g.counters = list(spec.counters)
+        g.counter_labels = {name: place.label for name, place in spec.counters.items()}
+        g.params = dict(self.sym.params)
         self.declare_vars()
-        self.declare_tables()
-        self.declare_dice()
+        g.tables = {name: {"columns": list(t.columns), "rows": {k: list(row) for k, row in t.rows.items()}}
+                    for name, t in spec.tables.items()}
+        for name, die in spec.dice.items():
+            faces = {face: outcome for outcome, values in die.outcomes.items() for face in values}
+            g.dice[name] = {f: faces.get(f) for f in range(1, die.faces + 1)}
         self.declare_roles()
         self.declare_zones()
         self.declare_cards()
-        self.declare_phases()
-        read_limits(g, data)
-        for path, value in numbers_out_of_range(data, g.number_limit):
-            self.error(f"{shown(value)} is past the game's number_limit of {g.number_limit:,}", path,
-                       "numbers in a game lie between -number_limit and number_limit")
-        if card_total(data) > MAX_CARDS:
-            self.error(f"the game has {card_total(data):,} cards: at most {MAX_CARDS:,} are allowed", ("cards",),
-                       hint="a pile of many equal things is a counter (counters: ...)")
-
-    def declare_phases(self) -> None:
-        """`turn:` is one phase; `phases:` several, each with its own turn structure."""
-        g, data = self.game, self.data
-        if data.get("turn") and data.get("phases"):
-            self.error("a game has either 'turn' or 'phases', not both", ("phases",), key=True,
-                       hint="put the turn structure in a phase")
-        elif not data.get("turn") and not data.get("phases"):
-            self.error("the game has no turns: add 'turn:' (or 'phases:')", (),
-                       hint="turn: {order: seat, steps: [{name: ..., effect: ...}]}")
-        g.named_phases = bool(data.get("phases"))
-        names: dict[str, tuple] = {}
-        for k, (path, phase) in enumerate(phase_specs(data)):
-            name = phase.get("name", "turn")
-            g.phases.append(Phase(name, phase.get("order", "seat"), phase.get("first", "first" if k == 0 else "next"),
-                                  phase.get("limit", 1000), span=self.doc.span(path)))
-            for i, step in enumerate(phase.get("steps") or []):
-                step_name = step.get("name", f"step {i + 1}")
-                if step_name in names:
-                    self.error(f"two steps are named '{step_name}'", path + ("steps", i, "name"),
-                               "step names are unique across the game: scenarios and tools find steps by name")
-                names[step_name] = path + ("steps", i)
-
-    def declare_params(self) -> None:
-        """This instance's param values: a contradictory declaration is a spec error, a bad value a ParamError."""
-        declared = param_declarations(self.data)
-        problems = param_problems(declared)
-        for name, key, message in problems:
-            self.error(message, ("params", name, key))
-        self.sym.params = {k: d.get("default") for k, d in declared.items()}
-        if not problems:
-            self.sym.params = resolve_params(declared, self.given_params)
-        elif self.given_params:
-            raise_all(self.errors)
-        self.game.params = dict(self.sym.params)
-
-    def declare_names_once(self) -> None:
-        """A name means one thing: a location may not also be a zone, say."""
-        seen: dict[str, str] = {}
-        groups = [("location", self.sym.locations), ("counter", self.sym.counters), ("zone", self.sym.zones),
-                  ("role", self.sym.roles), ("table", self.sym.tables), ("card", self.sym.cards),
-                  ("param", self.sym.params)]
-        for name in self.sym.card_props:
-            if name in self.sym.counters:     # `card.name` must mean one thing
-                self.error(f"'{name}' names both a card property and a counter", ("card_props", name), key=True,
-                           hint="rename one of them, e.g. the property to 'needs' or the counter to 'tokens'")
-        for kind, names in groups:
-            for name in names:
-                if name in seen and not (kind == "card" and seen[name] == "card"):
-                    path = {"location": ("locations", name), "counter": ("counters", name),
-                            "zone": ("zones", name), "table": ("tables", name),
-                            "param": ("params", name)}.get(kind, ())
-                    self.error(f"'{name}' names both a {seen[name]} and a {kind}", path, key=bool(path))
-                seen.setdefault(name, kind)
-        reserved = {"me", "target", "this", "card", "owner", "players", "others", "game", "turn", "none",
-                    "true", "false"}
-        for kind, names in groups:
-            for name in names:
-                if name in reserved:
-                    self.error(f"'{name}' is a reserved word of the language", (kind + "s", name), key=True)
+        g.named_phases = spec.has_phases
+        g.phases = [Phase(p.name, p.order.value, p.first.value, p.limit, span=p.span) for p in spec.phases]
+        limits = spec.limits
+        g.step_budget, g.call_depth, g.number_limit = limits.step_budget, limits.call_depth, limits.number_limit
+        g.ask_single_options = limits.ask_single_options
 
     def declare_vars(self) -> None:
         g = self.game
-        for name, decl in (self.data.get("vars") or {}).items():
-            decl = decl or {}
-            kind = self.sym.vars[name]
-            initial = decl.get("initial", 0 if kind == INT else False if kind == BOOL else None)
-            if kind == LOCATION and initial is not None:
-                if initial not in g.locations:
-                    self.error(f"unknown location '{initial}'", ("vars", name, "initial"),
-                               did_you_mean(str(initial), g.locations))
-                    initial = None
-                else:
-                    initial = 1 + g.locations.index(initial)
-            g.var_names.append(name)
+        for var in self.spec.vars.values():
+            initial = var.initial
+            if var.type == LOCATION and initial is not None:
+                initial = 1 + g.locations.index(initial)
+            g.var_names.append(var.name)
             g.var_initial.append(initial)
-            g.var_types.append(kind)
-            g.var_visibility.append(decl.get("visibility", "public"))
-
-    def declare_tables(self) -> None:
-        g = self.game
-        for name, table in (self.data.get("tables") or {}).items():
-            columns = list(table.get("columns") or [])
-            rows = {}
-            for key, row in (table.get("rows") or {}).items():
-                if not isinstance(key, int) or isinstance(key, bool):
-                    self.error(f"table rows are keyed by player count, not '{key}'", ("tables", name, "rows", key),
-                               key=True)
-                    continue
-                if len(row) != len(columns):
-                    self.error(f"this row has {len(row)} values for {len(columns)} columns",
-                               ("tables", name, "rows", key))
-                rows[key] = list(row)
-            if table.get("by", "players") == "players":
-                for count in range(g.min_players, g.max_players + 1):
-                    if count not in rows:
-                        self.error(f"table '{name}' has no row for {count} players", ("tables", name, "rows"),
-                                   f"add a row '{count}: [...]' or change players: min/max")
-            g.tables[name] = {"columns": columns, "rows": rows}
-
-    def declare_dice(self) -> None:
-        for name, die in (self.data.get("dice") or {}).items():
-            faces = die.get("faces", 6)
-            table = {f: None for f in range(1, faces + 1)}
-            for outcome, values in (die.get("outcomes") or {}).items():
-                for face in values:
-                    if face not in table:
-                        which = shown(face) if isinstance(face, int) else face    # a YAML int may be huge
-                        self.error(f"die '{name}' has no face {which}", ("dice", name, "outcomes", outcome))
-                    else:
-                        table[face] = outcome
-            self.game.dice[name] = table
+            g.var_types.append(var.type)
+            g.var_visibility.append(var.visibility)
 
     def declare_roles(self) -> None:
         g = self.game
-        roles = self.data.get("roles") or []
-        if sum(1 for r in roles if r.get("count") is None) > 1:
-            self.error("only one role may leave out 'count' (it takes the remaining seats)", ("roles",))
-        g.roles = [dict(r) for r in roles]
+        g.roles = [{"name": role.name, "count": role.count} for role in self.spec.roles]
         g.teams = {team: list(members) for team, members in self.sym.teams.items()}
-        for role in roles:
-            g.teams.setdefault(role.get("team", role["name"]), [])
-            if role["name"] not in g.teams[role.get("team", role["name"])]:
-                g.teams[role.get("team", role["name"])].append(role["name"])
+        for role in self.spec.roles:
+            members = g.teams.setdefault(role.team, [])
+            if role.name not in members:
+                members.append(role.name)
 
     def declare_zones(self) -> None:
         g = self.game
-        zones = self.data.get("zones") or {}
-        for name, decl in zones.items():
-            decl = decl or {}
-            owner = decl.get("owner", "table")
-            group = g.table_zones if owner == "table" else g.player_zones
-            z = ZoneDecl(name, len(group), owner, decl.get("visibility", "public"), decl.get("label", name),
-                         unique=decl.get("unique") == "slot")
+        for zone in self.spec.zones.values():
+            group = g.table_zones if zone.owner == "table" else g.player_zones
+            z = ZoneDecl(zone.name, len(group), zone.owner.value, zone.visibility, zone.label, unique=zone.unique)
             group.append(z)
             g.zones.append(z)
         index = {z.name: i for i, z in enumerate(g.zones)}
-        for name, decl in zones.items():
-            decl = decl or {}
-            z = g.zones[index[name]]
-            for key in ("refill_from", "discard"):
-                other = decl.get(key)
-                if other is None:
-                    continue
-                if other not in index:
-                    self.error(f"unknown zone '{other}'", ("zones", name, key), did_you_mean(other, index))
-                elif g.zones[index[other]].owner != z.owner and key == "refill_from":
-                    self.error(f"'{other}' must have the same owner as '{name}' to refill it", ("zones", name, key))
-                else:
-                    setattr(z, key, index[other])
-            for other in decl.get("unique_with") or []:
-                if other not in index:
-                    self.error(f"unknown zone '{other}'", ("zones", name, "unique_with"), did_you_mean(other, index))
-                else:
-                    z.unique_with.append(index[other])
+        for zone, z in zip(self.spec.zones.values(), g.zones):
+            z.refill_from = index.get(zone.refill_from)
+            z.discard = index.get(zone.discard)
+            z.unique_with.extend(index[other] for other in zone.unique_with)
 
     def declare_cards(self) -> None:
         g, sym = self.game, self.sym
         index = {z.name: i for i, z in enumerate(g.zones)}
-        declared_tags = self.data.get("tags")
-        seen: set[str] = set()
-        for i, card in enumerate(self.data.get("cards") or []):
-            cid = card["id"]
-            if cid in seen:
-                self.error(f"card id '{cid}' is used twice", ("cards", i, "id"))
-            seen.add(cid)
-            zone = card.get("zone")
-            if zone not in index:
-                self.error(f"unknown zone '{zone}'", ("cards", i, "zone"),
-                           did_you_mean(str(zone), index) or "cards start in a zone declared under 'zones:'")
-                continue
-            discard = card.get("discard")
-            if discard is not None and discard not in index:
-                self.error(f"unknown zone '{discard}'", ("cards", i, "discard"), did_you_mean(discard, index))
-                discard = None
-            token = bool(card.get("token"))
-            if token and g.zones[index[zone]].owner != "table":
-                self.error("a token's zone is its supply, a table zone out of play", ("cards", i, "zone"),
-                           "declare a zone like 'supply: {owner: table, visibility: hidden}' for it")
-            discard_index = index[discard] if discard is not None else index[zone] if token \
-                else g.zones[index[zone]].discard
-            tags = tuple(card.get("tags") or [])
-            for t, tag in enumerate(tags):
-                if declared_tags is not None and tag not in declared_tags:
-                    self.error(f"unknown tag '{tag}'", ("cards", i, "tags", t),
-                               did_you_mean(tag, declared_tags) or "declare it under 'tags:'")
-            props = dict(sym.card_props)
-            for key, value in (card.get("props") or {}).items():
-                if key not in sym.card_props:
-                    self.error(f"unknown card property '{key}'", ("cards", i, "props", key),
-                               did_you_mean(key, sym.card_props) or "declare it under 'card_props:'", key=True)
-                props[key] = value
-            ctype = CardType(cid, card.get("name", cid), len(g.cards), card.get("slot", cid), index[zone],
-                             discard_index, props, tags, card.get("text", ""), span=self.doc.span(("cards", i)),
-                             token=token, zone_span=self.doc.span(("cards", i, "zone")))
+        for card in self.spec.cards:
+            zone = index[card.zone]
+            discard = index[card.discard] if card.discard is not None else zone if card.token \
+                else g.zones[zone].discard
+            ctype = CardType(card.id, card.name, len(g.cards), card.slot, zone, discard,
+                             dict(sym.card_props) | dict(card.props), card.tags, card.text, span=card.span,
+                             token=card.token, zone_span=card.zone_span)
             g.cards.append(ctype)
-            for _ in range(card.get("count", 1)):
+            for _ in range(card.count):
                 g.card_type.append(ctype)
                 g.slot_of.append(ctype.slot)
-        if declared_tags is None:
-            sym.tags = {t for c in g.cards for t in c.tags}
 
     # -- code ------------------------------------------------------------------------------
 
@@ -427,27 +265,27 @@ class GameCompiler(HookDeclarations):
         proc.code, proc.spans, proc.sites = b.code, b.spans, b.sites
 
     def generate(self, jobs: dict[tuple, _Job]) -> None:
-        g, data = self.game, self.data
+        g, data, spec = self.game, self.data, self.spec
         main = self.new_proc("the turn loop")
-        proc_ids = {name: self.new_proc(f"procedure {name}") for name in (data.get("procedures") or {})}
+        proc_ids = {name: self.new_proc(f"procedure {name}") for name in spec.procedures}
         ec = ExprCompiler(g, self.sym, proc_ids)
-        self.roll_hooks = {die: ([], []) for die in hooked_dice(data.get("triggers")) if die in g.dice}
-        sc = StmtCompiler(ec, has_triggers=bool(data.get("triggers")), roll_hooks=self.roll_hooks)
+        self.roll_hooks = {t.on.subject: ([], []) for t in spec.triggers if t.on is not None and t.on.event.on_roll}
+        sc = StmtCompiler(ec, has_triggers=bool(spec.triggers), roll_hooks=self.roll_hooks)
         if self.python:
             g.program = ec.program = sc.program = Program(ec, sc)
 
-        def expr(path):
-            job = jobs.get(path)
+        def expr(text: RuleText | None) -> Fn | None:
+            job = jobs.get(text.path) if text is not None else None
             return ec.expr(job.tree) if job is not None else None
 
-        def block(path, name, prefix: list | None = None, suffix: list | None = None) -> int:
+        def block(text: RuleText | None, name, prefix: list | None = None, suffix: list | None = None) -> int:
             index = self.new_proc(name)
             b = Builder(name)
             for op, span in prefix or []:
                 b.emit(op, span)
-            job = jobs.get(path)
+            job = jobs.get(text.path) if text is not None else None
             if job is not None:
-                sc.place = place_of(data, path)
+                sc.place = place_of(data, job.path)
                 sc.block(job.tree, b)
             b.exit.pc = b.here()
             for op, span in suffix or []:
@@ -456,144 +294,113 @@ class GameCompiler(HookDeclarations):
             return index
 
         for name in self.function_order:            # callees first: a call takes its callee's closure
-            ec.function_trees[name] = jobs[("functions", name, "value")].tree
-            ec.functions[name] = (list(self.sym.functions[name]), expr(("functions", name, "value")))
+            value = spec.functions[name].value
+            ec.function_trees[name] = jobs[value.path].tree
+            ec.functions[name] = (list(self.sym.functions[name]), expr(value))
         for name, index in proc_ids.items():
             b = Builder(f"procedure {name}")
-            sc.place = place_of(data, ("procedures", name, "effect"))
-            sc.block(jobs[("procedures", name, "effect")].tree, b)
+            job = jobs[spec.procedures[name].effect.path]
+            sc.place = place_of(data, job.path)
+            sc.block(job.tree, b)
             b.exit.pc = b.here()
             self.finish(index, b)
-        resolve = self.generate_triggers(jobs, expr, block, ec)
-        self.generate_cards(jobs, ec, expr, block, resolve)
-        for i, cond in enumerate(data.get("end") or []):
-            g.end.append(EndCondition(cond.get("name", f"end condition {i + 1}"), expr(("end", i, "when")),
-                                      expr(("end", i, "winner")), self.doc.span(("end", i))))
+        resolve = self.generate_triggers(expr, block)
+        self.generate_cards(jobs, expr, block, resolve)
+        for cond in spec.end:
+            g.end.append(EndCondition(cond.name, expr(cond.when), expr(cond.winner), cond.span))
         g.score = self.score(expr)
         g.score_span = self.doc.span(("score",)) if g.score is not None else None
-        g.returns = expr(("returns",))
+        g.returns = expr(spec.returns)
         g.returns_span = self.doc.span(("returns",)) if g.returns is not None else None
-        g.heuristic = expr(("heuristic",))
-        setup = block(("setup",), "setup") if data.get("setup") else None
+        g.heuristic = expr(spec.heuristic)
+        setup = block(spec.setup, "setup") if spec.setup is not None and spec.setup.text else None
         phases = []
-        for k, (path, phase) in enumerate(phase_specs(data)):
-            g.phases[k].until = expr(path + ("until",))
+        for k, phase in enumerate(spec.phases):
+            g.phases[k].until = expr(phase.until)
             steps = []
-            for i, step in enumerate(phase.get("steps") or []):
-                name = step.get("name", f"step {i + 1}")
-                tree = jobs[path + ("steps", i, "effect")].tree
-                inline = None if self.turn_hooks.get(("before step", name)) else sc.inline_body(tree)
+            for step in phase.steps:
+                span = self.doc.span(step.path + ("effect",))
+                inline = None if self.turn_hooks.get(("before step", step.name)) else \
+                    sc.inline_body(jobs[step.effect.path].tree)
                 if inline is not None:      # a step that never waits runs in place, with no frame
-                    steps.append((name, inline, self.doc.span(path + ("steps", i, "effect"))))
+                    steps.append((step.name, inline, span))
                 else:
-                    steps.append((name, block(path + ("steps", i, "effect"), f"step '{name}'"),
-                                  self.doc.span(path + ("steps", i, "effect"))))
-            phases.append((path, phase, steps))
+                    steps.append((step.name, block(step.effect, f"step '{step.name}'"), span))
+            phases.append((phase, steps))
         self.generate_main(main, setup, phases)
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]
 
-    def generate_cards(self, jobs, ec: ExprCompiler, expr, block, resolve: list) -> None:
+    def generate_cards(self, jobs, expr, block, resolve: list) -> None:
         g = self.game
         watched: set[int] = set()
-        for i, (card, ctype) in enumerate(zip(self.data.get("cards") or [], g.cards)):
-            play = card.get("play")
-            if play is not None:
-                ctype.play_target = expr(("cards", i, "play", "target"))
-                to = expr(("cards", i, "play", "to"))
+        for card, ctype in zip(self.spec.cards, g.cards):
+            to_tree = _tree(jobs, card.path + ("play", "to"))
+            if card.play is not None:
+                ctype.play_target = expr(card.play.target)
+                to = expr(card.play.to)
                 after = [(after_resolving(cond, proc), span) for cond, proc, ref, span in resolve
                          if is_of_kind(ctype, ref)]
-                ctype.play_proc = block(("cards", i, "play", "effect"), f"card {ctype.id}",
-                                        [(place_played(to) if to else discard_played, self.doc.span(("cards", i, "play")))],
-                                        after)
-                to_job = jobs.get(("cards", i, "play", "to"))
-                if to_job is not None and isinstance(to_job.tree, n.Attr) and to_job.tree.ref[0] == "pzone":
-                    watched.add(zone_decl(g, to_job.tree.name).index + len(g.table_zones))
-            lasts = self.lasts_in(i, card)
-            if lasts is not None and card.get("discard_when") is not None:
+                ctype.play_proc = block(card.play.effect, f"card {ctype.id}",
+                                        [(place_played(to) if to else discard_played, card.play.span)], after)
+                if plays_to_player_zone(to_tree):
+                    watched.add(zone_decl(g, to_tree.name).index + len(g.table_zones))
+            lasts = self.lasts_in(card)
+            if lasts is not None and card.discard_when is not None:
                 watched.add(lasts.index + (len(g.table_zones) if lasts.owner == "player" else 0))
-            answer = card.get("answer")
-            if answer is not None:
-                ctype.answer_when = expr(("cards", i, "answer", "when"))
-                ctype.answer_proc = block(("cards", i, "answer", "effect"), f"answer {ctype.id}")
-            if card.get("discard_when") is not None:
-                ctype.discard_when = expr(("cards", i, "discard_when"))
-            if card.get("discard_after") is not None:
-                self.declare_duration(i, card, ctype, jobs, ec)
+            if card.answer is not None:
+                ctype.answer_when = expr(card.answer.when)
+                ctype.answer_proc = block(card.answer.effect, f"answer {ctype.id}")
+            if card.discard_when is not None:
+                ctype.discard_when = expr(card.discard_when)
+            if card.discard_after_roll is not None:
+                self.declare_duration(card.discard_after_roll, ctype,
+                                      lasts if lasts is not None else zone_decl(g, to_tree.name))
         if any(c.discard_when is not None for c in g.cards):
             for z in g.zones:
                 key = z.index + (len(g.table_zones) if z.owner == "player" else 0)
                 z.watched = key in watched or not watched
-        raise_all(self.errors)
 
-    def declare_duration(self, i: int, card: dict, ctype: CardType, jobs: dict, ec: ExprCompiler) -> None:
-        """`discard_after: {roll: DIE}`: the card leaves its play zone after its owner's next roll of DIE."""
+    def declare_duration(self, die: str, ctype: CardType, decl: ZoneDecl) -> None:
+        """`discard_after: {roll: DIE}`: the card leaves its play zone ``decl`` after its owner's next roll of DIE."""
         g = self.game
-        die = card["discard_after"]["roll"]
-        if die not in g.dice:
-            self.error(f"unknown die '{die}'", ("cards", i, "discard_after", "roll"),
-                       did_you_mean(die, g.dice) or "declare it under 'dice:'")
-            return
-        to_job = jobs.get(("cards", i, "play", "to"))
-        lasts = self.lasts_in(i, card)
-        if lasts is None and (to_job is None or not (isinstance(to_job.tree, n.Attr)
-                                                      and to_job.tree.ref[0] == "pzone")):
-            self.error("a card that lasts until a roll must stay in a player's zone: play it there "
-                       "(play: to: target.ZONE) or name the zone with 'lasts_in: ZONE'", ("cards", i, "discard_after"))
-            return
         marked, decls = g.discard_after_roll.setdefault(die, ([False] * len(g.card_type), []))
         for instance, kind in enumerate(g.card_type):
             if kind is ctype:
                 marked[instance] = True
-        decl = lasts if lasts is not None else zone_decl(g, to_job.tree.name)
         if decl not in decls:
             decls.append(decl)
 
-    def generate_triggers(self, jobs, expr, block, ec: ExprCompiler) -> list:
+    def generate_triggers(self, expr, block) -> list:
         """Zone triggers attach to their zones; resolve triggers are returned for the cards."""
         g = self.game
         resolve = []
         self.turn_hooks: dict[tuple[str, str], list[int]] = {}
-        for i, trig in enumerate(self.data.get("triggers") or []):
-            kind = trigger_kind(trig.get("on", ""))
-            if kind is None:
-                self.error(f"'on' reads {ON_FORMS}", ("triggers", i, "on"))
+        for trig in self.spec.triggers:
+            event, subject = trig.on.event, trig.on.subject
+            if not event.on_card and event is not Event.RESOLVE:
+                self.hook_trigger(trig, expr, block)
                 continue
-            if kind[0] not in ("enter", "leave", "resolve"):
-                self.hook_trigger(i, trig, kind, expr, block)
+            proc = block(trig.effect, f"trigger '{trig.name}'")
+            cond = expr(trig.cond)
+            if event is Event.RESOLVE:
+                resolve.append((cond, proc, _class_of(self.sym, subject), trig.span))
                 continue
-            words = list(kind)
-            proc = block(("triggers", i, "effect"), f"trigger '{trig.get('name', i + 1)}'")
-            cond = expr(("triggers", i, "if"))
-            if words[0] == "resolve":
-                ref = _class_of(self.sym, words[1])
-                if ref is None:
-                    self.error(f"unknown card kind '{words[1]}'", ("triggers", i, "on"),
-                               did_you_mean(words[1], self.sym.classes()))
-                    continue
-                resolve.append((cond, proc, ref, self.doc.span(("triggers", i))))
-                continue
-            decl = next((z for z in g.zones if z.name == words[1]), None)
-            if decl is None:
-                self.error(f"unknown zone '{words[1]}'", ("triggers", i, "on"),
-                           did_you_mean(words[1], [z.name for z in g.zones]))
-                continue
-            (decl.on_enter if words[0] == "enter" else decl.on_leave).append((cond, proc))
-        raise_all(self.errors)
+            decl = next(z for z in g.zones if z.name == subject)
+            (decl.on_enter if event is Event.ENTER else decl.on_leave).append((cond, proc))
         return resolve
 
-    def generate_main(self, main: int, setup: int | None, phases: list[tuple[tuple, dict, list]]) -> None:
+    def generate_main(self, main: int, setup: int | None, phases: list[tuple[PhaseSpec, list]]) -> None:
         """The turn loop: setup, then each phase's turns of steps, until an end condition holds."""
         g = self.game
         b = Builder("the turn loop")
         if setup is not None:
             b.emit(lambda st, fr: st.stack.append(Frame(setup, 0, {})), None)
-        for k, (path, spec, steps) in enumerate(phases):
+        for k, (spec, steps) in enumerate(phases):
             phase = g.phases[k]
-            seat = phase.order == "seat"
+            seat = spec.seat
             hooks = self.turn_hooks
-            phase.begin_pc = b.emit(begin_turn(phase), self.doc.span(path + ("limit",)) if "limit" in spec
-                                    else self.doc.span(path))
+            phase.begin_pc = b.emit(begin_turn(phase), spec.limit_span or spec.span)
             if hooks.get(("start turn", "")):
                 b.emit(fire_turn_hooks(hooks[("start turn", "")], seat), None)
             for name, proc, span in steps:      # an inline step's failure without a place of its own points here
@@ -603,10 +410,9 @@ class GameCompiler(HookDeclarations):
                     b.emit(fire_turn_hooks(hooks[("after step", name)], seat), None)
             if hooks.get(("end turn", "")):
                 phase.end_pc = b.emit(fire_turn_hooks(hooks[("end turn", "")], seat), None)
-                b.emit(next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec else None)
+                b.emit(next_turn(g, k), spec.until_span)
             else:
-                phase.end_pc = b.emit(next_turn(g, k), self.doc.span(path + ("until",)) if "until" in spec
-                                      else None)
+                phase.end_pc = b.emit(next_turn(g, k), spec.until_span)
         self.finish(main, b)
         g.main = main
 
@@ -642,15 +448,10 @@ def _calls_in(node: Any) -> list[n.Call]:
     return found
 
 
-def _get(data: Any, path: tuple) -> Any:
-    for key in path:
-        if isinstance(data, dict):
-            data = data.get(key)
-        elif isinstance(data, list) and isinstance(key, int) and key < len(data):
-            data = data[key]
-        else:
-            return None
-    return data
+def _tree(jobs: dict[tuple, _Job], path: tuple) -> Any:
+    """The checked tree of the rule text at ``path`` (None where the spec has none)."""
+    job = jobs.get(path)
+    return job.tree if job is not None else None
 
 
 def compile_game(doc: Document, params: Mapping[str, Any] | None = None, python: bool = True) -> Game:

@@ -1,62 +1,14 @@
-"""Load-time bounds on a spec: its limits, the numbers it writes, its cards and its functions.
+"""Load-time bounds on a spec's functions (its numbers and cards: ``rulelang.spec_bounds``).
 
 What the engine counts while playing (see ``rulelang.limits``) is cheap only
-when the spec itself stays in proportion: numbers in its YAML within the game's
-``number_limit``, a card count a computer can lay out, and functions whose
-calls form a shallow tree (a function is a value: it may not loop, and a
-chain of hundreds of them would overflow Python's stack while playing).
+when the spec itself stays in proportion: functions whose calls form a
+shallow tree (a function is a value: it may not loop, and a chain of
+hundreds of them would overflow Python's stack while playing).
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
-
 from .. import nodes as n
-from ..game import Game
-from ..limits import CALL_DEPTH, FUNCTION_DEPTH, INT64, STEP_BUDGET
-
-MAX_CARDS = 10_000      # card instances in one game, all kinds together
-
-
-def read_limits(game: Game, data: dict) -> None:
-    """The top-level limit keys (the schema checked their ranges)."""
-    game.step_budget = data.get("step_budget", STEP_BUDGET)
-    game.call_depth = data.get("call_depth", CALL_DEPTH)
-    game.number_limit = data.get("number_limit", INT64)
-    game.ask_single_options = bool(data.get("ask_single_options", False))
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def numbers_in_play(data: dict) -> Iterator[tuple[tuple, int]]:
-    """Every whole number of the YAML that a rule can read: (its path, the value)."""
-    for name, value in (data.get("card_props") or {}).items():
-        yield ("card_props", name), value
-    for i, card in enumerate(data.get("cards") or []):
-        for key, value in ((card or {}).get("props") or {}).items():
-            yield ("cards", i, "props", key), value
-    for name, decl in (data.get("vars") or {}).items():
-        yield ("vars", name, "initial"), (decl or {}).get("initial")
-    for group in ("locations", "counters"):
-        for name, decl in (data.get(group) or {}).items():
-            for key, value in (decl or {}).items():
-                yield (group, name, key), value
-    for name, table in (data.get("tables") or {}).items():
-        for key, row in ((table or {}).get("rows") or {}).items():
-            for j, value in enumerate(row if isinstance(row, list) else []):
-                yield ("tables", name, "rows", key, j), value
-
-
-def numbers_out_of_range(data: dict, limit: int) -> list[tuple[tuple, int]]:
-    """The numbers of ``numbers_in_play`` that lie outside [-limit, limit]."""
-    return [(path, value) for path, value in numbers_in_play(data)
-            if _is_number(value) and not -limit <= value <= limit]
-
-
-def card_total(data: dict) -> int:
-    return sum(card.get("count", 1) for card in data.get("cards") or [] if isinstance(card, dict)
-               and _is_number(card.get("count", 1)))
+from ..limits import FUNCTION_DEPTH
 
 
 def function_order(calls: dict[str, list[n.Call]]) -> tuple[list[str], list[tuple[str, n.Call]]]:

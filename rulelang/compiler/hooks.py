@@ -37,34 +37,6 @@ class Label:
 
 # --- triggers: what `on:` says ---------------------------------------------------------------
 
-def trigger_kind(on: str) -> tuple[str, str] | None:
-    """`on:` as (kind, subject): ("enter", zone), ("before roll", die), ("start turn", ""), ("after step", name)."""
-    words = str(on).split()
-    if len(words) == 2 and words[0] in ("enter", "leave", "resolve"):
-        return words[0], words[1]
-    if len(words) == 3 and words[0] in ("before", "after") and words[1] == "roll":
-        return f"{words[0]} roll", words[2]
-    if len(words) == 2 and words[0] in ("start", "end") and words[1] == "turn":
-        return f"{words[0]} turn", ""
-    if len(words) >= 3 and words[0] in ("before", "after") and words[1] == "step":
-        return f"{words[0]} step", " ".join(words[2:])
-    return None
-
-
-ON_FORMS = ("'enter ZONE', 'leave ZONE', 'resolve KIND', 'before roll DIE', 'after roll DIE', 'start turn', "
-            "'end turn', 'before step STEP' or 'after step STEP'")
-
-
-def hooked_dice(triggers: list) -> set[str]:
-    """The dice that some trigger watches: their rolls compile to instructions that let triggers in."""
-    found = set()
-    for trig in triggers or []:
-        kind = trigger_kind((trig or {}).get("on", ""))
-        if kind and kind[0].endswith(" roll"):
-            found.add(kind[1])
-    return found
-
-
 def roll_hook_prefix(kind: str, cond: Fn | None) -> Callable:
     """First instruction of a roll trigger: copy the roll in from the rolling frame; skip if `if:` fails."""
     before = kind == "before roll"
