@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..errors import RuleError
-from ..limits import MAX_OPTIONS, over_budget, spend, too_big
+from ..limits import MAX_OPTIONS, spend, too_big
 
 Fn = Callable[[Any, dict], Any]
 _MISSING = object()
@@ -58,112 +58,65 @@ def plain_aggregate(name: str, items: Fn) -> Fn:
     return lambda st, L: list(items(st, L))     # filter
 
 
+def any_of_kind(st: Any, cards: list, table: list[bool]) -> bool:
+    """`has`: is any of the cards of the kind (``table``: one bool per card instance)? Each card looked at is work."""
+    spend(st, len(cards))
+    for c in cards:
+        if table[c]:
+            return True
+    return False
+
+
 def comprehension(name: str, var: str, items: Fn, cond: Fn | None, value: Fn, limit: int, span: Any) -> Fn:
     """An aggregate over `var in items where cond`; `var` is bound, then restored.
 
-    Expressions never change the state, so the items are read in place; the
-    common aggregates run as one loop without building a list. Each item is a
-    unit of work.
+    Expressions never change the state, so the items are read in place. Each
+    item is a unit of work. `any`, `first`, `empty` stop at the first item that
+    passes and `all` at the first that fails; the others take the values of every
+    item that passes. (Generated code, ``source_expr``, writes the same loops out.)
     """
     keep = cond if cond is not None else (lambda st, L: True)
 
-    def restore(L: dict, saved: Any) -> None:
-        if saved is _MISSING:
-            del L[var]
-        else:
-            L[var] = saved
-
-    def selected(st: Any, L: dict) -> list:
-        saved, out = L.get(var, _MISSING), []
+    def walk(st: Any, L: dict, collect: bool, stop_on: bool | None) -> tuple[list, Any]:
+        """(the items that passed, or their values; the item it stopped at, or _MISSING)."""
+        saved, out, stopped = L.get(var, _MISSING), [], _MISSING
         xs = items(st, L)
-        st.work -= len(xs)
-        if st.work < 0:
-            raise over_budget(st)
+        spend(st, len(xs))
         for x in xs:
             L[var] = x
-            if keep(st, L):
-                out.append(value(st, L))
+            passed = keep(st, L)
+            if stop_on is not None and bool(passed) is stop_on:
+                stopped = x
+                break
+            if passed:
+                out.append(value(st, L) if collect else x)
         if var in L:
-            restore(L, saved)
-        return out
+            if saved is _MISSING:
+                del L[var]
+            else:
+                L[var] = saved
+        return out, stopped
 
     def first_match(st: Any, L: dict) -> Any:
-        saved, found = L.get(var, _MISSING), None
-        xs = items(st, L)
-        st.work -= len(xs)
-        if st.work < 0:
-            raise over_budget(st)
-        for x in xs:
-            L[var] = x
-            if keep(st, L):
-                found = x
-                break
-        if var in L:
-            restore(L, saved)
-        return found
-
-    def count(st: Any, L: dict) -> int:
-        saved, total = L.get(var, _MISSING), 0
-        xs = items(st, L)
-        st.work -= len(xs)
-        if st.work < 0:
-            raise over_budget(st)
-        for x in xs:
-            L[var] = x
-            if keep(st, L):
-                total += 1
-        if var in L:
-            restore(L, saved)
-        return total
+        found = walk(st, L, False, True)[1]
+        return None if found is _MISSING else found
 
     def add_up(st: Any, L: dict) -> int:
-        saved, total = L.get(var, _MISSING), 0
-        xs = items(st, L)
-        st.work -= len(xs)
-        if st.work < 0:
-            raise over_budget(st)
-        for x in xs:
-            L[var] = x
-            if keep(st, L):
-                total += value(st, L)
-        if var in L:
-            restore(L, saved)
+        total = sum(walk(st, L, True, None)[0])
         if -limit <= total <= limit:
             return total
         raise too_big(total, limit, span)
 
-    def every(st: Any, L: dict) -> bool:
-        saved, result = L.get(var, _MISSING), True
-        xs = items(st, L)
-        st.work -= len(xs)
-        if st.work < 0:
-            raise over_budget(st)
-        for x in xs:
-            L[var] = x
-            if not keep(st, L):
-                result = False
-                break
-        if var in L:
-            restore(L, saved)
-        return result
+    def values(st: Any, L: dict) -> list:
+        return walk(st, L, True, None)[0]
 
-    if name == "any":
-        return lambda st, L: first_match(st, L) is not None
-    if name == "first":
-        return first_match
-    if name == "all":
-        return every
-    if name == "count":
-        return count
-    if name == "empty":
-        return lambda st, L: first_match(st, L) is None
-    if name == "last":
-        return lambda st, L: xs[-1] if (xs := selected(st, L)) else None
-    if name == "sum":
-        return add_up
-    if name == "max":
-        return lambda st, L: max(selected(st, L), default=0)
-    if name == "min":
-        return lambda st, L: min(selected(st, L), default=0)
-    return selected     # filter
-
+    simple = {"any": lambda st, L: first_match(st, L) is not None,
+              "first": first_match,
+              "empty": lambda st, L: first_match(st, L) is None,
+              "all": lambda st, L: walk(st, L, False, False)[1] is _MISSING,
+              "count": lambda st, L: len(walk(st, L, False, None)[0]),
+              "sum": add_up,
+              "last": lambda st, L: xs[-1] if (xs := values(st, L)) else None,
+              "max": lambda st, L: max(values(st, L), default=0),
+              "min": lambda st, L: min(values(st, L), default=0)}
+    return simple.get(name, values)     # filter: the values themselves

@@ -22,6 +22,7 @@ from ..elimination import live_from, live_players, next_live
 from ..engine import (FAILURES, NAMES, check_end, discard_card, draw_cards, end_roll_durations, holder_label, located,
                       move_card, set_counter, set_player_var, shuffle_zone)
 from ..errors import RuleError, Span
+from .aggregates import any_of_kind
 from ..limits import over_budget, roll_dice, spend, too_big
 
 #: The file name generated code is compiled under (tracebacks and the line table use it).
@@ -56,9 +57,7 @@ def _zero_division(span: Span | None) -> None:
 
 def _charge(st: Any, items: list) -> bool:
     """Each item of a list looked at is a unit of work; True, so it can stand in an `and`."""
-    st.work -= len(items)
-    if st.work < 0:
-        raise over_budget(st)
+    spend(st, len(items))
     return True
 
 
@@ -66,17 +65,6 @@ def _metered(st: Any, items: list) -> list:
     """The items of an aggregate, each one charged as a unit of work."""
     spend(st, len(items))
     return items
-
-
-def _has(st: Any, cards: list, table: list[bool]) -> bool:
-    """`has`: is any of the cards of the kind? Each card looked at is work."""
-    st.work -= len(cards)
-    if st.work < 0:
-        raise over_budget(st)
-    for c in cards:
-        if table[c]:
-            return True
-    return False
 
 
 def _count_in(rolled: list, faces: frozenset) -> int:
@@ -87,7 +75,7 @@ def _count_in(rolled: list, faces: frozenset) -> int:
 _MISSING = object()
 
 HELPERS.update(_too_big_now=_too_big_now, _zero_division=_zero_division, _charge=_charge, _metered=_metered,
-               _has=_has, _count_in=_count_in, _MISSING=_MISSING, _holder_label=holder_label)
+               _has=any_of_kind, _count_in=_count_in, _MISSING=_MISSING, _holder_label=holder_label)
 
 
 @dataclass

@@ -14,9 +14,9 @@ from ..check import CARD, PLAYER, ZONE, Symbols
 from ..engine import CardType, Game, State, ZoneDecl
 from ..elimination import live_from, live_players, next_live
 from ..errors import RuleError
-from .aggregates import comprehension, metered, number_range, plain_aggregate
+from .aggregates import any_of_kind, comprehension, metered, number_range, plain_aggregate
 from .kinds import kind_test
-from ..limits import over_budget, spend, too_big
+from ..limits import spend, too_big
 
 Fn = Callable[[State, dict], Any]
 
@@ -313,9 +313,7 @@ class ExprCompiler:
 
         def member(st, L):
             xs = box(st, L)
-            st.work -= len(xs)          # each item looked at is work
-            if st.work < 0:
-                raise over_budget(st)
+            spend(st, len(xs))          # each item looked at is work
             return item(st, L) in xs
         if e.negated:
             return lambda st, L: not member(st, L)
@@ -347,14 +345,7 @@ class ExprCompiler:
         table = self.member_table(e.ref)
 
         def has(st, L):
-            xs = cards(st, L)
-            st.work -= len(xs)          # each card looked at is work
-            if st.work < 0:
-                raise over_budget(st)
-            for c in xs:
-                if table[c]:
-                    return True
-            return False
+            return any_of_kind(st, cards(st, L), table)
         return has
 
     def c_Call(self, e: n.Call) -> Fn:
