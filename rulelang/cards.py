@@ -234,8 +234,11 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     game = st.game
     if not game.reaction_types:
         return []
-    local = {"card": card, "me": player, "player": player}
-    if not any(r.answer_when(st, local) for r in game.reaction_types):
+    # A quick look before asking anyone: a condition that reads only the card and its player is
+    # tried here; one that reads `me` or `this` (the reactor, the answering card) can only be
+    # tried on a reactor's hand (reaction_options), so it always lets the question go round.
+    local = {"card": card, "me": None, "this": None, "player": player}
+    if not any(r.answer_personal or r.answer_when(st, local) for r in game.reaction_types):
         return []
     return [(player + i) % st.n for i in range(1, st.n)]
 

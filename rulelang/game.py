@@ -60,6 +60,8 @@ class CardType:
     play_proc: int | None = None      # places the card and runs its effect
     answer_when: Fn | None = None
     answer_proc: int | None = None
+    #: its `answer: when` reads `me` or `this` (the reactor, the answering card): only a reactor's hand can tell
+    answer_personal: bool = False
     discard_when: Fn | None = None
     span: Span | None = None
     token: bool = False               # waits in its start zone (a supply) until created; discarded back there

@@ -350,6 +350,7 @@ class GameCompiler(HookDeclarations):
                 watched.add(lasts.index + (len(g.table_zones) if lasts.owner == "player" else 0))
             if card.answer is not None:
                 ctype.answer_when = expr(card.answer.when)
+                ctype.answer_personal = _reads_locals(_tree(jobs, card.answer.when.path), {"me", "this"})
                 ctype.answer_proc = block(card.answer.effect, f"answer {ctype.id}")
             if card.discard_when is not None:
                 ctype.discard_when = expr(card.discard_when)
@@ -446,6 +447,12 @@ def _calls_in(node: Any) -> list[n.Call]:
         elif isinstance(item, list):
             stack.extend(item)
     return found
+
+
+def _reads_locals(tree: Any, names: set[str]) -> bool:
+    """Whether a checked rule text reads any of these bound names."""
+    return tree is not None and any(isinstance(node, n.Name) and node.ref and node.ref[0] == "local"
+                                    and node.ref[1] in names for node in n.walk(tree))
 
 
 def _tree(jobs: dict[tuple, _Job], path: tuple) -> Any:
