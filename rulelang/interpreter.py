@@ -103,6 +103,10 @@ def run(st: State) -> None:
 def failure(error: Exception, span: Span | None = None) -> RuleError:
     """A Python error inside a rule, told in the spec's words."""
     text = str(error)
+    if isinstance(error, KeyError) and error.args == ("me",):
+        return RuleError("'me' has no value here: no player's turn is running (a phase played in rounds, "
+                         "or a procedure called from one)", span,
+                         hint="pass the player as a parameter, or use this rule only in phases played by seat")
     if "NoneType" in text or "None" in text.split(":")[-1]:
         return RuleError("a value used here is none: no such player, card or place", span,
                          hint="test it before using it, as in: if x != none:")

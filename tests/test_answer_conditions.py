@@ -46,3 +46,38 @@ def test_a_condition_reading_this_and_me_is_judged_per_reactor(tmp_path: Path) -
 @pytest.mark.parametrize("when", ["card is challenge and me = player", "card is challenge and this is challenge"])
 def test_a_condition_no_reactor_meets_lets_nobody_answer(tmp_path: Path, when: str) -> None:
     assert answers_in(hooks_with_parry_when(tmp_path, when)) == []
+
+
+#: A round (no active player) whose step calls a procedure reading `me`, then the usual seat turns.
+PHASES = """phases:
+  - name: ante
+    order: round
+    limit: 1
+    until: turn >= 1
+    steps:
+      - name: Ante
+        effect: pay(dealer, 0)
+  - name: play
+    order: seat
+    limit: 60
+    steps:
+      - name: Draw
+        effect: draw 1 from deck to me.hand
+
+"""
+
+
+def test_me_in_a_procedure_called_from_a_phase_played_in_rounds_is_a_clear_error(tmp_path: Path) -> None:
+    """The checker lets procedures read `me` when some phase is played by seat; a round has no `me`."""
+    folder = tmp_path / "rounds"
+    shutil.copytree(Path(__file__).resolve().parent / "broken" / "_valid", folder)
+    game = folder / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    text = text.replace("    effect: move n coin from p to pot\n", "    effect: me.coin += 1\n", 1)
+    start, end = text.index("turn:\n"), text.index("end:\n")
+    text = text[:start] + PHASES + text[end:]
+    game.write_text(text, encoding="utf-8")
+    with pytest.raises(rulelang.RuleError) as caught:
+        rulelang.load_game(folder).new_state(2, seed=1)
+    assert caught.value.message.startswith("'me' has no value here")
+    assert "me.coin += 1" in text.splitlines()[caught.value.span.line - 1]
