@@ -126,6 +126,8 @@ class Game:
         self.min_players = 2
         self.max_players = 2
         self.locations: list[str] = []
+        #: holder id of player 0: holders are the game (0), the locations, then the players, then the cards
+        self.player_holder = 1
         self.location_labels: dict[str, str] = {}
         self.counters: list[str] = []
         self.counter_labels: dict[str, str] = {}
@@ -185,11 +187,6 @@ class Game:
         return value
 
     # -- derived numbers ------------------------------------------------------
-
-    @property
-    def player_holder(self) -> int:
-        """Holder id of player 0: holders are game, the locations, then players."""
-        return 1 + len(self.locations)
 
     def zone_id(self, decl: ZoneDecl, owner: int | None, n: int) -> int:
         if decl.owner == "table":

@@ -187,6 +187,7 @@ class GameCompiler(HookDeclarations):
         g.name, g.path = spec.name, spec.path
         g.min_players, g.max_players = spec.players.min, spec.players.max
         g.locations = list(spec.locations)
+        g.player_holder = 1 + len(g.locations)
         g.location_labels = {name: place.label for name, place in spec.locations.items()}
         g.counters = list(spec.counters)
         g.counter_labels = {name: place.label for name, place in spec.counters.items()}
