@@ -88,7 +88,7 @@ class ExprCompiler:
         if isinstance(e, n.NoneLit):
             return True, None
         if isinstance(e, n.Name) and e.ref and e.ref[0] in ("location", "counter", "zone"):
-            return True, self.c_Name(e)(None, None)
+            return True, self.place_id(e.ref)
         if isinstance(e, n.ListLit):
             folded = [self.constant(x) for x in e.items]
             if all(known for known, _ in folded):
@@ -139,15 +139,9 @@ class ExprCompiler:
         if kind == "team":
             name = ref[1]
             return lambda st, L: list(st.lay.team_players[name])
-        if kind == "location":
-            hid = 1 + game.locations.index(ref[1])
-            return lambda st, L: hid
-        if kind == "counter":
-            ci = game.counters.index(ref[1])
-            return lambda st, L: ci
-        if kind == "zone":
-            zid = zone_decl(game, ref[1]).index
-            return lambda st, L: zid
+        if kind in ("location", "counter", "zone"):
+            value = self.place_id(ref)
+            return lambda st, L: value
         if kind == "all_zones":
             base, k = len(game.table_zones), zone_decl(game, ref[1]).index
 
@@ -160,6 +154,15 @@ class ExprCompiler:
             name = ref[1]
             return lambda st, L: name
         raise AssertionError(ref)
+
+    def place_id(self, ref: tuple) -> int:
+        """The fixed number a location (its holder id), a counter or a table zone name stands for."""
+        kind, name = ref[0], ref[1]
+        if kind == "location":
+            return 1 + self.game.locations.index(name)
+        if kind == "counter":
+            return self.game.counters.index(name)
+        return zone_decl(self.game, name).index
 
     def c_ListLit(self, e: n.ListLit) -> Fn:
         items = [self.expr(x) for x in e.items]
