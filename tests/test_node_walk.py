@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from rulelang import load_game, nodes as n, parser
-from rulelang.check import Checker, build_symbols
+from rulelang.check import Checker, Symbols
 from rulelang.errors import Span
 
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
@@ -118,7 +118,7 @@ def test_the_checker_is_a_visitor_with_a_check_for_every_statement_and_expressio
     class Strange(n.Expr):
         pass
     with pytest.raises(TypeError, match="no check for Strange"):
-        Checker(build_symbols({})).expr(Strange(span=here(1, 1)), None)
+        Checker(Symbols()).expr(Strange(span=here(1, 1)), None)
 
 
 # --- random expressions ---------------------------------------------------------------------
