@@ -8,13 +8,23 @@ It relies on the Checker's ``expr``, ``expect``, ``error`` and the statement che
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Collection, Mapping, NamedTuple
 
 from . import nodes as n
 from .bindings import BOUND_WORDS, GLOBAL_WORDS
 from .check_types import BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, NULLABLE, PLAYER, TEXT, \
     ZONE, Scope, describe, list_of
 from .errors import Span, did_you_mean
+
+
+class _Attributes(NamedTuple):
+    """The attributes of one type of value, for `X.name`, and what to say of a name that is none of them."""
+
+    #: In order: (the names, the ref (a tag put before the name, or the whole ref), the type or a name -> type table)
+    fields: list[tuple[Collection[str], str | tuple, str | Mapping[str, str]]]
+    missing: str                 # the error's words before the name
+    pool: Collection[str]        # the names a misspelling is matched against
+    hint: str | None = None      # the hint when none is near
 
 
 class ExpressionChecks:
@@ -105,75 +115,47 @@ class ExpressionChecks:
         return list_of(first)
 
     def expr_Attr(self, e: n.Attr, scope: Scope) -> str:
-        s = self.sym
         owner = self.expr(e.obj, scope)
-        name = e.name
         if owner == "?":
             return "?"
+        known = self._attributes(owner)
+        if known is None:
+            return self.error(f"{describe(owner)} has no '{e.name}'", e.span)
+        for names, ref, kind in known.fields:
+            if e.name in names:
+                e.ref = ref if isinstance(ref, tuple) else (ref, e.name)
+                if ref == "ccounter":
+                    self.uses_card_counters = True
+                return kind if isinstance(kind, str) else kind[e.name]
+        return self.error(f"{known.missing} '{e.name}'", e.span, did_you_mean(e.name, known.pool) or known.hint)
+
+    def _attributes(self, owner: str) -> _Attributes | None:
+        """What `X.name` may name when X is of type ``owner``; None when that type has no attributes."""
+        s = self.sym
         if owner == PLAYER:
-            if name in s.counters:
-                e.ref = ("pcounter", name)
-                return INT
-            if name in s.vars:
-                e.ref = ("pvar", name)
-                return s.vars[name]
-            if name in s.zones and s.zone_owner(name) == "player":
-                e.ref = ("pzone", name)
-                return ZONE
-            if name == "seat":
-                e.ref = ("seat",)
-                return INT
-            pool = set(s.counters) | set(s.vars) | {z for z in s.zones if s.zone_owner(z) == "player"}
-            return self.error(f"a player has no '{name}'", e.span, did_you_mean(name, pool))
+            zones = {z for z in s.zones if s.zone_owner(z) == "player"}
+            return _Attributes([(s.counters, "pcounter", INT), (s.vars, "pvar", s.vars), (zones, "pzone", ZONE),
+                                ({"seat"}, ("seat",), INT)],
+                               "a player has no", set(s.counters) | set(s.vars) | zones)
         if owner == LOCATION:
-            if name in s.counters:
-                e.ref = ("hcounter", name)
-                return INT
-            if name in s.location_props:
-                e.ref = ("lprop", name)
-                return s.location_props[name]
-            return self.error(f"a location has no '{name}'", e.span,
-                              did_you_mean(name, set(s.counters) | set(s.location_props)))
+            return _Attributes([(s.counters, "hcounter", INT), (s.location_props, "lprop", s.location_props)],
+                               "a location has no", set(s.counters) | set(s.location_props))
         if owner == GAME:
-            if name in s.counters:
-                e.ref = ("gcounter", name)
-                return INT
-            return self.error(f"the game has no counter '{name}'", e.span, did_you_mean(name, s.counters))
+            return _Attributes([(s.counters, "gcounter", INT)], "the game has no counter", s.counters)
         if owner == COUNTER:
-            if name in s.counter_props:
-                e.ref = ("cprop", name)
-                return s.counter_props[name]
-            return self.error(f"a counter has no '{name}'", e.span, did_you_mean(name, s.counter_props))
+            return _Attributes([(s.counter_props, "cprop", s.counter_props)], "a counter has no", s.counter_props)
         if owner == CARD:
-            if name in s.card_props:
-                e.ref = ("cardprop", name)
-                return INT
-            if name in s.counters:
-                e.ref = ("ccounter", name)
-                self.uses_card_counters = True
-                return INT
-            if name == "owner":
-                e.ref = ("cardowner",)
-                return PLAYER
-            return self.error(f"a card has no '{name}'", e.span,
-                              did_you_mean(name, set(s.card_props) | {"owner"}) or "declare it under 'card_props:'")
+            return _Attributes([(s.card_props, "cardprop", INT), (s.counters, "ccounter", INT),
+                                ({"owner"}, ("cardowner",), PLAYER)],
+                               "a card has no", set(s.card_props) | {"owner"}, "declare it under 'card_props:'")
         if owner.startswith("roll:"):
             outcomes = s.dice[owner[5:]]
-            if name in outcomes:
-                e.ref = ("outcome", name)
-                return INT
-            if name in ("total", "size"):
-                e.ref = (name,)
-                return INT
-            return self.error(f"a roll of this die has no '{name}'", e.span,
-                              did_you_mean(name, set(outcomes) | {"total", "size"}))
+            return _Attributes([(outcomes, "outcome", INT), ({"total"}, ("total",), INT), ({"size"}, ("size",), INT)],
+                               "a roll of this die has no", set(outcomes) | {"total", "size"})
         if owner.startswith("table:"):
             columns = s.tables[owner[6:]]
-            if name in columns:
-                e.ref = ("column", name)
-                return INT
-            return self.error(f"table '{owner[6:]}' has no column '{name}'", e.span, did_you_mean(name, columns))
-        return self.error(f"{describe(owner)} has no '{name}'", e.span)
+            return _Attributes([(columns, "column", INT)], f"table '{owner[6:]}' has no column", columns)
+        return None
 
     def expr_Index(self, e: n.Index, scope: Scope) -> str:
         self.holder(e.obj, scope)
@@ -181,13 +163,21 @@ class ExpressionChecks:
         return INT
 
     def expr_BinOp(self, e: n.BinOp, scope: Scope) -> str:
-        self.expect(e.left, scope, INT, f"the left side of '{e.op}'")
-        self.expect(e.right, scope, INT, f"the right side of '{e.op}'")
-        return INT
+        return self._operands(e, scope, INT, f"the left side of '{e.op}'", f"the right side of '{e.op}'")
+
+    def _operands(self, e: n.BinOp | n.BoolOp, scope: Scope, kind: str, left: str, right: str) -> str:
+        """Both sides of an operator must be ``kind``, and so is what it makes (``left``, ``right``: their names)."""
+        self.expect(e.left, scope, kind, left)
+        self.expect(e.right, scope, kind, right)
+        return kind
 
     def expr_Neg(self, e: n.Neg, scope: Scope) -> str:
-        self.expect(e.operand, scope, INT, "a negated value")
-        return INT
+        return self._operand(e, scope, INT, "a negated value")
+
+    def _operand(self, e: n.Neg | n.Not, scope: Scope, kind: str, what: str) -> str:
+        """The operand of a prefix operator must be ``kind``, and so is what it makes."""
+        self.expect(e.operand, scope, kind, what)
+        return kind
 
     def expr_Compare(self, e: n.Compare, scope: Scope) -> str:
         left = self.expr(e.left, scope)
@@ -204,9 +194,7 @@ class ExpressionChecks:
         return BOOL
 
     def expr_BoolOp(self, e: n.BoolOp, scope: Scope) -> str:
-        self.expect(e.left, scope, BOOL, f"each side of '{e.op}'")
-        self.expect(e.right, scope, BOOL, f"each side of '{e.op}'")
-        return BOOL
+        return self._operands(e, scope, BOOL, f"each side of '{e.op}'", f"each side of '{e.op}'")
 
     def expr_CondExpr(self, e: n.CondExpr, scope: Scope) -> str:
         """`A if COND else B`: both values of one kind (or none where a player, card, ... may be none)."""
@@ -224,8 +212,7 @@ class ExpressionChecks:
                           f"and {describe(orelse)}", e.span)
 
     def expr_Not(self, e: n.Not, scope: Scope) -> str:
-        self.expect(e.operand, scope, BOOL, "what 'not' negates")
-        return BOOL
+        return self._operand(e, scope, BOOL, "what 'not' negates")
 
     def expr_Member(self, e: n.Member, scope: Scope) -> str:
         item = self.expr(e.item, scope)
@@ -235,16 +222,11 @@ class ExpressionChecks:
         return BOOL
 
     def _class_ref(self, name: str, span: Span | None, fallback: Span) -> Any:
-        s = self.sym
-        if name in s.cards:
-            return ("card", name)
-        if name in s.tags:
-            return ("tag", name)
-        if name in s.slots:
-            return ("slot", name)
-        self.error(f"unknown card kind '{name}'", span or fallback,
-                   did_you_mean(name, s.classes()) or "name a card id, a tag or a slot")
-        return None
+        ref = self.sym.class_ref(name)
+        if ref is None:
+            self.error(f"unknown card kind '{name}'", span or fallback,
+                       did_you_mean(name, self.sym.classes()) or "name a card id, a tag or a slot")
+        return ref
 
     def expr_IsTest(self, e: n.IsTest, scope: Scope) -> str:
         kind = self.expr(e.obj, scope)

@@ -89,6 +89,16 @@ class Symbols:
     def classes(self) -> set[str]:
         return set(self.cards) | self.tags | self.slots
 
+    def class_ref(self, name: str) -> tuple[str, str] | None:
+        """What a card kind names: ("card", id), ("tag", tag) or ("slot", slot); None if it names none."""
+        if name in self.cards:
+            return ("card", name)
+        if name in self.tags:
+            return ("tag", name)
+        if name in self.slots:
+            return ("slot", name)
+        return None
+
     def global_names(self) -> set[str]:
         return (set(self.locations) | set(self.counters) | set(self.zones) | set(self.roles)
                 | set(self.teams) | set(self.tables) | set(self.params) | set(GLOBAL_WORDS) | {"me"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .cli_errors import Usage, internal_error, missing_path, say
 from .errors import RulelangError
@@ -134,10 +134,16 @@ def _logged_params(events: list) -> dict:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .lab.command import UsageError, simulate
 
+    return _refusal_is_usage(simulate, args, UsageError)
+
+
+def _refusal_is_usage(command: Callable[[argparse.Namespace], int], args: argparse.Namespace,
+                      refusal: type[Exception]) -> int:
+    """Run a command whose module refuses its arguments with an error of its own: that is a usage error here."""
     try:
-        return simulate(args)
-    except UsageError as usage:
-        raise Usage(str(usage)) from None
+        return command(args)
+    except refusal as refused:
+        raise Usage(str(refused)) from None
 
 
 def _coverage(args: argparse.Namespace) -> int:
@@ -159,20 +165,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from .lab.command import UsageError
     from .lab.sweep_command import sweep
 
-    try:
-        return sweep(args)
-    except UsageError as usage:
-        raise Usage(str(usage)) from None
+    return _refusal_is_usage(sweep, args, UsageError)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     from .lab.command import UsageError
     from .play import play_command
 
-    try:
-        return play_command(args)
-    except UsageError as usage:
-        raise Usage(str(usage)) from None
+    return _refusal_is_usage(play_command, args, UsageError)
 
 
 # --- mods and new -----------------------------------------------------------------------------
@@ -192,7 +192,4 @@ def cmd_mods(args: argparse.Namespace) -> int:
 def cmd_new(args: argparse.Namespace) -> int:
     from .scaffold import ScaffoldError, new_command
 
-    try:
-        return new_command(args)
-    except ScaffoldError as problem:
-        raise Usage(str(problem)) from None
+    return _refusal_is_usage(new_command, args, ScaffoldError)
