@@ -1,0 +1,339 @@
+"""Checking expressions: one ``expr_<Class>`` method an expression class, each returning the type.
+
+A mixin of ``check.Checker``: it resolves names (locals, the game's declarations, bound words),
+attributes of players, locations, cards, rolls and tables, operators, tests and calls of functions
+and built-in aggregates, and notes on each node what it refers to (``node.ref``) for the compiler.
+It relies on the Checker's ``expr``, ``expect``, ``error`` and the statement checks' ``holder``,
+``cards``, ``iterable`` and ``arguments``.
+"""
+from __future__ import annotations
+
+from typing import Any, Collection, Mapping, NamedTuple
+
+from . import nodes as n
+from .bindings import BOUND_WORDS, GLOBAL_WORDS
+from .check_types import BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, NULLABLE, PLAYER, TEXT, \
+    ZONE, Scope, describe, list_of
+from .errors import Span, did_you_mean
+
+
+class _Attributes(NamedTuple):
+    """The attributes of one type of value, for `X.name`, and what to say of a name that is none of them."""
+
+    #: In order: (the names, the ref (a tag put before the name, or the whole ref), the type or a name -> type table)
+    fields: list[tuple[Collection[str], str | tuple, str | Mapping[str, str]]]
+    missing: str                 # the error's words before the name
+    pool: Collection[str]        # the names a misspelling is matched against
+    hint: str | None = None      # the hint when none is near
+
+
+class ExpressionChecks:
+    """The expression checks of ``check.Checker``; each returns the type, "?" once an error is recorded."""
+
+    def expr_Num(self, e, scope):
+        if e.value > self.sym.number_limit:
+            self.error(f"this number is past the game's number_limit of {self.sym.number_limit:,}", e.span,
+                       "numbers in this game lie between -number_limit and number_limit")
+        return INT
+
+    def expr_Text(self, e, scope):
+        return TEXT
+
+    def expr_Bool(self, e, scope):
+        return BOOL
+
+    def expr_NoneLit(self, e, scope):
+        return NONE
+
+    def _is_global(self, name: str) -> bool:
+        s = self.sym
+        return (name in s.locations or name in s.counters or name in s.zones or name in s.roles
+                or name in s.teams or name in s.tables or name in s.params
+                or name in GLOBAL_WORDS)
+
+    def expr_Name(self, e: n.Name, scope: Scope) -> str:
+        s, name = self.sym, e.id
+        if name in scope.names:
+            e.ref = ("local", name)
+            return scope.names[name]
+        if name == "players":
+            e.ref = ("players",)
+            return list_of(PLAYER)
+        if name == "others":
+            if "me" not in scope.names:
+                return self.error("'others' needs a current player ('me') here", e.span)
+            e.ref = ("others",)
+            return list_of(PLAYER)
+        if name == "game":
+            e.ref = ("game",)
+            return GAME
+        if name == "turn":
+            e.ref = ("turn",)
+            return INT
+        if name in s.params:
+            e.ref = ("param", name)
+            return BOOL if isinstance(s.params[name], bool) else INT
+        if name in s.roles:
+            e.ref = ("role", name)
+            return PLAYER if s.roles[name].count == 1 else list_of(PLAYER)
+        if name in s.teams:
+            e.ref = ("team", name)
+            return list_of(PLAYER)
+        if name in s.locations:
+            e.ref = ("location", name)
+            return LOCATION
+        if name in s.counters:
+            e.ref = ("counter", name)
+            return COUNTER
+        if name in s.zones:
+            if s.zone_owner(name) == "table":
+                e.ref = ("zone", name)
+                return ZONE
+            e.ref = ("all_zones", name)
+            return list_of(CARD)
+        if name in s.tables:
+            e.ref = ("table", name)
+            return f"table:{name}"
+        if name in s.classes():       # a card kind as a value (rulelang/compiler/kinds.py)
+            e.ref = ("class", name)
+            return CLASS
+        if name in BOUND_WORDS:
+            return self.error(f"'{name}' is not known here", e.span, _where_hint(name))
+        pool = set(scope.names) | s.global_names()
+        return self.error(f"unknown name '{name}'", e.span, did_you_mean(name, pool))
+
+    def expr_ListLit(self, e: n.ListLit, scope: Scope) -> str:
+        kinds = [self.expr(item, scope) for item in e.items]
+        known = [k for k in kinds if k not in ("?", NONE)]
+        if not known:
+            return list_of("?") if kinds else "list:?"
+        first = known[0]
+        for item, kind in zip(e.items, kinds):
+            if kind not in ("?", NONE, first):
+                self.error(f"a list holds one kind of thing: {describe(kind)} among {describe(first)}s",
+                           item.span)
+        return list_of(first)
+
+    def expr_Attr(self, e: n.Attr, scope: Scope) -> str:
+        owner = self.expr(e.obj, scope)
+        if owner == "?":
+            return "?"
+        known = self._attributes(owner)
+        if known is None:
+            return self.error(f"{describe(owner)} has no '{e.name}'", e.span)
+        for names, ref, kind in known.fields:
+            if e.name in names:
+                e.ref = ref if isinstance(ref, tuple) else (ref, e.name)
+                if ref == "ccounter":
+                    self.uses_card_counters = True
+                return kind if isinstance(kind, str) else kind[e.name]
+        return self.error(f"{known.missing} '{e.name}'", e.span, did_you_mean(e.name, known.pool) or known.hint)
+
+    def _attributes(self, owner: str) -> _Attributes | None:
+        """What `X.name` may name when X is of type ``owner``; None when that type has no attributes."""
+        s = self.sym
+        if owner == PLAYER:
+            zones = {z for z in s.zones if s.zone_owner(z) == "player"}
+            return _Attributes([(s.counters, "pcounter", INT), (s.vars, "pvar", s.vars), (zones, "pzone", ZONE),
+                                ({"seat"}, ("seat",), INT)],
+                               "a player has no", set(s.counters) | set(s.vars) | zones)
+        if owner == LOCATION:
+            return _Attributes([(s.counters, "hcounter", INT), (s.location_props, "lprop", s.location_props)],
+                               "a location has no", set(s.counters) | set(s.location_props))
+        if owner == GAME:
+            return _Attributes([(s.counters, "gcounter", INT)], "the game has no counter", s.counters)
+        if owner == COUNTER:
+            return _Attributes([(s.counter_props, "cprop", s.counter_props)], "a counter has no", s.counter_props)
+        if owner == CARD:
+            return _Attributes([(s.card_props, "cardprop", INT), (s.counters, "ccounter", INT),
+                                ({"owner"}, ("cardowner",), PLAYER)],
+                               "a card has no", set(s.card_props) | {"owner"}, "declare it under 'card_props:'")
+        if owner.startswith("roll:"):
+            outcomes = s.dice[owner[5:]]
+            return _Attributes([(outcomes, "outcome", INT), ({"total"}, ("total",), INT), ({"size"}, ("size",), INT)],
+                               "a roll of this die has no", set(outcomes) | {"total", "size"})
+        if owner.startswith("table:"):
+            columns = s.tables[owner[6:]]
+            return _Attributes([(columns, "column", INT)], f"table '{owner[6:]}' has no column", columns)
+        return None
+
+    def expr_Index(self, e: n.Index, scope: Scope) -> str:
+        self.holder(e.obj, scope)
+        self.expect(e.key, scope, COUNTER, "the counter")
+        return INT
+
+    def expr_BinOp(self, e: n.BinOp, scope: Scope) -> str:
+        return self._operands(e, scope, INT, f"the left side of '{e.op}'", f"the right side of '{e.op}'")
+
+    def _operands(self, e: n.BinOp | n.BoolOp, scope: Scope, kind: str, left: str, right: str) -> str:
+        """Both sides of an operator must be ``kind``, and so is what it makes (``left``, ``right``: their names)."""
+        self.expect(e.left, scope, kind, left)
+        self.expect(e.right, scope, kind, right)
+        return kind
+
+    def expr_Neg(self, e: n.Neg, scope: Scope) -> str:
+        return self._operand(e, scope, INT, "a negated value")
+
+    def _operand(self, e: n.Neg | n.Not, scope: Scope, kind: str, what: str) -> str:
+        """The operand of a prefix operator must be ``kind``, and so is what it makes."""
+        self.expect(e.operand, scope, kind, what)
+        return kind
+
+    def expr_Compare(self, e: n.Compare, scope: Scope) -> str:
+        left = self.expr(e.left, scope)
+        right = self.expr(e.right, scope)
+        if e.op in ("=", "!="):
+            if "?" not in (left, right) and left != right and NONE not in (left, right):
+                self.error(f"cannot compare {describe(left)} with {describe(right)}", e.span)
+            elif NONE in (left, right) and (left not in NULLABLE | {"?"} or right not in NULLABLE | {"?"}):
+                self.error(f"{describe(left if left != NONE else right)} is never none", e.span)
+        else:
+            for side, kind in ((e.left, left), (e.right, right)):
+                if kind not in (INT, "?"):
+                    self.error(f"'{e.op}' compares numbers, not {describe(kind)}", side.span)
+        return BOOL
+
+    def expr_BoolOp(self, e: n.BoolOp, scope: Scope) -> str:
+        return self._operands(e, scope, BOOL, f"each side of '{e.op}'", f"each side of '{e.op}'")
+
+    def expr_CondExpr(self, e: n.CondExpr, scope: Scope) -> str:
+        """`A if COND else B`: both values of one kind (or none where a player, card, ... may be none)."""
+        self.expect(e.cond, scope, BOOL, "the condition of 'if ... else'")
+        outer, self.value_calls = self.value_calls, False   # a procedure's value is computed before the
+        try:                                                # statement: never in a branch that may not run
+            then, orelse = self.expr(e.then, scope), self.expr(e.orelse, scope)
+        finally:
+            self.value_calls = outer
+        if then == orelse or orelse == "?" or (orelse == NONE and then in NULLABLE):
+            return then
+        if then == "?" or (then == NONE and orelse in NULLABLE):
+            return orelse
+        return self.error(f"the two values of 'if ... else' must be of one kind, not {describe(then)} "
+                          f"and {describe(orelse)}", e.span)
+
+    def expr_Not(self, e: n.Not, scope: Scope) -> str:
+        return self._operand(e, scope, BOOL, "what 'not' negates")
+
+    def expr_Member(self, e: n.Member, scope: Scope) -> str:
+        item = self.expr(e.item, scope)
+        inner = self.iterable(e.container, scope)
+        if "?" not in (item, inner) and item != inner:
+            self.error(f"{describe(item)} is never in a list of {inner}s", e.span)
+        return BOOL
+
+    def _class_ref(self, name: str, span: Span | None, fallback: Span) -> Any:
+        ref = self.sym.class_ref(name)
+        if ref is None:
+            self.error(f"unknown card kind '{name}'", span or fallback,
+                       did_you_mean(name, self.sym.classes()) or "name a card id, a tag or a slot")
+        return ref
+
+    def expr_IsTest(self, e: n.IsTest, scope: Scope) -> str:
+        kind = self.expr(e.obj, scope)
+        if kind == PLAYER:
+            if e.name in self.sym.roles:
+                e.ref = ("role", e.name)
+            elif e.name in self.sym.teams:
+                e.ref = ("team", e.name)
+            else:
+                self.error(f"unknown role or team '{e.name}'", e.name_span or e.span,
+                           did_you_mean(e.name, set(self.sym.roles) | set(self.sym.teams)))
+            return BOOL
+        if kind not in (CARD, "?"):
+            self.error(f"'is' tests a card or a player, not {describe(kind)}", e.obj.span)
+            return BOOL
+        if scope.names.get(e.name) == CLASS:      # `c is k`, k a local holding a card kind
+            e.ref = ("class_local", e.name)
+            return BOOL
+        e.ref = self._class_ref(e.name, e.name_span, e.span)
+        return BOOL
+
+    def expr_HasTest(self, e: n.HasTest, scope: Scope) -> str:
+        self.cards(e.zone, scope)
+        e.ref = self._class_ref(e.name, e.name_span, e.span)
+        return BOOL
+
+    def expr_Call(self, e: n.Call, scope: Scope) -> str:
+        s, f = self.sym, e.func
+        if f in s.functions:
+            e.ref = ("function", f)
+            self.arguments(e, s.functions[f], scope)
+            return s.function_types.get(f, "?")
+        if f in s.procedures and self.value_calls:
+            return self.proc_value(e, scope)
+        if f in s.procedures:
+            return self.error(f"'{f}' is a procedure: call it on a line of its own", e.span,
+                              "the value of a procedure that declares 'returns:' can be used in a statement "
+                              "(x = ..., if, while, return), not in a filter, a function or a YAML condition")
+        if f not in BUILTINS:
+            return self.error(f"unknown function '{f}'", e.span,
+                              did_you_mean(f, BUILTINS | set(s.functions)))
+        e.ref = ("builtin", f)
+        if f in ("next", "previous", "seats_from"):
+            if len(e.args) != 1 or e.args[0].var is not None:
+                return self.error(f"'{f}' takes one player", e.span)
+            self.expect(e.args[0].value, scope, PLAYER, f"the argument of '{f}'")
+            return PLAYER if f != "seats_from" else list_of(PLAYER)
+        if f == "range":
+            if len(e.args) != 2 or any(arg.var is not None for arg in e.args):
+                return self.error("'range' takes two numbers: range(FROM, TO) is FROM, FROM+1, ..., TO-1", e.span)
+            for arg in e.args:
+                self.expect(arg.value, scope, INT, "each argument of 'range'")
+            return list_of(INT)
+        if f in ("max", "min") and len(e.args) > 1:
+            for arg in e.args:
+                if arg.var is not None:
+                    self.error("a filter cannot be one of several arguments", arg.span)
+                else:
+                    self.expect(arg.value, scope, INT, f"each argument of '{f}'")
+            return INT
+        if len(e.args) != 1:
+            return self.error(f"'{f}' takes one list", e.span)
+        return self.aggregate(e, e.args[0], scope)
+
+    def aggregate(self, e: n.Call, arg: n.Arg, scope: Scope) -> str:
+        outer, self.value_calls = self.value_calls, False     # a filter runs per item: no procedure there
+        try:
+            return self._aggregate(e, arg, scope)
+        finally:
+            self.value_calls = outer
+
+    def _aggregate(self, e: n.Call, arg: n.Arg, scope: Scope) -> str:
+        f = e.func
+        if arg.var is None:
+            item = self.iterable(arg.value, scope)
+        else:
+            item = self.iterable(arg.source, scope)
+            inner = scope.child()
+            inner.names[arg.var] = item
+            if arg.cond is not None:
+                self.expect(arg.cond, inner, BOOL, "the filter")
+            value = self.expr(arg.value, inner)
+            if f in ("sum", "max", "min"):
+                if value not in (INT, "?"):
+                    self.error(f"'{f}' adds up numbers, not {describe(value)}", arg.value.span,
+                               f"write {f}(c.prop for c in LIST)")
+                return INT
+            if not (isinstance(arg.value, n.Name) and arg.value.id == arg.var):
+                self.error(f"'{f}' takes 'x in LIST where CONDITION'", arg.span)
+        if f in ("sum", "max", "min"):
+            if item not in (INT, "?"):
+                self.error(f"'{f}' needs numbers", arg.span, f"write {f}(c.prop for c in LIST)")
+            return INT
+        if f == "count":
+            return INT
+        if f in ("any", "all", "empty"):
+            return BOOL
+        if f in ("first", "last"):
+            return item
+        return list_of(item)  # filter
+
+
+def _where_hint(name: str) -> str:
+    return {
+        "me": "'me' is the current player; it is known in seat-order turns, procedures, cards and triggers",
+        "target": "'target' is known in a card's play section",
+        "this": "'this' is the card itself, known in a card's texts",
+        "card": "'card' is known in triggers and answers",
+        "owner": "'owner' is known in triggers and discard_when",
+    }[name]

@@ -1,0 +1,115 @@
+"""The checker's vocabulary: the types a value of a rule text can have, and the tables names live in.
+
+Types are short strings (``INT``, ``PLAYER``, ``list:card``, ``roll:<die>`` ...) with helpers to build,
+take apart and describe them in words; ``Symbols`` holds every name a game declares and ``Scope``
+the local names visible at one point of a rule text. The checker, the compiler and the model builder
+all speak these, so they live apart from the checking itself (``check.py`` re-exports them).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Mapping
+
+from .bindings import GLOBAL_WORDS
+from .limits import INT64
+
+if TYPE_CHECKING:
+    from .model import Card, Role, Zone
+
+# Types are short strings: "int", "bool", "text", "player", "location",
+# "counter", "card", "zone", "game", "none", "class" (a card id, tag or slot),
+# "roll:<die>", "table:<name>" and "list:<item type>".
+INT, BOOL, TEXT, PLAYER, LOCATION, COUNTER, CARD, ZONE, GAME, NONE, CLASS = (
+    "int", "bool", "text", "player", "location", "counter", "card", "zone", "game", "none", "class")
+NULLABLE = {PLAYER, LOCATION, COUNTER, CARD, CLASS, NONE}
+VAR_TYPES = {"int": INT, "bool": BOOL, "player": PLAYER, "location": LOCATION, "card": CARD,
+             "counter": COUNTER}
+
+AGGREGATES = {"count", "any", "all", "first", "sum", "max", "min", "filter", "empty", "last"}
+BUILTINS = {"next", "previous", "seats_from", "range"} | AGGREGATES
+
+
+def list_of(item: str) -> str:
+    return f"list:{item}"
+
+
+def item_of(kind: str) -> str | None:
+    """The item type of a list (zones hold cards), or None if not a list."""
+    if kind == ZONE:
+        return CARD
+    if kind.startswith("list:"):
+        return kind[5:]
+    if kind.startswith("roll:"):
+        return INT
+    return None
+
+
+def describe(kind: str) -> str:
+    """A type in words for error messages."""
+    if kind.startswith("list:"):
+        return f"a list of {kind[5:]}s"
+    if kind.startswith("roll:"):
+        return "a dice roll"
+    if kind.startswith("table:"):
+        return "a table"
+    return {INT: "a number", BOOL: "a condition (true/false)", TEXT: "a label", PLAYER: "a player",
+            LOCATION: "a location", COUNTER: "a counter name", CARD: "a card", ZONE: "a zone",
+            GAME: "the game", NONE: "none", CLASS: "a card kind"}.get(kind, kind)
+
+
+@dataclass
+class Symbols:
+    """Every name a game declares, with what it is."""
+
+    locations: dict[str, Mapping[str, Any]] = field(default_factory=dict)     # name -> its properties
+    counters: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    vars: dict[str, str] = field(default_factory=dict)                # name -> type
+    zones: dict[str, Zone] = field(default_factory=dict)
+    tags: set[str] = field(default_factory=set)
+    slots: set[str] = field(default_factory=set)
+    cards: dict[str, Card] = field(default_factory=dict)
+    card_props: dict[str, int] = field(default_factory=dict)
+    roles: dict[str, Role] = field(default_factory=dict)
+    teams: dict[str, list[str]] = field(default_factory=dict)
+    tables: dict[str, list[str]] = field(default_factory=dict)
+    dice: dict[str, list[str]] = field(default_factory=dict)         # die -> outcome names
+    procedures: dict[str, dict[str, str]] = field(default_factory=dict)   # name -> params
+    functions: dict[str, dict[str, str]] = field(default_factory=dict)
+    proc_returns: dict[str, str] = field(default_factory=dict)       # procedure -> type it returns
+    function_types: dict[str, str] = field(default_factory=dict)
+    location_props: dict[str, str] = field(default_factory=dict)    # prop -> type
+    counter_props: dict[str, str] = field(default_factory=dict)
+    seat_turns: bool = True
+    number_limit: int = INT64                                        # numbers lie in [-limit, limit]
+    params: dict[str, int | bool] = field(default_factory=dict)      # param -> this instance's value
+
+    def zone_owner(self, name: str) -> str:
+        return self.zones[name].owner
+
+    def classes(self) -> set[str]:
+        return set(self.cards) | self.tags | self.slots
+
+    def class_ref(self, name: str) -> tuple[str, str] | None:
+        """What a card kind names: ("card", id), ("tag", tag) or ("slot", slot); None if it names none."""
+        if name in self.cards:
+            return ("card", name)
+        if name in self.tags:
+            return ("tag", name)
+        if name in self.slots:
+            return ("slot", name)
+        return None
+
+    def global_names(self) -> set[str]:
+        return (set(self.locations) | set(self.counters) | set(self.zones) | set(self.roles)
+                | set(self.teams) | set(self.tables) | set(self.params) | set(GLOBAL_WORDS) | {"me"})
+
+
+@dataclass
+class Scope:
+    """Local names visible at a point of a rule text, with their types."""
+
+    names: dict[str, str]
+    where: str = "rule"
+
+    def child(self) -> "Scope":
+        return Scope(dict(self.names), self.where)

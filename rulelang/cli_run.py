@@ -1,0 +1,173 @@
+"""The `run` command: play one game with random agents, save its log, tell its play-by-play.
+
+Whatever stops a game (its end, a rule error, an interrupt, a crash), ``play`` keeps the state as far as
+it went in a ``Played``, and ``finish_run`` saves the log first (it is what lasts), then prints the
+play-by-play, the JSON summary and the outcome with its exit code.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from .cli_errors import Usage, internal_error, missing_path, say
+from .errors import RulelangError
+
+if TYPE_CHECKING:
+    from .engine import State
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from . import load_game
+    from .logfile import LogFile, LogPathError
+
+    missing = missing_path(args.path)
+    if missing:
+        raise Usage(missing)
+    game = load_game(args.path, args.mods, args.params)
+    if not game.min_players <= args.players <= game.max_players:
+        raise Usage(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
+    args.as_player = _seat_arg(args.as_player, args.players)
+    log = None
+    if args.log:
+        try:                        # a log that cannot be written is refused before anything is played
+            log = LogFile(args.log)
+        except LogPathError as error:
+            raise Usage(f"cannot write the log {args.log}: {error}") from None
+    try:
+        played = play(game, args.players, args.seed)
+        return finish_run(game, args, played, log)
+    finally:
+        if log is not None:
+            log.discard_unsaved()
+
+
+def _seat_arg(text: str | None, players: int) -> int | None:
+    """`--as P2` -> seat 1; a name that is not a seat of this game is a usage error."""
+    if text is None:
+        return None
+    from .views import seat_of
+    seat = seat_of(text.strip().upper())
+    if seat is None or not 0 <= seat < players:
+        raise Usage(f"--as takes a player of this game, P1 to P{players}, not '{text}'")
+    return seat
+
+
+@dataclass
+class Played:
+    """A game played as far as it went: to its end, a rule error, an interrupt or a crash."""
+
+    state: State | None = None
+    scores_by_turn: dict[int, list[int]] = field(default_factory=dict)
+    error: RulelangError | None = None      # a rule error: located, exit 1
+    crash: BaseException | None = None      # rulelang itself (or memory) failed: exit 3
+    interrupted: bool = False               # SIGINT: exit 130
+
+    @property
+    def events(self) -> list[dict]:
+        return self.state.events if self.state is not None else []
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.error is None and self.crash is None and not self.interrupted
+
+
+def play(game, players: int, seed: int) -> Played:
+    """Play one game with random agents; whatever stops it, keep the state as far as it got."""
+    from .agents import RandomAgent, play_out
+
+    played = Played()
+
+    def watch(st: State, step: str) -> None:
+        """Keep the state from the first step (an interrupt in setup leaves no other handle on it)
+        and note each turn's opening scores for the play-by-play (scores are derived, not events)."""
+        played.state = st
+        if game.score is not None and st.turn not in played.scores_by_turn:
+            played.scores_by_turn[st.turn] = st.scores()
+
+    try:
+        played.state = game.new_state(players, seed, observer=watch)
+        play_out(played.state, RandomAgent(seed))
+    except RulelangError as error:
+        played.error = error
+        played.state = getattr(error, "state", None) or played.state
+    except KeyboardInterrupt:
+        played.interrupted = True
+    except Exception as error:      # MemoryError, RecursionError, a bug: the log is still kept
+        played.crash = error
+        played.state = getattr(error, "state", None) or played.state
+    return played
+
+
+def _told_to(game, events: list[dict], seat: int | None) -> list[dict]:
+    """The events the play-by-play tells: all of them, or those ``seat`` would see (rulelang.views)."""
+    if seat is None:
+        return events
+    from .views import events_for
+    return events_for(game, events, seat)
+
+
+def finish_run(game, args: argparse.Namespace, played: Played, log) -> int:
+    """Save the log first (it is what lasts), then print the play-by-play, the summary and the outcome."""
+    from .logfile import LogIncomplete
+    from .narrate import narrate
+
+    events = played.events
+    log_problem = None
+    if log is not None:
+        try:
+            log.save(events)
+        except LogIncomplete as error:
+            log_problem = (f"cannot write all of the log {args.log}: {error.reason}; it holds the first "
+                           f"{error.written} of the {len(events)} events")
+    if not args.quiet:
+        for event in _told_to(game, events, getattr(args, "as_player", None)):
+            line = narrate(game, event, played.scores_by_turn)
+            if line is not None:
+                print(line)
+    if args.json and played.finished:
+        print(json.dumps(summary(played.state), sort_keys=True))
+    sys.stdout.flush()
+    saved = log is not None and log_problem is None
+    code = 0
+    if played.error is not None:
+        report_game_error(played, args, saved)
+        code = 1
+    if log_problem:
+        say(lambda: f"rulelang: error: {log_problem}")
+        code = 1
+    if played.interrupted:
+        say(lambda: "rulelang: interrupted" + (f"; {log_kept(args, events, 'the interrupt')}" if saved else ""))
+        return 130
+    if played.crash is not None:
+        say(lambda: internal_error(played.crash) + (f"\nnote: {log_kept(args, events, 'it')}" if saved else ""))
+        return 3
+    return code
+
+
+def log_kept(args: argparse.Namespace, events: list[dict], upto: str) -> str:
+    return f"the event log up to {upto} ({len(events)} events) is in {args.log}"
+
+
+def report_game_error(played: Played, args: argparse.Namespace, saved: bool) -> None:
+    error, state = played.error, played.state
+    if "seed" not in (error.hint or ""):
+        turn = f", turn {state.turn}" if state is not None else ""
+        error.notes.append(f"seed {args.seed}{turn}")
+    if saved:
+        error.notes.append(log_kept(args, played.events, "the error"))
+    prefix = "" if error.span is not None else f"{args.path}: "
+    print(prefix + error.format(), file=sys.stderr)
+
+
+def summary(state) -> dict:
+    team = state.winning_team()
+    found = {"game": state.game.name, "seed": state.seed, "players": state.n,
+             "winners": [team] if team else state.winner_names(), "winning_players": state.winner_names(),
+             "team": team, "turns": state.turn, "result": state.result, "events": len(state.events),
+             "scores": state.scores()}
+    if state.game.returns is not None and state.over:
+        found["returns"] = state.returns()
+    return found
