@@ -12,6 +12,7 @@ from typing import Any, Collection, Mapping, NamedTuple
 
 from . import nodes as n
 from .bindings import BOUND_WORDS, GLOBAL_WORDS
+from .check_types import die_of
 from .check_types import BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, NULLABLE, PLAYER, TEXT, \
     ZONE, Scope, describe, list_of
 from .errors import Span, did_you_mean
@@ -148,8 +149,8 @@ class ExpressionChecks:
             return _Attributes([(s.card_props, "cardprop", INT), (s.counters, "ccounter", INT),
                                 ({"owner"}, ("cardowner",), PLAYER)],
                                "a card has no", set(s.card_props) | {"owner"}, "declare it under 'card_props:'")
-        if owner.startswith("roll:"):
-            outcomes = s.dice[owner[5:]]
+        if die_of(owner) is not None:
+            outcomes = s.dice[die_of(owner)]
             return _Attributes([(outcomes, "outcome", INT), ({"total"}, ("total",), INT), ({"size"}, ("size",), INT)],
                                "a roll of this die has no", set(outcomes) | {"total", "size"})
         if owner.startswith("table:"):

@@ -5,6 +5,7 @@ A mixin of ``check.Checker`` (kept apart so that module stays small).
 from __future__ import annotations
 
 from . import nodes as n
+from .check_types import die_of
 from .errors import did_you_mean
 
 #: The local that holds the type a procedure returns (a `$` name no rule text can write).
@@ -59,7 +60,7 @@ class HookChecks:
         kind = self.expr(roll, scope)
         if kind == "?":
             return
-        if not (isinstance(roll, n.Name) and kind.startswith("roll:") and roll.id in scope.names):
+        if not (isinstance(roll, n.Name) and die_of(kind) is not None and roll.id in scope.names):
             self.error("this is not a roll", roll.span,
                        "name a roll: 'r' after 'roll 2 DIE as r', or 'rolled' in an 'after roll' trigger")
 

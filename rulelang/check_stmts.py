@@ -10,6 +10,7 @@ from __future__ import annotations
 from . import nodes as n
 from .bindings import BOUND_WORDS
 from .check_hooks import is_proc_call
+from .check_types import roll_of
 from .check_types import BOOL, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, PLAYER, ZONE, Scope, describe, \
     item_of, list_of
 from .decisions import branch_id
@@ -118,7 +119,7 @@ class StatementChecks:
                        did_you_mean(s.die, self.sym.dice) or "declare it under 'dice:'")
             scope.names[s.var] = "?"
         else:
-            scope.names[s.var] = f"roll:{s.die}"
+            scope.names[s.var] = roll_of(s.die)
 
     def stmt_If(self, s: n.If, scope: Scope) -> None:
         for cond, body in s.branches:

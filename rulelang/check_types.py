@@ -33,6 +33,16 @@ def list_of(item: str) -> str:
     return f"list:{item}"
 
 
+def roll_of(die: str) -> str:
+    """The type of a roll of ``die`` (its faces, and what `r.total`, `r.OUTCOME` read)."""
+    return f"roll:{die}"
+
+
+def die_of(kind: str) -> str | None:
+    """The die a roll type is of (`roll_of`'s inverse), or None for any other type."""
+    return kind[len("roll:"):] if kind.startswith("roll:") else None
+
+
 def item_of(kind: str) -> str | None:
     """The item type of a list (zones hold cards), or None if not a list."""
     if kind == ZONE:

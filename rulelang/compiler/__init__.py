@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 
 from .. import nodes as n
 from ..bindings import Rule, scope as bound
-from ..check import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, Symbols, list_of
+from ..check import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, list_of
 from ..check_decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
 from ..decisions import place_of
 from ..cards import after_resolving, discard_played, place_played
@@ -386,7 +386,7 @@ class GameCompiler(HookDeclarations):
             proc = block(trig.effect, f"trigger '{trig.name}'")
             cond = expr(trig.cond)
             if event is Event.RESOLVE:
-                resolve.append((cond, proc, _class_of(self.sym, subject), trig.span))
+                resolve.append((cond, proc, self.sym.class_ref(subject), trig.span))
                 continue
             decl = next(z for z in g.zones if z.name == subject)
             (decl.on_enter if event is Event.ENTER else decl.on_leave).append((cond, proc))
@@ -425,29 +425,9 @@ def _before_step(hooks: dict, name: str, seat: bool) -> Callable | None:
     return fire_turn_hooks(before, seat) if before else None
 
 
-def _class_of(sym: Symbols, name: str) -> tuple | None:
-    if name in sym.cards:
-        return ("card", name)
-    if name in sym.tags:
-        return ("tag", name)
-    if name in sym.slots:
-        return ("slot", name)
-    return None
-
-
 def _calls_in(node: Any) -> list[n.Call]:
-    """Every call in an expression tree."""
-    found = []
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, n.Call):
-            found.append(item)
-        if isinstance(item, n.Node):
-            stack.extend(v for v in vars(item).values() if isinstance(v, (n.Node, list)))
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
+    """Every call in an expression tree (in the order of the walk: the order does not matter here)."""
+    return [item for item in n.walk(node) if isinstance(item, n.Call)]
 
 
 def _reads_locals(tree: Any, names: set[str]) -> bool:

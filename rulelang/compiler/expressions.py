@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import nodes as n
-from ..check import CARD, PLAYER, ZONE, Symbols
+from ..check_types import CARD, PLAYER, ZONE, Symbols, die_of
 from ..engine import CardType, Game, State, ZoneDecl
 from ..elimination import live_from, live_players, next_live
 from ..errors import RuleError
@@ -205,7 +205,7 @@ class ExprCompiler:
         if kind == "cardowner":
             return lambda st, L: st.lay.zones[st.loc[obj(st, L)]][1]
         if kind == "outcome":
-            faces = frozenset(f for f, o in game.dice[e.obj.type[5:]].items() if o == e.name)
+            faces = frozenset(f for f, o in game.dice[die_of(e.obj.type)].items() if o == e.name)
             rolled = metered(obj)
             return lambda st, L: sum(1 for f in rolled(st, L) if f in faces)
         if kind == "total":

@@ -17,6 +17,7 @@ from typing import Callable
 
 from .. import nodes as n
 from ..engine import FAILURES, NAMES, State, end_roll_durations, located, move_card
+from ..check_types import die_of
 from ..errors import RuleError
 from ..interpreter import Frame
 from ..limits import over_budget, roll_dice, spend
@@ -209,7 +210,7 @@ class HookStatements:
     # -- changing a roll ------------------------------------------------------------------
 
     def _roll_die(self, roll: n.Expr) -> tuple[str, str, int]:
-        die = roll.type[5:]
+        die = die_of(roll.type)
         return roll.id, die, max(self.game.dice[die])
 
     def f_Reroll(self, s: n.Reroll) -> Fn:

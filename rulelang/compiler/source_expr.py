@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import nodes as n
-from ..check import CARD, PLAYER, ZONE
+from ..check_types import CARD, PLAYER, ZONE, die_of
 from .codegen import Unit
 from .expressions import local_name, zone_decl
 
@@ -148,7 +148,7 @@ class ExprSource:
             table = [self.ec._prop_value((self.ec.sym.counters[name] or {}).get(e.name)) for name in game.counters]
             return self.none_or(obj, table, u)
         if kind == "outcome":
-            faces = frozenset(f for f, o in game.dice[e.obj.type[5:]].items() if o == e.name)
+            faces = frozenset(f for f, o in game.dice[die_of(e.obj.type)].items() if o == e.name)
             return f"_count_in(_metered(st, {obj}), {u.constant(faces)})"
         if kind == "total":
             return self.checked(f"sum(_metered(st, {obj}))", e.span, u)
