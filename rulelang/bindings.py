@@ -14,12 +14,13 @@ from enum import Enum
 from typing import Mapping
 
 PLAYER, CARD, INT = "player", "card", "int"     # the checker's type names (rulelang/check.py)
+PLAYERS = "list:player"
 
 #: Stands for the roll's own type, `roll:DIE`, in a roll trigger's binding (see ``Binding.scope``).
 ROLLED = "roll:?"
 
 #: The names that some kind of rule text binds: never a global name, never assigned to.
-BOUND_WORDS = ("me", "target", "this", "card", "owner")
+BOUND_WORDS = ("me", "target", "this", "card", "owner", "winners")
 
 #: Names every rule text sees: all players, all but `me`, the game (its counters) and the turn number.
 GLOBAL_WORDS = ("players", "others", "game", "turn")
@@ -43,7 +44,8 @@ class Rule(Enum):
     BEFORE_ROLL = "before roll"
     AFTER_ROLL = "after roll"
     ON_TURN = "turn or step"        # a trigger on `start turn`, `end turn`, `before step`, `after step`
-    PLAYER_VALUE = "player value"   # `score` (or its parts), `heuristic`, `returns`
+    PLAYER_VALUE = "player value"   # `score` (or its parts), `heuristic`
+    RETURNS = "returns"             # `returns`: told once the game is over, so it also sees the winners
     END = "end condition"           # `end: when` and `winner`
 
 
@@ -84,6 +86,7 @@ BINDINGS: dict[Rule, Binding] = {
     Rule.AFTER_ROLL: Binding({"me": PLAYER, "roller": PLAYER, "rolled": ROLLED}, internal=("$roll",)),
     Rule.ON_TURN: Binding({}, me_by_seat=True),
     Rule.PLAYER_VALUE: Binding({"p": PLAYER}),
+    Rule.RETURNS: Binding({"p": PLAYER, "winners": PLAYERS}),
     Rule.END: Binding({}, me_by_seat=True),
 }
 

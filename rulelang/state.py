@@ -73,16 +73,16 @@ class State(DecisionProtocol):
 
     def returns(self) -> list[int] | None:
         """Every player's return (payoff), in seat order, if the game declares `returns`: told when it ends."""
-        return self._per_player(self.game.returns, self.game.returns_span, "returns")
+        return self._per_player(self.game.returns, self.game.returns_span, "returns", {"winners": list(self.winners)})
 
-    def _per_player(self, value: Fn | None, span: Span | None, what: str) -> list[int] | None:
-        """A per-player expression for every seat, with a work budget of its own; a failure is located."""
+    def _per_player(self, value: Fn | None, span: Span | None, what: str, extra: dict | None = None) -> list[int] | None:
+        """A per-player expression for every seat (`p`, and ``extra`` names), with a work budget of its own."""
         if value is None:
             return None
         saved = self.work
         self.work = self.game.step_budget
         try:
-            return [value(self, {"p": p}) for p in range(self.n)]
+            return [value(self, {"p": p, **(extra or {})}) for p in range(self.n)]
         except FAILURES as error:
             raise located(error, span) from None
         except MemoryError:

@@ -104,3 +104,21 @@ def test_asking_single_options_adds_decisions_but_plays_the_same_game(tmp_path):
     chose = [e for e in asking.events if e["type"] == "chose"]
     assert len(chose) > len([e for e in quiet.events if e["type"] == "chose"])
     assert [e for e in asking.events if e["type"] != "chose"] == [e for e in quiet.events if e["type"] != "chose"]
+
+
+@settings(max_examples=20, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 100_000))
+def test_returns_see_the_winners_the_end_condition_decided(tmp_path_factory, players, seed):
+    folder = chips(tmp_path_factory.mktemp("winners"),
+                   "returns: (count(players) - 1 if p in winners else -1) if count(winners) = 1 else 0")
+    state = play_out(rulelang.load_game(folder).new_state(players, seed), RandomAgent(seed))
+    winner, = state.winners
+    assert state.returns() == [players - 1 if p == winner else -1 for p in range(players)]
+    assert sum(state.returns()) == 0
+
+
+def test_winners_is_a_word_of_the_language(tmp_path):
+    (tmp_path / "game.yaml").write_text(CHIPS.format(extra="locations: {winners: {label: podium}}"))
+    with pytest.raises(rulelang.SpecError) as caught:
+        rulelang.load_game(tmp_path)
+    assert "reserved word" in caught.value.message

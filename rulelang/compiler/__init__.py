@@ -172,8 +172,9 @@ class GameCompiler(HookDeclarations):
             add(trig.effect, True, dict(scope))
         for part in (spec.score_parts or {}).values():
             add(part, False, bound(Rule.PLAYER_VALUE), INT)
-        for text in (spec.score, spec.heuristic, spec.returns):
+        for text in (spec.score, spec.heuristic):
             add(text, False, bound(Rule.PLAYER_VALUE), INT)
+        add(spec.returns, False, bound(Rule.RETURNS), INT)
         for cond in spec.end:
             add(cond.when, False, bound(Rule.END, seat), BOOL)
             add(cond.winner, False, bound(Rule.END, seat), "winner")
