@@ -228,6 +228,19 @@ def test_others_secret_choices_so_far_are_not_in_the_sample(jacks_friends):
     assert MctsAgent(2, iterations=40).choose(Seat(state, 3)) == MctsAgent(2, iterations=40).choose(Seat(other, 3))
 
 
+def random_position(game, players: int, seed: int, moves: int) -> State | None:
+    """The game after up to ``moves`` random choices (seeded), or None if it ended by then."""
+    state = game.new_state(players, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.over:
+            return None
+        decision = state.decision()
+        chooser = decision.players[0]
+        state.apply_index(rng.randrange(len(decision.options[chooser])), chooser)
+    return None if state.over else state
+
+
 def family_counts(state: State, zid: int) -> Counter:
     return Counter(state.game.card_type[c].zone for c in state.zones[zid])
 
@@ -236,15 +249,8 @@ def family_counts(state: State, zid: int) -> Counter:
 @given(seed=st.integers(0, 10_000), moves=st.integers(0, 60), players=st.integers(2, 6), draw=st.integers(0, 2**32))
 def test_a_sample_agrees_with_the_view_and_redeals_only_hidden_cards(flapjacks, seed, moves, players, draw):
     """Sampled where an agent samples: for the player who must choose."""
-    state = flapjacks.new_state(players, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.over:
-            return
-        decision = state.decision()
-        chooser = decision.players[0]
-        state.apply_index(rng.randrange(len(decision.options[chooser])), chooser)
-    if state.over:
+    state = random_position(flapjacks, players, seed, moves)
+    if state is None:
         return
     observer = state.decision().players[0]
     truth = state.dumps()

@@ -17,7 +17,7 @@ from rulelang.agents import GreedyAgent, MctsAgent, RandomAgent, Seat, Table
 from rulelang.determinize import determinize, seen_zones
 from rulelang.engine import State
 from rulelang.views import var_shown
-from test_agents import reachable
+from test_agents import random_position, reachable
 
 WHISPERS = Path(__file__).parent / "whispers"
 
@@ -139,15 +139,8 @@ def test_unseen_variables_hold_their_declared_initial_value_and_seen_ones_the_tr
 @given(seed=st.integers(0, 10_000), moves=st.integers(0, 40), players=st.integers(2, 3), draw=st.integers(0, 2**32))
 def test_a_sample_agrees_with_the_view_keeps_what_was_shown_and_hides_the_rest(whispers, seed, moves, players, draw):
     """Sampled where an agent samples, for the player who must choose."""
-    state = whispers.new_state(players, seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.over:
-            return
-        decision = state.decision()
-        chooser = decision.players[0]
-        state.apply_index(rng.randrange(len(decision.options[chooser])), chooser)
-    if state.over:
+    state = random_position(whispers, players, seed, moves)
+    if state is None:
         return
     observer = state.decision().players[0]
     truth = state.dumps()
