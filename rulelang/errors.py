@@ -8,6 +8,8 @@ see ``document.SourceFile``), so an error prints itself with nothing looked up.
 """
 from __future__ import annotations
 
+import unicodedata
+
 import difflib
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
@@ -88,7 +90,13 @@ def _excerpt(text: str, span: Span) -> list[str]:
         text, start = text[left:right], start - left
     pad = " " * len(prefix) + "".join("\t" if ch == "\t" else " " for ch in text[:start])
     caret = pad + "^" * max(1, min(width, max(1, len(text) - start)))
-    return [prefix + text + suffix, caret]
+    return [prefix + _printable(text) + suffix, caret]
+
+
+def _printable(text: str) -> str:
+    """The line as it may reach a terminal: a control or format character (a hostile file's escape
+    sequence, a right-to-left override) is shown as U+FFFD, one column for one, so the caret lines up."""
+    return "".join("\ufffd" if ch != "\t" and unicodedata.category(ch) in ("Cc", "Cf") else ch for ch in text)
 
 
 class SpecError(RulelangError):

@@ -535,3 +535,15 @@ def test_any_include_entry_loads_or_is_a_located_error(tmp_path_factory: pytest.
         for one in (error.errors if isinstance(error, ErrorList) else [error]):
             assert one.span is not None and one.span.file == str(folder / "game.yaml"), one.format()
         assert SECRET not in error.format()
+
+
+def test_a_quoted_source_line_sends_no_control_character_to_the_terminal(tmp_path: Path) -> None:
+    """An escape sequence or a right-to-left override in a hostile file is shown as U+FFFD, caret in place."""
+    folder = tmp_path / "game"
+    folder.mkdir()
+    (folder / "game.yaml").write_bytes("game: X\x1b[2J\u202e\nplayers: {min: 2}\n".encode("utf-8"))
+    shown = load_error(folder).format()
+    assert "\x1b" not in shown and "\u202e" not in shown
+    line, caret = shown.splitlines()[1:3]
+    assert line == "game: X\ufffd[2J\ufffd"
+    assert caret.index("^") == line.index("\ufffd")
