@@ -12,9 +12,8 @@ from typing import Any, Collection, Mapping, NamedTuple
 
 from . import nodes as n
 from .bindings import BOUND_WORDS, GLOBAL_WORDS
-from .check_types import die_of
 from .check_types import BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, NULLABLE, PLAYER, TEXT, \
-    ZONE, Scope, describe, list_of
+    ZONE, Scope, describe, die_of, list_of
 from .errors import Span, did_you_mean
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 from . import nodes as n
 from .bindings import BOUND_WORDS
 from .check_hooks import is_proc_call
-from .check_types import roll_of
 from .check_types import BOOL, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, PLAYER, ZONE, Scope, describe, \
-    item_of, list_of
+    item_of, list_of, roll_of
 from .decisions import branch_id
 from .errors import did_you_mean
 

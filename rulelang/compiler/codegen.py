@@ -36,12 +36,12 @@ FRAME_PC = "fr.pc"
 #: Every name generated code may call, besides the unit's own constants.
 HELPERS: dict[str, Any] = {
     "len": len, "list": list, "max": max, "min": min, "sum": sum, "any": any, "all": all,
-    "_FAILURES": FAILURES, "_located": located, "_NAMES": NAMES, "_RuleError": RuleError,
+    "_FAILURES": FAILURES, "_NAMES": NAMES,
     "_live_from": live_from, "_live_players": live_players, "_next_live": next_live,
     "_check_end": check_end, "_discard_card": discard_card, "_draw_cards": draw_cards,
     "_end_roll_durations": end_roll_durations, "_move_card": move_card, "_set_counter": set_counter,
     "_set_player_var": set_player_var, "_shuffle_zone": shuffle_zone,
-    "_over_budget": over_budget, "_roll_dice": roll_dice, "_spend": spend, "_too_big": too_big,
+    "_over_budget": over_budget, "_roll_dice": roll_dice,
 }
 
 _units = itertools.count()

@@ -73,9 +73,8 @@ class ExprCompiler:
         known, value = self.constant(e)
         if known:
             return lambda st, L: value
-        if self.program is not None and self.program.generates(e):
-            return self.program.expression(e)
-        return self.closure(e)
+        generated = self.program.expression(e) if self.program is not None else None
+        return generated if generated is not None else self.closure(e)
 
     def closure(self, e: n.Expr) -> Fn:
         """The closure for ``e``'s own node (its parts compiled by ``expr``): what generated code falls back on."""

@@ -38,14 +38,19 @@ class Label:
 
 # --- triggers: what `on:` says ---------------------------------------------------------------
 
+def _rolling(st, L: dict) -> tuple[dict, str, str]:
+    """A roll trigger's view of the roll: the rolling frame's locals, and the names of its count and faces there."""
+    d, count, faces = L["$roll"]
+    return st.stack[d].locals, count, faces
+
+
 def roll_hook_prefix(kind: str, cond: Fn | None) -> Callable:
     """First instruction of a roll trigger: copy the roll in from the rolling frame; skip if `if:` fails."""
     before = kind == "before roll"
 
     def op(st, fr):
         L = fr.locals
-        d, count, faces = L["$roll"]
-        caller = st.stack[d].locals
+        caller, count, faces = _rolling(st, L)
         if before:
             L["dice"] = caller[count]
         else:
@@ -61,8 +66,7 @@ def roll_hook_suffix(kind: str) -> Callable:
 
     def op(st, fr):
         L = fr.locals
-        d, count, faces = L["$roll"]
-        caller = st.stack[d].locals
+        caller, count, faces = _rolling(st, L)
         if before:
             caller[count] = max(0, L["dice"])
         else:

@@ -28,15 +28,18 @@ class Program:
         self.units: list[tuple[str, Unit]] = []
         self.place = ""
 
-    def generates(self, e: n.Expr) -> bool:
-        """Whether to compile ``e`` to Python: not a bare name, whose closure is as quick."""
-        return not isinstance(e, n.Name) and self.expressions.generated(e)
-
-    def expression(self, e: n.Expr) -> Callable:
-        """``f(state, locals)`` computing ``e``."""
+    def expression(self, e: n.Expr) -> Callable | None:
+        """``f(state, locals)`` computing ``e``; None where Python would only add a call to the closure:
+        a bare name (its closure is as quick), or a node with no source of its own (see ``ExprSource.root``).
+        """
+        if isinstance(e, n.Name):
+            return None
         u = Unit()
-        body = u.new_function("expression")
-        body.line(f"return {self.expressions.src(e, u)}", e.span)
+        body = u.new_function("expression")          # first: the function build returns
+        text = self.expressions.root(e, u)
+        if text is None:
+            return None                                # the unit is dropped unbuilt
+        body.line(f"return {text}", e.span)
         function = build(u)
         self.units.append((_where(e.span), u))
         return function

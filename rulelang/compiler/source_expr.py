@@ -38,13 +38,19 @@ class ExprSource:
             return u.constant(value)
         if self.nesting >= MAX_NESTING:
             return f"{u.constant(self.apart(e))}(st, L)"
+        text = self.root(e, u)
+        return text if text is not None else self.fallback(e, u)
+
+    def root(self, e: n.Expr, u: Unit) -> str | None:
+        """Source for ``e`` whose root node has source of its own; None (nothing written) if it has none."""
         method = getattr(self, "x_" + type(e).__name__, None)
+        if method is None:
+            return None
         self.nesting += 1
         try:
-            text = method(e, u) if method is not None else None
+            return method(e, u)
         finally:
             self.nesting -= 1
-        return text if text is not None else self.fallback(e, u)
 
     def apart(self, e: n.Expr):
         """``e`` compiled on its own, starting a fresh count of nesting."""
@@ -60,13 +66,6 @@ class ExprSource:
             return f"{u.constant(self.ec.closure(e))}(st, L)"
         finally:
             self.nesting = outer
-
-    def generated(self, e: n.Expr) -> bool:
-        """Whether the root of ``e`` has source of its own (else generating it would only add a call)."""
-        if self.ec.constant(e)[0]:
-            return False
-        method = getattr(self, "x_" + type(e).__name__, None)
-        return method is not None and method(e, Unit()) is not None
 
     # -- shapes used by statements too -----------------------------------------------------
 
