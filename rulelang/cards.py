@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from . import records
 from .errors import RuleError
 from .interpreter import Frame
 from .limits import over_budget, spend
-from .views import NAMES, forget_revealed, holder_label
+from .views import NAMES, forget_revealed
 
 if TYPE_CHECKING:
     from .game import CardType, Fn, ZoneDecl
@@ -42,8 +43,7 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     st.loc[card] = dest
     if st.revealed:
         forget_revealed(st, card)
-    st.events.append({"type": "moved", "turn": st.turn, "card": st.game.card_type[card].id, "id": card,
-                      "from": lay.zone_labels[src], "to": lay.zone_labels[dest], "how": how})
+    st.log.append((records.moved, st.turn, card, src, dest, how))
     sdecl, sowner = lay.zones[src]
     if sdecl is not ddecl and st.game.card_counters:
         _clear_card_counters(st, card)
@@ -61,7 +61,7 @@ def _clear_card_counters(st: State, card: int) -> None:
     row = st.counters[h]
     if any(row):
         st.counters[h] = [0] * len(row)
-        st.events.append({"type": "cleared", "turn": st.turn, "holder": holder_label(st, h)})
+        st.log.append((records.cleared, st.turn, h))
 
 
 def _evict_slot(st: State, card: int, decl: ZoneDecl, owner: int | None) -> None:
@@ -143,7 +143,7 @@ def refill(st: State, zid: int) -> None:
     for card in cards:
         st.loc[card] = zid
     st.zones[source] = []
-    st.events.append({"type": "refilled", "turn": st.turn, "zone": st.lay.zone_labels[zid],
+    st.log.append({"type": "refilled", "turn": st.turn, "zone": st.lay.zone_labels[zid],
                       "from": st.lay.zone_labels[source], "cards": len(st.zones[zid])})
     shuffle_zone(st, zid)
 
@@ -154,7 +154,7 @@ def shuffle_zone(st: State, zid: int) -> None:
     for i in range(len(cards) - 1, 0, -1):
         j = st.randbelow(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
-    st.events.append({"type": "shuffled", "turn": st.turn, "zone": st.lay.zone_labels[zid]})
+    st.log.append({"type": "shuffled", "turn": st.turn, "zone": st.lay.zone_labels[zid]})
 
 
 # --- playing a card, and answering one ---------------------------------------------
@@ -263,8 +263,7 @@ def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) 
 def answer_card(st: State, card: int, player: int, reactor: int, reaction: int) -> None:
     """The first answer cancels the card: both are discarded, then the answer acts."""
     game = st.game
-    st.events.append({"type": "answered", "turn": st.turn, "player": NAMES[reactor],
-                      "card": game.card_type[reaction].id, "cancels": game.card_type[card].id})
+    st.log.append((records.answered, st.turn, reactor, reaction, card))
     discard_card(st, card, how="cancelled")
     discard_card(st, reaction, how="answered")
     proc = game.card_type[reaction].answer_proc

@@ -48,7 +48,7 @@ def eliminate(st: Any, p: int | None) -> bool:
     if st.out[p]:
         return False
     st.out[p] = True
-    st.events.append({"type": "eliminated", "turn": st.turn, "player": f"P{p + 1}"})
+    st.log.append({"type": "eliminated", "turn": st.turn, "player": f"P{p + 1}"})
     if all(st.out):
         raise RuleError("every player is eliminated", hint="end the game before the last player is eliminated")
     return p == st.active

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .errors import RulelangError, RuleError
+from . import records
 from .interpreter import run
-from .views import NAMES, player_name
+from .views import player_name
 
 if TYPE_CHECKING:
     from .decisions import DecisionSite
@@ -77,7 +78,7 @@ class DecisionProtocol:
     answer: list | None           # the values chosen, for the instruction that asked
     over: bool
     turn: int
-    events: list[dict]
+    log: list
     _decision: Decision | None    # ``decision()``'s answer, until the pending decision changes
 
     def decision(self) -> Decision | None:
@@ -155,12 +156,7 @@ class DecisionProtocol:
         chosen[i] = j
         known = self._decision
         self._decision = None if known is None else known.without(pend["players"][i])
-        kind = pend["kind"]
-        event = {"type": "chose", "turn": self.turn, "player": NAMES[pend["players"][i]],
-                 "option": pend["options"][i][j][0], "decision": kind}
-        if kind == "secret":
-            event["secret"] = True
-        self.events.append(event)
+        self.log.append((records.chose, self.turn, pend["players"][i], pend["options"][i][j][0], pend["kind"]))
         if None not in chosen:
             values = pend["values"]
             self.answer = [values[k][c] for k, c in enumerate(chosen)]

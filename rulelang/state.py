@@ -19,9 +19,11 @@ from .chance import scripted_draw
 from .errors import RulelangError, RuleError, Span
 from .interpreter import FAILURES, Frame, located
 from .limits import too_big
+from . import records
 from .protocol import DecisionProtocol
+from .records import expand
 from .rng import start_state
-from .views import NAMES, holder_label, make_view, player_name
+from .views import make_view, player_name
 
 if TYPE_CHECKING:
     from .game import Fn, Game, Layout
@@ -30,6 +32,8 @@ MASK64 = (1 << 64) - 1
 
 _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
            "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "out", "revealed")
+#: Held in slots of their own: ``events`` is read through the log (``log``, see records.py).
+_SLOTS = tuple(name for name in _FIELDS if name != "events") + ("log", "_shown")
 #: Set by tests and scenarios (fixtures.py), never saved: scripted dice (``dice_script``), a step to stop before
 #: (``halt``), and the outcomes of random draws given one by one (``chance``: rulelang/chance.py; None draws
 #: from ``rng``).
@@ -39,7 +43,7 @@ _FIXTURES = ("dice_script", "halt", "chance")
 class State(DecisionProtocol):
     """One game in progress: plain data plus a reference to its compiled game."""
 
-    __slots__ = _FIELDS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "ask_single")
+    __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "ask_single")
 
     # -- chance ---------------------------------------------------------------
 
@@ -56,6 +60,26 @@ class State(DecisionProtocol):
         if self.dice_script:
             return self.dice_script.pop(0)
         return self.randbelow(faces) + 1
+
+    # -- the event log --------------------------------------------------------
+
+    @property
+    def events(self) -> list[dict]:
+        """The event log, every record appended since the last read expanded into its dict (records.py).
+
+        The list itself is the log: the run loop goes on appending to it.
+        """
+        log = self.log
+        shown = self._shown
+        if shown != len(log):
+            expand(self, log, shown if shown < len(log) else 0)
+            self._shown = len(log)
+        return log
+
+    @events.setter
+    def events(self, value: list) -> None:
+        self.log = value
+        self._shown = 0
 
     # -- reading --------------------------------------------------------------
 
@@ -223,7 +247,7 @@ class State(DecisionProtocol):
         new.out = list(self.out)
         new.phase = self.phase
         new.winners, new.result = list(self.winners), self.result
-        new.events = list(self.events)
+        new.log, new._shown = list(self.log), self._shown
         new.dice_script = list(self.dice_script)
         new.halt = self.halt
         new.chance = None if self.chance is None else list(self.chance)
@@ -298,8 +322,7 @@ def set_counter(st: State, h: int, c: int, v: int) -> None:
         raise too_big(v, st.game.number_limit)
     if st.counters[h][c] != v:
         st.counters[h][c] = v
-        st.events.append({"type": "set", "turn": st.turn, "holder": holder_label(st, h),
-                          "counter": st.game.counters[c], "value": v})
+        st.log.append((records.set_counter, st.turn, h, c, v))
 
 
 def set_player_var(st: State, p: int, vi: int, v: Any) -> None:
@@ -307,7 +330,5 @@ def set_player_var(st: State, p: int, vi: int, v: Any) -> None:
     row = st.vars[p]
     if row[vi] != v:
         row[vi] = v
-        game = st.game
-        st.events.append({"type": "set", "turn": st.turn, "player": NAMES[p], "var": game.var_names[vi],
-                          "value": game.plain(game.var_types[vi], v)})
+        st.log.append((records.set_var, st.turn, p, vi, v))
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from . import records
 from .elimination import first_live, next_live
 from .errors import RulelangError, RuleError
 from .interpreter import Frame, run
 from .state import State
-from .views import NAMES, player_name
+from .views import player_name
 
 if TYPE_CHECKING:
     from .game import Fn, Game, Op, Phase
@@ -42,9 +43,9 @@ def start_game(game: Game, players: int, seed: int, observer: Callable | None, b
                "roles": lay.roles, "first": player_name(st.active)}
     if game.params:                   # only a game that declares params records them: old logs stay the same
         started["params"] = dict(game.params)
-    st.events.append(started)
+    st.log.append(started)
     if game.named_phases:
-        st.events.append({"type": "phase", "turn": 0, "phase": first.name})
+        st.log.append({"type": "phase", "turn": 0, "phase": first.name})
     if before_first_turn and game.step_pcs:
         st.halt = [1, next(iter(game.step_pcs))]
     run(st)
@@ -75,7 +76,7 @@ def check_end(st: State, L: dict) -> bool:
                 event["scores"] = st.scores()
             if game.returns is not None:          # only when declared: other games' logs stay the same
                 event["returns"] = st.returns()
-            st.events.append(event)
+            st.log.append(event)
             return True
     return False
 
@@ -91,10 +92,7 @@ def begin_turn(phase: Phase) -> Callable:
         if st.turn > limit:
             raise RuleError(f"the game did not end within {limit} turns",
                             hint=f"seed {st.seed}: check the end conditions, or raise the limit")
-        event = {"type": "turn", "turn": st.turn}
-        if seat:
-            event["player"] = NAMES[st.active]
-        st.events.append(event)
+        st.log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
     return op
 
 
@@ -125,7 +123,7 @@ def next_turn(game: Game, k: int) -> Callable:
         elif following.first == "random":
             st.active = st.randbelow(st.n)
         st.active = first_live(st, st.active)
-        st.events.append({"type": "phase", "turn": st.turn, "phase": following.name})
+        st.log.append({"type": "phase", "turn": st.turn, "phase": following.name})
         fr.pc = following.begin_pc
     return op
 
@@ -137,6 +135,7 @@ def call_step(name: str, proc: int | Fn, seat: bool, fire: Op | None = None) -> 
     A halt set for this step and turn (fixtures.halt_before) stops the game here instead, with no decision.
     """
     inline = None if isinstance(proc, int) else proc
+    step_record = records.step
 
     def op(st, fr):
         halt = st.halt
@@ -146,7 +145,7 @@ def call_step(name: str, proc: int | Fn, seat: bool, fire: Op | None = None) -> 
             return True
         if st.observer is not None:    # tests and tools watch the game between steps
             st.observer(st, name)
-        st.events.append({"type": "step", "turn": st.turn, "step": name})
+        st.log.append((step_record, st.turn, name))
         local = {"me": st.active} if seat else {}
         if inline is not None:
             return inline(st, local)

@@ -177,7 +177,7 @@ def reveal_cards(st, cards: list[int], seats: list[int], to: str) -> None:
                 st.revealed.append([card, seat])
     if cards:
         labels, types = st.lay.zone_labels, st.game.card_type
-        st.events.append({"type": "revealed", "turn": st.turn, "to": to, "cards": [types[c].id for c in cards],
+        st.log.append({"type": "revealed", "turn": st.turn, "to": to, "cards": [types[c].id for c in cards],
                           "ids": list(cards), "zones": [labels[st.loc[c]] for c in cards]})
 
 

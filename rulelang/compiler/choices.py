@@ -134,7 +134,7 @@ class ChoiceStatements:
             if answer is not None:
                 st.answer = None
                 choosers = L.pop(waiting)
-                st.events.append({"type": "revealed", "turn": st.turn,       # all at once, then stored
+                st.log.append({"type": "revealed", "turn": st.turn,       # all at once, then stored
                                   "choices": {NAMES[p]: text(st, v)[0] for p, v in zip(choosers, answer)}})
                 for p, v in zip(choosers, answer):
                     L[var] = p

@@ -19,9 +19,10 @@ from types import TracebackType
 from typing import Any, Callable
 
 from ..elimination import live_from, live_players, next_live
-from ..engine import (FAILURES, NAMES, check_end, discard_card, draw_cards, end_roll_durations, holder_label, located,
+from ..engine import (FAILURES, NAMES, check_end, discard_card, draw_cards, end_roll_durations, located,
                       move_card, set_counter, set_player_var, shuffle_zone)
 from ..errors import RuleError, Span
+from .. import records
 from .aggregates import any_of_kind
 from ..limits import over_budget, roll_dice, spend, too_big
 
@@ -75,7 +76,7 @@ def _count_in(rolled: list, faces: frozenset) -> int:
 _MISSING = object()
 
 HELPERS.update(_too_big_now=_too_big_now, _zero_division=_zero_division, _charge=_charge, _metered=_metered,
-               _has=any_of_kind, _count_in=_count_in, _MISSING=_MISSING, _holder_label=holder_label)
+               _has=any_of_kind, _count_in=_count_in, _MISSING=_MISSING, _transferred=records.transferred)
 
 
 @dataclass

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import nodes as n
+from .. import records
 from ..interpreter import Frame
 from ..engine import NAMES, answer_card, discard_card, answerers, discard_options, legal_plays, reaction_options, zone_of_hand
 from .choices import _decision
@@ -53,8 +54,7 @@ class PlayStatements:
                 discard_card(st, pick[1])
                 return False
             _, card, player, target = pick
-            st.events.append({"type": "played", "turn": st.turn, "player": NAMES[player],
-                              "card": game.card_type[card].id, "id": card, "target": NAMES[target]})
+            st.log.append((records.played, st.turn, player, card, NAMES[target]))
             L[slot] = [card, player, target, answerers(st, card, player), 0]
             return False
 

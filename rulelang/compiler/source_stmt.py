@@ -102,9 +102,7 @@ class StmtSource:
                 out.line(f"    _too_big_now(st.counters[{z}][{c}] + {k}, {limit}, {u.constant(span)})", span)
                 out.line(f"st.counters[{a}][{c}] = {have} - {k}", span)
                 out.line(f"st.counters[{z}][{c}] += {k}", span)
-                out.line(f"st.events.append({{'type': 'transferred', 'turn': st.turn, "
-                         f"'counter': {u.constant(self.game.counters)}[{c}], 'amount': {k}, "
-                         f"'from': _holder_label(st, {a}), 'to': _holder_label(st, {z})}})", span)
+                out.line(f"st.log.append((_transferred, st.turn, {c}, {k}, {a}, {z}))", span)
 
     # -- cards and dice ------------------------------------------------------------------------
 
@@ -136,7 +134,7 @@ class StmtSource:
         roller = self.e(s.player, out) if s.player is not None else "L.get('me')"
         out.line(f"L[{s.var!r}] = {rolled} = _roll_dice(st, max(0, {self.e(s.amount, out)}), {faces})", s.span)
         out.line(f"{who} = {roller}", s.span)
-        out.line(f"st.events.append({{'type': 'rolled', 'turn': st.turn, 'die': {die!r}, 'faces': {rolled}, "
+        out.line(f"st.log.append({{'type': 'rolled', 'turn': st.turn, 'die': {die!r}, 'faces': {rolled}, "
                  f"'player': None if {who} is None else _NAMES[{who}]}})", s.span)
         out.line(f"_end_roll_durations(st, {die!r}, {who})", s.span)
         return True

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import nodes as n
+from .. import records
 from ..engine import (FAILURES, NAMES, State, check_end, discard_card, draw_cards, end_roll_durations, end_turn,
-                      holder_label, move_card, located, set_counter, set_player_var, shuffle_zone)
+                      move_card, located, set_counter, set_player_var, shuffle_zone)
 from ..elimination import eliminate
 from ..errors import RuleError, Span
 from ..interpreter import Frame
@@ -275,7 +276,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         ec = self.ec
         amount = ec.expr(s.amount) if s.amount is not None else None
         counter, src, dst = ec.expr(s.counter), ec.holder(s.source), ec.holder(s.dest)
-        names, limit, span = self.game.counters, self.game.number_limit, s.span
+        limit, span = self.game.number_limit, s.span
 
         def move(st, L):
             c, a, z = counter(st, L), src(st, L), dst(st, L)
@@ -288,8 +289,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                     raise too_big(st.counters[z][c] + k, limit, span)
                 st.counters[a][c] = have - k
                 st.counters[z][c] += k
-                st.events.append({"type": "transferred", "turn": st.turn, "counter": names[c], "amount": k,
-                                  "from": holder_label(st, a), "to": holder_label(st, z)})
+                st.log.append((records.transferred, st.turn, c, k, a, z))
         return move
 
     def f_MoveCards(self, s: n.MoveCards) -> Fn:
@@ -341,7 +341,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         def roll(st, L):
             L[var] = rolled = roll_dice(st, max(0, amount(st, L)), faces)
             who = roller(st, L)
-            st.events.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
+            st.log.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
                               "player": None if who is None else NAMES[who]})
             end_roll_durations(st, die, who)
         return roll
@@ -354,7 +354,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         def roll(st, L):
             L[var] = rolled = roll_dice(st, max(0, amount(st, L)), faces)
             who, whose = roller(st, L), owner(st, L)
-            st.events.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
+            st.log.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
                               "player": None if who is None else NAMES[who],
                               "for": None if whose is None else NAMES[whose]})
             end_roll_durations(st, die, whose)
@@ -438,7 +438,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
 
         def op(st, fr):
             p = who(st, fr.locals)
-            st.events.append({"type": "skipped", "turn": st.turn, "player": NAMES[p]})
+            st.log.append((records.skipped, st.turn, p))
             if game.phases[st.phase].order == "seat" and p == st.active:
                 end_turn(st)
         b.emit(op, s.span)
@@ -452,7 +452,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             if p is None:
                 raise RuleError("the player who takes another turn is none")
             st.next_player = p
-            st.events.append({"type": "another_turn", "turn": st.turn, "player": NAMES[p]})
+            st.log.append((records.another_turn, st.turn, p))
         b.emit(op, s.span)
 
     def s_Eliminate(self, s: n.Eliminate, b: Builder) -> None:

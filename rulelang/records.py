@@ -1,0 +1,106 @@
+"""Compact event records: what a game appends while it runs, and the log's dicts they stand for.
+
+Most games are played by simulations that never read their log, yet every
+step, choice and change is an event. So the hot paths append a tuple, not a
+dict: the record's first item is the function here that expands it,
+``record[0](state, record)``, into exactly the dict the log has always held.
+``State.events`` expands the records in place the first time the log is read,
+so every reader (``--log``, the play-by-play, views, saves, scenarios) sees the
+same dicts as before, byte for byte. A record holds only numbers and strings
+taken when it happened; names are looked up in the compiled game and layout,
+which never change, so expanding late gives what expanding at once would have.
+Rare events (a game's start and end, a phase, a shuffle) are still appended as dicts.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .views import NAMES, holder_label
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+def expand(st: State, log: list, start: int) -> None:
+    """Turn the records of ``log`` from ``start`` on into the dicts they stand for, in place."""
+    for k in range(start, len(log)):
+        record = log[k]
+        if record.__class__ is tuple:
+            log[k] = record[0](st, record)
+
+
+# --- expanders: (expander, turn, ...) -> the event's dict ----------------------------------
+# Each docstring gives the record's shape after the expander and the turn.
+
+def set_counter(st: State, r: tuple) -> dict:
+    """(holder, counter index, value)"""
+    return {"type": "set", "turn": r[1], "holder": holder_label(st, r[2]), "counter": st.game.counters[r[3]],
+            "value": r[4]}
+
+
+def set_var(st: State, r: tuple) -> dict:
+    """(seat, variable index, value)"""
+    game = st.game
+    return {"type": "set", "turn": r[1], "player": NAMES[r[2]], "var": game.var_names[r[3]],
+            "value": game.plain(game.var_types[r[3]], r[4])}
+
+
+def step(st: State, r: tuple) -> dict:
+    """(step name)"""
+    return {"type": "step", "turn": r[1], "step": r[2]}
+
+
+def turn(st: State, r: tuple) -> dict:
+    """() for a phase played in rounds; (seat) for one played by seat"""
+    if len(r) == 2:
+        return {"type": "turn", "turn": r[1]}
+    return {"type": "turn", "turn": r[1], "player": NAMES[r[2]]}
+
+
+def chose(st: State, r: tuple) -> dict:
+    """(seat, option id, decision kind)"""
+    event = {"type": "chose", "turn": r[1], "player": NAMES[r[2]], "option": r[3], "decision": r[4]}
+    if r[4] == "secret":
+        event["secret"] = True
+    return event
+
+
+def moved(st: State, r: tuple) -> dict:
+    """(card instance, from zone, to zone, how)"""
+    zones = st.lay.zone_labels
+    return {"type": "moved", "turn": r[1], "card": st.game.card_type[r[2]].id, "id": r[2],
+            "from": zones[r[3]], "to": zones[r[4]], "how": r[5]}
+
+
+def transferred(st: State, r: tuple) -> dict:
+    """(counter index, amount, from holder, to holder)"""
+    return {"type": "transferred", "turn": r[1], "counter": st.game.counters[r[2]], "amount": r[3],
+            "from": holder_label(st, r[4]), "to": holder_label(st, r[5])}
+
+
+def cleared(st: State, r: tuple) -> dict:
+    """(holder)"""
+    return {"type": "cleared", "turn": r[1], "holder": holder_label(st, r[2])}
+
+
+def played(st: State, r: tuple) -> dict:
+    """(seat, card instance, target's name)"""
+    return {"type": "played", "turn": r[1], "player": NAMES[r[2]], "card": st.game.card_type[r[3]].id,
+            "id": r[3], "target": r[4]}
+
+
+def answered(st: State, r: tuple) -> dict:
+    """(seat answering, the answer's card instance, the answered card's instance)"""
+    types = st.game.card_type
+    return {"type": "answered", "turn": r[1], "player": NAMES[r[2]], "card": types[r[3]].id,
+            "cancels": types[r[4]].id}
+
+
+def skipped(st: State, r: tuple) -> dict:
+    """(seat)"""
+    return {"type": "skipped", "turn": r[1], "player": NAMES[r[2]]}
+
+
+def another_turn(st: State, r: tuple) -> dict:
+    """(seat)"""
+    return {"type": "another_turn", "turn": r[1], "player": NAMES[r[2]]}
