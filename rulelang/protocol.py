@@ -12,7 +12,7 @@ methods of ``State`` (``DecisionProtocol`` is one of its bases).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .errors import RulelangError, RuleError
 from . import records
@@ -80,6 +80,7 @@ class DecisionProtocol:
     turn: int
     log: list
     _decision: Decision | None    # ``decision()``'s answer, until the pending decision changes
+    autopick: Callable[[int, int], int] | None   # (player, number of options) -> index, asked in place
 
     def decision(self) -> Decision | None:
         """Who must choose now and their options; None once the game is over."""
@@ -168,9 +169,31 @@ class DecisionProtocol:
         if None in players:
             raise RuleError("a decision waits for a player who is none",
                             hint="the player before 'chooses' can be none here; test it first (if p != none:)")
+        if self.autopick is not None:
+            return self._pick_now(kind, players, options, values)
         self.pending = {"kind": kind, "prompt": prompt, "players": players, "options": options,
                         "values": values, "chosen": [None] * len(players)}
         self._decision = None
+        return True
+
+    def _pick_now(self, kind: str, players: list[int], options: list[list], values: list[list]) -> bool:
+        """Every chooser's pick from ``autopick`` at once, in the order a play loop would ask them.
+
+        Nothing is kept pending: the answer waits in ``answer`` for the instruction, which takes it when
+        the run loop goes on (``agents.play_out`` runs it again), and the log is what ``_take`` writes.
+        """
+        pick, log, turn = self.autopick, self.log, self.turn
+        answer = []
+        for i, player in enumerate(players):
+            offered = options[i]
+            if not offered:
+                raise RuleError(f"{player_name(player)} must choose but has no legal option")
+            j = pick(player, len(offered))
+            if not 0 <= j < len(offered):
+                raise RulelangError(f"option {j} is out of range")
+            log.append((records.chose, turn, player, offered[j][0], kind))
+            answer.append(values[i][j])
+        self.answer = answer
         return True
 
 

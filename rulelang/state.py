@@ -38,12 +38,14 @@ _SLOTS = tuple(name for name in _FIELDS if name != "events") + ("log", "_shown")
 #: (``halt``), and the outcomes of random draws given one by one (``chance``: rulelang/chance.py; None draws
 #: from ``rng``).
 _FIXTURES = ("dice_script", "halt", "chance")
+#: Never saved either: ``autopick``, an agent that answers every decision in place (protocol.ask, agents.play_out).
 
 
 class State(DecisionProtocol):
     """One game in progress: plain data plus a reference to its compiled game."""
 
-    __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "ask_single")
+    __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "ask_single",
+                                        "autopick")
 
     # -- chance ---------------------------------------------------------------
 
@@ -228,6 +230,7 @@ class State(DecisionProtocol):
         st.fired = []
         st.work = game.step_budget     # the work budget of the next run (set again by run)
         st._decision = None
+        st.autopick = None
         return st
 
     def copy(self) -> "State":
@@ -254,6 +257,7 @@ class State(DecisionProtocol):
         new.fired = []
         new.work = self.game.step_budget
         new._decision = None
+        new.autopick = None
         new.observer = None
         return new
 
@@ -301,6 +305,7 @@ class State(DecisionProtocol):
         st.fired = []
         st.work = st.game.step_budget     # the work budget of the next run (set again by run)
         st._decision = None
+        st.autopick = None
         st.observer = None
         return st
 

@@ -33,6 +33,9 @@ class RandomAgent:
     def choose_index(self, seat: Seat, player: int, count: int) -> int:
         return self.rng.randrange(count)
 
+    def pick_index(self, player: int, count: int) -> int:
+        return self.rng.randrange(count)
+
 
 class FirstAgent:
     """Always the first legal option: a fixed, predictable opponent and a baseline for policies."""
@@ -44,4 +47,7 @@ class FirstAgent:
         return option_ids(seat, player)[0]
 
     def choose_index(self, seat: Seat, player: int, count: int) -> int:
+        return 0
+
+    def pick_index(self, player: int, count: int) -> int:
         return 0

@@ -6,9 +6,9 @@ seat, never the state, and applies what the agent chose.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
-from ..engine import State, player_name
+from ..engine import State, player_name, run
 from ..errors import RuleError, RulelangError
 from .seat import Seat
 
@@ -19,7 +19,11 @@ class Agent(Protocol):
     ``choose(seat)`` returns an option id (``seat.options[k].id``) or an index
     into ``seat.options``. An agent may also offer
     ``choose_index(seat, player, count) -> int``: then the loop calls that
-    instead and does not build the options (random play stays fast).
+    instead and does not build the options (random play stays fast). An agent
+    that needs nothing but the number of options may offer
+    ``pick_index(player, count) -> int``: when every seat's agent does, the
+    rules ask it in place, in the middle of a rule, and no decision is ever
+    left pending (random play is fastest); it must not read the game.
     """
 
     def choose(self, seat: Seat) -> str | int: ...
@@ -32,7 +36,7 @@ class AgentError(RulelangError):
 class Table:
     """A game in progress with one agent per seat."""
 
-    __slots__ = ("seats", "agents", "fast")
+    __slots__ = ("seats", "agents", "fast", "blind")
 
     def __init__(self, state: State, agents: list[Any] | Any):
         per_seat = agents if isinstance(agents, list) else [agents] * state.n
@@ -41,6 +45,16 @@ class Table:
         self.seats = [Seat(state, p) for p in range(state.n)]
         self.agents = per_seat
         self.fast = [getattr(agent, "choose_index", None) for agent in per_seat]
+        self.blind = [getattr(agent, "pick_index", None) for agent in per_seat]
+
+    def picker(self) -> Callable[[int, int], int] | None:
+        """(player, count) -> index for the whole table, if every agent can pick knowing only the count."""
+        blind = self.blind
+        if None in blind:
+            return None
+        if all(pick == blind[0] for pick in blind):
+            return lambda player, count: blind[0](player, count)
+        return lambda player, count: blind[player](player, count)
 
     def decide(self, state: State, player: int, count: int) -> None:
         """Ask ``player``'s agent, who has ``count`` options, and apply its choice to ``state``."""
@@ -84,6 +98,9 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
     still going after ``max_decisions``.
     """
     table = Table(state, agents)
+    pick = table.picker()
+    if pick is not None:
+        return _play_in_place(state, pick, max_decisions)
     fast, seats = table.fast, table.seats
     for _ in range(max_decisions):
         waiting = state.waiting()
@@ -97,4 +114,31 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
             state.apply_index(by_index(seats[player], player, count))    # for the first chooser: ``player``
         else:
             table.decide(state, player, count)
+    raise DecisionLimit(f"the game did not end after {max_decisions:,} decisions")
+
+
+def _play_in_place(state: State, pick: Callable[[int, int], int], max_decisions: int) -> State:
+    """``play_out`` for agents that pick by count alone: every decision is answered where the rules ask it.
+
+    The decision already waiting when the agents sit down is taken the usual way; after that
+    ``State.autopick`` answers each one in place (protocol.ask) and the run loop is simply resumed. The
+    same picks come in the same order as ``play_out``'s loop would ask them, so the game is the same.
+    """
+    state.autopick = pick
+    try:
+        for _ in range(max_decisions):
+            if state.over:
+                return state
+            if state.answer is not None:      # picked in place: the asking instruction takes it
+                run(state)
+                continue
+            waiting = state.waiting()
+            if waiting is None:
+                return state
+            player, count = waiting
+            if not count:
+                raise RuleError(f"{player_name(player)} must choose but has no legal option")
+            state.apply_index(pick(player, count))
+    finally:
+        state.autopick = None
     raise DecisionLimit(f"the game did not end after {max_decisions:,} decisions")
