@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from .decisions import DecisionSite
 from .errors import Span
 from .limits import CALL_DEPTH, INT64, STEP_BUDGET
+from .model import FirstSeat, TurnOrder
 from .turns import start_game
 from .views import player_name
 
@@ -83,13 +84,17 @@ class Phase:
     """A part of the game with a turn structure of its own (a game without `phases` has one)."""
 
     name: str
-    order: str                    # "seat" or "round"
-    first: str                    # who starts: "first", "random" or "next" (the seat after the last turn's)
+    order: TurnOrder              # by seat (one player's turn after another) or in rounds (the whole table)
+    first: FirstSeat              # who starts: the first seat, a random one or the next (after the last turn's)
     limit: int                    # turns (counted over the whole game) after which it stops with an error
     until: Fn | None = None       # checked after each of its turns: when it holds, the next phase begins
     begin_pc: int = 0             # where its turns start and end in the turn loop
     end_pc: int = 0
     span: Span | None = None
+    by_seat: bool = field(init=False)   # order is TurnOrder.SEAT: asked on every turn, so kept as a bool
+
+    def __post_init__(self) -> None:
+        self.by_seat = self.order is TurnOrder.SEAT
 
 
 @dataclass

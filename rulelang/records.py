@@ -65,6 +65,12 @@ def chose(st: State, r: tuple) -> dict:
     return event
 
 
+def revealed_choices(st: State, r: tuple) -> dict:
+    """(option naming function, choosers, their values): secret choices shown all at once"""
+    text = r[2]
+    return {"type": "revealed", "turn": r[1], "choices": {NAMES[p]: text(st, v)[0] for p, v in zip(r[3], r[4])}}
+
+
 def moved(st: State, r: tuple) -> dict:
     """(card instance, from zone, to zone, how)"""
     zones = st.lay.zone_labels

@@ -398,7 +398,7 @@ class _Check:
         if not state.over:
             return
         game = self.game
-        local = {"me": state.active} if game.phases[state.phase].order == "seat" else {}
+        local = {"me": state.active} if game.phases[state.phase].by_seat else {}
         try:
             cond = next((c for c in game.end if c.when(state, local)), None)
             won = None if cond is None else cond.winner(state, local)

@@ -15,6 +15,7 @@ from . import records
 from .elimination import first_live, next_live
 from .errors import RulelangError, RuleError
 from .interpreter import Frame, run
+from .model import FirstSeat
 from .state import State
 from .views import player_name
 
@@ -37,7 +38,7 @@ def start_game(game: Game, players: int, seed: int, observer: Callable | None, b
     if chance is not None:
         st.chance = list(chance)
     first = game.phases[0]
-    if first.order == "seat" and first.first == "random":
+    if first.by_seat and first.first is FirstSeat.RANDOM:
         st.active = st.randbelow(players)
     started = {"type": "started", "game": game.name, "players": players, "seed": seed,
                "roles": lay.roles, "first": player_name(st.active)}
@@ -62,7 +63,7 @@ def end_turn(st: State) -> None:
 def check_end(st: State, L: dict) -> bool:
     """The first end condition that holds ends the game."""
     game = st.game
-    seat = game.phases[st.phase].order == "seat"
+    seat = game.phases[st.phase].by_seat
     local = {"me": st.active} if seat else {}    # `me` in end conditions: the active player
     for cond in game.end:
         if cond.when(st, local):
@@ -85,7 +86,7 @@ def check_end(st: State, L: dict) -> bool:
 
 def begin_turn(phase: Phase) -> Callable:
     """The first instruction of a phase's turns: count the turn (past the limit is an error) and say whose it is."""
-    limit, seat = phase.limit, phase.order == "seat"
+    limit, seat = phase.limit, phase.by_seat
 
     def op(st, fr):
         st.turn += 1
@@ -99,7 +100,7 @@ def begin_turn(phase: Phase) -> Callable:
 def next_turn(game: Game, k: int) -> Callable:
     """After a turn of phase k: the next seat (or another turn), and the next phase once `until` holds."""
     phase = game.phases[k]
-    seat, until = phase.order == "seat", phase.until
+    seat, until = phase.by_seat, phase.until
 
     def op(st, fr):
         ends = until is not None and until(st, {"me": st.active} if seat else {})
@@ -118,9 +119,9 @@ def next_turn(game: Game, k: int) -> Callable:
                             hint="add an end condition that holds when the last phase ends")
         following = game.phases[k + 1]
         st.phase = k + 1
-        if following.first == "first":
+        if following.first is FirstSeat.FIRST:
             st.active = 0
-        elif following.first == "random":
+        elif following.first is FirstSeat.RANDOM:
             st.active = st.randbelow(st.n)
         st.active = first_live(st, st.active)
         st.log.append({"type": "phase", "turn": st.turn, "phase": following.name})

@@ -203,7 +203,7 @@ class GameCompiler(HookDeclarations):
         self.declare_zones()
         self.declare_cards()
         g.named_phases = spec.has_phases
-        g.phases = [Phase(p.name, p.order.value, p.first.value, p.limit, span=p.span) for p in spec.phases]
+        g.phases = [Phase(p.name, p.order, p.first, p.limit, span=p.span) for p in spec.phases]
         limits = spec.limits
         g.step_budget, g.call_depth, g.number_limit = limits.step_budget, limits.call_depth, limits.number_limit
         g.ask_single_options = limits.ask_single_options

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import nodes as n
+from .. import records
 from ..check import CARD, COUNTER, LOCATION, PLAYER, item_of
 from ..decisions import branch_id
 from ..engine import NAMES, State
@@ -134,8 +135,7 @@ class ChoiceStatements:
             if answer is not None:
                 st.answer = None
                 choosers = L.pop(waiting)
-                st.log.append({"type": "revealed", "turn": st.turn,       # all at once, then stored
-                                  "choices": {NAMES[p]: text(st, v)[0] for p, v in zip(choosers, answer)}})
+                st.log.append((records.revealed_choices, st.turn, text, choosers, answer))   # all at once, then stored
                 for p, v in zip(choosers, answer):
                     L[var] = p
                     store(st, L, v)

@@ -439,7 +439,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         def op(st, fr):
             p = who(st, fr.locals)
             st.log.append((records.skipped, st.turn, p))
-            if game.phases[st.phase].order == "seat" and p == st.active:
+            if game.phases[st.phase].by_seat and p == st.active:
                 end_turn(st)
         b.emit(op, s.span)
 
@@ -460,7 +460,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         who, game = self.ec.expr(s.player), self.game
 
         def op(st, fr):
-            if eliminate(st, who(st, fr.locals)) and game.phases[st.phase].order == "seat":
+            if eliminate(st, who(st, fr.locals)) and game.phases[st.phase].by_seat:
                 end_turn(st)
         b.emit(op, s.span)
 
@@ -474,10 +474,12 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         args = [self.ec.expr(a.value) for a in s.call.args]
         pairs = list(zip(names, args))
 
+        passes_me = "me" not in names          # the caller's `me` goes along unless a parameter is named so
+
         def op(st, fr):
             L = fr.locals
             local = {p: f(st, L) for p, f in pairs}
-            if "me" not in local and "me" in L:
+            if passes_me and "me" in L:
                 local["me"] = L["me"]
             st.stack.append(Frame(proc, 0, local))
         b.emit(op, s.span)
