@@ -31,8 +31,11 @@ class Checker(StatementChecks, ExpressionChecks, HookChecks, n.Visitor):
     """Resolves names and checks types; errors are collected, not raised.
 
     A visitor whose method for a statement class is ``stmt_<Class>`` and for an expression
-    class ``expr_<Class>`` (statements and expressions are checked with different results).
+    class ``expr_<Class>`` (statements and expressions are checked with different results);
+    a statement kept in one home (``rulelang/statements/``) carries its own ``check``.
     """
+
+    OWN = "check"
 
     def __init__(self, symbols: Symbols):
         self.sym = symbols

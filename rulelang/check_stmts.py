@@ -1,5 +1,7 @@
 """Checking statements: one ``stmt_<Class>`` method a statement class, with the helpers they share.
 
+(A statement kept in one home, ``rulelang/statements/``, has its check there, using these helpers.)
+
 A mixin of ``check.Checker``: it checks what each statement of a rule text moves, sets, chooses or
 calls (targets that can be assigned, holders of counters, cards, lists to loop over, who decides),
 and declares the locals a statement introduces in its ``Scope``. It relies on the Checker's
@@ -103,9 +105,6 @@ class StatementChecks:
         self.cards(s.cards, scope)
         if s.to is not None:
             self.expect(s.to, scope, PLAYER, "whom the cards are shown to")
-
-    def stmt_Shuffle(self, s: n.Shuffle, scope: Scope) -> None:
-        self.expect(s.zone, scope, ZONE, "what is shuffled")
 
     def stmt_Roll(self, s: n.Roll, scope: Scope) -> None:
         self.expect(s.amount, scope, INT, "the number of dice")
@@ -213,20 +212,6 @@ class StatementChecks:
         self.expect(s.zone, scope, ZONE, "the zone played from")
         if not any(card.play is not None for card in self.sym.cards.values()):
             self.error("no card of this game can be played", s.span, "give cards a 'play:' section")
-
-    def stmt_Skip(self, s: n.Skip, scope: Scope) -> None:
-        self.decider(s.player, scope)
-
-    def stmt_AnotherTurn(self, s: n.AnotherTurn, scope: Scope) -> None:
-        self.decider(s.player, scope)
-        if not self.sym.seat_turns:
-            self.error("another turn needs turns in seat order (turn: order: seat)", s.span)
-
-    def stmt_Eliminate(self, s: n.Eliminate, scope: Scope) -> None:
-        self.expect(s.player, scope, PLAYER, "the player to eliminate")
-
-    def stmt_EndTurn(self, s: n.EndTurn, scope: Scope) -> None:
-        pass
 
     def stmt_CheckEnd(self, s: n.CheckEnd, scope: Scope) -> None:
         pass

@@ -171,7 +171,7 @@ class HasTest(Expr):
 
 @dataclass(eq=False)
 class Stmt(Node):
-    pass
+    """A statement. Those kept in one home (node, check and code in one module) are in ``rulelang/statements/``."""
 
 
 @dataclass(eq=False)
@@ -211,11 +211,6 @@ class Draw(Stmt):
     amount: Expr
     source: Expr
     dest: Expr
-
-
-@dataclass(eq=False)
-class Shuffle(Stmt):
-    zone: Expr
 
 
 @dataclass(eq=False)
@@ -297,27 +292,6 @@ class SecretChoose(Stmt):
 class Play(Stmt):
     zone: Expr
     else_discard: bool
-
-
-@dataclass(eq=False)
-class Skip(Stmt):
-    player: Expr
-
-
-@dataclass(eq=False)
-class AnotherTurn(Stmt):
-    player: Expr
-
-
-@dataclass(eq=False)
-class Eliminate(Stmt):
-    """`eliminate P`: P leaves the turn order and the live-player lists (rulelang/elimination.py)."""
-    player: Expr
-
-
-@dataclass(eq=False)
-class EndTurn(Stmt):
-    pass
 
 
 @dataclass(eq=False)
@@ -415,12 +389,16 @@ def walk(root: Node | Iterable[Any]) -> Iterator[Node]:
 class Visitor:
     """Calls the method named for a node's class: ``visit(node, *args)`` runs ``visit_If(node, *args)``.
 
-    A class with no such method gets ``generic_visit``, which visits the node's children. The method
+    A class with no such method gets the node's own method named ``OWN``, if the visitor names one and
+    the node class has it (a statement kept in one home, ``rulelang/statements/``), called as
+    ``node.OWN(visitor, *args)``; else ``generic_visit``, which visits the node's children. The method
     for each node class is looked up once per visitor class; a visitor that names its methods another
     way overrides ``method_name``.
     """
 
     _handlers: ClassVar[dict[type, Callable[..., Any]]] = {}
+    #: The name of the method a node class may carry for this visitor itself (None: the visitor's only).
+    OWN: ClassVar[str | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -430,10 +408,15 @@ class Visitor:
     def method_name(cls, node_class: type) -> str:
         return "visit_" + node_class.__name__
 
+    @classmethod
+    def handler(cls, node_class: type) -> Callable[..., Any] | None:
+        """This visitor's method for a node class (or the node's own), None when it has neither."""
+        return handler_for(cls, node_class, cls.method_name(node_class), cls.OWN)
+
     def visit(self, node: Node, *args: Any) -> Any:
         handler = self._handlers.get(type(node))
         if handler is None:
-            handler = getattr(type(self), self.method_name(type(node)), type(self).generic_visit)
+            handler = self.handler(type(node)) or type(self).generic_visit
             self._handlers[type(node)] = handler
         return handler(self, node, *args)
 
@@ -443,7 +426,61 @@ class Visitor:
         return None
 
 
-def _node_classes() -> Iterator[type[Node]]:
+def handler_for(visitor_class: type, node_class: type, name: str, own: str | None = None) -> Callable[..., Any] | None:
+    """The visitor class's method ``name`` for a node class, else the node class's own method ``own``
+    (called with the visitor first), else None."""
+    method = getattr(visitor_class, name, None)
+    if method is None and own is not None and callable(getattr(node_class, own, None)):
+        method = _own_method(own)
+    return method
+
+
+def _own_method(own: str) -> Callable[..., Any]:
+    def ask_the_node(visitor: Any, node: Node, *args: Any) -> Any:
+        return getattr(node, own)(visitor, *args)
+    ask_the_node.__name__ = f"node.{own}"
+    return ask_the_node
+
+
+class Dispatch:
+    """A visitor's methods by node class, looked up once: ``Dispatch(ExprCompiler, "c_", Expr)``.
+
+    For each concrete class under ``base`` (one with no subclasses, those of ``rulelang/statements/``
+    included: import them first), the visitor's method named ``prefix`` + the class's name, else the
+    node's own method ``own`` as ``Visitor`` finds it. Built when the visitor's module is imported, so
+    a node class with no method shows there (``missing``, or ``require``), not when a rule uses it.
+    """
+
+    def __init__(self, visitor_class: type, prefix: str, base: type[Node], own: str | None = None) -> None:
+        self.prefix = prefix
+        self.classes = leaf_classes(base)
+        self.methods: dict[type, Callable[..., Any]] = {}
+        for node_class in self.classes:
+            method = handler_for(visitor_class, node_class, prefix + node_class.__name__, own)
+            if method is not None:
+                self.methods[node_class] = method
+
+    def get(self, node_class: type) -> Callable[..., Any] | None:
+        return self.methods.get(node_class)
+
+    def __call__(self, visitor: Any, node: Node, *args: Any) -> Any:
+        return self.methods[type(node)](visitor, node, *args)
+
+    def missing(self) -> list[str]:
+        """The names of the node classes this table has no method for."""
+        return [c.__name__ for c in self.classes if c not in self.methods]
+
+
+def require(what: str, *tables: Dispatch) -> None:
+    """Fail now, naming them, if some node class has a method in none of ``tables``."""
+    missing = set.intersection(*(set(table.missing()) for table in tables))
+    if missing:
+        prefixes = " or ".join(f"{table.prefix}<Class>" for table in tables)
+        raise TypeError(f"{what} has no {prefixes} for {', '.join(sorted(missing))}")
+
+
+def node_classes() -> Iterator[type[Node]]:
+    """Every node class, those defined outside this module (``rulelang/statements/``) included."""
     todo = [Node]
     while todo:
         cls = todo.pop()
@@ -451,5 +488,17 @@ def _node_classes() -> Iterator[type[Node]]:
         todo.extend(cls.__subclasses__())
 
 
-for _class in _node_classes():
-    _class.SYNTAX_FIELDS = tuple(f.name for f in fields(_class) if not f.kw_only)
+
+def leaf_classes(base: type[Node]) -> list[type[Node]]:
+    """The node classes under ``base`` that nothing derives from: the ones a tree holds, in a fixed order."""
+    return sorted((c for c in node_classes() if issubclass(c, base) and not c.__subclasses__()),
+                  key=lambda c: (c.__module__, c.__qualname__))
+
+
+def set_syntax_fields(cls: type[Node]) -> None:
+    """A dataclass node's positional fields, in order: what its rule text writes (``SYNTAX_FIELDS``)."""
+    cls.SYNTAX_FIELDS = tuple(f.name for f in fields(cls) if not f.kw_only)
+
+
+for _class in node_classes():
+    set_syntax_fields(_class)

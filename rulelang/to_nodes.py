@@ -3,17 +3,20 @@
 The grammar leaves keywords and brackets out of the tree (see ``grammar.lark``), so a rule's
 children are its values in the order written, an optional part missing being None. Each method
 takes them as named parameters: a grammar change that adds or drops a value fails loudly here
-(a wrong number of arguments) instead of shifting every child after it.
+(a wrong number of arguments) instead of shifting every child after it. A statement kept in one
+home (``rulelang/statements/``) has no method here: its node class is built from the rule of its
+name, the values given to its fields in order (a NAME as its text).
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 from lark import Token, Transformer, v_args
 
 from . import nodes as n
 from .errors import Locate, Span, SpecError
 from .limits import INT64, LITERAL_DIGITS
+from .statements import BY_RULE
 
 
 def _name(token: Token | None) -> str | None:
@@ -43,6 +46,14 @@ class ToNodes(Transformer):
 
     def _tok_span(self, token: Token) -> Span:
         return self.locate(token.line, token.column, token.end_line, token.end_column)
+
+    def __default__(self, data: str, children: list, meta) -> Any:
+        """A rule with no method here: a statement kept in one home (``rulelang/statements/``) of its name."""
+        node_class = BY_RULE.get(data)
+        if node_class is None:
+            return super().__default__(data, children, meta)
+        values = [str(c) if isinstance(c, Token) else c for c in children]
+        return node_class(*values, span=self._span(meta))
 
     # --- blocks --------------------------------------------------------------
 
@@ -78,9 +89,6 @@ class ToNodes(Transformer):
     def draw(self, meta, amount, source, dest) -> n.Draw:
         return n.Draw(amount, source, dest, span=self._span(meta))
 
-    def shuffle(self, meta, zone) -> n.Shuffle:
-        return n.Shuffle(zone, span=self._span(meta))
-
     def reveal(self, meta, cards, to) -> n.Reveal:
         return n.Reveal(cards, to, span=self._span(meta))
 
@@ -109,18 +117,6 @@ class ToNodes(Transformer):
 
     def else_discard(self, meta) -> bool:
         return True
-
-    def skip(self, meta, player) -> n.Skip:
-        return n.Skip(player, span=self._span(meta))
-
-    def another_turn(self, meta, player) -> n.AnotherTurn:
-        return n.AnotherTurn(player, span=self._span(meta))
-
-    def eliminate(self, meta, player) -> n.Eliminate:
-        return n.Eliminate(player, span=self._span(meta))
-
-    def end_turn(self, meta) -> n.EndTurn:
-        return n.EndTurn(span=self._span(meta))
 
     def check_end(self, meta) -> n.CheckEnd:
         return n.CheckEnd(span=self._span(meta))

@@ -78,7 +78,7 @@ class ExprCompiler:
 
     def closure(self, e: n.Expr) -> Fn:
         """The closure for ``e``'s own node (its parts compiled by ``expr``): what generated code falls back on."""
-        return getattr(self, "c_" + type(e).__name__)(e)
+        return _CLOSURES(self, e)
 
     def constant(self, e: n.Expr) -> tuple[bool, Any]:
         """Fold what cannot change during a game: literals, place and counter names, lists of them."""
@@ -398,6 +398,11 @@ class ExprCompiler:
             raise too_big(v, limit, span)
         return total
 
+
+
+#: Each expression class's closure (``c_<Class>``), found once: a class with none fails here, on import.
+_CLOSURES = n.Dispatch(ExprCompiler, "c_", n.Expr)
+n.require("the expression compiler", _CLOSURES)
 
 
 def is_of_kind(ctype: CardType, ref: tuple) -> bool:

@@ -43,12 +43,12 @@ class ExprSource:
 
     def root(self, e: n.Expr, u: Unit) -> str | None:
         """Source for ``e`` whose root node has source of its own; None (nothing written) if it has none."""
-        method = getattr(self, "x_" + type(e).__name__, None)
+        method = _SOURCES.get(type(e))
         if method is None:
             return None
         self.nesting += 1
         try:
-            return method(e, u)
+            return method(self, e, u)
         finally:
             self.nesting -= 1
 
@@ -316,6 +316,10 @@ class ExprSource:
         else:
             f.line(f"return {results.get(name, '_out')}")       # filter: the list itself
         return f"{f.name}(st, L)"
+
+
+#: Each expression class's source (``x_<Class>``), found once; a class with none is called as its closure.
+_SOURCES = n.Dispatch(ExprSource, "x_", n.Expr)
 
 
 def _kind_words(ref: tuple) -> str:

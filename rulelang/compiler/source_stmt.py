@@ -3,13 +3,15 @@
 Each method mirrors the closure ``StmtCompiler.f_*`` would build: the same values, in
 the same order, with the same events, work and errors. Every line is tagged with the
 statement it belongs to, so a failure is told there (``codegen.blame``); statements
-with no source of their own are called as their closure.
+with no source of their own are called as their closure. A statement kept in one home
+(``rulelang/statements/``) writes its lines with its own ``python`` method.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from .. import nodes as n
+from .. import statements as homes  # noqa: F401  (their node classes exist before the table at the end)
 from .codegen import FRAME_PC, Body
 from .expressions import local_name
 
@@ -34,16 +36,16 @@ class StmtSource:
     def block(self, stmts: list[n.Stmt], out: Body) -> None:
         """Lines for statements in order."""
         for s in stmts:
-            method = getattr(self, "g_" + type(s).__name__, None)
+            method = _SOURCES.get(type(s))
             if out.depth > MAX_DEPTH and isinstance(s, (n.If, n.ForEach)):
                 method = None
-            if method is None or method(s, out) is False:
+            if method is None or method(self, s, out) is False:
                 self.fallback(s, out)
 
     def fallback(self, s: n.Stmt, out: Body) -> None:
         outer, self.xs.nesting = self.xs.nesting, 0
         try:
-            f = getattr(self.sc, "f_" + type(s).__name__)(s)
+            f = self.sc.closure(s)
         finally:
             self.xs.nesting = outer
         out.line(f"{out.unit.constant(f)}(st, L)", s.span)
@@ -121,9 +123,6 @@ class StmtSource:
 
     def g_Draw(self, s: n.Draw, out: Body) -> None:
         out.line(f"_draw_cards(st, {self.e(s.amount, out)}, {self.e(s.source, out)}, {self.e(s.dest, out)})", s.span)
-
-    def g_Shuffle(self, s: n.Shuffle, out: Body) -> None:
-        out.line(f"_shuffle_zone(st, {self.e(s.zone, out)})", s.span)
 
     def g_Roll(self, s: n.Roll, out: Body) -> bool:
         if s.for_player is not None:
@@ -211,3 +210,8 @@ class StmtSource:
     def jump_unless(self, cond: n.Expr, label, out: Body) -> None:
         out.line(f"if not ({self.e(cond, out)}):")
         out.line(f"    {FRAME_PC} = {out.unit.constant(label)}.pc")
+
+
+#: Each statement class's lines (``g_<Class>``, or a home statement's ``python``), found once; a class
+#: with none is called as its closure.
+_SOURCES = n.Dispatch(StmtSource, "g_", n.Stmt, own="python")

@@ -3,6 +3,11 @@
 Runs of statements that never wait for a decision become one instruction
 (``guarded``); decisions, calls and card plays become instructions that can
 pause the interpreter and resume with the answer (see ``engine``).
+
+A statement class is compiled by its ``f_<Class>`` (a closure, for one that never
+waits) or ``s_<Class>`` (its own instructions) here or in a mixin, or by the methods
+of a statement kept in one home (``rulelang/statements/``); the tables at the end
+find them once, when this module is imported.
 """
 from __future__ import annotations
 
@@ -10,9 +15,9 @@ from typing import Any, Callable
 
 from .. import nodes as n
 from .. import records
-from ..engine import (FAILURES, NAMES, State, check_end, discard_card, draw_cards, end_roll_durations, end_turn,
-                      move_card, located, set_counter, set_player_var, shuffle_zone)
-from ..elimination import eliminate
+from .. import statements as homes
+from ..engine import (FAILURES, NAMES, State, check_end, discard_card, draw_cards, end_roll_durations, move_card,
+                      located, set_counter, set_player_var)
 from ..errors import RuleError, Span
 from ..interpreter import Frame
 from ..views import reveal_cards
@@ -92,14 +97,14 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 continue
             self.emit_straight(run, b)
             run = []
-            emit = getattr(self, "s_" + type(s).__name__, None)
+            emit = _INSTRUCTIONS.get(type(s))
             if emit is None:            # a card move in a game with triggers: its own instruction
                 self.emit_straight([s], b)
             else:
-                emit(s, b)
+                emit(self, s, b)
         self.emit_straight(run, b)
 
-    _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Shuffle, n.Reroll, n.AddDice,
+    _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
                  n.RemoveDice, n.ChangeFace, n.Reveal)
     _CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
 
@@ -115,7 +120,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return not self.has_triggers
         if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
             return False
-        if isinstance(s, self._STRAIGHT):
+        if isinstance(s, self._STRAIGHT) or homes.is_straight(type(s)):
             return True
         if isinstance(s, self._CARD_MOVES):
             return not self.has_triggers
@@ -140,7 +145,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         """
         if self.program is not None:
             return self.program.statements(stmts)
-        fs = [getattr(self, "f_" + type(s).__name__)(s) for s in stmts]
+        fs = [self.closure(s) for s in stmts]
         if len(fs) == 1:
             f, span = fs[0], stmts[0].span
 
@@ -170,8 +175,12 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         run fused, each failure already named.
         """
         if len(stmts) == 1:
-            return getattr(self, "f_" + type(stmts[0]).__name__)(stmts[0]), stmts[0].span
+            return self.closure(stmts[0]), stmts[0].span
         return self.guarded(stmts), None
+
+    def closure(self, s: n.Stmt) -> Fn:
+        """The closure ``f(state, locals)`` of one statement that never waits (its ``f_<Class>``)."""
+        return _CLOSURES(self, s)
 
     def emit_straight(self, stmts: list[n.Stmt], b: Builder) -> None:
         if not stmts:
@@ -327,10 +336,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 reveal_cards(st, list(cards(st, L)), [seat], NAMES[seat])
         return reveal
 
-    def f_Shuffle(self, s: n.Shuffle) -> Fn:
-        zone = self.ec.expr(s.zone)
-        return lambda st, L: shuffle_zone(st, zone(st, L))
-
     def f_Roll(self, s: n.Roll) -> Fn:
         amount, var, die = self.ec.expr(s.amount), s.var, s.die
         faces = max(self.game.dice[die])
@@ -432,41 +437,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     def f_Pass(self, s: n.Pass) -> Fn:
         return lambda st, L: None
 
-    def s_Skip(self, s: n.Skip, b: Builder) -> None:
-        who = self.ec.expr(s.player)
-        game = self.game
-
-        def op(st, fr):
-            p = who(st, fr.locals)
-            st.log.append((records.skipped, st.turn, p))
-            if game.phases[st.phase].by_seat and p == st.active:
-                end_turn(st)
-        b.emit(op, s.span)
-
-    def s_AnotherTurn(self, s: n.AnotherTurn, b: Builder) -> None:
-        """`P takes another turn`: the next turn is P's, whoever's turn this one is."""
-        who = self.ec.expr(s.player)
-
-        def op(st, fr):
-            p = who(st, fr.locals)
-            if p is None:
-                raise RuleError("the player who takes another turn is none")
-            st.next_player = p
-            st.log.append((records.another_turn, st.turn, p))
-        b.emit(op, s.span)
-
-    def s_Eliminate(self, s: n.Eliminate, b: Builder) -> None:
-        """`eliminate P`: see rulelang/elimination.py; P's own turn ends there."""
-        who, game = self.ec.expr(s.player), self.game
-
-        def op(st, fr):
-            if eliminate(st, who(st, fr.locals)) and game.phases[st.phase].by_seat:
-                end_turn(st)
-        b.emit(op, s.span)
-
-    def s_EndTurn(self, s: n.EndTurn, b: Builder) -> None:
-        b.emit(lambda st, fr: end_turn(st), s.span)
-
     def s_CallStmt(self, s: n.CallStmt, b: Builder) -> None:
         name = s.call.func
         proc = self.ec.proc_ids[name]
@@ -483,6 +453,13 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 local["me"] = L["me"]
             st.stack.append(Frame(proc, 0, local))
         b.emit(op, s.span)
+
+
+#: Each statement class's closure (``f_<Class>``, or a home statement's ``closure``) and its own instruction
+#: (``s_<Class>``, or ``instruction``); a statement with neither fails here, when the compiler is imported.
+_CLOSURES = n.Dispatch(StmtCompiler, "f_", n.Stmt, own="closure")
+_INSTRUCTIONS = n.Dispatch(StmtCompiler, "s_", n.Stmt, own="instruction")
+n.require("the statement compiler", _CLOSURES, _INSTRUCTIONS)
 
 
 # --- runtime helpers the instructions share --------------------------------------------

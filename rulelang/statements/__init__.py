@@ -1,0 +1,61 @@
+"""Statements kept in one home: one module a statement, its node, check and code side by side.
+
+A module here is named for its grammar rule (``skip.py`` for ``skip: postfix "skips" "turn"``) and
+holds one ``nodes.Stmt`` class marked ``@statement``, named for the rule in CamelCase (``Skip``; the
+rule is the class name in snake_case, as ``lark.ast_utils`` names rules). Its fields are the rule's
+values in the order the text writes them: ``to_nodes`` builds it from the rule with no method of its
+own. The class carries, as methods taking the checker or compiler first:
+
+- ``check(self, ck, scope)``: the checker's work (``check.Checker``: ``expect``, ``decider``, ``error``...);
+- one of two ways to run:
+  - ``closure(self, sc) -> f(state, locals)``: a statement that never waits, jumps or ends the turn,
+    so it joins a run of such statements fused into one instruction; optionally with
+    ``python(self, ss, out)``, the same work as lines of generated Python (``compiler.source_stmt``;
+    return False to be called as the closure instead);
+  - ``instruction(self, sc, b)``: a statement emitted as an instruction of its own (``b.emit(op, span)``,
+    ``op(state, frame)``): it may end the turn, jump or push a frame.
+
+The checker and the compiler find these through ``nodes.Visitor.OWN`` and ``nodes.Dispatch``, exactly
+where they find their own methods for the other statements, so errors, budgets, generated code,
+mutants and decision sites treat both alike. Every module of this package is imported here, in name
+order, so adding a statement is adding its module (and its grammar rule).
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+
+from lark.ast_utils import camel_to_snake
+
+from .. import nodes as n
+
+#: Each home statement's node class by the grammar rule it is built from.
+BY_RULE: dict[str, type[n.Stmt]] = {}
+
+
+def statement(cls: type) -> type[n.Stmt]:
+    """Make ``cls`` a node dataclass and register it under its rule (the class name in snake_case)."""
+    if not issubclass(cls, n.Stmt):
+        raise TypeError(f"{cls.__name__}: a statement's node is a nodes.Stmt")
+    node = dataclass(eq=False)(cls)
+    n.set_syntax_fields(node)
+    runs = [way for way in ("closure", "instruction") if callable(getattr(node, way, None))]
+    if not callable(getattr(node, "check", None)) or len(runs) != 1:
+        raise TypeError(f"{cls.__name__}: a statement has a check and either a closure or an instruction")
+    if callable(getattr(node, "python", None)) and runs != ["closure"]:
+        raise TypeError(f"{cls.__name__}: only a statement run as a closure has generated Python")
+    rule = camel_to_snake(cls.__name__)
+    if rule in BY_RULE:
+        raise TypeError(f"two statements are built from the rule '{rule}'")
+    BY_RULE[rule] = node
+    return node
+
+
+def is_straight(node_class: type) -> bool:
+    """True for a home statement that never waits, jumps or ends the turn (it has a ``closure``)."""
+    return node_class in BY_RULE.values() and callable(getattr(node_class, "closure", None))
+
+
+for _module in sorted(info.name for info in pkgutil.iter_modules(__path__)):
+    importlib.import_module(f"{__name__}.{_module}")

@@ -1,0 +1,30 @@
+"""`eliminate P`: P leaves the turn order and the live-player lists (rulelang/elimination.py); P's own turn ends there."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import nodes as n
+from ..check_types import PLAYER
+from ..elimination import eliminate
+from ..turns import end_turn
+from . import statement
+
+if TYPE_CHECKING:
+    from ..check import Checker, Scope
+    from ..compiler.statements import Builder, StmtCompiler
+
+
+@statement
+class Eliminate(n.Stmt):
+    player: n.Expr
+
+    def check(self, ck: Checker, scope: Scope) -> None:
+        ck.expect(self.player, scope, PLAYER, "the player to eliminate")
+
+    def instruction(self, sc: StmtCompiler, b: Builder) -> None:
+        who, game = sc.ec.expr(self.player), sc.game
+
+        def op(st, fr):
+            if eliminate(st, who(st, fr.locals)) and game.phases[st.phase].by_seat:
+                end_turn(st)
+        b.emit(op, self.span)

@@ -1,0 +1,22 @@
+"""`end turn`: the turn ends here; the turn loop moves on to the next."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import nodes as n
+from ..turns import end_turn
+from . import statement
+
+if TYPE_CHECKING:
+    from ..check import Checker, Scope
+    from ..compiler.statements import Builder, StmtCompiler
+
+
+@statement
+class EndTurn(n.Stmt):
+
+    def check(self, ck: Checker, scope: Scope) -> None:
+        pass
+
+    def instruction(self, sc: StmtCompiler, b: Builder) -> None:
+        b.emit(lambda st, fr: end_turn(st), self.span)
