@@ -221,3 +221,18 @@ def test_a_node_class_with_no_compile_method_fails_when_the_table_is_built() -> 
     finally:
         del Orphan, Stray
         gc.collect()
+
+
+# --- the worked example ----------------------------------------------------------------------------
+
+def test_the_worked_example_shows_its_statement_as_it_is_in_the_repository() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    example = page[page.index("## Adding a statement: a worked example"):]
+    shown = re.search(r"^   ```python\n(.*?)^   ```$", example, re.S | re.M).group(1)
+    module = (ROOT / "rulelang" / "statements" / "another_turn.py").read_text(encoding="utf-8")
+    assert "\n".join(line[3:] for line in shown.splitlines()) == module.rstrip("\n")
+    assert 'another_turn: postfix "takes" "another" "turn"' in GRAMMAR and "       | another_turn" in example
+    paths = re.findall(r"`((?:tests|examples|rulelang|docs)/[^`]+)`", example)
+    assert len(paths) >= 4
+    for path in paths:
+        assert (ROOT / path).exists(), path
