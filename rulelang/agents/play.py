@@ -95,41 +95,15 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
 
     The one play loop of agents, simulations and `validate`'s smoke games. A
     decision nobody can take is a RuleError, and so (``DecisionLimit``) is a game
-    still going after ``max_decisions``.
+    still going after ``max_decisions``. When every agent picks by count alone
+    (``pick_index``), the decision waiting now is taken here and every later one
+    where the rules ask it, in the order this loop would ask them: the same game.
     """
     table = Table(state, agents)
-    pick = table.picker()
-    if pick is not None:
-        return _play_in_place(state, pick, max_decisions)
-    fast, seats = table.fast, table.seats
-    for _ in range(max_decisions):
-        waiting = state.waiting()
-        if waiting is None:
-            return state
-        player, count = waiting
-        if not count:
-            raise RuleError(f"{player_name(player)} must choose but has no legal option")
-        by_index = fast[player]
-        if by_index is not None:       # agents that pick by position skip the options
-            state.apply_index(by_index(seats[player], player, count))    # for the first chooser: ``player``
-        else:
-            table.decide(state, player, count)
-    raise DecisionLimit(f"the game did not end after {max_decisions:,} decisions")
-
-
-def _play_in_place(state: State, pick: Callable[[int, int], int], max_decisions: int) -> State:
-    """``play_out`` for agents that pick by count alone: every decision is answered where the rules ask it.
-
-    The decision already waiting when the agents sit down is taken the usual way; after that
-    ``State.autopick`` answers each one in place (protocol.ask) and the run loop is simply resumed. The
-    same picks come in the same order as ``play_out``'s loop would ask them, so the game is the same.
-    """
-    state.autopick = pick
+    state.autopick = pick = table.picker()    # agents that pick by count alone are asked in place (protocol.ask)
     try:
         for _ in range(max_decisions):
-            if state.over:
-                return state
-            if state.answer is not None:      # picked in place: the asking instruction takes it
+            if state.answer is not None and not state.over:    # picked in place: the asking instruction takes it
                 run(state)
                 continue
             waiting = state.waiting()
@@ -138,7 +112,10 @@ def _play_in_place(state: State, pick: Callable[[int, int], int], max_decisions:
             player, count = waiting
             if not count:
                 raise RuleError(f"{player_name(player)} must choose but has no legal option")
-            state.apply_index(pick(player, count))
+            if pick is not None:
+                state.apply_index(pick(player, count))
+            else:
+                table.decide(state, player, count)
     finally:
         state.autopick = None
     raise DecisionLimit(f"the game did not end after {max_decisions:,} decisions")
