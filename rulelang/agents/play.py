@@ -33,6 +33,26 @@ class AgentError(RulelangError):
     """An agent failed or answered something that is not an option."""
 
 
+def _blind_pick(agent: Any) -> Callable[[int, int], int] | None:
+    """The agent's ``pick_index``, unless a subclass overrides how it chooses below where pick_index is defined.
+
+    A subclass of RandomAgent that changes ``choose_index`` (to log, or to peek) must be asked through it.
+    """
+    pick = getattr(agent, "pick_index", None)
+    if pick is None:
+        return None
+    home = _defined_in(type(agent), "pick_index")
+    for way in ("choose", "choose_index"):
+        where = _defined_in(type(agent), way)
+        if where is not None and where is not home and issubclass(where, home):
+            return None
+    return pick
+
+
+def _defined_in(cls: type, name: str) -> type | None:
+    return next((klass for klass in cls.__mro__ if name in vars(klass)), None)
+
+
 class Table:
     """A game in progress with one agent per seat."""
 
@@ -45,7 +65,7 @@ class Table:
         self.seats = [Seat(state, p) for p in range(state.n)]
         self.agents = per_seat
         self.fast = [getattr(agent, "choose_index", None) for agent in per_seat]
-        self.blind = [getattr(agent, "pick_index", None) for agent in per_seat]
+        self.blind = [_blind_pick(agent) for agent in per_seat]
 
     def picker(self) -> Callable[[int, int], int] | None:
         """(player, count) -> index for the whole table, if every agent can pick knowing only the count."""
