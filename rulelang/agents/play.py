@@ -6,6 +6,7 @@ seat, never the state, and applies what the agent chose.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Protocol
 
 from ..engine import State, player_name, run
@@ -39,14 +40,18 @@ def _blind_pick(agent: Any) -> Callable[[int, int], int] | None:
     A subclass of RandomAgent that changes ``choose_index`` (to log, or to peek) must be asked through it.
     """
     pick = getattr(agent, "pick_index", None)
-    if pick is None:
-        return None
-    home = _defined_in(type(agent), "pick_index")
+    return pick if pick is not None and _picks_blind(type(agent)) else None
+
+
+@functools.cache
+def _picks_blind(cls: type) -> bool:
+    """No way of choosing (``choose``, ``choose_index``) is defined below the class that defines pick_index."""
+    home = _defined_in(cls, "pick_index")
     for way in ("choose", "choose_index"):
-        where = _defined_in(type(agent), way)
+        where = _defined_in(cls, way)
         if where is not None and where is not home and issubclass(where, home):
-            return None
-    return pick
+            return False
+    return True
 
 
 def _defined_in(cls: type, name: str) -> type | None:
