@@ -13,7 +13,7 @@ Rare events (a game's start and end, a phase, a shuffle) are still appended as d
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from .views import NAMES, holder_label
 
@@ -27,6 +27,24 @@ def expand(st: State, log: list, start: int) -> None:
         record = log[k]
         if record.__class__ is tuple:
             log[k] = record[0](st, record)
+
+
+# --- reading a log without expanding it (statistics over thousands of games) -----------------
+
+def first_seat(st: State) -> int:
+    """The seat that took the first turn, as the `started` event (always a dict) tells it."""
+    return int(st.log[0]["first"][1:]) - 1
+
+
+def cards_played(st: State) -> Iterator[tuple[int, str]]:
+    """(seat, card id) of every card played or played as an answer, in order, expanding nothing."""
+    types = st.game.card_type
+    for record in st.log:
+        if record.__class__ is tuple:
+            if record[0] is played or record[0] is answered:
+                yield record[2], types[record[3]].id
+        elif record["type"] in ("played", "answered"):
+            yield int(record["player"][1:]) - 1, record["card"]
 
 
 # --- expanders: (expander, turn, ...) -> the event's dict ----------------------------------

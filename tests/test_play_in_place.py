@@ -117,3 +117,17 @@ def test_a_decision_with_no_option_is_an_error_in_place_too() -> None:
     with pytest.raises(RuleError, match="no legal option"):
         state.autopick = lambda player, count: 0
         state.ask("choose", "choose", [0], [[]], [[]])
+
+
+def test_a_subclass_that_changes_how_it_chooses_is_asked_through_its_own_method() -> None:
+    calls: list[int] = []
+
+    class Counting(RandomAgent):
+        def choose_index(self, seat, player, count):
+            calls.append(count)
+            return super().choose_index(seat, player, count)
+
+    game = GAMES["jacks_friends"]
+    counted = play_out(game.new_state(4, 8), Counting(8))
+    assert len(calls) == len([e for e in counted.events if e["type"] == "chose"])
+    assert counted.events == play_out(game.new_state(4, 8), RandomAgent(8)).events

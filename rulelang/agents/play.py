@@ -6,6 +6,7 @@ seat, never the state, and applies what the agent chose.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Protocol
 
 from ..engine import State, player_name, run
@@ -33,6 +34,30 @@ class AgentError(RulelangError):
     """An agent failed or answered something that is not an option."""
 
 
+def _blind_pick(agent: Any) -> Callable[[int, int], int] | None:
+    """The agent's ``pick_index``, unless a subclass overrides how it chooses below where pick_index is defined.
+
+    A subclass of RandomAgent that changes ``choose_index`` (to log, or to peek) must be asked through it.
+    """
+    pick = getattr(agent, "pick_index", None)
+    return pick if pick is not None and _picks_blind(type(agent)) else None
+
+
+@functools.cache
+def _picks_blind(cls: type) -> bool:
+    """No way of choosing (``choose``, ``choose_index``) is defined below the class that defines pick_index."""
+    home = _defined_in(cls, "pick_index")
+    for way in ("choose", "choose_index"):
+        where = _defined_in(cls, way)
+        if where is not None and where is not home and issubclass(where, home):
+            return False
+    return True
+
+
+def _defined_in(cls: type, name: str) -> type | None:
+    return next((klass for klass in cls.__mro__ if name in vars(klass)), None)
+
+
 class Table:
     """A game in progress with one agent per seat."""
 
@@ -45,7 +70,7 @@ class Table:
         self.seats = [Seat(state, p) for p in range(state.n)]
         self.agents = per_seat
         self.fast = [getattr(agent, "choose_index", None) for agent in per_seat]
-        self.blind = [getattr(agent, "pick_index", None) for agent in per_seat]
+        self.blind = [_blind_pick(agent) for agent in per_seat]
 
     def picker(self) -> Callable[[int, int], int] | None:
         """(player, count) -> index for the whole table, if every agent can pick knowing only the count."""
@@ -95,41 +120,15 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
 
     The one play loop of agents, simulations and `validate`'s smoke games. A
     decision nobody can take is a RuleError, and so (``DecisionLimit``) is a game
-    still going after ``max_decisions``.
+    still going after ``max_decisions``. When every agent picks by count alone
+    (``pick_index``), the decision waiting now is taken here and every later one
+    where the rules ask it, in the order this loop would ask them: the same game.
     """
     table = Table(state, agents)
-    pick = table.picker()
-    if pick is not None:
-        return _play_in_place(state, pick, max_decisions)
-    fast, seats = table.fast, table.seats
-    for _ in range(max_decisions):
-        waiting = state.waiting()
-        if waiting is None:
-            return state
-        player, count = waiting
-        if not count:
-            raise RuleError(f"{player_name(player)} must choose but has no legal option")
-        by_index = fast[player]
-        if by_index is not None:       # agents that pick by position skip the options
-            state.apply_index(by_index(seats[player], player, count))    # for the first chooser: ``player``
-        else:
-            table.decide(state, player, count)
-    raise DecisionLimit(f"the game did not end after {max_decisions:,} decisions")
-
-
-def _play_in_place(state: State, pick: Callable[[int, int], int], max_decisions: int) -> State:
-    """``play_out`` for agents that pick by count alone: every decision is answered where the rules ask it.
-
-    The decision already waiting when the agents sit down is taken the usual way; after that
-    ``State.autopick`` answers each one in place (protocol.ask) and the run loop is simply resumed. The
-    same picks come in the same order as ``play_out``'s loop would ask them, so the game is the same.
-    """
-    state.autopick = pick
+    state.autopick = pick = table.picker()    # agents that pick by count alone are asked in place (protocol.ask)
     try:
         for _ in range(max_decisions):
-            if state.over:
-                return state
-            if state.answer is not None:      # picked in place: the asking instruction takes it
+            if state.answer is not None and not state.over:    # picked in place: the asking instruction takes it
                 run(state)
                 continue
             waiting = state.waiting()
@@ -138,7 +137,10 @@ def _play_in_place(state: State, pick: Callable[[int, int], int], max_decisions:
             player, count = waiting
             if not count:
                 raise RuleError(f"{player_name(player)} must choose but has no legal option")
-            state.apply_index(pick(player, count))
+            if pick is not None:
+                state.apply_index(pick(player, count))
+            else:
+                table.decide(state, player, count)
     finally:
         state.autopick = None
     raise DecisionLimit(f"the game did not end after {max_decisions:,} decisions")

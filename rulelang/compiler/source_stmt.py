@@ -63,17 +63,27 @@ class StmtSource:
         elif isinstance(target, n.Index):
             out.line(f"_set_counter(st, {self.xs.holder(target.obj, u)}, {self.e(target.key, out)}, {value})", span)
         elif target.ref[0] == "pvar":
-            vi = self.game.var_names.index(target.name)
-            out.line(f"_set_player_var(st, {self.e(target.obj, out)}, {vi}, {value})", span)
+            self.set_player_var(self.e(target.obj, out), target.name, value, span, out)
         else:
             ci = self.game.counters.index(target.name)
             out.line(f"_set_counter(st, {self.xs.holder(target.obj, u)}, {ci}, {value})", span)
 
+    def set_player_var(self, player: str, name: str, value: str, span, out: Body) -> None:
+        """state.set_player_var written out in place (the commonest change of all): player, then value, once each."""
+        u, vi = out.unit, self.game.var_names.index(name)
+        p, v, row = u.temp("p"), u.temp("v"), u.temp("row")
+        out.line(f"{p} = {player}", span)
+        out.line(f"{v} = {value}", span)
+        out.line(f"{row} = st.vars[{p}]", span)
+        out.line(f"if {row}[{vi}] != {v}:", span)
+        with out.indented():
+            out.line(f"{row}[{vi}] = {v}", span)
+            out.line(f"st.log.append((_set_var, st.turn, {p}, {vi}, {v}))", span)
+
     def g_Assign(self, s: n.Assign, out: Body) -> None:
         target = s.target
         if isinstance(target, n.Attr) and target.ref[0] == "pvar" and local_name(target.obj) is not None:
-            vi = self.game.var_names.index(target.name)
-            out.line(f"_set_player_var(st, L[{local_name(target.obj)!r}], {vi}, {self.e(s.value, out)})", s.span)
+            self.set_player_var(f"L[{local_name(target.obj)!r}]", target.name, self.e(s.value, out), s.span, out)
             return
         v = out.unit.temp("v")
         out.line(f"{v} = {self.e(s.value, out)}", s.span)

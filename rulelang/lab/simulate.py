@@ -20,6 +20,7 @@ from ..agents import make_agent, parse_agent, play_out
 from ..agents.play import DecisionLimit
 from ..engine import Game, State
 from ..errors import RuleError, RulelangError
+from ..records import cards_played, first_seat
 from ..rng import batch_seed
 from ..sim import MAX_DECISIONS, _current_span
 
@@ -123,14 +124,10 @@ def _note_result(record: GameRecord, state: State) -> None:
     record.winners = tuple(state.winners)
     record.team = state.winning_team()
     record.condition = state.result
-    for event in state.events:
-        kind = event["type"]
-        if kind == "started":
-            record.first = int(event["first"][1:]) - 1
-        elif kind in ("played", "answered"):        # an answer is a card played too
-            seats = record.plays.setdefault(event["card"], {})
-            seat = int(event["player"][1:]) - 1
-            seats[seat] = seats.get(seat, 0) + 1
+    record.first = first_seat(state)
+    for seat, card in cards_played(state):          # an answer is a card played too
+        seats = record.plays.setdefault(card, {})
+        seats[seat] = seats.get(seat, 0) + 1
 
 
 # --- batches ----------------------------------------------------------------------
