@@ -1,11 +1,10 @@
 """Checking statements: one ``stmt_<Class>`` method a statement class, with the helpers they share.
 
-(A statement kept in one home, ``rulelang/statements/``, has its check there, using these helpers.)
-
 A mixin of ``check.Checker``: it checks what each statement of a rule text moves, sets, chooses or
 calls (targets that can be assigned, holders of counters, cards, lists to loop over, who decides),
 and declares the locals a statement introduces in its ``Scope``. It relies on the Checker's
 ``expr``, ``expect``, ``fits``, ``block`` and ``error`` and on ``ExpressionChecks._is_global``.
+A statement kept in one home (``rulelang/statements/``) has its check there, using these helpers.
 """
 from __future__ import annotations
 

@@ -427,28 +427,20 @@ class Visitor:
 
 
 def handler_for(visitor_class: type, node_class: type, name: str, own: str | None = None) -> Callable[..., Any] | None:
-    """The visitor class's method ``name`` for a node class, else the node class's own method ``own``
-    (called with the visitor first), else None."""
+    """The visitor's method ``name``, else the node class's own method ``own`` (given the visitor), else None."""
     method = getattr(visitor_class, name, None)
     if method is None and own is not None and callable(getattr(node_class, own, None)):
-        method = _own_method(own)
+        def method(visitor: Any, node: Node, *args: Any) -> Any:
+            return getattr(node, own)(visitor, *args)
     return method
-
-
-def _own_method(own: str) -> Callable[..., Any]:
-    def ask_the_node(visitor: Any, node: Node, *args: Any) -> Any:
-        return getattr(node, own)(visitor, *args)
-    ask_the_node.__name__ = f"node.{own}"
-    return ask_the_node
 
 
 class Dispatch:
     """A visitor's methods by node class, looked up once: ``Dispatch(ExprCompiler, "c_", Expr)``.
 
-    For each concrete class under ``base`` (one with no subclasses, those of ``rulelang/statements/``
-    included: import them first), the visitor's method named ``prefix`` + the class's name, else the
-    node's own method ``own`` as ``Visitor`` finds it. Built when the visitor's module is imported, so
-    a node class with no method shows there (``missing``, or ``require``), not when a rule uses it.
+    For each concrete class under ``base`` (those of ``rulelang/statements/`` too: import them first),
+    the visitor's method ``prefix`` + the class's name, else the node's own method ``own``. Built when
+    the visitor's module is imported, so a class with no method shows there (``require``), not in play.
     """
 
     def __init__(self, visitor_class: type, prefix: str, base: type[Node], own: str | None = None) -> None:
@@ -486,7 +478,6 @@ def node_classes() -> Iterator[type[Node]]:
         cls = todo.pop()
         yield cls
         todo.extend(cls.__subclasses__())
-
 
 
 def leaf_classes(base: type[Node]) -> list[type[Node]]:
