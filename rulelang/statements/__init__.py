@@ -13,7 +13,9 @@ own. The class carries, as methods taking the checker or compiler first:
     ``python(self, ss, out)``, the same work as lines of generated Python (``compiler.source_stmt``;
     return False to be called as the closure instead);
   - ``instruction(self, sc, b)``: a statement emitted as an instruction of its own (``b.emit(op, span)``,
-    ``op(state, frame)``): it may end the turn, jump or push a frame.
+    ``op(state, frame)``): it may end the turn, jump or push a frame. One that asks a decision also
+    names its site (``sc.sites.add(b.sites, pc, ...)``, as ``compiler/choices.py`` does), so that
+    ``decisions.py`` knows it.
 
 The checker and the compiler find these through ``nodes.Visitor.OWN`` and ``nodes.Dispatch``, exactly
 where they find their own methods for the other statements, so errors, budgets, generated code,
