@@ -114,7 +114,7 @@ def _vars(spec: Spec, report: _Report) -> None:
         if elements is None:
             _initial_location(spec, report, var.type, var.initial, where)
         elif not isinstance(var.initial, list) or len(var.initial) != len(elements):
-            report.error(f"a variable of type {var.type} starts as a list of {len(elements)} values, "
+            report.error(f"a variable of type ({', '.join(elements)}) starts as a list of {len(elements)} values, "
                          f"not {canonical(var.initial)}", where, "write initial: [" + ", ".join(
                              "0" if k == INT else "false" if k == BOOL else "none" for k in elements) + "]")
         else:
