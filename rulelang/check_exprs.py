@@ -125,7 +125,8 @@ class ExpressionChecks:
                            "a tuple holds values; keep 'none' in a variable of its own")
             elif kind not in TUPLE_ITEMS and kind != "?":
                 self.error(f"an element of a tuple is one value (a number, a condition, a player, a location, "
-                           f"a counter, a card or a card kind), not {describe(kind)}", item.span)
+                           f"a counter, a card or a card kind), not {describe(kind)}", item.span,
+                           "tuples do not nest: write the values side by side, as (a, b, c)")
         if any(kind not in TUPLE_ITEMS for kind in kinds):
             return "?"
         return tuple_of(kinds)
@@ -146,7 +147,7 @@ class ExpressionChecks:
             return list_of("?")
         if value not in TUPLE_ITEMS and tuple_items(value) is None:
             return self.error(f"a list built with 'for' holds single values or tuples, not {describe(value)}",
-                              e.value.span)
+                              e.value.span, "put several values in a tuple, as [(a, b) for a in A for b in B]")
         return list_of(value)
 
     def expr_Attr(self, e: n.Attr, scope: Scope) -> str:
