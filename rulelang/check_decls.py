@@ -129,7 +129,8 @@ def _initial_element(spec: Spec, report: _Report, kind: str, value: Any, where: 
     elif kind == BOOL and type(value) is not bool:
         report.error(f"element {where[-1]} of this tuple is true or false, not {canonical(value)}", where)
     elif kind not in (INT, BOOL, LOCATION) and value is not None:
-        report.error(f"element {where[-1]} of this tuple starts as none, not {canonical(value)}", where)
+        report.error(f"element {where[-1]} of this tuple starts as none, not {canonical(value)}", where,
+                     "none is written null in YAML")
     else:
         _initial_location(spec, report, kind, value, where)
 

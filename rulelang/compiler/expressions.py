@@ -89,12 +89,18 @@ class ExprCompiler:
             return True, None
         if isinstance(e, n.Name) and e.ref and e.ref[0] in ("location", "counter", "zone"):
             return True, self.place_id(e.ref)
+        if isinstance(e, n.Name) and e.ref and e.ref[0] == "param":      # a constant of the game instance
+            return True, self.sym.params[e.ref[1]]
         if isinstance(e, (n.ListLit, n.TupleLit)):
             folded = [self.constant(x) for x in e.items]
             if all(known for known, _ in folded):
                 return True, [v for _, v in folded]
         if isinstance(e, n.ListComp):
             return fold_comprehension(self, e)
+        if isinstance(e, n.Neg):          # `-2`: a literal's sign
+            known, value = self.constant(e.operand)
+            if known and type(value) is int:
+                return True, -value
         if isinstance(e, n.Call) and e.ref and e.ref[0] == "function" and not e.args:
             tree = self.function_trees.get(e.func)
             if tree is not None:        # a function of no arguments whose value is fixed

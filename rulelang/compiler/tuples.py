@@ -130,11 +130,6 @@ class _Folder:
             elif e.cond is None or self.value(e.cond, env):
                 out.append(self.value(e.value, env))
 
-    def f_Name(self, e: n.Name, env: dict) -> Any:
-        if e.ref and e.ref[0] == "param":        # a param is a constant of the game instance
-            return self.ec.sym.params[e.ref[1]]
-        raise _Unknown
-
     def f_ListComp(self, e: n.ListComp, env: dict) -> list:
         return self.comprehension(e, env)
 
