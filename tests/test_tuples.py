@@ -216,6 +216,23 @@ def test_a_forged_bid_in_a_saved_game_is_refused():
         load_state(g, data)
 
 
+def test_a_tuple_variable_is_one_number_per_element_in_a_learners_vector():
+    from rulelang.adapters.core import SpecTable
+    table = SpecTable(LIARS_DICE, 2)
+    state = table.new_state(4)
+    state.apply("2-5")
+    encoder = table.view_encoder()
+    vector = encoder.encode(state.view(1))
+    assert len(vector) == encoder.size
+    names = list(encoder.var_names)
+    width = sum(encoder.var_widths)
+    assert width == len(names) + 1                          # `bid` takes two numbers
+    p1 = vector[2 + 2 * 2 + len(encoder.holders) * len(encoder.counters) + len(encoder.counters):][:width]
+    at = sum(encoder.var_widths[:names.index("bid")])
+    assert p1[at:at + 2] == [2.0, 5.0]
+    assert p1[:6] == [0.0] * 6                              # P1's faces are hidden from P2
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_games_are_the_same_byte_for_byte_for_a_seed(seed):
     g = rulelang.load_game(LIARS_DICE)
