@@ -17,6 +17,7 @@ from hypothesis import given, settings, strategies as st
 import rulelang
 from rulelang import RuleError, State
 from rulelang.adapters.core import ActionMap
+from rulelang.narrate import narrate
 from rulelang.saves import SavedStateError, load_state
 from rulelang.views import events_for
 
@@ -194,6 +195,9 @@ def test_a_bid_binds_the_branch_name_and_a_saved_game_waiting_there_reads_back()
     state = g.new_state(2, 4)
     state.apply("1-6")
     assert state.var(0, "bid") == [1, 6]
+    (told,) = [e for e in state.events if e.get("var") == "bid"]
+    assert told["value"] == [1, 6]                                    # the log holds the tuple as a list
+    assert narrate(g, told) == "  P1.bid = (1, 6)"                    # the play-by-play as the rules write it
     assert state.legal() == BIDS[6:] + ["liar"]
     data = json.loads(json.dumps(state.to_json()))
     restored = load_state(g, data)
