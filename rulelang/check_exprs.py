@@ -12,8 +12,8 @@ from typing import Any, Collection, Mapping, NamedTuple
 
 from . import nodes as n
 from .bindings import BOUND_WORDS, GLOBAL_WORDS
-from .check_types import BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, MAX_TUPLE, NONE, NULLABLE, \
-    PLAYER, TEXT, TUPLE_ITEMS, ZONE, Scope, describe, die_of, list_of, tuple_items, tuple_of
+from .check_types import BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, MAX_LOOPS, MAX_TUPLE, NONE, \
+    NULLABLE, PLAYER, TEXT, TUPLE_ITEMS, ZONE, Scope, describe, die_of, list_of, tuple_items, tuple_of
 from .errors import Span, did_you_mean
 
 
@@ -133,6 +133,9 @@ class ExpressionChecks:
 
     def expr_ListComp(self, e: n.ListComp, scope: Scope) -> str:
         """`[VALUE for x in A for y in B where COND]`: the loops' names are known to the later loops and VALUE."""
+        if len(e.loops) > MAX_LOOPS:
+            return self.error(f"a list built with 'for' has at most {MAX_LOOPS} loops, not {len(e.loops)}", e.span,
+                              "build it in steps: a list of the first loops, then one that ranges over it")
         inner = scope.child()
         outer, self.value_calls = self.value_calls, False     # computed per item: no procedure there
         try:

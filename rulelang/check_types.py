@@ -31,6 +31,8 @@ TUPLE_ITEMS = (INT, BOOL, PLAYER, LOCATION, COUNTER, CARD, CLASS)
 TUPLE_WORDS = {"int": INT, "bool": BOOL, "player": PLAYER, "location": LOCATION, "card": CARD, "counter": COUNTER}
 #: The most elements a tuple may have.
 MAX_TUPLE = 16
+#: The most loops (`for x in LIST`) one list built with `for` may have.
+MAX_LOOPS = 8
 
 AGGREGATES = {"count", "any", "all", "first", "sum", "max", "min", "filter", "empty", "last"}
 BUILTINS = {"next", "previous", "seats_from", "range"} | AGGREGATES

@@ -147,6 +147,19 @@ def test_the_loop_names_are_restored_after_the_list_is_built(tmp_path):
     assert state.var(0, "out") == 44
 
 
+def test_a_list_too_big_to_fold_is_left_to_the_game_and_stopped_by_its_budget(tmp_path):
+    g = game(tmp_path, "me chooses t in [(x, y) for x in range(0, 100000) for y in range(0, 100000)]\nme.pair = t")
+    assert g.decisions["work.t"][0].options is None          # not computed when compiling
+    with pytest.raises(RuleError, match="steps without a decision"):
+        g.new_state(2, 0)
+
+
+def test_a_list_with_more_loops_than_the_limit_is_a_load_error(tmp_path):
+    loops = " ".join(f"for v{k} in range(0, 2)" for k in range(9))
+    with pytest.raises(rulelang.SpecError, match="at most 8 loops, not 9"):
+        game(tmp_path, f"me.out = count([v0 {loops}])")
+
+
 def test_building_a_list_is_charged_as_work(tmp_path):
     with pytest.raises(RuleError, match="steps without a decision"):
         game(tmp_path, "me.out = count([(x, y) for x in range(0, 40 + turn) for y in range(0, 40)])").new_state(2, 0)

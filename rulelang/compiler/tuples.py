@@ -27,6 +27,8 @@ _MISSING = object()
 
 #: How many items folding a list built with `for` may look at before leaving it to run time.
 FOLD_LIMIT = MAX_OPTIONS
+#: How many values folding one list may compute (its items' values and filters) before leaving it to run time.
+FOLD_WORK = 1_000_000
 
 
 class _Unknown(Exception):
@@ -97,13 +99,21 @@ class _Folder:
     def __init__(self, ec: "ExprCompiler"):
         self.ec = ec
         self.looked = 0
+        self.work = 0
+        self.mentions: dict[int, bool] = {}       # node id -> does it read a loop's name (the same at every item)
 
     def value(self, e: n.Expr, env: dict[str, Any]) -> Any:
+        self.work += 1
+        if self.work > FOLD_WORK:
+            raise _Unknown
         if isinstance(e, n.Name) and e.ref and e.ref[0] == "local":
             if e.ref[1] not in env:
                 raise _Unknown
             return env[e.ref[1]]
-        if not _mentions(e, env):
+        mentions = self.mentions.get(id(e))
+        if mentions is None:
+            mentions = self.mentions[id(e)] = _mentions(e, env)
+        if not mentions:
             known, value = self.ec.constant(e)
             if known:
                 return value
