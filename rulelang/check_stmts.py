@@ -203,8 +203,12 @@ class StatementChecks:
     def each_branch(self, branch: n.EachBranch, scope: Scope) -> None:
         """`for x in LIST where C:` among the branches: x names the item chosen in the filter and the body."""
         item = self.iterable(branch.source, scope)
-        if self._is_global(branch.var):
+        known = scope.names.get(branch.var, "?")
+        if self._is_global(branch.var) and branch.var not in scope.names:
             self.error(f"'{branch.var}' is already a name of the game", branch.span, "name the item with a new name")
+        elif known not in ("?", item) and item != "?":
+            self.error(f"'{branch.var}' holds {describe(known)} here, not {describe(item)}", branch.span,
+                       "name the item with a new name")
         scope.names[branch.var] = item
         if branch.cond is not None:
             self.expect(branch.cond, scope, BOOL, "the filter")
