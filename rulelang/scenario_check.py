@@ -171,8 +171,9 @@ def check_var_value(game: Game, kind: str, name: str, value: Any, names: list[st
     if kind.startswith("("):            # a tuple: a list of its elements, each checked as its own type
         elements = kind[1:-1].split(",")
         if not isinstance(value, list) or len(value) != len(elements):
-            raise ScenarioError(f"'{name}' is a {kind} variable: expected a list of {len(elements)} values, "
-                                f"got {_shown(value)}", span)
+            got = f"a list of {len(value)}" if isinstance(value, list) else _shown(value)
+            raise ScenarioError(f"'{name}' is a ({', '.join(elements)}) variable: expected a list of "
+                                f"{len(elements)} values, got {got}", span)
         for k, (element, item) in enumerate(zip(elements, value)):
             check_var_value(game, element, f"{name}[{k}]", item, names, span)
     elif kind == "int":
