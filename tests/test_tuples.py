@@ -142,6 +142,19 @@ def test_ids_and_labels_of_tuples_of_players_and_conditions(tmp_path):
     assert state.var(0, "secret") == [1, False]
 
 
+def test_a_for_branch_offers_its_items_among_labelled_branches_and_binds_the_one_chosen(tmp_path):
+    effect = ('me chooses one as pick:\n    "first" as first:\n        me.out = -1\n'
+              '    for t in [(k, k * k) for k in range(me.w, 4)] where t[1] != 4:\n        me.pair = t\n'
+              '    "last" as last if me.x > 0:\n        me.out = -2')
+    g = game(tmp_path, effect)
+    assert g.decisions["work.pick"][0].options is None             # open: the list depends on me.w
+    state = played(g, w=1, x=1)
+    assert state.legal() == ["first", "1-1", "3-9", "last"]
+    state.apply("3-9")
+    assert (state.var(0, "pair"), state.var(0, "out")) == ([3, 9], 0)
+    assert played(g, w=5, x=0).legal() == ["first"]
+
+
 def test_the_loop_names_are_restored_after_the_list_is_built(tmp_path):
     state = game(tmp_path, "q = 40\nxs = [(q, q) for q in range(0, 3 + turn)]\nme.out = q + count(xs)").new_state(2, 0)
     assert state.var(0, "out") == 44

@@ -96,13 +96,15 @@ class ChoiceStatements:
         starts = [Label() for _ in s.branches]
         end = Label()
 
+        items_offered = any(g[0] is None for g in guards)
+
         def offer(st, L):
             options, values = [], []
             for k, (label, slug, cond, *_) in enumerate(guards):
                 if label is None:                 # `for x in LIST where C:` offers an option per item
                     slug(st, L, k, options, values)
-                elif cond is None or cond(st, L):
-                    options.append([slug, label])
+                elif (cond is None or cond(st, L)) and not (items_offered and any(o[0] == slug for o in options)):
+                    options.append([slug, label])           # (an item of the same id came first: it is the option)
                     values.append(k)
             return who(st, L), "branch", "choose one", options, values
 
