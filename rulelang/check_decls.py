@@ -16,9 +16,11 @@ from typing import Any, Callable, Iterable, Mapping
 
 from . import nodes as n
 from .bindings import RESERVED_WORDS
-from .check import LOCATION
+from .check import BOOL, INT, LOCATION
+from .check_types import tuple_items
 from .document import Document
 from .errors import RulelangError, SpecError, did_you_mean, raise_all
+from .inputs import canonical
 from .limits import shown
 from .model import ON_FORMS, Card, Event, Owner, Spec
 from .params import declaration_problems, resolve
@@ -107,9 +109,35 @@ def _names_once(spec: Spec, report: _Report) -> None:
 
 def _vars(spec: Spec, report: _Report) -> None:
     for var in spec.vars.values():
-        if var.type == LOCATION and var.initial is not None and var.initial not in spec.locations:
-            report.error(f"unknown location '{var.initial}'", ("vars", var.name, "initial"),
-                         did_you_mean(str(var.initial), spec.locations))
+        where = ("vars", var.name, "initial")
+        elements = tuple_items(var.type)
+        if elements is None:
+            _initial_location(spec, report, var.type, var.initial, where)
+        elif not isinstance(var.initial, list) or len(var.initial) != len(elements):
+            report.error(f"a variable of type ({', '.join(elements)}) starts as a list of {len(elements)} values, "
+                         f"not {canonical(var.initial)}", where, "write initial: [" + ", ".join(
+                             "0" if k == INT else "false" if k == BOOL else "none" for k in elements) + "]")
+        else:
+            for k, (kind, value) in enumerate(zip(elements, var.initial)):
+                _initial_element(spec, report, kind, value, where + (k,))
+
+
+def _initial_element(spec: Spec, report: _Report, kind: str, value: Any, where: tuple) -> None:
+    """One element of a tuple variable's `initial`: a number, true or false, a location's name, or none."""
+    if kind == INT and (type(value) is not int):
+        report.error(f"element {where[-1]} of this tuple is a number, not {canonical(value)}", where)
+    elif kind == BOOL and type(value) is not bool:
+        report.error(f"element {where[-1]} of this tuple is true or false, not {canonical(value)}", where)
+    elif kind not in (INT, BOOL, LOCATION) and value is not None:
+        report.error(f"element {where[-1]} of this tuple starts as none, not {canonical(value)}", where,
+                     "none is written null in YAML")
+    else:
+        _initial_location(spec, report, kind, value, where)
+
+
+def _initial_location(spec: Spec, report: _Report, kind: str, value: Any, where: tuple) -> None:
+    if kind == LOCATION and value is not None and value not in spec.locations:
+        report.error(f"unknown location '{value}'", where, did_you_mean(str(value), spec.locations))
 
 
 def _tables(spec: Spec, report: _Report) -> None:

@@ -12,8 +12,8 @@ from typing import Any, Collection, Mapping, NamedTuple
 
 from . import nodes as n
 from .bindings import BOUND_WORDS, GLOBAL_WORDS
-from .check_types import BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, NULLABLE, PLAYER, TEXT, \
-    ZONE, Scope, describe, die_of, list_of
+from .check_types import BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, MAX_LOOPS, MAX_TUPLE, NONE, \
+    NULLABLE, PLAYER, TEXT, TUPLE_ITEMS, ZONE, Scope, describe, die_of, list_of, tuple_items, tuple_of
 from .errors import Span, did_you_mean
 
 
@@ -114,6 +114,45 @@ class ExpressionChecks:
                            item.span)
         return list_of(first)
 
+    def expr_TupleLit(self, e: n.TupleLit, scope: Scope) -> str:
+        """`(a, b)`: each element one plain value (a number, a player, a card kind ...), never none."""
+        kinds = [self.expr(item, scope) for item in e.items]
+        if len(kinds) > MAX_TUPLE:
+            return self.error(f"a tuple has at most {MAX_TUPLE} elements, not {len(kinds)}", e.span)
+        for item, kind in zip(e.items, kinds):
+            if kind == NONE:
+                self.error("an element of a tuple is never none", item.span,
+                           "a tuple holds values; keep 'none' in a variable of its own")
+            elif kind not in TUPLE_ITEMS and kind != "?":
+                self.error(f"an element of a tuple is one value (a number, a condition, a player, a location, "
+                           f"a counter, a card or a card kind), not {describe(kind)}", item.span,
+                           "tuples do not nest: write the values side by side, as (a, b, c)")
+        if any(kind not in TUPLE_ITEMS for kind in kinds):
+            return "?"
+        return tuple_of(kinds)
+
+    def expr_ListComp(self, e: n.ListComp, scope: Scope) -> str:
+        """`[VALUE for x in A for y in B where COND]`: the loops' names are known to the later loops and VALUE."""
+        if len(e.loops) > MAX_LOOPS:
+            return self.error(f"a list built with 'for' has at most {MAX_LOOPS} loops, not {len(e.loops)}", e.span,
+                              "build it in steps: a list of the first loops, then one that ranges over it")
+        inner = scope.child()
+        outer, self.value_calls = self.value_calls, False     # computed per item: no procedure there
+        try:
+            for var, source in e.loops:
+                inner.names[var] = self.iterable(source, inner)
+            if e.cond is not None:
+                self.expect(e.cond, inner, BOOL, "the filter")
+            value = self.expr(e.value, inner)
+        finally:
+            self.value_calls = outer
+        if value == "?":
+            return list_of("?")
+        if value not in TUPLE_ITEMS and tuple_items(value) is None:
+            return self.error(f"a list built with 'for' holds single values or tuples, not {describe(value)}",
+                              e.value.span, "put several values in a tuple, as [(a, b) for a in A for b in B]")
+        return list_of(value)
+
     def expr_Attr(self, e: n.Attr, scope: Scope) -> str:
         owner = self.expr(e.obj, scope)
         if owner == "?":
@@ -158,9 +197,25 @@ class ExpressionChecks:
         return None
 
     def expr_Index(self, e: n.Index, scope: Scope) -> str:
-        self.holder(e.obj, scope)
+        owner = self.expr(e.obj, scope)
+        elements = tuple_items(owner)
+        if elements is not None:
+            return self._element(e, elements)
+        self.holder_type(owner, e.obj)
         self.expect(e.key, scope, COUNTER, "the counter")
         return INT
+
+    def _element(self, e: n.Index, elements: list[str]) -> str:
+        """`t[0]`: an element of a tuple, by a position written as a number (so its type is known)."""
+        last = len(elements) - 1
+        if not isinstance(e.key, n.Num):
+            return self.error("an element of a tuple is read by its position, written as a number", e.key.span,
+                              f"write {_text_of(e.obj)}[0] to {_text_of(e.obj)}[{last}]")
+        if e.key.value > last:
+            return self.error(f"this tuple has {len(elements)} elements: positions 0 to {last}, not {e.key.value}",
+                              e.key.span, "positions count from 0")
+        e.key.type = INT
+        return elements[e.key.value]
 
     def expr_BinOp(self, e: n.BinOp, scope: Scope) -> str:
         return self._operands(e, scope, INT, f"the left side of '{e.op}'", f"the right side of '{e.op}'")
@@ -187,11 +242,24 @@ class ExpressionChecks:
                 self.error(f"cannot compare {describe(left)} with {describe(right)}", e.span)
             elif NONE in (left, right) and (left not in NULLABLE | {"?"} or right not in NULLABLE | {"?"}):
                 self.error(f"{describe(left if left != NONE else right)} is never none", e.span)
+        elif tuple_items(left) is not None or tuple_items(right) is not None:
+            self._tuple_order(e, left, right)
         else:
             for side, kind in ((e.left, left), (e.right, right)):
                 if kind not in (INT, "?"):
                     self.error(f"'{e.op}' compares numbers, not {describe(kind)}", side.span)
         return BOOL
+
+    def _tuple_order(self, e: n.Compare, left: str, right: str) -> None:
+        """Tuples of numbers are ordered element by element, the first that differs deciding (3-1 < 3-2 < 4-1)."""
+        if "?" in (left, right):
+            return
+        if left != right:
+            self.error(f"'{e.op}' compares two tuples of one kind, not {describe(left)} and {describe(right)}",
+                       e.span)
+        elif any(kind != INT for kind in tuple_items(left) or []):
+            self.error(f"'{e.op}' orders tuples of numbers, not {describe(left)}", e.span,
+                       "compare their elements one by one, as in t[0] > u[0]; '=' and '!=' compare any tuples")
 
     def expr_BoolOp(self, e: n.BoolOp, scope: Scope) -> str:
         return self._operands(e, scope, BOOL, f"each side of '{e.op}'", f"each side of '{e.op}'")
@@ -327,6 +395,11 @@ class ExpressionChecks:
         if f in ("first", "last"):
             return item
         return list_of(item)  # filter
+
+
+def _text_of(e: n.Expr) -> str:
+    """A short way to write an expression in a hint: its name when it is one."""
+    return e.id if isinstance(e, n.Name) else "t"
 
 
 def _where_hint(name: str) -> str:

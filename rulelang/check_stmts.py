@@ -12,7 +12,7 @@ from . import nodes as n
 from .bindings import BOUND_WORDS
 from .check_hooks import is_proc_call
 from .check_types import BOOL, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, PLAYER, ZONE, Scope, describe, \
-    item_of, list_of, roll_of
+    item_of, list_of, roll_of, tuple_items
 from .decisions import branch_id
 from .errors import did_you_mean
 
@@ -58,6 +58,9 @@ class StatementChecks:
         if isinstance(target, (n.Attr, n.Index)):
             kind = self.expr(target, scope)
             ref = getattr(target, "ref", None)
+            if isinstance(target, n.Index) and tuple_items(target.obj.type or "") is not None:
+                return self.error("an element of a tuple cannot be set", target.span,
+                                  "set the whole tuple: t = (a, b)")
             if isinstance(target, n.Index) or (ref and ref[0] in ("pcounter", "hcounter", "gcounter", "ccounter", "pvar")):
                 return kind
             return self.error("this cannot be assigned", target.span,
@@ -73,7 +76,10 @@ class StatementChecks:
 
     def holder(self, expr: n.Expr, scope: Scope) -> str:
         """Something that holds counters: a player, a location, a card or the game."""
-        kind = self.expr(expr, scope)
+        return self.holder_type(self.expr(expr, scope), expr)
+
+    def holder_type(self, kind: str, expr: n.Expr) -> str:
+        """The type of ``expr`` (checked already), which must hold counters."""
         if kind == CARD:
             self.uses_card_counters = True
         elif kind not in (PLAYER, LOCATION, GAME, "?"):
@@ -178,6 +184,9 @@ class StatementChecks:
         seen: set[str] = set()
         ids: set[str] = set()
         for branch in s.branches:
+            if isinstance(branch, n.EachBranch):
+                self.each_branch(branch, scope)
+                continue
             if branch.label in seen:
                 self.error(f"two branches are labelled \"{branch.label}\"", branch.span)
             elif branch_id(branch) in ids:
@@ -188,6 +197,20 @@ class StatementChecks:
             if branch.cond is not None:
                 self.expect(branch.cond, scope, BOOL, "the branch condition")
             self.block(branch.body, scope)
+
+    def each_branch(self, branch: n.EachBranch, scope: Scope) -> None:
+        """`for x in LIST where C:` among the branches: x names the item chosen in the filter and the body."""
+        item = self.iterable(branch.source, scope)
+        known = scope.names.get(branch.var, "?")
+        if self._is_global(branch.var) and branch.var not in scope.names:
+            self.error(f"'{branch.var}' is already a name of the game", branch.span, "name the item with a new name")
+        elif known not in ("?", item) and item != "?":
+            self.error(f"'{branch.var}' holds {describe(known)} here, not {describe(item)}", branch.span,
+                       "name the item with a new name")
+        scope.names[branch.var] = item
+        if branch.cond is not None:
+            self.expect(branch.cond, scope, BOOL, "the filter")
+        self.block(branch.body, scope)
 
     def stmt_SecretChoose(self, s: n.SecretChoose, scope: Scope) -> None:
         inner = scope.child()

@@ -18,12 +18,21 @@ if TYPE_CHECKING:
 
 # Types are short strings: "int", "bool", "text", "player", "location",
 # "counter", "card", "zone", "game", "none", "class" (a card id, tag or slot),
-# "roll:<die>", "table:<name>" and "list:<item type>".
+# "roll:<die>", "table:<name>", "list:<item type>" and tuples "(<type>,<type>...)".
 INT, BOOL, TEXT, PLAYER, LOCATION, COUNTER, CARD, ZONE, GAME, NONE, CLASS = (
     "int", "bool", "text", "player", "location", "counter", "card", "zone", "game", "none", "class")
 NULLABLE = {PLAYER, LOCATION, COUNTER, CARD, CLASS, NONE}
 VAR_TYPES = {"int": INT, "bool": BOOL, "player": PLAYER, "location": LOCATION, "card": CARD,
              "counter": COUNTER}
+
+#: What an element of a tuple may be: one plain value (no list, tuple, text or zone).
+TUPLE_ITEMS = (INT, BOOL, PLAYER, LOCATION, COUNTER, CARD, CLASS)
+#: The words of the element types a variable, a parameter or a procedure's value may declare: `(int, int)`.
+TUPLE_WORDS = {"int": INT, "bool": BOOL, "player": PLAYER, "location": LOCATION, "card": CARD, "counter": COUNTER}
+#: The most elements a tuple may have.
+MAX_TUPLE = 16
+#: The most loops (`for x in LIST`) one list built with `for` may have.
+MAX_LOOPS = 8
 
 AGGREGATES = {"count", "any", "all", "first", "sum", "max", "min", "filter", "empty", "last"}
 BUILTINS = {"next", "previous", "seats_from", "range"} | AGGREGATES
@@ -31,6 +40,31 @@ BUILTINS = {"next", "previous", "seats_from", "range"} | AGGREGATES
 
 def list_of(item: str) -> str:
     return f"list:{item}"
+
+
+def tuple_of(kinds: list[str]) -> str:
+    """The type of a tuple of values of these types, in order: ``(int,player)``."""
+    return "(" + ",".join(kinds) + ")"
+
+
+def tuple_items(kind: str) -> list[str] | None:
+    """The element types of a tuple type (``tuple_of``'s inverse), or None for any other type."""
+    if kind.startswith("(") and kind.endswith(")"):
+        return kind[1:-1].split(",")
+    return None
+
+
+def declared_type(word: Any) -> str | None:
+    """The type a declaration's `type:` names: a word of VAR_TYPES or a tuple `(int, int)`; None if neither."""
+    if not isinstance(word, str):
+        return None
+    if word in VAR_TYPES:
+        return VAR_TYPES[word]
+    if word.startswith("(") and word.endswith(")"):
+        parts = [part.strip() for part in word[1:-1].split(",")]
+        if 2 <= len(parts) <= MAX_TUPLE and all(part in TUPLE_WORDS for part in parts):
+            return tuple_of([TUPLE_WORDS[part] for part in parts])
+    return None
 
 
 def roll_of(die: str) -> str:
@@ -57,7 +91,11 @@ def item_of(kind: str) -> str | None:
 def describe(kind: str) -> str:
     """A type in words for error messages."""
     if kind.startswith("list:"):
+        if tuple_items(kind[5:]) is not None:
+            return f"a list of tuples {_elements(kind[5:])}"
         return f"a list of {kind[5:]}s"
+    if tuple_items(kind) is not None:
+        return f"a tuple {_elements(kind)}"
     if kind.startswith("roll:"):
         return "a dice roll"
     if kind.startswith("table:"):
@@ -65,6 +103,11 @@ def describe(kind: str) -> str:
     return {INT: "a number", BOOL: "a condition (true/false)", TEXT: "a label", PLAYER: "a player",
             LOCATION: "a location", COUNTER: "a counter name", CARD: "a card", ZONE: "a zone",
             GAME: "the game", NONE: "none", CLASS: "a card kind"}.get(kind, kind)
+
+
+def _elements(kind: str) -> str:
+    """A tuple type's elements in words: ``(number, player)``."""
+    return "(" + ", ".join(describe(k).split(" ", 1)[-1] for k in tuple_items(kind) or []) + ")"
 
 
 @dataclass

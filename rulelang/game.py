@@ -181,6 +181,8 @@ class Game:
         """A runtime value as people and JSON see it: places, counters and cards by name."""
         if value is None:
             return None
+        if kind.startswith("("):          # a tuple: its elements, each as people see it
+            return [self.plain(k, v) for k, v in zip(kind[1:-1].split(","), value)]
         if kind == "player":
             return player_name(value)
         if kind == "location":

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .check import BOOL, COUNTER, INT, LOCATION, VAR_TYPES, Symbols, phase_specs
+from .check import BOOL, COUNTER, INT, LOCATION, Symbols, phase_specs
+from .check_types import declared_type, tuple_items
 from .document import Document
 from .limits import CALL_DEPTH, INT64, STEP_BUDGET
 from .model import (Card, CardAnswer, CardPlay, Die, EndCondition, FirstSeat, Function, Limits, Owner, Param, Phase,
@@ -96,9 +97,17 @@ def _place(r: _Reader, group: str, name: str, decl: Any) -> Place:
 
 
 def _var(r: _Reader, name: str, decl: dict) -> Var:
-    kind = VAR_TYPES.get(decl.get("type", "int"), INT)
-    initial = decl.get("initial", 0 if kind == INT else False if kind == BOOL else None)
+    kind = declared_type(decl.get("type", "int")) or INT
+    initial = decl.get("initial", _default_value(kind))
     return Var(name, kind, initial, decl.get("visibility", "public"), r.span(("vars", name)))
+
+
+def _default_value(kind: str) -> Any:
+    """What a variable holds when its declaration gives no `initial`: 0, false, none, or a tuple of those."""
+    elements = tuple_items(kind)
+    if elements is not None:
+        return [_default_value(k) for k in elements]
+    return 0 if kind == INT else False if kind == BOOL else None
 
 
 def _table(r: _Reader, name: str, decl: dict) -> Table:
@@ -199,10 +208,10 @@ def symbols_of(spec: Spec) -> Symbols:
     s.tables = {name: list(table.columns) for name, table in spec.tables.items()}
     s.dice = {name: list(die.outcomes) for name, die in spec.dice.items()}
     for name, proc in spec.procedures.items():
-        s.procedures[name] = {p: VAR_TYPES.get(t, "?") for p, t in proc.params.items()}
+        s.procedures[name] = {p: declared_type(t) or "?" for p, t in proc.params.items()}
         if proc.returns is not None:
-            s.proc_returns[name] = VAR_TYPES.get(proc.returns, "?")
-    s.functions = {name: {p: VAR_TYPES.get(t, "?") for p, t in fn.params.items()}
+            s.proc_returns[name] = declared_type(proc.returns) or "?"
+    s.functions = {name: {p: declared_type(t) or "?" for p, t in fn.params.items()}
                    for name, fn in spec.functions.items()}
     s.location_props = _prop_types(s.locations.values(), s)
     s.counter_props = _prop_types(s.counters.values(), s)

@@ -105,6 +105,8 @@ def _value(value) -> str:
         return "yes"
     if value is False:
         return "no"
+    if isinstance(value, list):         # a tuple, as the rules write it
+        return "(" + ", ".join(_value(v) for v in value) + ")"
     return str(value)
 
 

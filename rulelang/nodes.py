@@ -75,6 +75,20 @@ class ListLit(Expr):
 
 
 @dataclass(eq=False)
+class TupleLit(Expr):
+    """`(a, b)`: a fixed number of values together, read back by position (`t[0]`)."""
+    items: list[Expr]
+
+
+@dataclass(eq=False)
+class ListComp(Expr):
+    """`[VALUE for x in A for y in B where COND]`: VALUE for every combination, the last loop turning fastest."""
+    value: Expr
+    loops: list[tuple[str, Expr]]
+    cond: Expr | None = None
+
+
+@dataclass(eq=False)
 class Attr(Expr):
     obj: Expr
     name: str
@@ -271,9 +285,18 @@ class Branch(Node):
 
 
 @dataclass(eq=False)
+class EachBranch(Node):
+    """`for x in LIST where C:` among the branches of `chooses one`: one option per item, its body run with x."""
+    var: str
+    source: Expr
+    cond: Expr | None
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
 class ChooseOne(Stmt):
     player: Expr
-    branches: list[Branch]
+    branches: list[Branch | EachBranch]
     name: str | None = None
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .check_types import tuple_items
 from .engine import Game, State, player_name
 from .errors import RulelangError
 from .inputs import InputError, canonical, decode_text, read_regular_file, schema_validator, schema_words, strict_json
@@ -222,6 +223,11 @@ class _Check:
     def bad_value(self, kind: str, value: Any) -> str | None:
         """Why a value cannot be held by a variable of this type (None when it can)."""
         game = self.game
+        elements = tuple_items(kind)
+        if elements is not None:
+            if type(value) is not list or len(value) != len(elements):
+                return f"a {kind} variable holds a list of {len(elements)} values, not {canonical(value)}"
+            return next(filter(None, (self.bad_value(k, v) for k, v in zip(elements, value))), None)
         if kind == "bool":
             return None if type(value) is bool else f"a bool variable holds true or false, not {canonical(value)}"
         if kind == "int":

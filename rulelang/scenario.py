@@ -170,7 +170,17 @@ def _player(state: State, who: Any) -> int:
 def _var_value(game: Game, name: str, value: Any, state: State) -> Any:
     """A checked variable value as the engine holds it: a player by seat (places and counters set_var maps)."""
     kind = game.var_types[game.var_names.index(name)]
+    if kind.startswith("("):           # a tuple: each element as the engine holds it
+        return [_element_value(game, k, v, state) for k, v in zip(kind[1:-1].split(","), value)]
     return _player(state, value) if kind == "player" and value is not None else value
+
+
+def _element_value(game: Game, kind: str, value: Any, state: State) -> Any:
+    if value is None or kind not in ("player", "location", "counter"):
+        return value
+    if kind == "player":
+        return _player(state, value)
+    return 1 + game.locations.index(value) if kind == "location" else game.counters.index(value)
 
 
 def _holder(state: State, holder: str) -> str | int | tuple | None:

@@ -168,7 +168,15 @@ def var_kind(game: Game, name: Any, span: Span) -> str:
 
 def check_var_value(game: Game, kind: str, name: str, value: Any, names: list[str], span: Span) -> None:
     """A value of the variable's declared type, as a scenario writes it (players and places by name)."""
-    if kind == "int":
+    if kind.startswith("("):            # a tuple: a list of its elements, each checked as its own type
+        elements = kind[1:-1].split(",")
+        if not isinstance(value, list) or len(value) != len(elements):
+            got = f"a list of {len(value)}" if isinstance(value, list) else _shown(value)
+            raise ScenarioError(f"'{name}' is a ({', '.join(elements)}) variable: expected a list of "
+                                f"{len(elements)} values, got {got}", span)
+        for k, (element, item) in enumerate(zip(elements, value)):
+            check_var_value(game, element, f"{name}[{k}]", item, names, span)
+    elif kind == "int":
         if not _is_int(value) or not INT_RANGE[0] <= value <= INT_RANGE[1]:
             raise ScenarioError(f"'{name}' is an int variable: expected a whole number, got {_shown(value)}", span)
     elif kind == "bool":

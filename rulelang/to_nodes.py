@@ -172,6 +172,9 @@ class ToNodes(Transformer):
     def branch(self, meta, label, option_id, cond, body) -> n.Branch:
         return n.Branch(str(label)[1:-1], cond, body, _name(option_id), span=self._span(meta))
 
+    def branch_each(self, meta, var, source, cond, body) -> n.EachBranch:
+        return n.EachBranch(str(var), source, cond, body, span=self._span(meta))
+
     # --- expressions ---------------------------------------------------------
 
     def cond_expr(self, meta, then, cond, orelse) -> n.CondExpr:
@@ -243,6 +246,17 @@ class ToNodes(Transformer):
     def list(self, meta, *items) -> n.ListLit:
         """`[a, b]`; an empty list gives one None placeholder for its optional items."""
         return n.ListLit([item for item in items if item is not None], span=self._span(meta))
+
+    def tuple(self, meta, *items) -> n.TupleLit:
+        return n.TupleLit(list(items), span=self._span(meta))
+
+    def list_comp(self, meta, value, *rest) -> n.ListComp:
+        """`[VALUE for x in A ... where COND]`: the loops, then the filter (None when absent)."""
+        *loops, cond = rest
+        return n.ListComp(value, list(loops), cond, span=self._span(meta))
+
+    def comp_for(self, meta, var, source) -> tuple[str, n.Expr]:
+        return (str(var), source)
 
     # --- calls and their arguments -------------------------------------------
 

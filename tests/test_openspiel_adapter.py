@@ -21,7 +21,7 @@ KUHN = ROOT / "examples" / "kuhn_poker"
 @pytest.mark.parametrize("path, players", [
     ("examples/kuhn_poker", 2), ("examples/kuhn_poker", 3), ("examples/pig", 2), ("examples/pig", 3),
     ("games/flapjacks", 2), ("games/flapjacks", 3), ("games/jacks_friends", 2), ("games/jacks_friends", 4),
-    ("examples/hooks", 2), ("examples/goofspiel", 2), ("examples/leduc_poker", 2),
+    ("examples/hooks", 2), ("examples/goofspiel", 2), ("examples/leduc_poker", 2), ("examples/liars_dice", 2),
 ])
 def test_openspiel_random_simulation_test_passes(path, players):
     game = load_game(ROOT / path, players=players)
@@ -215,7 +215,7 @@ from hypothesis import given, settings, strategies as st    # noqa: E402
 
 
 @settings(max_examples=40, deadline=None)
-@given(name=st.sampled_from(["kuhn_poker", "leduc_poker", "goofspiel"]),
+@given(name=st.sampled_from(["kuhn_poker", "leduc_poker", "goofspiel", "liars_dice"]),
        picks=st.lists(st.integers(0, 10**6), min_size=1, max_size=60))
 def test_a_clone_replays_the_same_game_and_the_chips_add_up_to_nothing(name, picks):
     """The examples are zero-sum, and a clone taken anywhere plays on exactly as its original does."""

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.parametrize("path, players", [
     ("games/flapjacks", 2), ("games/flapjacks", 4), ("games/jacks_friends", 2), ("games/jacks_friends", 5),
     ("examples/kuhn_poker", 2), ("examples/pig", 3), ("examples/hooks", 2), ("examples/goofspiel", 2),
-    ("examples/leduc_poker", 2),
+    ("examples/leduc_poker", 2), ("examples/liars_dice", 2),
 ])
 def test_pettingzoo_api_test_passes(path, players):
     with warnings.catch_warnings():

@@ -141,6 +141,7 @@ def test_a_scenario_without_game_finds_only_the_game_it_sits_in(tmp_path):
 
 JACKS_FRIENDS = ROOT / "games" / "jacks_friends"
 FLAPJACKS = ROOT / "games" / "flapjacks"
+LIARS_DICE = ROOT / "examples" / "liars_dice"
 JF_GAME = load_game(JACKS_FRIENDS)
 
 
@@ -196,6 +197,16 @@ def scenario_error(tmp_path: Path, game: Path, body: str, players: int = 3) -> t
 ], ids=lambda v: v if isinstance(v, str) and len(v) < 60 else None)
 def test_scenario_mistakes_are_located_errors(tmp_path: Path, game: Path, body: str, message: str, col: int) -> None:
     assert scenario_error(tmp_path, game, body)[:3] == (message, 4, col)
+
+
+@pytest.mark.parametrize("body, message", [
+    ("setup: {vars: {P1: {bid: [1, 2, 3]}}}",
+     "'bid' is a (int, int) variable: expected a list of 2 values, got a list of 3"),
+    ("setup: {vars: {P1: {bid: 12}}}", "'bid' is a (int, int) variable: expected a list of 2 values, got 12"),
+    ("setup: {vars: {P1: {bid: [1, true]}}}", "'bid[1]' is an int variable: expected a whole number, got true"),
+])
+def test_a_tuple_variable_in_a_scenario_is_a_list_of_its_elements(tmp_path: Path, body: str, message: str) -> None:
+    assert scenario_error(tmp_path, LIARS_DICE, body, players=2)[:3] == (message, 4, 26)
 
 
 def test_a_scripted_face_no_roll_reaches_must_still_fit_some_die(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ every counter of the game and of each location; each player's counters,
 variables and score; and for every zone its card count followed by how many
 of each card type the looker sees there (cards of a hidden zone revealed to
 them count too). A variable holding a name (a player, location, counter or
-card) is its position in the game's list of names, from 1 (0 is none).
+card) is its position in the game's list of names, from 1 (0 is none); a
+tuple variable takes one number per element.
 """
 from __future__ import annotations
 
@@ -23,13 +24,15 @@ class ViewEncoder:
         self.holders = ["game"] + list(game.locations)
         self.counters = list(game.counters)
         self.var_names = list(game.var_names)
+        #: How many numbers each variable takes: one, or one per element of a tuple (its type is `(a,b,...)`).
+        self.var_widths = [kind.count(",") + 1 if kind.startswith("(") else 1 for kind in game.var_types]
         self.cards = list(dict.fromkeys(c.id for c in game.cards))
         self.card_index = {cid: i for i, cid in enumerate(self.cards)}
         self.zones = list(sample.view(None)["zones"])
         names = [f"P{p + 1}" for p in range(players)] + self.holders[1:] + self.counters + self.cards
         self.names = {name: i + 1 for i, name in enumerate(dict.fromkeys(names))}
         self.size = (2 + 2 * players + len(self.holders) * len(self.counters)
-                     + players * (len(self.counters) + len(self.var_names) + 1)
+                     + players * (len(self.counters) + sum(self.var_widths) + 1)
                      + len(self.zones) * (1 + len(self.cards)))
 
     def encode(self, view: dict) -> list[float]:
@@ -41,7 +44,9 @@ class ViewEncoder:
         scores = view.get("scores") or [0] * self.players
         for seat, player in enumerate(view["players"]):
             out += [float(player["counters"].get(c, 0)) for c in self.counters]
-            out += [self._value(player["vars"].get(v)) for v in self.var_names]
+            for name, width in zip(self.var_names, self.var_widths):
+                value = player["vars"].get(name)
+                out += [self._value(value)] if width == 1 else self._values(value, width)
             out.append(float(scores[seat]))
         revealed = view.get("revealed", {})
         for zone in self.zones:
@@ -60,6 +65,11 @@ class ViewEncoder:
         if isinstance(value, (int, float)):
             return float(value)
         return float(self.names.get(str(value), 0))
+
+    def _values(self, value: Any, width: int) -> list[float]:
+        """A tuple's elements (zeros for a value the looker may not see)."""
+        items = value if isinstance(value, list) else []
+        return [self._value(x) for x in items[:width]] + [0.0] * (width - len(items[:width]))
 
     def _zone(self, content: Any, revealed: Any) -> list[float]:
         kinds = [0.0] * len(self.cards)

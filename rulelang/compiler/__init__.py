@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping
 from .. import nodes as n
 from ..bindings import Rule, scope as bound
 from ..check import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, list_of
+from ..check_types import tuple_items
 from ..check_decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
 from ..decisions import place_of
 from ..cards import after_resolving, discard_played, place_played
@@ -211,13 +212,21 @@ class GameCompiler(HookDeclarations):
     def declare_vars(self) -> None:
         g = self.game
         for var in self.spec.vars.values():
-            initial = var.initial
-            if var.type == LOCATION and initial is not None:
-                initial = 1 + g.locations.index(initial)
+            elements = tuple_items(var.type)
+            if elements is None:
+                initial = self.initial_value(var.type, var.initial)
+            else:               # a tuple is a list at run time: saved games and logs hold it as it is
+                initial = [self.initial_value(k, v) for k, v in zip(elements, var.initial)]
             g.var_names.append(var.name)
             g.var_initial.append(initial)
             g.var_types.append(var.type)
             g.var_visibility.append(var.visibility)
+
+    def initial_value(self, kind: str, value: Any) -> Any:
+        """A variable's declared `initial` as the rules hold it: a location by its holder id."""
+        if kind == LOCATION and value is not None:
+            return 1 + self.game.locations.index(value)
+        return value
 
     def declare_roles(self) -> None:
         g = self.game

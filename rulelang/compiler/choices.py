@@ -12,12 +12,14 @@ from typing import Any, Callable
 from .. import nodes as n
 from .. import records
 from ..check import CARD, COUNTER, LOCATION, PLAYER, item_of
+from ..check_types import tuple_items
 from ..decisions import branch_id
 from ..engine import NAMES, State
 from ..errors import RuleError
 from ..limits import MAX_OPTIONS, spend
 from .hooks import Label, goto
 from .sites import CHOICE, target_word
+from .tuples import tuple_option_text
 
 
 
@@ -28,6 +30,9 @@ class ChoiceStatements:
 
     def option_text(self, kind: str) -> Callable[[State, Any], tuple[str, str]]:
         game = self.game
+        elements = tuple_items(kind)
+        if elements is not None:
+            return tuple_option_text([self.option_text(k) for k in elements])
         if kind == PLAYER:
             return lambda st, v: (NAMES[v], NAMES[v])
         if kind == CARD:
@@ -85,17 +90,22 @@ class ChoiceStatements:
     def s_ChooseOne(self, s: n.ChooseOne, b: Any) -> None:
         ec = self.ec
         who = ec.expr(s.player)
-        guards = [(br.label, branch_id(br), ec.expr(br.cond) if br.cond is not None else None)
+        guards = [self.each_branch(br) if isinstance(br, n.EachBranch) else
+                  (br.label, branch_id(br), ec.expr(br.cond) if br.cond is not None else None)
                   for br in s.branches]
         picked = self.fresh("branch")
         starts = [Label() for _ in s.branches]
         end = Label()
 
+        items_offered = any(g[0] is None for g in guards)
+
         def offer(st, L):
             options, values = [], []
-            for k, (label, slug, cond) in enumerate(guards):
-                if cond is None or cond(st, L):
-                    options.append([slug, label])
+            for k, (label, slug, cond, *_) in enumerate(guards):
+                if label is None:                 # `for x in LIST where C:` offers an option per item
+                    slug(st, L, k, options, values)
+                elif (cond is None or cond(st, L)) and not (items_offered and any(o[0] == slug for o in options)):
+                    options.append([slug, label])           # (an item of the same id came first: it is the option)
                     values.append(k)
             return who(st, L), "branch", "choose one", options, values
 
@@ -106,16 +116,63 @@ class ChoiceStatements:
 
         def dispatch(st, fr):
             k = fr.locals.pop(picked)
+            if isinstance(k, list):               # an item of a `for` branch: its name is bound to it
+                k, item = k
+                fr.locals[guards[k][2]] = item
             fr.pc = end.pc if k is None else starts[k].pc
 
         pc = b.emit(choose, s.span)
-        self.sites.add(b.sites, pc, "branch", s.name or CHOICE, s.span, tuple((g[1], g[0]) for g in guards))
+        self.sites.add(b.sites, pc, "branch", s.name or CHOICE, s.span, self.branch_options(s.branches, guards))
         b.emit(dispatch, s.span)
         for label, branch in zip(starts, s.branches):
             label.pc = b.here()
             self.block(branch.body, b)
             b.emit(goto(end), None)
         end.pc = b.here()
+
+    def each_branch(self, br: n.EachBranch) -> tuple[None, Callable, str, Callable, tuple]:
+        """A `for x in LIST where C:` branch as a guard: (None, a function adding its options, x, its text, the list).
+
+        Each item that passes the filter is one option, with the item's id and label; its value
+        is ``[branch number, item]``, so the branch can bind x to the item it runs for. Two
+        items of one id are one option, as in `chooses x in LIST`.
+        """
+        ec = self.ec
+        items, var = ec.as_list(br.source), br.var
+        cond = ec.expr(br.cond) if br.cond is not None else None
+        text = self.option_text(item_of(br.source.type) or "?")
+
+        def add(st, L, k, options, values):
+            xs = items(st, L)
+            spend(st, len(xs))
+            seen = {o[0] for o in options}
+            for x in xs:
+                if cond is not None:
+                    L[var] = x
+                    if not cond(st, L):
+                        continue
+                oid, label = text(st, x)
+                if oid not in seen:
+                    seen.add(oid)
+                    options.append([oid, label])
+                    values.append([k, x])
+        return None, add, var, text, ec.constant(br.source)
+
+    def branch_options(self, branches: list, guards: list) -> tuple[tuple[str, str], ...] | None:
+        """Every option a `chooses one` may offer: its labelled branches, and each item of its `for` branches."""
+        options: list[tuple[str, str]] = []
+        for br, guard in zip(branches, guards):
+            if not isinstance(br, n.EachBranch):
+                options.append((guard[1], guard[0]))
+                continue
+            listed = self.sites.items(item_of(br.source.type) or "?", guard[4], guard[3])
+            if listed is None:
+                return None
+            options.extend(listed)
+        unique: dict[str, str] = {}
+        for oid, label in options:
+            unique.setdefault(oid, label)
+        return tuple(unique.items())
 
     def s_SecretChoose(self, s: n.SecretChoose, b: Any) -> None:
         ec = self.ec

@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import nodes as n
-from ..check_types import CARD, PLAYER, ZONE, Symbols, die_of
+from ..check_types import CARD, PLAYER, ZONE, Symbols, die_of, tuple_items
 from ..engine import CardType, Game, State, ZoneDecl
 from ..elimination import live_from, live_players, next_live
 from ..errors import RuleError
 from .aggregates import any_of_kind, comprehension, metered, number_range, plain_aggregate
 from .kinds import kind_test
+from .tuples import comprehension_closure, element_closure, fold_comprehension, tuple_closure
 from ..limits import spend, too_big
 
 Fn = Callable[[State, dict], Any]
@@ -88,10 +89,18 @@ class ExprCompiler:
             return True, None
         if isinstance(e, n.Name) and e.ref and e.ref[0] in ("location", "counter", "zone"):
             return True, self.place_id(e.ref)
-        if isinstance(e, n.ListLit):
+        if isinstance(e, n.Name) and e.ref and e.ref[0] == "param":      # a constant of the game instance
+            return True, self.sym.params[e.ref[1]]
+        if isinstance(e, (n.ListLit, n.TupleLit)):
             folded = [self.constant(x) for x in e.items]
             if all(known for known, _ in folded):
                 return True, [v for _, v in folded]
+        if isinstance(e, n.ListComp):
+            return fold_comprehension(self, e)
+        if isinstance(e, n.Neg):          # `-2`: a literal's sign
+            known, value = self.constant(e.operand)
+            if known and type(value) is int:
+                return True, -value
         if isinstance(e, n.Call) and e.ref and e.ref[0] == "function" and not e.args:
             tree = self.function_trees.get(e.func)
             if tree is not None:        # a function of no arguments whose value is fixed
@@ -167,6 +176,14 @@ class ExprCompiler:
         items = [self.expr(x) for x in e.items]
         return lambda st, L: [f(st, L) for f in items]
 
+    def c_TupleLit(self, e: n.TupleLit) -> Fn:
+        return tuple_closure([self.expr(x) for x in e.items])
+
+    def c_ListComp(self, e: n.ListComp) -> Fn:
+        loops = [(var, self.as_list(source)) for var, source in e.loops]
+        cond = self.expr(e.cond) if e.cond is not None else None
+        return comprehension_closure(loops, cond, self.expr(e.value))
+
     def c_Attr(self, e: n.Attr) -> Fn:
         game, obj, ref = self.game, self.expr(e.obj), e.ref
         kind = ref[0]
@@ -233,6 +250,8 @@ class ExprCompiler:
         return value
 
     def c_Index(self, e: n.Index) -> Fn:
+        if tuple_items(e.obj.type) is not None:
+            return element_closure(self.expr(e.obj), e.key.value)
         holder, key = self.holder(e.obj), self.expr(e.key)
         return lambda st, L: st.counters[holder(st, L)][key(st, L)]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import nodes as n
-from ..check_types import CARD, PLAYER, ZONE, die_of
+from ..check_types import CARD, PLAYER, ZONE, die_of, tuple_items
 from .codegen import Unit
 from .expressions import local_name, zone_decl
 
@@ -125,6 +125,9 @@ class ExprSource:
     def x_ListLit(self, e: n.ListLit, u: Unit) -> str:
         return "[" + ", ".join(self.src(x, u) for x in e.items) + "]"
 
+    def x_TupleLit(self, e: n.TupleLit, u: Unit) -> str:
+        return "[" + ", ".join(self.src(x, u) for x in e.items) + "]"
+
     def x_Attr(self, e: n.Attr, u: Unit) -> str | None:
         game, kind = self.game, e.ref[0]
         local = local_name(e.obj)
@@ -170,6 +173,8 @@ class ExprSource:
         return f"(None if ({t} := {obj}) is None else {u.constant(table)}[{t}])"
 
     def x_Index(self, e: n.Index, u: Unit) -> str:
+        if tuple_items(e.obj.type) is not None:
+            return f"({self.src(e.obj, u)})[{int(e.key.value)}]"
         return f"st.counters[{self.holder(e.obj, u)}][{self.src(e.key, u)}]"
 
     # -- operators ------------------------------------------------------------------------------

@@ -1,0 +1,130 @@
+"""examples/liars_dice plays as OpenSpiel's own `liars_dice` (C++), step by step.
+
+Both games roll one die at a time at a chance node of six outcomes, the first seat's dice first;
+a face f is outcome f - 1 in both (the spec's chance actions come after its players' actions,
+so they are OpenSpiel's plus a fixed offset). The bids are tuples of the spec, and its one
+decision offers them in OpenSpiel's order, so the players' action numbers are the same. For
+many seeded random action sequences the player to move, the legal actions and the returns agree
+at every step; random play gives the same mean return. Skipped without the `openspiel` extra.
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from rulelang.adapters.openspiel import load_game    # noqa: E402
+
+LIARS_DICE = Path(__file__).resolve().parent.parent / "examples" / "liars_dice"
+_GAMES: dict = {}
+
+
+def spec_game(dice: int = 1):
+    """The adapted spec, compiled once per number of dice."""
+    if dice not in _GAMES:
+        _GAMES[dice] = load_game(LIARS_DICE, dice_per_player=dice)
+    return _GAMES[dice]
+
+
+def their_game(dice: int = 1):
+    return pyspiel.load_game("liars_dice", {"numdice": dice})
+
+
+def chance_offset(ours) -> int:
+    """What the spec adds to OpenSpiel's chance action (a face minus one): its number of player actions."""
+    return ours.num_distinct_actions()
+
+
+def test_the_actions_are_openspiels_bids_then_the_call():
+    ours, theirs = spec_game(), their_game()
+    assert ours.num_distinct_actions() == theirs.num_distinct_actions() == 13
+    state = ours.new_initial_state()
+    assert [a for a, _ in state.chance_outcomes()] == [13 + k for k in range(6)]
+    assert [p for _, p in state.chance_outcomes()] == pytest.approx([1 / 6] * 6)
+    state.apply_action(13 + 4)
+    state.apply_action(13 + 1)
+    theirs_state = theirs.new_initial_state()
+    theirs_state.apply_action(4)
+    theirs_state.apply_action(1)
+    for action in range(12):          # 1-1 ... 1-6, 2-1 ... 2-6, as OpenSpiel writes them
+        assert state.action_to_string(0, action).endswith(theirs_state.action_to_string(0, action))
+    assert state.legal_actions() == list(range(12))          # no call before the first bid
+
+
+def play_in_step(seed: int, dice: int = 1) -> list[int]:
+    """One random action sequence in both games: the players' actions taken."""
+    rng = random.Random(seed)
+    ours, theirs = spec_game(dice).new_initial_state(), their_game(dice).new_initial_state()
+    offset = chance_offset(spec_game(dice))
+    taken: list[int] = []
+    while theirs.is_chance_node():
+        assert ours.is_chance_node()
+        face = rng.choice([a for a, _ in theirs.chance_outcomes()])
+        assert [a - offset for a, _ in ours.chance_outcomes()] == [a for a, _ in theirs.chance_outcomes()]
+        theirs.apply_action(face)
+        ours.apply_action(face + offset)
+    while not theirs.is_terminal():
+        assert not ours.is_terminal() and not ours.is_chance_node(), taken
+        assert ours.current_player() == theirs.current_player(), taken
+        assert ours.legal_actions() == theirs.legal_actions(), taken
+        action = rng.choice(theirs.legal_actions())
+        taken.append(action)
+        theirs.apply_action(action)
+        ours.apply_action(action)
+    assert ours.is_terminal(), taken
+    assert ours.returns() == theirs.returns(), taken
+    return taken
+
+
+def test_same_player_actions_and_returns_at_every_step():
+    lines = [play_in_step(seed) for seed in range(300)]
+    assert max(len(line) for line in lines) >= 4
+    assert any(line[-1] == 12 and line[-2] == 11 for line in lines)       # a call with no bid left above it
+
+
+def test_with_two_dice_each_the_bids_grow_with_the_param():
+    """numdice=2: quantities 1 to 4, 24 bids and the call (action 24); both games still agree step by step."""
+    assert spec_game(2).num_distinct_actions() == their_game(2).num_distinct_actions() == 25
+    for seed in range(40):
+        play_in_step(seed, dice=2)
+
+
+def test_every_roll_and_first_bid_then_a_call():
+    """Exhaustive over the dice and P1's first bid, P2 calling: the wild six and the count decide alike."""
+    offset = chance_offset(spec_game())
+    for mine in range(6):
+        for yours in range(6):
+            for bid in range(12):
+                ours, theirs = spec_game().new_initial_state(), their_game().new_initial_state()
+                for face in (mine, yours):
+                    ours.apply_action(face + offset)
+                    theirs.apply_action(face)
+                for action in (bid, 12):
+                    ours.apply_action(action)
+                    theirs.apply_action(action)
+                assert ours.returns() == theirs.returns(), (mine + 1, yours + 1, bid)
+
+
+@pytest.mark.parametrize("chance", ["explicit", "sampled"])
+def test_returns_under_random_play_agree_within_sampling_error(chance):
+    games = 2000
+    ours = load_game(LIARS_DICE, chance=chance, seed=1)
+    theirs = their_game()
+    rng = random.Random(5)
+    mean_ours = sum(_random_return(ours, rng) for _ in range(games)) / games
+    mean_theirs = sum(_random_return(theirs, rng) for _ in range(games)) / games
+    # P1's return is +1 or -1, so its standard deviation is at most 1: 4 sigma of the difference
+    assert abs(mean_ours - mean_theirs) < 4 * (2 / games) ** 0.5
+
+
+def _random_return(game, rng: random.Random) -> float:
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state.returns()[0]
