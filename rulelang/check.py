@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import nodes as n
+from .visitors import Visitor
 from .check_exprs import ExpressionChecks
 from .check_hooks import HookChecks
 from .check_stmts import StatementChecks
@@ -27,7 +28,7 @@ __all__ = ["AGGREGATES", "BOOL", "BUILTINS", "CARD", "CLASS", "COUNTER", "GAME",
            "item_of", "list_of", "phase_specs"]
 
 
-class Checker(StatementChecks, ExpressionChecks, HookChecks, n.Visitor):
+class Checker(StatementChecks, ExpressionChecks, HookChecks, Visitor):
     """Resolves names and checks types; errors are collected, not raised.
 
     A visitor whose method for a statement class is ``stmt_<Class>`` and for an expression

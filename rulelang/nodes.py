@@ -6,13 +6,13 @@ and the compiler turns them into Python closures.
 A node's syntax fields are its positional ones: what the rule text wrote. Its
 keyword-only fields (``span``, ``type``, ``ref``, ``name_span``...) are where it
 sits and what the checker found, never a child. ``children()`` and ``walk`` go
-over the syntax fields only, through a field list computed once per class, and
-``Visitor`` is the one way to visit a tree by node class.
+over the syntax fields only, through a field list computed once per class;
+``visitors.py`` finds the method for a node's class (the ``Visitor``, the compiler's tables).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Callable, ClassVar, Iterable, Iterator
+from typing import Any, ClassVar, Iterable, Iterator
 
 from .errors import Span
 
@@ -407,91 +407,6 @@ def walk(root: Node | Iterable[Any]) -> Iterator[Node]:
         under = list(node.children())
         under.reverse()
         stack.extend(under)
-
-
-class Visitor:
-    """Calls the method named for a node's class: ``visit(node, *args)`` runs ``visit_If(node, *args)``.
-
-    A class with no such method gets the node's own method named ``OWN``, if the visitor names one and
-    the node class has it (a statement kept in one home, ``rulelang/statements/``), called as
-    ``node.OWN(visitor, *args)``; else ``generic_visit``, which visits the node's children. The method
-    for each node class is looked up once per visitor class; a visitor that names its methods another
-    way overrides ``method_name``.
-    """
-
-    _handlers: ClassVar[dict[type, Callable[..., Any]]] = {}
-    #: The name of the method a node class may carry for this visitor itself (None: the visitor's only).
-    OWN: ClassVar[str | None] = None
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        cls._handlers = {}
-
-    @classmethod
-    def method_name(cls, node_class: type) -> str:
-        return "visit_" + node_class.__name__
-
-    @classmethod
-    def handler(cls, node_class: type) -> Callable[..., Any] | None:
-        """This visitor's method for a node class (or the node's own), None when it has neither."""
-        return handler_for(cls, node_class, cls.method_name(node_class), cls.OWN)
-
-    def visit(self, node: Node, *args: Any) -> Any:
-        handler = self._handlers.get(type(node))
-        if handler is None:
-            handler = self.handler(type(node)) or type(self).generic_visit
-            self._handlers[type(node)] = handler
-        return handler(self, node, *args)
-
-    def generic_visit(self, node: Node, *args: Any) -> Any:
-        for child in node.children():
-            self.visit(child, *args)
-        return None
-
-
-def handler_for(visitor_class: type, node_class: type, name: str, own: str | None = None) -> Callable[..., Any] | None:
-    """The visitor's method ``name``, else the node class's own method ``own`` (given the visitor), else None."""
-    method = getattr(visitor_class, name, None)
-    if method is None and own is not None and callable(getattr(node_class, own, None)):
-        def method(visitor: Any, node: Node, *args: Any) -> Any:
-            return getattr(node, own)(visitor, *args)
-    return method
-
-
-class Dispatch:
-    """A visitor's methods by node class, looked up once: ``Dispatch(ExprCompiler, "c_", Expr)``.
-
-    For each concrete class under ``base`` (those of ``rulelang/statements/`` too: import them first),
-    the visitor's method ``prefix`` + the class's name, else the node's own method ``own``. Built when
-    the visitor's module is imported, so a class with no method shows there (``require``), not in play.
-    """
-
-    def __init__(self, visitor_class: type, prefix: str, base: type[Node], own: str | None = None) -> None:
-        self.prefix = prefix
-        self.classes = leaf_classes(base)
-        self.methods: dict[type, Callable[..., Any]] = {}
-        for node_class in self.classes:
-            method = handler_for(visitor_class, node_class, prefix + node_class.__name__, own)
-            if method is not None:
-                self.methods[node_class] = method
-
-    def get(self, node_class: type) -> Callable[..., Any] | None:
-        return self.methods.get(node_class)
-
-    def __call__(self, visitor: Any, node: Node, *args: Any) -> Any:
-        return self.methods[type(node)](visitor, node, *args)
-
-    def missing(self) -> list[str]:
-        """The names of the node classes this table has no method for."""
-        return [c.__name__ for c in self.classes if c not in self.methods]
-
-
-def require(what: str, *tables: Dispatch) -> None:
-    """Fail now, naming them, if some node class has a method in none of ``tables``."""
-    missing = set.intersection(*(set(table.missing()) for table in tables))
-    if missing:
-        prefixes = " or ".join(f"{table.prefix}<Class>" for table in tables)
-        raise TypeError(f"{what} has no {prefixes} for {', '.join(sorted(missing))}")
 
 
 def node_classes() -> Iterator[type[Node]]:

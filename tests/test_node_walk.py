@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 from rulelang import load_game, nodes as n, parser
 from rulelang.check import Checker, Symbols
 from rulelang.errors import Span
+from rulelang.visitors import Visitor
 
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
 import record  # noqa: E402
@@ -54,7 +55,7 @@ def checked_trees(name: str) -> list:
     return trees
 
 
-class Counter(n.Visitor):
+class Counter(Visitor):
     """Visits with the generic walk only, counting each node it is handed."""
 
     def __init__(self):
@@ -96,7 +97,7 @@ def test_children_skip_the_checkers_fields_and_spans() -> None:
 
 
 def test_a_visitor_runs_the_method_named_for_the_class_and_walks_the_rest() -> None:
-    class Names(n.Visitor):
+    class Names(Visitor):
         def __init__(self):
             self.names: list[str] = []
 

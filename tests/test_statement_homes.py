@@ -23,6 +23,7 @@ import rulelang
 from rulelang import mutate, nodes as n, parser, statements as homes
 from rulelang.check import Checker
 from rulelang.compiler import compile_game
+from rulelang.visitors import Dispatch, require
 from rulelang.compiler import expressions, source_expr, source_stmt
 from rulelang.compiler import statements as compiler_statements
 from rulelang.compiler.expressions import ExprCompiler
@@ -213,10 +214,10 @@ def test_a_node_class_with_no_compile_method_fails_when_the_table_is_built() -> 
         pass
     try:
         with pytest.raises(TypeError, match="the expression compiler has no c_<Class> for Orphan"):
-            n.require("the expression compiler", n.Dispatch(ExprCompiler, "c_", n.Expr))
+            require("the expression compiler", Dispatch(ExprCompiler, "c_", n.Expr))
         with pytest.raises(TypeError, match=r"has no f_<Class> or s_<Class> for Stray$"):
-            n.require("the statement compiler", n.Dispatch(StmtCompiler, "f_", n.Stmt, own="closure"),
-                      n.Dispatch(StmtCompiler, "s_", n.Stmt, own="instruction"))
+            require("the statement compiler", Dispatch(StmtCompiler, "f_", n.Stmt, own="closure"),
+                      Dispatch(StmtCompiler, "s_", n.Stmt, own="instruction"))
         assert Checker.handler(Orphan) is None and Checker.handler(n.If) is Checker.stmt_If
     finally:
         del Orphan, Stray

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import nodes as n
+from ..visitors import Dispatch, require
 from ..check_types import CARD, PLAYER, ZONE, Symbols, die_of, tuple_items
 from ..engine import CardType, Game, State, ZoneDecl
 from ..elimination import live_from, live_players, next_live
@@ -420,8 +421,8 @@ class ExprCompiler:
 
 
 #: Each expression class's closure (``c_<Class>``), found once: a class with none fails here, on import.
-_CLOSURES = n.Dispatch(ExprCompiler, "c_", n.Expr)
-n.require("the expression compiler", _CLOSURES)
+_CLOSURES = Dispatch(ExprCompiler, "c_", n.Expr)
+require("the expression compiler", _CLOSURES)
 
 
 def is_of_kind(ctype: CardType, ref: tuple) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import nodes as n
+from ..visitors import Dispatch
 from ..check_types import CARD, PLAYER, ZONE, die_of, tuple_items
 from .codegen import Unit
 from .expressions import local_name, zone_decl
@@ -324,7 +325,7 @@ class ExprSource:
 
 
 #: Each expression class's source (``x_<Class>``), found once; a class with none is called as its closure.
-_SOURCES = n.Dispatch(ExprSource, "x_", n.Expr)
+_SOURCES = Dispatch(ExprSource, "x_", n.Expr)
 
 
 def _kind_words(ref: tuple) -> str:

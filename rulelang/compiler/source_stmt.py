@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import nodes as n
+from ..visitors import Dispatch
 from .. import statements as homes  # noqa: F401  (their node classes exist before the table at the end)
 from .codegen import FRAME_PC, Body
 from .expressions import local_name
@@ -224,4 +225,4 @@ class StmtSource:
 
 #: Each statement class's lines (``g_<Class>``, or a home statement's ``python``), found once; a class
 #: with none is called as its closure.
-_SOURCES = n.Dispatch(StmtSource, "g_", n.Stmt, own="python")
+_SOURCES = Dispatch(StmtSource, "g_", n.Stmt, own="python")

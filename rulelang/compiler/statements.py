@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import nodes as n
+from ..visitors import Dispatch, require
 from .. import records
 from .. import statements as homes
 from ..engine import (FAILURES, NAMES, State, check_end, discard_card, draw_cards, end_roll_durations, move_card,
@@ -457,9 +458,9 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
 
 #: Each statement class's closure (``f_<Class>``, or a home statement's ``closure``) and its own instruction
 #: (``s_<Class>``, or ``instruction``); a statement with neither fails here, when the compiler is imported.
-_CLOSURES = n.Dispatch(StmtCompiler, "f_", n.Stmt, own="closure")
-_INSTRUCTIONS = n.Dispatch(StmtCompiler, "s_", n.Stmt, own="instruction")
-n.require("the statement compiler", _CLOSURES, _INSTRUCTIONS)
+_CLOSURES = Dispatch(StmtCompiler, "f_", n.Stmt, own="closure")
+_INSTRUCTIONS = Dispatch(StmtCompiler, "s_", n.Stmt, own="instruction")
+require("the statement compiler", _CLOSURES, _INSTRUCTIONS)
 
 
 # --- runtime helpers the instructions share --------------------------------------------

@@ -17,7 +17,7 @@ own. The class carries, as methods taking the checker or compiler first:
     names its site (``sc.sites.add(b.sites, pc, ...)``, as ``compiler/choices.py`` does), so that
     ``decisions.py`` knows it.
 
-The checker and the compiler find these through ``nodes.Visitor.OWN`` and ``nodes.Dispatch``, exactly
+The checker and the compiler find these through ``visitors.Visitor.OWN`` and ``visitors.Dispatch``, exactly
 where they find their own methods for the other statements, so errors, budgets, generated code,
 mutants and decision sites treat both alike. Every module of this package is imported here, in name
 order, so adding a statement is adding its module (and its grammar rule).
