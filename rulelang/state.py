@@ -175,14 +175,10 @@ class State(DecisionProtocol):
         st = cls.__new__(cls)
         st.game = game
         st.lay = lay
-        st.n = players = lay.n
+        st.n = lay.n
         st.seed = seed
         st.rng = start_state(seed)
-        holders = game.player_holder + players + len(game.card_type)    # game, places, players, cards
-        st.counters = [[0] * len(game.counters) for _ in range(holders)]
-        st.vars = [list(game.var_initial) for _ in range(players)]
-        st.zones = [list(cards) for cards in lay.start_zones]     # worked out once per player count
-        st.loc = list(lay.start_loc)
+        st.counters, st.vars, st.zones, st.loc, st.out = lay.fresh_lists()    # worked out once per player count
         st.stack = [Frame(game.main, 0, {})]
         st.revealed = []              # [card, seat] pairs: cards shown to a player, until they move
         st.pending = None
@@ -191,7 +187,6 @@ class State(DecisionProtocol):
         st.phase = 0
         st.active = 0
         st.next_player = None
-        st.out = [False] * players              # eliminated seats (rulelang/elimination.py)
         st.over = False
         st.winners = []
         st.result = None

@@ -50,6 +50,10 @@ from .core import DEFAULT_NUMBERS, Seeds, SpecTable
 CHANCE_MODES = {"explicit": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
                 "sampled": pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC}
 
+#: Who is to move besides a player (read once: pyspiel asks ``current_player`` many times a step).
+CHANCE, TERMINAL, SIMULTANEOUS = (pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL,
+                                  pyspiel.PlayerId.SIMULTANEOUS)
+
 #: Adapter settings of each registered short name: a spec loaded again with other settings gets a new name.
 _REGISTERED: dict[str, tuple] = {}
 
@@ -217,6 +221,7 @@ class RulelangState(pyspiel.State):
         super().__init__(game)
         self._inner = inner
         self._rules = game.rules
+        self._to_move: int | None = None        # current_player's answer, until an action is applied
 
     @property
     def inner(self) -> State | None:
@@ -229,16 +234,21 @@ class RulelangState(pyspiel.State):
         return self._inner.table
 
     def current_player(self) -> int:
-        """Asked many times a step by pyspiel, so read straight from the waiting decision."""
+        """Asked many times a step by pyspiel, so worked out once per action applied."""
+        to_move = self._to_move
+        if to_move is None:
+            to_move = self._to_move = self._find_current_player()
+        return to_move
+
+    def _find_current_player(self) -> int:
         box = self._inner
         if box.chance is not None:
-            return pyspiel.PlayerId.CHANCE
-        decision = box.state.decision()
-        if decision is None:
-            return pyspiel.PlayerId.TERMINAL
-        if decision.kind == "secret" or len(decision.players) > 1:
-            return pyspiel.PlayerId.SIMULTANEOUS
-        return decision.players[0]
+            return CHANCE
+        state = box.state
+        player = box.table.mover(state)
+        if player is not None:
+            return player
+        return TERMINAL if state.pending is None or state.over else SIMULTANEOUS
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         point = self._inner.chance
@@ -252,12 +262,15 @@ class RulelangState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         box = self._inner
-        if box.chance is not None:
+        player = self.current_player()
+        self._to_move = None
+        if player == CHANCE:
             box.draw(self._rules.chance_actions.outcome(action))
         else:
-            box.choose(self.current_player(), action)
+            box.choose(player, action)
 
     def _apply_actions(self, actions: Sequence[int]) -> None:
+        self._to_move = None
         self._inner.choose_joint(actions)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -267,7 +280,7 @@ class RulelangState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         state = self._inner.state
-        return state is not None and state.is_over
+        return state is not None and state.over
 
     def returns(self) -> list[float]:
         state = self._inner.state
