@@ -1,9 +1,12 @@
 """A new game is built from templates made once per player count (Layout.fresh_lists): every game gets its own lists."""
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hst
 
 import rulelang
 
@@ -42,3 +45,57 @@ def test_a_new_game_starts_from_its_declarations(path: str) -> None:
         zid = game.zone_id(game.zones[ctype.zone], 0, n)
         assert loc[card] == zid and card in zones[zid]
     assert sum(len(z) for z in zones) == len(game.card_type)
+
+
+def _containers(value, found: list) -> list:
+    """Every list and dict inside a plain value (itself included)."""
+    if isinstance(value, (list, dict)):
+        found.append(value)
+        for item in (value.values() if isinstance(value, dict) else value):
+            _containers(item, found)
+    return found
+
+
+def _mutable_parts(state) -> list:
+    saved = [state.counters, state.vars, state.zones, state.loc, state.revealed, state.out, state.pending,
+             state.answer, state.winners, [frame.locals for frame in state.stack]]
+    return [part for part in _containers(saved, []) if part is not saved]
+
+
+@given(seed=hst.integers(0, 10_000), moves=hst.integers(0, 30), path=hst.sampled_from(GAMES))
+@settings(max_examples=30, deadline=None)
+def test_a_copy_shares_no_list_or_dict_with_its_original(seed: int, moves: int, path: str) -> None:
+    """Decisions, frame locals and every table of a copy are its own (its log too; the records in it are shared,
+    never changed)."""
+    game = _loaded(path)
+    state = game.new_state(game.min_players, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        waiting = state.waiting()
+        if waiting is None:
+            break
+        state.apply_index(rng.randrange(waiting[1]), waiting[0])
+    copy = state.copy()
+    assert copy.dumps() == state.dumps()
+    assert copy.events is not state.events
+    theirs = {id(part) for part in _mutable_parts(copy)}
+    assert not [part for part in _mutable_parts(state) if id(part) in theirs]
+
+
+_LOADED: dict = {}
+
+
+def _loaded(path: str):
+    if path not in _LOADED:
+        _LOADED[path] = rulelang.load_game(ROOT / path)
+    return _LOADED[path]
+
+
+def test_a_copy_of_locals_marshal_cannot_hold_falls_back_to_copying_list_by_list() -> None:
+    state = _loaded("examples/kuhn_poker").new_state(2, 1)
+    marker = object()
+    state.stack[-1].locals["x"] = [marker]
+    copy = state.copy()
+    held = copy.stack[-1].locals["x"]
+    assert held == [marker] and held is not state.stack[-1].locals["x"]
+    assert copy.pending == state.pending and copy.pending is not state.pending
