@@ -227,7 +227,10 @@ def _options_of(state: State, player: int) -> list | None:
     pend = state.pending
     if pend is None or state.over:
         return None
-    for i, p in enumerate(pend["players"]):
+    players = pend["players"]
+    if len(players) == 1:              # one chooser, still to choose (a decision all have answered is gone)
+        return pend["options"][0] if players[0] == player else None
+    for i, p in enumerate(players):
         if p == player and pend["chosen"][i] is None:
             return pend["options"][i]
     return None

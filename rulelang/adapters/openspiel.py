@@ -257,8 +257,9 @@ class RulelangState(pyspiel.State):
         return self._rules.chance_actions.outcomes(point)
 
     def _legal_actions(self, player: int) -> list[int]:
-        state = self._inner.state
-        return [] if state is None else self.spec.legal_actions(state, player)
+        box = self._inner
+        state = box.state
+        return [] if state is None else box.table.legal_actions(state, player)
 
     def _apply_action(self, action: int) -> None:
         box = self._inner
