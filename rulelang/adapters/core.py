@@ -105,6 +105,8 @@ class SpecTable:
                                 for site in sites)
         self._encoder: "ViewEncoder | None" = None
         self._legal: dict[tuple[str, ...], list[int]] = {}     # option ids -> their sorted action integers
+        #: (seed, chance outcomes) -> that position of the setup, shared by explicit-chance games (chance_nodes.py)
+        self.setup_positions: dict[tuple, Any] = {}
 
     # -- states -----------------------------------------------------------------------------
 
