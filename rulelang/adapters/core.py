@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 #: How many whole-number options (0, 1, ...) the number block holds by default: a "how many" decision.
 DEFAULT_NUMBERS = 101
 #: How many distinct option lists ``SpecTable.legal_actions`` remembers the actions of.
-LEGAL_CACHE = 4096
+LEGAL_CACHE = 16384
 #: The option id offered to a player who has nothing to decide while others choose at once (a no-op).
 WAIT = "(wait)"
 
@@ -163,7 +163,11 @@ class SpecTable:
         ids = tuple([o[0] for o in options])
         known = self._legal.get(ids)
         if known is None:
-            known = sorted({self.actions.action(oid) for oid in ids})
+            index = self.actions.index
+            found = [index.get(oid) for oid in ids]
+            if None in found:               # whole numbers, the no-op, or an id with no number (an error)
+                found = [self.actions.action(oid) for oid in ids]
+            known = sorted(set(found))
             if len(self._legal) < LEGAL_CACHE:
                 self._legal[ids] = known
         return list(known)
