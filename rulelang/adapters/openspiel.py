@@ -280,6 +280,8 @@ class RulelangState(pyspiel.State):
         return self.spec.actions.option(action)
 
     def is_terminal(self) -> bool:
+        if self.current_player() != TERMINAL:        # answered once per action: most calls end here
+            return False
         state = self._inner.state
         return state is not None and state.over
 
