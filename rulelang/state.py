@@ -82,8 +82,9 @@ class State(DecisionProtocol):
             return None
         saved = self.work
         self.work = self.game.step_budget
+        extra = extra or {}
         try:
-            return [value(self, {"p": p, **(extra or {})}) for p in range(self.n)]
+            return [value(self, {"p": p, **extra}) for p in range(self.n)]
         except FAILURES as error:
             raise located(error, span) from None
         except MemoryError:
@@ -96,8 +97,11 @@ class State(DecisionProtocol):
 
     def winning_team(self) -> str | None:
         """The team whose players are exactly the winners, if there is one."""
+        teams = self.lay.team_players
+        if not teams:                   # most games have none: asked at every end
+            return None
         won = set(self.winners)
-        for team, players in self.lay.team_players.items():
+        for team, players in teams.items():
             if won and set(players) == won:
                 return team
         return None
