@@ -1,4 +1,5 @@
-"""What every adapter needs from a spec, through rulelang's public API only.
+"""What every adapter needs from a spec, through rulelang's public API only (with the waiting decision read in
+its saved form, ``State.pending``, which saved games fix: frameworks ask it many times a step).
 
 A framework such as OpenSpiel or PettingZoo numbers actions with integers fixed
 for the whole game, asks who moves, and shows each player a string of what
