@@ -12,6 +12,14 @@ import rulelang
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ["games/flapjacks", "games/jacks_friends", "examples/kuhn_poker", "examples/pig"]
+_LOADED: dict = {}
+
+
+def _loaded(path: str):
+    """Each game compiled once for the module."""
+    if path not in _LOADED:
+        _LOADED[path] = rulelang.load_game(ROOT / path)
+    return _LOADED[path]
 
 
 def _lists(state) -> list[list]:
@@ -22,7 +30,7 @@ def _lists(state) -> list[list]:
 
 @pytest.mark.parametrize("path", GAMES)
 def test_two_games_share_no_list_of_their_start(path: str) -> None:
-    game = rulelang.load_game(ROOT / path)
+    game = _loaded(path)
     players = game.min_players
     first, second = (game.new_state(players, seed=3, before_first_turn=True) for _ in range(2))
     theirs = {id(x) for x in _lists(second)}
@@ -35,7 +43,7 @@ def test_two_games_share_no_list_of_their_start(path: str) -> None:
 @pytest.mark.parametrize("path", GAMES)
 def test_a_new_game_starts_from_its_declarations(path: str) -> None:
     """Counters at 0, variables at their initial values, every card in its start zone, nobody out."""
-    game = rulelang.load_game(ROOT / path)
+    game = _loaded(path)
     n = game.max_players
     counters, variables, zones, loc, out = game.layout(n).fresh_lists()
     assert counters == [[0] * len(game.counters)] * (game.player_holder + n + len(game.card_type))
@@ -80,15 +88,6 @@ def test_a_copy_shares_no_list_or_dict_with_its_original(seed: int, moves: int, 
     assert copy.events is not state.events
     theirs = {id(part) for part in _mutable_parts(copy)}
     assert not [part for part in _mutable_parts(state) if id(part) in theirs]
-
-
-_LOADED: dict = {}
-
-
-def _loaded(path: str):
-    if path not in _LOADED:
-        _LOADED[path] = rulelang.load_game(ROOT / path)
-    return _LOADED[path]
 
 
 def test_a_copy_of_locals_marshal_cannot_hold_falls_back_to_copying_list_by_list() -> None:
