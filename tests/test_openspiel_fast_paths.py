@@ -1,8 +1,15 @@
-"""Explicit chance shares a table's setup positions between games; the adapter's fast reads agree with decision().
+"""The OpenSpiel adapter's fast paths give the answers of the slow ones.
 
-The setup's chance tree depends only on the spec, the player count and the seed the log records, so every game
-of a table walks one shared tree instead of replaying its setup once per draw. Sharing must change nothing a game
-shows, and no game may change what another reads. Skipped without the `openspiel` extra.
+- Explicit chance shares a table's setup positions between games: the setup's chance tree depends only on the
+  spec, the player count and the seed the log records, so every game of a table walks one shared tree instead
+  of replaying its setup once per draw. Sharing changes nothing a game shows, and no game changes what another
+  reads.
+- Who moves, the legal actions and the option an action names are read from the waiting decision's saved form;
+  they agree with ``State.decision()``.
+- ``is_chance_node``, ``is_simultaneous_node`` and ``legal_actions`` are answered in Python; they agree with
+  pyspiel's C++ at every node.
+
+Skipped without the `openspiel` extra.
 """
 from __future__ import annotations
 
@@ -96,3 +103,47 @@ def test_the_adapters_reads_of_the_waiting_decision_agree_with_decision(path, pl
                 assert decision.options[decision.players[0]][index].id == table.actions.option(action)
                 state.apply_action(action)
         assert state.current_player() == pyspiel.PlayerId.TERMINAL
+
+
+def _answers(state, players: int, read) -> list:
+    """What ``read(state, player)`` gives, or the error it raises, for every seat and pseudo-player."""
+    found = []
+    for player in [None, *range(-5, players)]:
+        try:
+            found.append(read(state, player))
+        except pyspiel.SpielError as error:
+            found.append(("error", str(error)))
+    return found
+
+
+@pytest.mark.parametrize("path, players, chance", [("examples/kuhn_poker", 3, "explicit"),
+                                                   ("examples/goofspiel", 2, "explicit"),
+                                                   ("examples/pig", 2, "sampled"),
+                                                   ("examples/leduc_poker", 2, "explicit")])
+def test_the_python_answers_to_node_questions_are_pyspiels_own(path, players, chance):
+    """is_chance_node, is_simultaneous_node and legal_actions, answered in Python, agree with pyspiel's C++ at
+    every node (pseudo-players included: the error for them is pyspiel's)."""
+    game = load_game(ROOT / path, players=players, chance=chance)
+
+    def ours(state, player):
+        return state.legal_actions() if player is None else state.legal_actions(player)
+
+    def theirs(state, player):
+        base = pyspiel.State.legal_actions
+        return base(state) if player is None else base(state, player)
+
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while True:
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.is_simultaneous_node() == pyspiel.State.is_simultaneous_node(state)
+            assert _answers(state, players, ours) == _answers(state, players, theirs)
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            elif state.is_simultaneous_node():
+                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(players)])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
