@@ -264,9 +264,9 @@ class RulelangState(pyspiel.State):
         """As pyspiel's ``PyState::LegalActions``: none at the end, the chance actions at a chance node, the
         player's own while they (or, at a simultaneous node, any seat) choose, none for a player who does not."""
         to_move = self.current_player()
-        if player is None:
-            player = to_move
-        player = int(player)
+        if to_move >= 0 and (player is None or player == to_move):      # the usual question: the mover's
+            return self._legal_actions(to_move)
+        player = to_move if player is None else int(player)
         if self.is_terminal():
             return []
         if to_move == CHANCE:
