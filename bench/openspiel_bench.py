@@ -8,8 +8,8 @@ one run, each figure the best of R rounds because the machines here are shared a
 - ``spec (pyspiel)``: the spec through rulelang.adapters.openspiel with sampled chance (draws from seeds);
 - ``spec (explicit)``: the same with explicit chance (the default: every draw a chance node, a transition
   replayed once per draw, see rulelang/chance.py);
-- ``spec (rulelang)``: the same spec through rulelang's own API (``State.apply_index``), for the
-  adapter's overhead;
+- ``spec (rulelang)``: the same spec through rulelang's own API, the form play loops use (``State.waiting``
+  and ``State.apply_index``, which build no ``Decision``), for the adapter's overhead;
 - ``python_kuhn_poker``: OpenSpiel's pure-Python Kuhn poker;
 - the C++ game of the same name (``kuhn_poker``, ``goofspiel``, ``leduc_poker``).
 """
@@ -60,10 +60,11 @@ def rulelang_playouts(game: rulelang.Game, players: int, count: int, seed: int) 
     start = time.perf_counter()
     for k in range(count):
         state = game.new_state(players, seed + k)
-        while not state.over:
-            decision = state.decision()
-            for player in decision.players:
-                state.apply_index(randrange(len(decision.options[player])), player)
+        waiting = state.waiting()
+        while waiting is not None:          # each chooser in turn, those of a secret choice too
+            player, options = waiting
+            state.apply_index(randrange(options), player)
+            waiting = state.waiting()
         state.returns()
     return count / (time.perf_counter() - start)
 

@@ -8,6 +8,7 @@ primitives and the tools read; ``Game.new_state`` starts a game (rulelang/turns.
 """
 from __future__ import annotations
 
+import marshal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -120,6 +121,13 @@ class Layout:
     tables: dict[str, dict[str, int]]
     start_zones: list[list[int]]                    # zid -> the cards that start there (copied per game)
     start_loc: list[int]                            # card -> the zone it starts in
+    #: a new game's counters, variables, zones, card places and eliminated flags, which no seed changes, packed
+    #: once (``marshal``: made here, never read from outside) so that each game unpacks fresh lists in one call
+    blank: bytes = b""
+
+    def fresh_lists(self) -> tuple[list[list[int]], list[list], list[list[int]], list[int], list[bool]]:
+        """New lists of a game that has not begun: (counters, vars, zones, loc, out), shared with nothing."""
+        return marshal.loads(self.blank)
 
 
 class Game:
@@ -229,7 +237,11 @@ class Game:
             zid = self.zone_id(self.zones[ctype.zone], 0, n)
             start_zones[zid].append(card)
             start_loc.append(zid)
-        return Layout(n, zones, labels, roles, role_players, team_players, tables, start_zones, start_loc)
+        holders = self.player_holder + n + len(self.card_type)    # game, places, players, cards
+        blank = ([[0] * len(self.counters) for _ in range(holders)], [list(self.var_initial) for _ in range(n)],
+                 start_zones, start_loc, [False] * n)
+        return Layout(n, zones, labels, roles, role_players, team_players, tables, start_zones, start_loc,
+                      marshal.dumps(blank))
 
     def new_state(self, players: int, seed: int = 0, observer: Callable | None = None,
                   before_first_turn: bool = False, ask_single_options: bool | None = None,

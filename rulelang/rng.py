@@ -15,16 +15,25 @@ MASK64 = (1 << 64) - 1
 JSON_SAFE = (1 << 53) - 1          # the largest whole number a JSON double holds exactly
 
 
+#: BLAKE2b with the engine's personalisation, set up once: every hash starts from a copy of it.
+_HASH = hashlib.blake2b(digest_size=8, person=b"rulelang-rng")
+
+
 def _digest64(*parts: int) -> int:
-    """A 64-bit hash of whole integers of any size or sign."""
+    """A 64-bit hash of whole integers of any size or sign (their decimal texts joined by commas)."""
     text = ",".join(str(int(part)) for part in parts)
-    return int.from_bytes(hashlib.blake2b(text.encode("ascii"), digest_size=8, person=b"rulelang-rng").digest(),
-                          "little")
+    return _hash_text(text)
+
+
+def _hash_text(text: str) -> int:
+    hashed = _HASH.copy()
+    hashed.update(text.encode("ascii"))
+    return int.from_bytes(hashed.digest(), "little")
 
 
 def start_state(seed: int) -> int:
-    """The RNG state a game with this seed starts from."""
-    return _digest64(seed)
+    """The RNG state a game with this seed starts from (``_digest64(seed)``, without its general join)."""
+    return _hash_text(str(int(seed)))
 
 
 def batch_seed(seed: int, index: int) -> int:

@@ -12,6 +12,7 @@ and scenarios in fixtures.py.
 from __future__ import annotations
 
 import json
+import marshal
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import fixtures
@@ -107,8 +108,9 @@ class State(DecisionProtocol):
             return None
         saved = self.work
         self.work = self.game.step_budget
+        extra = extra or {}
         try:
-            return [value(self, {"p": p, **(extra or {})}) for p in range(self.n)]
+            return [value(self, {"p": p, **extra}) for p in range(self.n)]
         except FAILURES as error:
             raise located(error, span) from None
         except MemoryError:
@@ -121,8 +123,11 @@ class State(DecisionProtocol):
 
     def winning_team(self) -> str | None:
         """The team whose players are exactly the winners, if there is one."""
+        teams = self.lay.team_players
+        if not teams:                   # most games have none: asked at every end
+            return None
         won = set(self.winners)
-        for team, players in self.lay.team_players.items():
+        for team, players in teams.items():
             if won and set(players) == won:
                 return team
         return None
@@ -201,14 +206,10 @@ class State(DecisionProtocol):
         st = cls.__new__(cls)
         st.game = game
         st.lay = lay
-        st.n = players = lay.n
+        st.n = lay.n
         st.seed = seed
         st.rng = start_state(seed)
-        holders = game.player_holder + players + len(game.card_type)    # game, places, players, cards
-        st.counters = [[0] * len(game.counters) for _ in range(holders)]
-        st.vars = [list(game.var_initial) for _ in range(players)]
-        st.zones = [list(cards) for cards in lay.start_zones]     # worked out once per player count
-        st.loc = list(lay.start_loc)
+        st.counters, st.vars, st.zones, st.loc, st.out = lay.fresh_lists()    # worked out once per player count
         st.stack = [Frame(game.main, 0, {})]
         st.revealed = []              # [card, seat] pairs: cards shown to a player, until they move
         st.pending = None
@@ -217,7 +218,6 @@ class State(DecisionProtocol):
         st.phase = 0
         st.active = 0
         st.next_player = None
-        st.out = [False] * players              # eliminated seats (rulelang/elimination.py)
         st.over = False
         st.winners = []
         st.result = None
@@ -237,14 +237,13 @@ class State(DecisionProtocol):
         new = State.__new__(State)
         new.game, new.lay, new.n, new.seed, new.rng = self.game, self.lay, self.n, self.seed, self.rng
         new.ask_single = self.ask_single
-        new.counters = [list(h) for h in self.counters]
-        new.vars = [list(v) for v in self.vars]
-        new.zones = [list(z) for z in self.zones]
+        new.counters = list(map(list.copy, self.counters))      # row by row, without a Python loop
+        new.vars = list(map(list.copy, self.vars))
+        new.zones = list(map(list.copy, self.zones))
         new.loc = list(self.loc)
         new.revealed = [list(pair) for pair in self.revealed]
-        new.stack = [Frame(f.proc, f.pc, _copy_plain(f.locals)) for f in self.stack]
-        new.pending = _copy_plain(self.pending)
-        new.answer = _copy_plain(self.answer)
+        new.pending, new.answer, frames = _copy_nested([self.pending, self.answer, [f.locals for f in self.stack]])
+        new.stack = [Frame(f.proc, f.pc, local) for f, local in zip(self.stack, frames)]
         new.turn, new.active, new.over = self.turn, self.active, self.over
         new.next_player = self.next_player
         new.out = list(self.out)
@@ -308,6 +307,18 @@ class State(DecisionProtocol):
         st.autopick = None
         st.observer = None
         return st
+
+
+def _copy_nested(values: list) -> list:
+    """Fresh copies of small nested plain data (a decision's options, frame locals), in one C call.
+
+    ``marshal`` here only copies values made in this process (never reads outside data); format 2 keeps no
+    references, so, as with ``_copy_plain``, nothing in the copy is shared with the original or within itself.
+    """
+    try:
+        return marshal.loads(marshal.dumps(values, 2))
+    except ValueError:          # something marshal does not know: copied list by list instead
+        return _copy_plain(values)
 
 
 def _copy_plain(value: Any) -> Any:

@@ -1,14 +1,17 @@
 """Different seeds give independent games, consecutive seeds included (batches use them)."""
 from __future__ import annotations
 
+import hashlib
 import math
 import statistics
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rulelang
 from rulelang.agents import RandomAgent, play_out
-from rulelang.rng import start_state
+from rulelang.rng import batch_seed, start_state
 
 
 def draws(seed: int, count: int) -> list[int]:
@@ -77,3 +80,14 @@ def test_a_batch_of_consecutive_seeds_matches_far_apart_seeds() -> None:
     far = game_sizes("games/flapjacks", 2, [seed * 1_000_003 + 10**9 for seed in range(300)])
     spread = math.sqrt(statistics.variance(near) / len(near) + statistics.variance(far) / len(far))
     assert abs(statistics.mean(near) - statistics.mean(far)) < 4 * spread
+
+
+@given(st.integers(min_value=-(2**70), max_value=2**70), st.integers(min_value=0, max_value=2**40))
+def test_the_start_of_a_stream_is_the_personalised_blake2b_of_the_seed_text(seed: int, index: int) -> None:
+    """The streams (and every recorded game) depend on this exact hash: a faster form must give the same numbers."""
+    def reference(*parts: int) -> int:
+        text = ",".join(str(part) for part in parts).encode("ascii")
+        return int.from_bytes(hashlib.blake2b(text, digest_size=8, person=b"rulelang-rng").digest(), "little")
+
+    assert start_state(seed) == reference(seed)
+    assert batch_seed(seed, index) == reference(seed, index) & (2**53 - 1)

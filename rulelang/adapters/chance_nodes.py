@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from .core import SpecTable
 
 
+#: How many positions of the setups' chance trees a table keeps (a small game's whole tree; a long shuffle's start).
+SETUP_POSITIONS = 4096
+
+
 def largest_draw(game: Game, players: int) -> int:
     """The most outcomes one random draw of this game can have.
 
@@ -122,9 +126,21 @@ class Explicit:
     @property
     def position(self) -> Position:
         if self._position is None:
-            self._moved(begin(self.table.game, self.table.players, self.seed,
-                              ask_single_options=self.table.ask_single), ())
+            self._moved(self._setup((), lambda: begin(self.table.game, self.table.players, self.seed,
+                                                      ask_single_options=self.table.ask_single)), ())
         return self._position
+
+    def _setup(self, outcomes: tuple, make) -> Position:
+        """A position of the setup (reached by these outcomes), shared by every game of the table: it depends on
+        nothing else, its states are read-only, and without it each game would replay its setup once per draw."""
+        memo = self.table.setup_positions
+        key = (self.seed, outcomes)
+        found = memo.get(key)
+        if found is None:
+            found = make()
+            if len(memo) < SETUP_POSITIONS:
+                memo[key] = found
+        return found
 
     @property
     def chance(self) -> ChancePoint | None:
@@ -143,7 +159,12 @@ class Explicit:
             self.moves = moves
 
     def draw(self, outcome: int) -> None:
-        self._moved(self.position.draw(outcome), self.moves)
+        position = self.position
+        if self.seen is None:           # still in the setup, which every game of the table shares
+            after = self._setup((*position.outcomes, outcome), lambda: position.draw(outcome))
+        else:
+            after = position.draw(outcome)
+        self._moved(after, self.moves)
 
     def choose(self, player: int, action: int) -> None:
         position = self.position

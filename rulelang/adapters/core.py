@@ -1,4 +1,5 @@
-"""What every adapter needs from a spec, through rulelang's public API only.
+"""What every adapter needs from a spec, through rulelang's public API only (with the waiting decision read in
+its saved form, ``State.pending``, which saved games fix: frameworks ask it many times a step).
 
 A framework such as OpenSpiel or PettingZoo numbers actions with integers fixed
 for the whole game, asks who moves, and shows each player a string of what
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 
 #: How many whole-number options (0, 1, ...) the number block holds by default: a "how many" decision.
 DEFAULT_NUMBERS = 101
+#: How many distinct option lists ``SpecTable.legal_actions`` remembers the actions of.
+LEGAL_CACHE = 16384
 #: The option id offered to a player who has nothing to decide while others choose at once (a no-op).
 WAIT = "(wait)"
 
@@ -102,6 +105,9 @@ class SpecTable:
         self.simultaneous = any(site.kind == "secret" for sites in self.game.decisions.values()
                                 for site in sites)
         self._encoder: "ViewEncoder | None" = None
+        self._legal: dict[tuple[str, ...], list[int]] = {}     # option ids -> their sorted action integers
+        #: (seed, chance outcomes) -> that position of the setup, shared by explicit-chance games (chance_nodes.py)
+        self.setup_positions: dict[tuple, Any] = {}
 
     # -- states -----------------------------------------------------------------------------
 
@@ -121,25 +127,51 @@ class SpecTable:
         return self._encoder
 
     # -- who moves and what they may do ---------------------------------------------------------
+    #
+    # A framework asks these many times a step, so they read the waiting decision in its saved form
+    # (``State.pending``: players, option ids, who has chosen) rather than build ``state.decision()``.
 
     def choosers(self, state: State) -> tuple[int, ...]:
         """The players who must choose now (none when the game is over)."""
-        decision = state.decision()
-        return () if decision is None else decision.players
+        pend = state.pending
+        if pend is None or state.over:
+            return ()
+        return tuple(p for p, c in zip(pend["players"], pend["chosen"]) if c is None)
+
+    def mover(self, state: State) -> int | None:
+        """The one player who must choose now; None when nobody must, or several choose at once (a secret choice)."""
+        pend = state.pending
+        if pend is None or state.over or pend["kind"] == "secret":
+            return None
+        players = pend["players"]
+        if len(players) == 1:          # the usual decision: one chooser, who has not chosen (else none waits)
+            return players[0]
+        waiting = self.choosers(state)
+        return waiting[0] if len(waiting) == 1 else None
 
     def is_simultaneous_node(self, state: State) -> bool:
         """Several players choose at once (a secret choice), or one secret chooser in a simultaneous game."""
-        decision = state.decision()
-        return decision is not None and (len(decision.players) > 1 or decision.simultaneous)
+        pend = state.pending
+        if pend is None or state.over:
+            return False
+        return pend["kind"] == "secret" or len(self.choosers(state)) > 1
 
     def legal_actions(self, state: State, player: int) -> list[int]:
         """The sorted integers of the player's legal options; ``[WAIT]`` at a simultaneous node they sit out."""
-        decision = state.decision()
-        if decision is None:
-            return []
-        if player not in decision.options:
+        options = _options_of(state, player)
+        if options is None:
             return [self.actions.wait] if self.is_simultaneous_node(state) else []
-        return sorted({self.actions.action(o.id) for o in decision.options[player]})
+        ids = tuple([o[0] for o in options])
+        known = self._legal.get(ids)
+        if known is None:
+            index = self.actions.index
+            found = [index.get(oid) for oid in ids]
+            if None in found:               # whole numbers, the no-op, or an id with no number (an error)
+                found = [self.actions.action(oid) for oid in ids]
+            known = sorted(set(found))
+            if len(self._legal) < LEGAL_CACHE:
+                self._legal[ids] = known
+        return list(known)
 
     def apply(self, state: State, player: int, action: int) -> None:
         """Take one player's option by its integer."""
@@ -150,13 +182,13 @@ class SpecTable:
     def option_index(self, state: State, player: int, action: int) -> int | None:
         """The index of the player's option that ``action`` names (for ``State.apply_index``); None for the no-op."""
         oid = self.actions.option(action)
-        decision = state.decision()
-        if decision is None or player not in decision.options:
-            if oid == WAIT and decision is not None:
+        options = _options_of(state, player)
+        if options is None:
+            if oid == WAIT and state.pending is not None and not state.over:
                 return None
             raise RulelangError(f"player {player} has no decision to take action {action} at")
-        for j, option in enumerate(decision.options[player]):
-            if option.id == oid:
+        for j, option in enumerate(options):
+            if option[0] == oid:
                 return j
         raise RulelangError(f"action {action} ('{oid}') is not legal for player {player} now")
 
@@ -195,6 +227,20 @@ class SpecTable:
         """
         told = [_without_seed(e) for e in events_for(self.game, state.events, player)]
         return json.dumps({"log": told, "view": state.view(player)}, sort_keys=True, separators=(",", ":"))
+
+
+def _options_of(state: State, player: int) -> list | None:
+    """The ``[id, label]`` options of ``player`` if they must choose now, else None."""
+    pend = state.pending
+    if pend is None or state.over:
+        return None
+    players = pend["players"]
+    if len(players) == 1:              # one chooser, still to choose (a decision all have answered is gone)
+        return pend["options"][0] if players[0] == player else None
+    for i, p in enumerate(players):
+        if p == player and pend["chosen"][i] is None:
+            return pend["options"][i]
+    return None
 
 
 def _without_seed(event: dict) -> dict:
