@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 
 def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     """Move one card; one-of-a-kind slots evict, triggers fire, watchers check."""
-    src = st.loc[card]
+    loc = st.loc
+    src = loc[card]
     if src == dest:
         return
     st.work -= 1
@@ -37,15 +38,15 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     zones[src].remove(card)
     ddecl, downer = lay.zones[dest]
     if ddecl.unique:
-        _evict_slot(st, card, ddecl, downer)
+        _evict_slot(st, card, dest, ddecl, downer)
     zones[dest].append(card)
-    st.loc[card] = dest
+    loc[card] = dest
     if st.revealed:
         forget_revealed(st, card)
     st.events.append({"type": "moved", "turn": st.turn, "card": st.game.card_type[card].id, "id": card,
                       "from": lay.zone_labels[src], "to": lay.zone_labels[dest], "how": how})
     sdecl, sowner = lay.zones[src]
-    if sdecl is not ddecl and st.game.card_counters:
+    if sdecl is not ddecl and st.game.card_counters and any(st.counters[st.game.player_holder + st.n + card]):
         _clear_card_counters(st, card)
     if sdecl.on_leave:
         _fire(st, sdecl.on_leave, card, sowner)
@@ -64,30 +65,49 @@ def _clear_card_counters(st: State, card: int) -> None:
         st.events.append({"type": "cleared", "turn": st.turn, "holder": holder_label(st, h)})
 
 
-def _evict_slot(st: State, card: int, decl: ZoneDecl, owner: int | None) -> None:
+def _evict_slot(st: State, card: int, dest: int, decl: ZoneDecl, owner: int | None) -> None:
+    """Discard the cards in the arriving card's slot: in its zone ``dest``, then in the zones sharing slots with it."""
     game = st.game
     slot = game.slot_of[card]
-    for zdecl in [decl] + [game.zones[i] for i in decl.unique_with]:
-        zid = game.zone_id(zdecl, owner, st.n)
-        spend(st, len(st.zones[zid]))
-        for other in [c for c in st.zones[zid] if game.slot_of[c] == slot]:
-            discard_card(st, other, how="replaced")
+    _evict_from(st, dest, slot)
+    for i in decl.unique_with:
+        _evict_from(st, game.zone_id(game.zones[i], owner, st.n), slot)
+
+
+def _evict_from(st: State, zid: int, slot: str) -> None:
+    cards = st.zones[zid]
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
+    slot_of = st.game.slot_of
+    for card in cards:
+        if slot_of[card] == slot:           # rare: only then copy the list the discards change
+            for other in [c for c in cards if slot_of[c] == slot]:
+                discard_card(st, other, how="replaced")
+            return
 
 
 def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
+    """Start the zone triggers whose `if:` holds for the card; a condition only reads its locals."""
+    local = None
     for cond, proc in triggers:
-        local = {"card": card, "owner": owner, "me": owner}
+        if local is None:
+            local = {"card": card, "owner": owner, "me": owner}
         if cond is None or cond(st, local):
             st.fired.append(Frame(proc, 0, local))
+            local = None                    # the frame owns it now
 
 
 def _check_watchers(st: State, zid: int, owner: int | None) -> None:
     types = st.game.card_type
     cards = list(st.zones[zid])
-    spend(st, len(cards))
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
+    loc = st.loc
     for card in cards:
         rule = types[card].discard_when
-        if rule is not None and st.loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):
+        if rule is not None and loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):
             discard_card(st, card, how="discarded")
 
 
@@ -184,42 +204,41 @@ def discard_played(st: State, fr: Frame) -> None:
 
 def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
     """One card of each kind in a zone, in zone order: copies of a card make one option."""
-    seen: set[str] = set()
-    found = []
     cards = st.zones[zid]
     st.work -= len(cards)
     if st.work < 0:
         raise over_budget(st)
+    types = st.game.card_type
+    first: dict[str, tuple[int, CardType]] = {}
     for card in cards:
-        ctype = st.game.card_type[card]
-        if ctype.id not in seen:
-            seen.add(ctype.id)
-            found.append((card, ctype))
-    return found
+        ctype = types[card]
+        if ctype.id not in first:
+            first[ctype.id] = (card, ctype)
+    return list(first.values())
 
 
 def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
     """Every (card, target) the player may play from a zone, targets in seat order from the player."""
     options, values = [], []
+    n = st.n
     for card, ctype in kinds_in(st, zid):
         if ctype.play_proc is None:
             continue
-        if ctype.play_target is None:
-            targets = [player]
-        else:
-            targets = []
-            local = {"me": player, "this": card}
-            for i in range(st.n):
-                t = (player + i) % st.n
-                local["target"] = t
-                if ctype.play_target(st, local):
-                    targets.append(t)
-        for t in targets:
-            if t == player:
-                options.append([ctype.id, f"play {ctype.name}"])
-            else:
-                options.append([f"{ctype.id}>{NAMES[t]}", f"play {ctype.name} on {NAMES[t]}"])
-            values.append(["play", card, player, t])
+        allows = ctype.play_target
+        if allows is None:          # only the player themself
+            options.append([ctype.id, f"play {ctype.name}"])
+            values.append(["play", card, player, player])
+            continue
+        local = {"me": player, "this": card}
+        for i in range(n):
+            t = (player + i) % n
+            local["target"] = t
+            if allows(st, local):
+                if t == player:
+                    options.append([ctype.id, f"play {ctype.name}"])
+                else:
+                    options.append([f"{ctype.id}>{NAMES[t]}", f"play {ctype.name} on {NAMES[t]}"])
+                values.append(["play", card, player, t])
     return options, values
 
 
@@ -238,9 +257,11 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     # tried here; one that reads `me` or `this` (the reactor, the answering card) can only be
     # tried on a reactor's hand (reaction_options), so it always lets the question go round.
     local = {"card": card, "me": None, "this": None, "player": player}
-    if not any(r.answer_personal or r.answer_when(st, local) for r in game.reaction_types):
-        return []
-    return [(player + i) % st.n for i in range(1, st.n)]
+    for r in game.reaction_types:
+        if r.answer_personal or r.answer_when(st, local):
+            n = st.n
+            return [(player + i) % n for i in range(1, n)]
+    return []
 
 
 def zone_of_hand(st: State, reactor: int, card: int, player: int) -> int:

@@ -53,11 +53,14 @@ def _jump_unless(cond: Fn, label: Label) -> Callable:
 class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     """Turns checked statements into instructions of a ``Builder``."""
 
-    def __init__(self, ec: ExprCompiler, has_triggers: bool = True, roll_hooks: dict | None = None):
+    def __init__(self, ec: ExprCompiler, has_triggers: bool = True, roll_hooks: dict | None = None,
+                 zone_triggers: frozenset[str] | None = None):
         self.ec = ec
         self.game = ec.game
         self.hidden = 0
         self.has_triggers = has_triggers
+        #: the zones with `enter`/`leave` triggers (None: unknown, so any card move may fire one)
+        self.zone_triggers = zone_triggers
         #: die -> (procedures of its `before roll` triggers, of its `after roll` triggers), filled in later
         self.roll_hooks = roll_hooks or {}
         self.sites = Sites(ec.game)
@@ -105,25 +108,38 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     def is_straight(self, s: n.Stmt) -> bool:
         """True for statements that never wait, jump out or push a frame.
 
-        Card moves count only when the game has no triggers, because triggered
-        effects must run right after the statement that fired them.
+        Card moves count only when they cannot fire a zone trigger (``fires_nothing``), because
+        triggered effects must run right after the statement that fired them.
         """
         if isinstance(s, n.Roll):
             return s.die not in self.roll_hooks
         if isinstance(s, n.Create):
-            return not self.has_triggers
+            return not self.has_triggers or self.zone_triggers == frozenset()
         if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
             return False
         if isinstance(s, self._STRAIGHT):
             return True
         if isinstance(s, self._CARD_MOVES):
-            return not self.has_triggers
+            return not self.has_triggers or self.zone_triggers == frozenset() or self.fires_nothing(s)
         if isinstance(s, n.If):
             bodies = [body for _, body in s.branches] + [s.orelse or []]
             return all(self.is_straight(x) for body in bodies for x in body)
         if isinstance(s, (n.ForEach, n.While)):
             return all(self.is_straight(x) for x in s.body)
         return False
+
+    def fires_nothing(self, s: n.Stmt) -> bool:
+        """True for a draw between zones known here that have no `enter` or `leave` triggers.
+
+        The destination must not keep one-of-a-kind slots: an evicted card is discarded to
+        a pile this cannot see. (Refilling the source moves no card through ``move_card``.)
+        """
+        if self.zone_triggers is None or not isinstance(s, n.Draw):
+            return False
+        src, dst = _zone_named(s.source), _zone_named(s.dest)
+        if src is None or dst is None or src in self.zone_triggers or dst in self.zone_triggers:
+            return False
+        return not next(z for z in self.game.zones if z.name == dst).unique
 
     def inline_body(self, stmts: list[n.Stmt]) -> Fn | None:
         """The whole block as one function, if it never waits (a final `check end` is fine)."""
@@ -472,18 +488,45 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         proc = self.ec.proc_ids[name]
         names = list(self.ec.sym.procedures[name])
         args = [self.ec.expr(a.value) for a in s.call.args]
-        pairs = list(zip(names, args))
+        b.emit(_call(proc, list(zip(names, args))), s.span)
 
-        def op(st, fr):
-            L = fr.locals
-            local = {p: f(st, L) for p, f in pairs}
-            if "me" not in local and "me" in L:
-                local["me"] = L["me"]
-            st.stack.append(Frame(proc, 0, local))
-        b.emit(op, s.span)
+
+def _zone_named(e: n.Expr) -> str | None:
+    """The declared zone a zone expression names (`tree_deck`, `me.hand`), or None if it is computed."""
+    ref = getattr(e, "ref", None)
+    if isinstance(e, n.Name) and ref and ref[0] == "zone":
+        return ref[1]
+    if isinstance(e, n.Attr) and ref and ref[0] == "pzone":
+        return e.name
+    return None
 
 
 # --- runtime helpers the instructions share --------------------------------------------
+
+def _call(proc: int, pairs: list[tuple[str, Fn]]) -> Callable:
+    """The instruction calling a procedure: its parameters' values (``pairs``), and the caller's `me`
+    unless a parameter is named so. One parameter, the common case, has an instruction of its own."""
+    if len(pairs) == 1 and pairs[0][0] != "me":
+        (param, arg), = pairs
+
+        def call_one(st, fr):
+            L = fr.locals
+            local = {param: arg(st, L)}
+            if "me" in L:
+                local["me"] = L["me"]
+            st.stack.append(Frame(proc, 0, local))
+        return call_one
+
+    def call(st, fr):
+        L = fr.locals
+        local = {}
+        for p, f in pairs:
+            local[p] = f(st, L)
+        if "me" not in local and "me" in L:
+            local["me"] = L["me"]
+        st.stack.append(Frame(proc, 0, local))
+    return call
+
 
 def _distinct(fs: list[Fn]) -> list[Fn]:
     """The statements' closures, each object once (a shared one, like ``check_end``, gets a wrapper of its own),
