@@ -35,7 +35,11 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     if st.work < 0:
         raise over_budget(st)
     zones, lay = st.zones, st.lay
-    zones[src].remove(card)
+    pile = zones[src]
+    if pile[-1] == card:        # from the top, as every draw is: no search through a deck
+        pile.pop()
+    else:
+        pile.remove(card)
     ddecl, downer = lay.zones[dest]
     if ddecl.unique:
         _evict_slot(st, card, dest, ddecl, downer)
