@@ -222,27 +222,37 @@ def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
 
 
 def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
-    """Every (card, target) the player may play from a zone, targets in seat order from the player."""
+    """Every (card, target) the player may play from a zone, targets in seat order from the player.
+
+    A target condition is not asked where its form tells (CardType.target_others, target_not_me).
+    """
     options, values = [], []
     n = st.n
+    others = None
     for card, ctype in kinds_in(st, zid):
         if ctype.play_proc is None:
             continue
         allows = ctype.play_target
-        if allows is None:          # only the player themself
-            options.append([ctype.id, f"play {ctype.name}"])
-            values.append(["play", card, player, player])
-            continue
-        local = {"me": player, "this": card}
-        for i in range(n):
-            t = (player + i) % n
-            local["target"] = t
-            if allows(st, local):
-                if t == player:
-                    options.append([ctype.id, f"play {ctype.name}"])
-                else:
-                    options.append([f"{ctype.id}>{NAMES[t]}", f"play {ctype.name} on {NAMES[t]}"])
-                values.append(["play", card, player, t])
+        if allows is None:
+            targets = (player,)
+        elif ctype.target_others:
+            if others is None:
+                others = [(player + i) % n for i in range(1, n)]
+            targets = others
+        else:
+            targets = []
+            local = {"me": player, "this": card}
+            for i in range(1 if ctype.target_not_me else 0, n):
+                t = (player + i) % n
+                local["target"] = t
+                if allows(st, local):
+                    targets.append(t)
+        for t in targets:
+            if t == player:
+                options.append([ctype.id, f"play {ctype.name}"])
+            else:
+                options.append([f"{ctype.id}>{NAMES[t]}", f"play {ctype.name} on {NAMES[t]}"])
+            values.append(["play", card, player, t])
     return options, values
 
 

@@ -57,6 +57,10 @@ class CardType:
     tags: tuple[str, ...]
     text: str = ""
     play_target: Fn | None = None     # condition on target; None: only `me`
+    #: the condition is `target != me`, or begins `target != me and`: the player is never a target,
+    #: and in the first form every other seat is, so legal_plays asks the condition for no seat
+    target_not_me: bool = False
+    target_others: bool = False
     play_proc: int | None = None      # places the card and runs its effect
     answer_when: Fn | None = None
     answer_proc: int | None = None

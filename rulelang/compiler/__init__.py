@@ -30,6 +30,7 @@ from ..turns import begin_turn, call_step, next_turn
 from .bounds import function_order, too_deep_functions
 from .program import Program
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
+from .plays import target_form
 from .statements import Builder, StmtCompiler
 from .hook_decls import HookDeclarations
 from .hooks import fire_turn_hooks
@@ -342,6 +343,8 @@ class GameCompiler(HookDeclarations):
             to_tree = _tree(jobs, card.path + ("play", "to"))
             if card.play is not None:
                 ctype.play_target = expr(card.play.target)
+                if card.play.target is not None:
+                    ctype.target_not_me, ctype.target_others = target_form(_tree(jobs, card.play.target.path))
                 to = expr(card.play.to)
                 after = [(after_resolving(cond, proc), span) for cond, proc, ref, span in resolve
                          if is_of_kind(ctype, ref)]
