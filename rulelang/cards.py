@@ -71,15 +71,17 @@ def _clear_card_counters(st: State, card: int) -> None:
 
 def _evict_slot(st: State, card: int, dest: int, decl: ZoneDecl, owner: int | None) -> None:
     """Discard the cards in the arriving card's slot: in its zone ``dest``, then in the zones sharing slots with it."""
-    game = st.game
+    game, zones = st.game, st.zones
     slot = game.slot_of[card]
-    _evict_from(st, dest, slot)
+    if zones[dest]:                 # an empty zone costs no work: nothing to look at
+        _evict_from(st, zones[dest], slot)
     for i in decl.unique_with:
-        _evict_from(st, game.zone_id(game.zones[i], owner, st.n), slot)
+        cards = zones[game.zone_id(game.zones[i], owner, st.n)]
+        if cards:
+            _evict_from(st, cards, slot)
 
 
-def _evict_from(st: State, zid: int, slot: str) -> None:
-    cards = st.zones[zid]
+def _evict_from(st: State, cards: list[int], slot: str) -> None:
     st.work -= len(cards)
     if st.work < 0:
         raise over_budget(st)

@@ -505,8 +505,9 @@ def _zone_named(e: n.Expr) -> str | None:
 
 def _call(proc: int, pairs: list[tuple[str, Fn]]) -> Callable:
     """The instruction calling a procedure: its parameters' values (``pairs``), and the caller's `me`
-    unless a parameter is named so. One parameter, the common case, has an instruction of its own."""
-    if len(pairs) == 1 and pairs[0][0] != "me":
+    unless a parameter is named so. One or two parameters, the common cases, have instructions of their own."""
+    names = [name for name, _ in pairs]
+    if len(pairs) == 1 and "me" not in names:
         (param, arg), = pairs
 
         def call_one(st, fr):
@@ -516,6 +517,16 @@ def _call(proc: int, pairs: list[tuple[str, Fn]]) -> Callable:
                 local["me"] = L["me"]
             st.stack.append(Frame(proc, 0, local))
         return call_one
+    if len(pairs) == 2 and "me" not in names:
+        (param1, arg1), (param2, arg2) = pairs
+
+        def call_two(st, fr):
+            L = fr.locals
+            local = {param1: arg1(st, L), param2: arg2(st, L)}
+            if "me" in L:
+                local["me"] = L["me"]
+            st.stack.append(Frame(proc, 0, local))
+        return call_two
 
     def call(st, fr):
         L = fr.locals
