@@ -96,7 +96,9 @@ def _evict_from(st: State, cards: list[int], slot: str) -> None:
 def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
     """Start the zone triggers whose `if:` holds for the card; a condition only reads its locals."""
     local = None
-    for cond, proc in triggers:
+    for cond, proc, gate in triggers:
+        if gate is not None and not gate[card]:     # its `if:` begins `card is KIND`, and the card is not
+            continue
         if local is None:
             local = {"card": card, "owner": owner, "me": owner}
         if cond is None or cond(st, local):

@@ -38,8 +38,9 @@ class ZoneDecl:
     discard: int | None = None
     unique: bool = False
     unique_with: list[int] = field(default_factory=list)
-    on_enter: list[tuple[Fn | None, int]] = field(default_factory=list)   # (condition, procedure)
-    on_leave: list[tuple[Fn | None, int]] = field(default_factory=list)
+    #: (condition, procedure, which card instances can pass the condition: None if any may)
+    on_enter: list[tuple[Fn | None, int, list[bool] | None]] = field(default_factory=list)
+    on_leave: list[tuple[Fn | None, int, list[bool] | None]] = field(default_factory=list)
     watched: bool = False         # holds cards with discard_when
 
 

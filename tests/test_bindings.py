@@ -110,8 +110,8 @@ class _Watch:
                                             BINDINGS[Rule.DISCARD_WHEN].locals_names())
         for zone in g.zones:
             for hooks in (zone.on_enter, zone.on_leave):
-                hooks[:] = [(self._wrap("enter/leave if", cond, BINDINGS[Rule.ON_MOVE].locals_names()), proc)
-                            for cond, proc in hooks]
+                hooks[:] = [(self._wrap("enter/leave if", cond, BINDINGS[Rule.ON_MOVE].locals_names()), proc, gate)
+                            for cond, proc, gate in hooks]
 
 
 class _WatchingAgent:

@@ -30,7 +30,7 @@ from ..turns import begin_turn, call_step, next_turn
 from .bounds import function_order, too_deep_functions
 from .program import Program
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
-from .plays import target_form
+from .forms import card_kind_gate, target_form
 from .statements import Builder, StmtCompiler
 from .hook_decls import HookDeclarations
 from .hooks import fire_turn_hooks
@@ -309,7 +309,7 @@ class GameCompiler(HookDeclarations):
             sc.block(job.tree, b)
             b.exit.pc = b.here()
             self.finish(index, b)
-        resolve = self.generate_triggers(expr, block)
+        resolve = self.generate_triggers(expr, block, jobs, ec)
         self.generate_cards(jobs, expr, block, resolve)
         for cond in spec.end:
             g.end.append(EndCondition(cond.name, expr(cond.when), expr(cond.winner), cond.span))
@@ -379,7 +379,7 @@ class GameCompiler(HookDeclarations):
         if decl not in decls:
             decls.append(decl)
 
-    def generate_triggers(self, expr, block) -> list:
+    def generate_triggers(self, expr, block, jobs: dict[tuple, _Job], ec: ExprCompiler) -> list:
         """Zone triggers attach to their zones; resolve triggers are returned for the cards."""
         g = self.game
         resolve = []
@@ -395,7 +395,8 @@ class GameCompiler(HookDeclarations):
                 resolve.append((cond, proc, self.sym.class_ref(subject), trig.span))
                 continue
             decl = next(z for z in g.zones if z.name == subject)
-            (decl.on_enter if event is Event.ENTER else decl.on_leave).append((cond, proc))
+            gate = card_kind_gate(_tree(jobs, trig.cond.path), ec) if trig.cond is not None else None
+            (decl.on_enter if event is Event.ENTER else decl.on_leave).append((cond, proc, gate))
         return resolve
 
     def generate_main(self, main: int, setup: int | None, phases: list[tuple[PhaseSpec, list]]) -> None:

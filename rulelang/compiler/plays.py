@@ -100,29 +100,3 @@ class PlayStatements:
         self.sites.add(b.sites, pcs[0], "play", PLAY, s.span, self.sites.plays(else_discard))
         self.sites.add(b.sites, pcs[2], "answer", ANSWER, s.span, self.sites.answers())
 
-
-def target_form(tree: n.Expr | None) -> tuple[bool, bool]:
-    """(the player is never a target, every other seat is) for a card's `target:` condition.
-
-    Read off the two commonest forms, `target != me` (both) and a condition that begins
-    `target != me and` (the first): a leftmost conjunct that fails stops the rest, which
-    is then never asked, so legal_plays skipping the player is exact (no work, no error lost).
-    """
-    first = tree
-    while isinstance(first, n.BoolOp) and first.op == "and":
-        first = first.left
-    if not _is_target_not_me(first):
-        return False, False
-    return True, first is tree
-
-
-def _is_target_not_me(e: n.Expr | None) -> bool:
-    if not isinstance(e, n.Compare) or e.op != "!=":
-        return False
-    return {_bound_name(e.left), _bound_name(e.right)} == {"target", "me"}
-
-
-def _bound_name(e: n.Expr) -> str | None:
-    """The bound name a checked expression is (`target`, `me`), if it is a bare one."""
-    ref = getattr(e, "ref", None)
-    return ref[1] if isinstance(e, n.Name) and ref and ref[0] == "local" else None
