@@ -1,0 +1,175 @@
+"""Work the card primitives skip, and the proof that skipping it changes nothing.
+
+A draw between zones with no `enter`/`leave` triggers is straight-line code (a step of such
+draws runs in place); a card's `target:` of the form `target != me` (or beginning
+`target != me and`) is not asked for the player, nor for anyone in the first form; a zone
+trigger whose `if:` begins `card is KIND` is not asked for other cards. The properties
+compare the engine with the plain reading (ask every condition) over random games.
+"""
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import rulelang
+from rulelang import cards
+from rulelang.agents import RandomAgent, play_out
+from rulelang.views import NAMES
+import rulelang.compiler.plays as plays
+
+ROOT = Path(__file__).resolve().parent.parent
+FLAPJACKS = rulelang.load_game(ROOT / "games" / "flapjacks")
+
+BASE = """\
+game: Forms
+players: {min: 2, max: 3}
+counters:
+  coin: {label: coin}
+vars:
+  flag: {type: bool}
+zones:
+  deck: {owner: table, visibility: hidden}
+  hand: {owner: player, visibility: owner}
+  pile: {owner: player, visibility: public}
+cards:
+  - {id: gem, name: Gem, count: 2, zone: deck}
+  - {id: rock, name: Rock, count: 2, zone: deck}
+"""
+
+
+def make(tmp_path: Path, body: str, steps: str, cards_more: str = "") -> rulelang.Game:
+    """BASE with ``cards_more`` (card lines), ``body`` (top-level YAML), and a step 'act' running
+    ``steps``, then a decision."""
+    effect = textwrap.indent(steps.strip("\n"), "        ")
+    text = BASE + cards_more + textwrap.dedent(body) + f"""
+turn:
+  order: seat
+  limit: 4
+  steps:
+    - name: act
+      effect: |
+{effect}
+    - name: rest
+      effect: me chooses n from 0 to 1
+"""
+    folder = tmp_path / "game"
+    folder.mkdir(exist_ok=True)
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    return rulelang.load_game(folder)
+
+
+def step_procs(game: rulelang.Game) -> set[str]:
+    """The steps that have a procedure of their own (a step that runs in place has none)."""
+    return {p.name for p in game.procs if p.name.startswith("step ")}
+
+
+ON_PILE = """
+triggers:
+  - name: coins for a pile
+    on: enter pile
+    if: card is not gem
+    effect: owner.coin += 5
+"""
+
+
+def test_a_draw_between_untriggered_zones_runs_in_place(tmp_path):
+    game = make(tmp_path, ON_PILE, "draw 2 from deck to me.hand")
+    assert "step 'act'" not in step_procs(game)
+    st = game.new_state(2, seed=1)
+    assert st.zone("hand", st.active) == ["rock", "rock"]
+
+
+def test_a_draw_into_a_triggered_zone_runs_its_trigger_before_the_next_statement(tmp_path):
+    game = make(tmp_path, ON_PILE, "draw 1 from deck to me.pile\nif me.coin = 5:\n    me.flag = true")
+    assert "step 'act'" in step_procs(game)
+    st = game.new_state(2, seed=1)
+    assert st.zone("pile", st.active) == ["rock"]
+    assert st.var(st.active, "flag") is True
+
+
+def test_a_kind_gate_leaves_out_only_the_cards_its_condition_refuses(tmp_path):
+    game = make(tmp_path, ON_PILE, "draw 4 from deck to me.pile")     # the deck's top is its last card
+    (gate,) = [g for _, _, g in next(z for z in game.zones if z.name == "pile").on_enter]
+    assert gate == [t.id != "gem" for t in game.card_type]
+    st = game.new_state(2, seed=1)
+    assert st.zone("pile", st.active) == ["rock", "rock", "gem", "gem"]
+    assert st.counter(st.active, "coin") == 10
+
+
+@pytest.mark.parametrize("condition, form", [
+    ("target != me", (True, True)),
+    ("me != target", (True, True)),
+    ("target != me and target.coin > 0", (True, False)),
+    ("target != me and target.coin > 0 and me.coin > 0", (True, False)),
+    ("target.coin > 0 and target != me", (False, False)),    # the first test must be asked for the player
+    ("target != me or target.coin > 0", (False, False)),
+    ("target = me", (False, False)),
+])
+def test_target_forms(tmp_path, condition, form):
+    spark = f'  - {{id: spark, name: Spark, count: 1, zone: deck, play: {{target: "{condition}"}}}}\n'
+    game = make(tmp_path, "", "pass", cards_more=spark)
+    kind = next(c for c in game.cards if c.id == "spark")
+    assert (kind.target_not_me, kind.target_others) == form
+
+
+def test_flapjacks_targets_use_the_forms():
+    kinds = {c.id: (c.target_not_me, c.target_others) for c in FLAPJACKS.cards}
+    assert kinds["winded"] == (True, True)
+    assert kinds["steal_axe"] == (True, False)
+    assert kinds["dull_axe"] == (False, False)      # `target = me or ...`
+
+
+def asked_plays(st, player: int, zid: int) -> tuple[list, list]:
+    """The plain reading of legal_plays: every kind's condition asked for every seat from the player."""
+    options, values = [], []
+    for card, ctype in cards.kinds_in(st, zid):
+        if ctype.play_proc is None:
+            continue
+        seats = [(player + i) % st.n for i in range(st.n)]
+        if ctype.play_target is None:
+            targets = [player]
+        else:
+            targets = [t for t in seats if ctype.play_target(st, {"me": player, "this": card, "target": t})]
+        for t in targets:
+            label = f"play {ctype.name}" if t == player else f"play {ctype.name} on {NAMES[t]}"
+            options.append([ctype.id if t == player else f"{ctype.id}>{NAMES[t]}", label])
+            values.append(["play", card, player, t])
+    return options, values
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 8))
+def test_legal_plays_match_asking_every_seat(seed, players):
+    seen = []
+    original = plays.legal_plays
+
+    def compare(state, player, zid):
+        got = original(state, player, zid)
+        work = state.work
+        assert asked_plays(state, player, zid) == got
+        state.work = work
+        seen.append(1)
+        return got
+
+    plays.legal_plays = compare
+    try:
+        play_out(FLAPJACKS.new_state(players, seed), RandomAgent(seed))
+    finally:
+        plays.legal_plays = original
+    assert seen
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 8))
+def test_a_gated_trigger_condition_never_holds_for_a_card_its_gate_leaves_out(seed, players):
+    state = FLAPJACKS.new_state(players, seed)
+    gated = [(cond, gate) for z in FLAPJACKS.zones for cond, _, gate in z.on_enter + z.on_leave
+             if gate is not None]
+    assert gated                                    # the Long Saw's triggers begin `card is long_saw`
+    for cond, gate in gated:
+        for card, passes in enumerate(gate):
+            if not passes:
+                assert not cond(state, {"card": card, "owner": seed % players, "me": seed % players})
