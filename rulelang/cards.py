@@ -96,12 +96,12 @@ def _evict_from(st: State, cards: list[int], slot: str) -> None:
 def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
     """Start the zone triggers whose `if:` holds for the card; a condition only reads its locals."""
     local = None
-    for cond, proc, gate in triggers:
-        if gate is not None and not gate[card]:     # its `if:` begins `card is KIND`, and the card is not
+    for cond, proc, gate, exact in triggers:
+        if gate is not None and not gate[card]:     # its `if:` tests the card's kind: this kind fails it
             continue
         if local is None:
             local = {"card": card, "owner": owner, "me": owner}
-        if cond is None or cond(st, local):
+        if cond is None or exact or cond(st, local):
             st.fired.append(Frame(proc, 0, local))
             local = None                    # the frame owns it now
 
@@ -274,11 +274,19 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     # A quick look before asking anyone: a condition that reads only the card and its player is
     # tried here; one that reads `me` or `this` (the reactor, the answering card) can only be
     # tried on a reactor's hand (reaction_options), so it always lets the question go round.
-    local = {"card": card, "me": None, "this": None, "player": player}
+    local = None
     for r in game.reaction_types:
-        if r.answer_personal or r.answer_when(st, local):
-            n = st.n
-            return [(player + i) % n for i in range(1, n)]
+        if not r.answer_personal:
+            gate = r.answer_gate        # which cards can pass its condition (compiler/forms.py)
+            if gate is not None and not gate[card]:
+                continue
+            if gate is None or not r.answer_exact:
+                if local is None:
+                    local = {"card": card, "me": None, "this": None, "player": player}
+                if not r.answer_when(st, local):
+                    continue
+        n = st.n
+        return [(player + i) % n for i in range(1, n)]
     return []
 
 
@@ -292,8 +300,11 @@ def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) 
     """The answers the reactor holds for this card (the caller adds "pass")."""
     options, values = [], []
     for reaction, rtype in kinds_in(st, zid):
-        if rtype.answer_when is not None and rtype.answer_when(st, {"card": card, "me": reactor, "this": reaction,
-                                                                    "player": player}):
+        when, gate = rtype.answer_when, rtype.answer_gate
+        if when is None or gate is not None and not gate[card]:
+            continue
+        if (gate is not None and rtype.answer_exact) or when(st, {"card": card, "me": reactor, "this": reaction,
+                                                                 "player": player}):
             options.append([f"answer:{rtype.id}", f"answer with {rtype.name}"])
             values.append([reactor, reaction])
     return options, values

@@ -92,8 +92,8 @@ def test_a_draw_into_a_triggered_zone_runs_its_trigger_before_the_next_statement
 
 def test_a_kind_gate_leaves_out_only_the_cards_its_condition_refuses(tmp_path):
     game = make(tmp_path, ON_PILE, "draw 4 from deck to me.pile")     # the deck's top is its last card
-    (gate,) = [g for _, _, g in next(z for z in game.zones if z.name == "pile").on_enter]
-    assert gate == [t.id != "gem" for t in game.card_type]
+    (gate,) = [(g, exact) for _, _, g, exact in next(z for z in game.zones if z.name == "pile").on_enter]
+    assert gate == ([t.id != "gem" for t in game.card_type], True)
     st = game.new_state(2, seed=1)
     assert st.zone("pile", st.active) == ["rock", "rock", "gem", "gem"]
     assert st.counter(st.active, "coin") == 10
@@ -113,6 +113,39 @@ def test_target_forms(tmp_path, condition, form):
     game = make(tmp_path, "", "pass", cards_more=spark)
     kind = next(c for c in game.cards if c.id == "spark")
     assert (kind.target_not_me, kind.target_others) == form
+
+
+@pytest.mark.parametrize("condition, gems, rocks, exact", [
+    ("card is gem", True, False, True),
+    ("card is not gem", False, True, True),
+    ("not (card is gem)", False, True, True),
+    ("card is gem or card is rock", True, True, True),
+    ("card is gem and card is not rock", True, False, True),
+    ("card is gem and owner.coin > 0", True, False, False),
+    ("card is gem and card is not rock and owner.coin > 0", True, False, False),
+    ("owner.coin > 0 and card is gem", None, None, False),   # the coin is asked first, for every card
+    ("card is gem or owner.coin > 0", None, None, False),
+])
+def test_trigger_gates(tmp_path, condition, gems, rocks, exact):
+    body = f"""
+triggers:
+  - name: watch the pile
+    on: enter pile
+    if: "{condition}"
+    effect: owner.coin += 1
+"""
+    game = make(tmp_path, body, "pass")
+    ((_, _, gate, is_exact),) = next(z for z in game.zones if z.name == "pile").on_enter
+    want = None if gems is None else [gems if t.id == "gem" else rocks for t in game.card_type]
+    assert (gate, is_exact) == (want, exact)
+
+
+def test_flapjacks_answers_are_told_by_the_kind_of_card_answered():
+    for kind in FLAPJACKS.reaction_types:       # Debunk: `card is sasquatch`; Paperwork: `card is a or card is b`
+        assert kind.answer_exact and not kind.answer_personal
+        state = FLAPJACKS.new_state(3, 0)
+        for card, passes in enumerate(kind.answer_gate):
+            assert bool(kind.answer_when(state, {"card": card, "me": None, "this": None, "player": 0})) == passes
 
 
 def test_flapjacks_targets_use_the_forms():
@@ -166,10 +199,11 @@ def test_legal_plays_match_asking_every_seat(seed, players):
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 8))
 def test_a_gated_trigger_condition_never_holds_for_a_card_its_gate_leaves_out(seed, players):
     state = FLAPJACKS.new_state(players, seed)
-    gated = [(cond, gate) for z in FLAPJACKS.zones for cond, _, gate in z.on_enter + z.on_leave
+    gated = [(cond, gate, exact) for z in FLAPJACKS.zones for cond, _, gate, exact in z.on_enter + z.on_leave
              if gate is not None]
-    assert gated                                    # the Long Saw's triggers begin `card is long_saw`
-    for cond, gate in gated:
+    assert gated                                    # the Long Saw's triggers test `card is long_saw`
+    for cond, gate, exact in gated:
         for card, passes in enumerate(gate):
-            if not passes:
-                assert not cond(state, {"card": card, "owner": seed % players, "me": seed % players})
+            holds = cond(state, {"card": card, "owner": seed % players, "me": seed % players})
+            assert passes or not holds
+            assert not exact or bool(holds) == passes

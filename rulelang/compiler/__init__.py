@@ -30,7 +30,7 @@ from ..turns import begin_turn, call_step, next_turn
 from .bounds import function_order, too_deep_functions
 from .program import Program
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
-from .forms import card_kind_gate, target_form
+from .forms import card_gate, target_form
 from .statements import Builder, StmtCompiler
 from .hook_decls import HookDeclarations
 from .hooks import fire_turn_hooks
@@ -310,7 +310,7 @@ class GameCompiler(HookDeclarations):
             b.exit.pc = b.here()
             self.finish(index, b)
         resolve = self.generate_triggers(expr, block, jobs, ec)
-        self.generate_cards(jobs, expr, block, resolve)
+        self.generate_cards(jobs, expr, block, resolve, ec)
         for cond in spec.end:
             g.end.append(EndCondition(cond.name, expr(cond.when), expr(cond.winner), cond.span))
         g.score = self.score(expr)
@@ -336,7 +336,7 @@ class GameCompiler(HookDeclarations):
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]
 
-    def generate_cards(self, jobs, expr, block, resolve: list) -> None:
+    def generate_cards(self, jobs, expr, block, resolve: list, ec: ExprCompiler) -> None:
         g = self.game
         watched: set[int] = set()
         for card, ctype in zip(self.spec.cards, g.cards):
@@ -358,6 +358,7 @@ class GameCompiler(HookDeclarations):
             if card.answer is not None:
                 ctype.answer_when = expr(card.answer.when)
                 ctype.answer_personal = _reads_locals(_tree(jobs, card.answer.when.path), {"me", "this"})
+                ctype.answer_gate, ctype.answer_exact = card_gate(_tree(jobs, card.answer.when.path), ec)
                 ctype.answer_proc = block(card.answer.effect, f"answer {ctype.id}")
             if card.discard_when is not None:
                 ctype.discard_when = expr(card.discard_when)
@@ -395,8 +396,8 @@ class GameCompiler(HookDeclarations):
                 resolve.append((cond, proc, self.sym.class_ref(subject), trig.span))
                 continue
             decl = next(z for z in g.zones if z.name == subject)
-            gate = card_kind_gate(_tree(jobs, trig.cond.path), ec) if trig.cond is not None else None
-            (decl.on_enter if event is Event.ENTER else decl.on_leave).append((cond, proc, gate))
+            gate, exact = card_gate(_tree(jobs, trig.cond.path), ec) if trig.cond is not None else (None, False)
+            (decl.on_enter if event is Event.ENTER else decl.on_leave).append((cond, proc, gate, exact))
         return resolve
 
     def generate_main(self, main: int, setup: int | None, phases: list[tuple[PhaseSpec, list]]) -> None:

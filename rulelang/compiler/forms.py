@@ -1,10 +1,11 @@
 """Conditions whose form lets the card primitives skip asking them.
 
-A card's `target:` that is `target != me`, or begins `target != me and`, and a zone
-trigger's `if:` that begins `card is KIND`: when the leftmost conjunct of an `and`
-fails, Python asks nothing more, so skipping the whole condition there is exact (no
-work charged, no error lost). The engine reads the results off ``CardType`` and the
-zone triggers (rulelang/cards.py).
+A card's `target:` that is `target != me`, or begins `target != me and`; a zone trigger's
+`if:` or a card's `answer: when:` that tests only the kind of `card` (`card is KIND`, with
+`and`, `or`, `not`), or begins with such a test and `and`. When the left part of an `and`
+fails, Python asks nothing more, so skipping the whole condition there is exact (no work
+charged, no error lost). The engine reads the results off ``CardType`` and the zone
+triggers (rulelang/cards.py).
 """
 from __future__ import annotations
 
@@ -35,15 +36,43 @@ def target_form(tree: n.Expr | None) -> tuple[bool, bool]:
     return True, first is tree
 
 
-def card_kind_gate(tree: n.Expr | None, ec: ExprCompiler) -> list[bool] | None:
-    """For a zone trigger's checked `if:` beginning `card is KIND` (or `is not`): which card instances
-    can pass it (one bool each); None when the condition has another form."""
-    first = leftmost(tree)
-    if not (isinstance(first, n.IsTest) and bound_name(first.obj) == "card"
-            and first.ref is not None and first.ref[0] in _CARD_KINDS):
-        return None
-    table = ec.member_table(first.ref)
-    return [not x for x in table] if first.negated else list(table)
+def card_gate(tree: n.Expr | None, ec: ExprCompiler) -> tuple[list[bool] | None, bool]:
+    """(which card instances can pass a condition on the bound `card`, whether exactly those do).
+
+    The gate is the table of the condition itself when it reads nothing but `card`'s kind (`is`
+    tests joined by `and`, `or`, `not`): then it is exact, and the condition need not be asked.
+    Otherwise it is the table of the largest such part on the left of an `and` chain, or None.
+    """
+    whole = card_table(tree, ec)
+    if whole is not None:
+        return whole, True
+    part = tree
+    while isinstance(part, n.BoolOp) and part.op == "and":
+        part = part.left
+        table = card_table(part, ec)
+        if table is not None:
+            return table, False
+    return None, False
+
+
+def card_table(e: n.Expr | None, ec: ExprCompiler) -> list[bool] | None:
+    """One bool per card instance: ``e``'s value with `card` bound to it, if ``e`` reads nothing else."""
+    if isinstance(e, n.IsTest):
+        if bound_name(e.obj) != "card" or e.ref is None or e.ref[0] not in _CARD_KINDS:
+            return None
+        table = ec.member_table(e.ref)
+        return [not x for x in table] if e.negated else list(table)
+    if isinstance(e, n.Not):
+        table = card_table(e.operand, ec)
+        return None if table is None else [not x for x in table]
+    if isinstance(e, n.BoolOp) and e.op in ("and", "or"):
+        left, right = card_table(e.left, ec), card_table(e.right, ec)
+        if left is None or right is None:
+            return None
+        if e.op == "and":
+            return [a and b for a, b in zip(left, right)]
+        return [a or b for a, b in zip(left, right)]
+    return None
 
 
 def bound_name(e: n.Expr) -> str | None:
