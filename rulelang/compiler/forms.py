@@ -1,4 +1,4 @@
-"""Conditions whose form lets the card primitives skip asking them.
+"""Forms of rule text that let the card primitives skip work: conditions not asked, zones known.
 
 A card's `target:` that is `target != me`, or begins `target != me and`; a zone trigger's
 `if:` or a card's `answer: when:` that tests only the kind of `card` (`card is KIND`, with
@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from .. import nodes as n
 
 if TYPE_CHECKING:
+    from ..game import ZoneDecl
     from .expressions import ExprCompiler
 
 #: `is` tests that a per-card table answers (a card id, a tag, a slot); not roles, teams or kind locals
@@ -79,3 +80,27 @@ def bound_name(e: n.Expr) -> str | None:
     """The bound name a checked expression is (`target`, `me`, `card`), if it is a bare one."""
     ref = getattr(e, "ref", None)
     return ref[1] if isinstance(e, n.Name) and ref and ref[0] == "local" else None
+
+
+def quiet_draw(s: n.Stmt, zone_triggers: frozenset[str] | None, zones: list[ZoneDecl]) -> bool:
+    """True for a draw between zones named here (``zone_named``) that have no `enter` or `leave` triggers.
+
+    The destination must not keep one-of-a-kind slots: an evicted card is discarded to a pile
+    this cannot see. (Refilling the source moves no card through ``move_card``.)
+    """
+    if zone_triggers is None or not isinstance(s, n.Draw):
+        return False
+    src, dst = zone_named(s.source), zone_named(s.dest)
+    if src is None or dst is None or src in zone_triggers or dst in zone_triggers:
+        return False
+    return not next(z for z in zones if z.name == dst).unique
+
+
+def zone_named(e: n.Expr) -> str | None:
+    """The declared zone a zone expression names (`tree_deck`, `me.hand`), or None if it is computed."""
+    ref = getattr(e, "ref", None)
+    if isinstance(e, n.Name) and ref and ref[0] == "zone":
+        return ref[1]
+    if isinstance(e, n.Attr) and ref and ref[0] == "pzone":
+        return e.name
+    return None

@@ -18,6 +18,7 @@ from ..views import reveal_cards
 from ..limits import over_budget, roll_dice, too_big
 from .choices import ChoiceStatements
 from .expressions import ExprCompiler, Fn, local_name
+from .forms import quiet_draw
 from .hooks import HookStatements, Label, goto
 from .plays import PlayStatements
 from .sites import Sites
@@ -108,7 +109,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     def is_straight(self, s: n.Stmt) -> bool:
         """True for statements that never wait, jump out or push a frame.
 
-        Card moves count only when they cannot fire a zone trigger (``fires_nothing``), because
+        Card moves count only when they cannot fire a zone trigger (``forms.quiet_draw``), because
         triggered effects must run right after the statement that fired them.
         """
         if isinstance(s, n.Roll):
@@ -120,26 +121,14 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         if isinstance(s, self._STRAIGHT):
             return True
         if isinstance(s, self._CARD_MOVES):
-            return not self.has_triggers or self.zone_triggers == frozenset() or self.fires_nothing(s)
+            return not self.has_triggers or self.zone_triggers == frozenset() or \
+                quiet_draw(s, self.zone_triggers, self.game.zones)
         if isinstance(s, n.If):
             bodies = [body for _, body in s.branches] + [s.orelse or []]
             return all(self.is_straight(x) for body in bodies for x in body)
         if isinstance(s, (n.ForEach, n.While)):
             return all(self.is_straight(x) for x in s.body)
         return False
-
-    def fires_nothing(self, s: n.Stmt) -> bool:
-        """True for a draw between zones known here that have no `enter` or `leave` triggers.
-
-        The destination must not keep one-of-a-kind slots: an evicted card is discarded to
-        a pile this cannot see. (Refilling the source moves no card through ``move_card``.)
-        """
-        if self.zone_triggers is None or not isinstance(s, n.Draw):
-            return False
-        src, dst = _zone_named(s.source), _zone_named(s.dest)
-        if src is None or dst is None or src in self.zone_triggers or dst in self.zone_triggers:
-            return False
-        return not next(z for z in self.game.zones if z.name == dst).unique
 
     def inline_body(self, stmts: list[n.Stmt]) -> Fn | None:
         """The whole block as one function, if it never waits (a final `check end` is fine)."""
@@ -487,47 +476,19 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         name = s.call.func
         proc = self.ec.proc_ids[name]
         names = list(self.ec.sym.procedures[name])
+        if self.program is not None:
+            source = self.program.statements_source
+            b.emit(self.program.instruction(lambda out: source.call(s, proc, names, out), s.span), s.span)
+            return
         args = [self.ec.expr(a.value) for a in s.call.args]
         b.emit(_call(proc, list(zip(names, args))), s.span)
-
-
-def _zone_named(e: n.Expr) -> str | None:
-    """The declared zone a zone expression names (`tree_deck`, `me.hand`), or None if it is computed."""
-    ref = getattr(e, "ref", None)
-    if isinstance(e, n.Name) and ref and ref[0] == "zone":
-        return ref[1]
-    if isinstance(e, n.Attr) and ref and ref[0] == "pzone":
-        return e.name
-    return None
 
 
 # --- runtime helpers the instructions share --------------------------------------------
 
 def _call(proc: int, pairs: list[tuple[str, Fn]]) -> Callable:
     """The instruction calling a procedure: its parameters' values (``pairs``), and the caller's `me`
-    unless a parameter is named so. One or two parameters, the common cases, have instructions of their own."""
-    names = [name for name, _ in pairs]
-    if len(pairs) == 1 and "me" not in names:
-        (param, arg), = pairs
-
-        def call_one(st, fr):
-            L = fr.locals
-            local = {param: arg(st, L)}
-            if "me" in L:
-                local["me"] = L["me"]
-            st.stack.append(Frame(proc, 0, local))
-        return call_one
-    if len(pairs) == 2 and "me" not in names:
-        (param1, arg1), (param2, arg2) = pairs
-
-        def call_two(st, fr):
-            L = fr.locals
-            local = {param1: arg1(st, L), param2: arg2(st, L)}
-            if "me" in L:
-                local["me"] = L["me"]
-            st.stack.append(Frame(proc, 0, local))
-        return call_two
-
+    unless a parameter is named so (generated code writes the same: ``StmtSource.call``)."""
     def call(st, fr):
         L = fr.locals
         local = {}
