@@ -99,4 +99,3 @@ class PlayStatements:
         pcs = [b.emit(op, s.span) for op in (choose, declare, react, resolve)]
         self.sites.add(b.sites, pcs[0], "play", PLAY, s.span, self.sites.plays(else_discard))
         self.sites.add(b.sites, pcs[2], "answer", ANSWER, s.span, self.sites.answers())
-

@@ -197,7 +197,6 @@ class StmtSource:
             out.line("    _local['me'] = L['me']")
         out.line(f"st.stack.append({out.unit.constant(Frame, 'the frame of a procedure called')}({proc}, 0, _local))")
 
-
     def loop_start(self, s: n.ForEach, seq: str, pos: str, out: Body) -> None:
         """`for each`: keep the items (a copy) and a position in hidden locals; each item is work."""
         out.line(f"L[{seq!r}] = _xs = list({self.xs.as_list(s.source, out.unit)})")
