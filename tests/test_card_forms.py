@@ -3,12 +3,12 @@
 A draw between zones with no `enter`/`leave` triggers is straight-line code (a step of such
 draws runs in place); a card's `target:` of the form `target != me` (or beginning
 `target != me and`) is not asked for the player, nor for anyone in the first form; a zone
-trigger whose `if:` begins `card is KIND` is not asked for other cards. The properties
-compare the engine with the plain reading (ask every condition) over random games.
+trigger's `if:` or an `answer: when` that tests only the kind of `card` is a per-card table,
+and one that begins with such a test is not asked for other cards (compiler/forms.py). The
+properties compare the engine with the plain reading (ask every condition) over random games.
 """
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -19,46 +19,20 @@ from rulelang import cards
 from rulelang.agents import RandomAgent, play_out
 from rulelang.views import NAMES
 import rulelang.compiler.plays as plays
+import test_hooks as hooks
 
 ROOT = Path(__file__).resolve().parent.parent
 FLAPJACKS = rulelang.load_game(ROOT / "games" / "flapjacks")
 
-BASE = """\
-game: Forms
-players: {min: 2, max: 3}
-counters:
-  coin: {label: coin}
-vars:
-  flag: {type: bool}
-zones:
-  deck: {owner: table, visibility: hidden}
-  hand: {owner: player, visibility: owner}
-  pile: {owner: player, visibility: public}
-cards:
-  - {id: gem, name: Gem, count: 2, zone: deck}
-  - {id: rock, name: Rock, count: 2, zone: deck}
-"""
+#: test_hooks' little game, with a pile in front of each player and two rocks on top of the deck
+BASE = hooks.BASE.replace("zones:\n", "zones:\n  pile: {owner: player, visibility: public}\n", 1) \
+    + "  - {id: rock, name: Rock, count: 2, zone: deck}\n"
 
 
 def make(tmp_path: Path, body: str, steps: str, cards_more: str = "") -> rulelang.Game:
-    """BASE with ``cards_more`` (card lines), ``body`` (top-level YAML), and a step 'act' running
-    ``steps``, then a decision."""
-    effect = textwrap.indent(steps.strip("\n"), "        ")
-    text = BASE + cards_more + textwrap.dedent(body) + f"""
-turn:
-  order: seat
-  limit: 4
-  steps:
-    - name: act
-      effect: |
-{effect}
-    - name: rest
-      effect: me chooses n from 0 to 1
-"""
-    folder = tmp_path / "game"
-    folder.mkdir(exist_ok=True)
-    (folder / "game.yaml").write_text(text, encoding="utf-8")
-    return rulelang.load_game(folder)
+    """BASE with ``cards_more`` (card lines), then ``body`` (top-level YAML), and a step 'act' running
+    ``steps``, then a decision (the game test_hooks.make writes)."""
+    return hooks.make(tmp_path, body, steps, base=BASE + cards_more)
 
 
 def step_procs(game: rulelang.Game) -> set[str]:
@@ -78,25 +52,25 @@ triggers:
 def test_a_draw_between_untriggered_zones_runs_in_place(tmp_path):
     game = make(tmp_path, ON_PILE, "draw 2 from deck to me.hand")
     assert "step 'act'" not in step_procs(game)
-    st = game.new_state(2, seed=1)
-    assert st.zone("hand", st.active) == ["rock", "rock"]
+    state = game.new_state(2, seed=1)
+    assert state.zone("hand", state.active) == ["rock", "rock"]
 
 
 def test_a_draw_into_a_triggered_zone_runs_its_trigger_before_the_next_statement(tmp_path):
     game = make(tmp_path, ON_PILE, "draw 1 from deck to me.pile\nif me.coin = 5:\n    me.flag = true")
     assert "step 'act'" in step_procs(game)
-    st = game.new_state(2, seed=1)
-    assert st.zone("pile", st.active) == ["rock"]
-    assert st.var(st.active, "flag") is True
+    state = game.new_state(2, seed=1)
+    assert state.zone("pile", state.active) == ["rock"]
+    assert state.var(state.active, "flag") is True
 
 
 def test_a_kind_gate_leaves_out_only_the_cards_its_condition_refuses(tmp_path):
     game = make(tmp_path, ON_PILE, "draw 4 from deck to me.pile")     # the deck's top is its last card
     (gate,) = [(g, exact) for _, _, g, exact in next(z for z in game.zones if z.name == "pile").on_enter]
     assert gate == ([t.id != "gem" for t in game.card_type], True)
-    st = game.new_state(2, seed=1)
-    assert st.zone("pile", st.active) == ["rock", "rock", "gem", "gem"]
-    assert st.counter(st.active, "coin") == 10
+    state = game.new_state(2, seed=1)
+    assert state.zone("pile", state.active) == ["rock", "rock", "gem", "gem"]
+    assert state.counter(state.active, "coin") == 10
 
 
 @pytest.mark.parametrize("condition, form", [
