@@ -28,24 +28,29 @@ if TYPE_CHECKING:
 
 def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     """Move one card; one-of-a-kind slots evict, triggers fire, watchers check."""
-    src = st.loc[card]
+    loc = st.loc
+    src = loc[card]
     if src == dest:
         return
     st.work -= 1
     if st.work < 0:
         raise over_budget(st)
     zones, lay = st.zones, st.lay
-    zones[src].remove(card)
+    pile = zones[src]
+    if pile[-1] == card:        # from the top, as every draw is: no search through a deck
+        pile.pop()
+    else:
+        pile.remove(card)
     ddecl, downer = lay.zones[dest]
     if ddecl.unique:
-        _evict_slot(st, card, ddecl, downer)
+        _evict_slot(st, card, dest, ddecl, downer)
     zones[dest].append(card)
-    st.loc[card] = dest
+    loc[card] = dest
     if st.revealed:
         forget_revealed(st, card)
     st.log.append((records.moved, st.turn, card, src, dest, how))
     sdecl, sowner = lay.zones[src]
-    if sdecl is not ddecl and st.game.card_counters:
+    if sdecl is not ddecl and st.game.card_counters and any(st.counters[st.game.player_holder + st.n + card]):
         _clear_card_counters(st, card)
     if sdecl.on_leave:
         _fire(st, sdecl.on_leave, card, sowner)
@@ -64,30 +69,53 @@ def _clear_card_counters(st: State, card: int) -> None:
         st.log.append((records.cleared, st.turn, h))
 
 
-def _evict_slot(st: State, card: int, decl: ZoneDecl, owner: int | None) -> None:
-    game = st.game
+def _evict_slot(st: State, card: int, dest: int, decl: ZoneDecl, owner: int | None) -> None:
+    """Discard the cards in the arriving card's slot: in its zone ``dest``, then in the zones sharing slots with it."""
+    game, zones = st.game, st.zones
     slot = game.slot_of[card]
-    for zdecl in [decl] + [game.zones[i] for i in decl.unique_with]:
-        zid = game.zone_id(zdecl, owner, st.n)
-        spend(st, len(st.zones[zid]))
-        for other in [c for c in st.zones[zid] if game.slot_of[c] == slot]:
-            discard_card(st, other, how="replaced")
+    if zones[dest]:                 # an empty zone costs no work: nothing to look at
+        _evict_from(st, zones[dest], slot)
+    for i in decl.unique_with:
+        cards = zones[game.zone_id(game.zones[i], owner, st.n)]
+        if cards:
+            _evict_from(st, cards, slot)
+
+
+def _evict_from(st: State, cards: list[int], slot: str) -> None:
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
+    slot_of = st.game.slot_of
+    for card in cards:
+        if slot_of[card] == slot:           # rare: only then copy the list the discards change
+            for other in [c for c in cards if slot_of[c] == slot]:
+                discard_card(st, other, how="replaced")
+            return
 
 
 def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
-    for cond, proc in triggers:
-        local = {"card": card, "owner": owner, "me": owner}
-        if cond is None or cond(st, local):
+    """Start the zone triggers whose `if:` holds for the card; a condition only reads its locals."""
+    local = None
+    for cond, proc, gate, exact in triggers:
+        if gate is not None and not gate[card]:     # its `if:` tests the card's kind: this kind fails it
+            continue
+        if local is None:
+            local = {"card": card, "owner": owner, "me": owner}
+        if cond is None or exact or cond(st, local):
             st.fired.append(Frame(proc, 0, local))
+            local = None                    # the frame owns it now
 
 
 def _check_watchers(st: State, zid: int, owner: int | None) -> None:
     types = st.game.card_type
     cards = list(st.zones[zid])
-    spend(st, len(cards))
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
+    loc = st.loc
     for card in cards:
         rule = types[card].discard_when
-        if rule is not None and st.loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):
+        if rule is not None and loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):
             discard_card(st, card, how="discarded")
 
 
@@ -184,35 +212,44 @@ def discard_played(st: State, fr: Frame) -> None:
 
 def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
     """One card of each kind in a zone, in zone order: copies of a card make one option."""
-    seen: set[str] = set()
-    found = []
     cards = st.zones[zid]
     st.work -= len(cards)
     if st.work < 0:
         raise over_budget(st)
+    types = st.game.card_type
+    first: dict[str, tuple[int, CardType]] = {}
     for card in cards:
-        ctype = st.game.card_type[card]
-        if ctype.id not in seen:
-            seen.add(ctype.id)
-            found.append((card, ctype))
-    return found
+        ctype = types[card]
+        if ctype.id not in first:
+            first[ctype.id] = (card, ctype)
+    return list(first.values())
 
 
 def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
-    """Every (card, target) the player may play from a zone, targets in seat order from the player."""
+    """Every (card, target) the player may play from a zone, targets in seat order from the player.
+
+    A target condition is not asked where its form tells (CardType.target_others, target_not_me).
+    """
     options, values = [], []
+    n = st.n
+    others = None
     for card, ctype in kinds_in(st, zid):
         if ctype.play_proc is None:
             continue
-        if ctype.play_target is None:
-            targets = [player]
+        allows = ctype.play_target
+        if allows is None:
+            targets = (player,)
+        elif ctype.target_others:
+            if others is None:
+                others = [(player + i) % n for i in range(1, n)]
+            targets = others
         else:
             targets = []
             local = {"me": player, "this": card}
-            for i in range(st.n):
-                t = (player + i) % st.n
+            for i in range(1 if ctype.target_not_me else 0, n):
+                t = (player + i) % n
                 local["target"] = t
-                if ctype.play_target(st, local):
+                if allows(st, local):
                     targets.append(t)
         for t in targets:
             if t == player:
@@ -237,10 +274,20 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     # A quick look before asking anyone: a condition that reads only the card and its player is
     # tried here; one that reads `me` or `this` (the reactor, the answering card) can only be
     # tried on a reactor's hand (reaction_options), so it always lets the question go round.
-    local = {"card": card, "me": None, "this": None, "player": player}
-    if not any(r.answer_personal or r.answer_when(st, local) for r in game.reaction_types):
-        return []
-    return [(player + i) % st.n for i in range(1, st.n)]
+    local = None
+    for r in game.reaction_types:
+        if not r.answer_personal:
+            gate = r.answer_gate        # which cards can pass its condition (compiler/forms.py)
+            if gate is not None and not gate[card]:
+                continue
+            if gate is None or not r.answer_exact:
+                if local is None:
+                    local = {"card": card, "me": None, "this": None, "player": player}
+                if not r.answer_when(st, local):
+                    continue
+        n = st.n
+        return [(player + i) % n for i in range(1, n)]
+    return []
 
 
 def zone_of_hand(st: State, reactor: int, card: int, player: int) -> int:
@@ -253,8 +300,11 @@ def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) 
     """The answers the reactor holds for this card (the caller adds "pass")."""
     options, values = [], []
     for reaction, rtype in kinds_in(st, zid):
-        if rtype.answer_when is not None and rtype.answer_when(st, {"card": card, "me": reactor, "this": reaction,
-                                                                    "player": player}):
+        when, gate = rtype.answer_when, rtype.answer_gate
+        if when is None or gate is not None and not gate[card]:
+            continue
+        if (gate is not None and rtype.answer_exact) or when(st, {"card": card, "me": reactor, "this": reaction,
+                                                                 "player": player}):
             options.append([f"answer:{rtype.id}", f"answer with {rtype.name}"])
             values.append([reactor, reaction])
     return options, values

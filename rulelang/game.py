@@ -40,8 +40,10 @@ class ZoneDecl:
     discard: int | None = None
     unique: bool = False
     unique_with: list[int] = field(default_factory=list)
-    on_enter: list[tuple[Fn | None, int]] = field(default_factory=list)   # (condition, procedure)
-    on_leave: list[tuple[Fn | None, int]] = field(default_factory=list)
+    #: (condition, procedure, which card instances can pass the condition (None: any may), whether
+    #: exactly those do): see compiler/forms.py
+    on_enter: list[tuple[Fn | None, int, list[bool] | None, bool]] = field(default_factory=list)
+    on_leave: list[tuple[Fn | None, int, list[bool] | None, bool]] = field(default_factory=list)
     watched: bool = False         # holds cards with discard_when
 
 
@@ -59,11 +61,19 @@ class CardType:
     tags: tuple[str, ...]
     text: str = ""
     play_target: Fn | None = None     # condition on target; None: only `me`
+    #: the condition is `target != me`, or begins `target != me and`: the player is never a target,
+    #: and in the first form every other seat is, so legal_plays asks the condition for no seat
+    target_not_me: bool = False
+    target_others: bool = False
     play_proc: int | None = None      # places the card and runs its effect
     answer_when: Fn | None = None
     answer_proc: int | None = None
     #: its `answer: when` reads `me` or `this` (the reactor, the answering card): only a reactor's hand can tell
     answer_personal: bool = False
+    #: which answered cards can pass `answer: when` (None: any may), and whether exactly those do
+    #: (the condition tests only the kind of `card`: compiler/forms.py)
+    answer_gate: list[bool] | None = None
+    answer_exact: bool = False
     discard_when: Fn | None = None
     span: Span | None = None
     token: bool = False               # waits in its start zone (a supply) until created; discarded back there

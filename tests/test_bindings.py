@@ -103,15 +103,19 @@ class _Watch:
             phase.until = self._wrap("until", phase.until, BINDINGS[Rule.STEP].locals_names(phase.order == "seat"))
         g.score = self._wrap("score", g.score, BINDINGS[Rule.PLAYER_VALUE].locals_names())
         g.returns = self._wrap("returns", g.returns, BINDINGS[Rule.RETURNS].locals_names())
+        # The forms that let the runtime skip a condition (compiler/forms.py) are turned off: the watch
+        # sees every condition asked with the names it is given.
         for ctype in g.cards:
             ctype.play_target = self._wrap("play target", ctype.play_target, BINDINGS[Rule.CARD_PLAY].locals_names())
             ctype.answer_when = self._wrap("answer when", ctype.answer_when, BINDINGS[Rule.ANSWER].locals_names())
             ctype.discard_when = self._wrap("discard_when", ctype.discard_when,
                                             BINDINGS[Rule.DISCARD_WHEN].locals_names())
+            ctype.target_not_me = ctype.target_others = ctype.answer_exact = False
+            ctype.answer_gate = None
         for zone in g.zones:
             for hooks in (zone.on_enter, zone.on_leave):
-                hooks[:] = [(self._wrap("enter/leave if", cond, BINDINGS[Rule.ON_MOVE].locals_names()), proc)
-                            for cond, proc in hooks]
+                hooks[:] = [(self._wrap("enter/leave if", cond, BINDINGS[Rule.ON_MOVE].locals_names()), proc, None,
+                             False) for cond, proc, _, _ in hooks]
 
 
 class _WatchingAgent:

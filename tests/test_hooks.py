@@ -38,10 +38,12 @@ cards:
 """
 
 
-def make(tmp_path: Path, body: str, steps: str = "roll 2 d as r\nme.coin = r.total") -> rulelang.Game:
-    """A game: BASE, then ``body`` (top-level YAML), and one step 'act' running ``steps``, then 'rest'."""
+def make(tmp_path: Path, body: str, steps: str = "roll 2 d as r\nme.coin = r.total",
+         base: str | None = None) -> rulelang.Game:
+    """A game: ``base`` (BASE if None), then ``body`` (top-level YAML), and one step 'act' running ``steps``,
+    then 'rest'."""
     effect = textwrap.indent(steps.strip("\n"), "        ")
-    text = BASE + textwrap.dedent(body) + f"""
+    text = (BASE if base is None else base) + textwrap.dedent(body) + f"""
 turn:
   order: seat
   limit: 4

@@ -31,6 +31,7 @@ from ..turns import begin_turn, call_step, next_turn
 from .bounds import function_order, too_deep_functions
 from .program import Program
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
+from .forms import card_gate, target_form
 from .statements import Builder, StmtCompiler
 from .hook_decls import HookDeclarations
 from .hooks import fire_turn_hooks
@@ -281,7 +282,9 @@ class GameCompiler(HookDeclarations):
         proc_ids = {name: self.new_proc(f"procedure {name}") for name in spec.procedures}
         ec = ExprCompiler(g, self.sym, proc_ids)
         self.roll_hooks = {t.on.subject: ([], []) for t in spec.triggers if t.on is not None and t.on.event.on_roll}
-        sc = StmtCompiler(ec, has_triggers=bool(spec.triggers), roll_hooks=self.roll_hooks)
+        zone_triggers = frozenset(t.on.subject for t in spec.triggers if t.on is not None and t.on.event.on_card)
+        sc = StmtCompiler(ec, has_triggers=bool(spec.triggers), roll_hooks=self.roll_hooks,
+                          zone_triggers=zone_triggers)
         if self.python:
             g.program = ec.program = sc.program = Program(ec, sc)
 
@@ -315,8 +318,8 @@ class GameCompiler(HookDeclarations):
             sc.block(job.tree, b)
             b.exit.pc = b.here()
             self.finish(index, b)
-        resolve = self.generate_triggers(expr, block)
-        self.generate_cards(jobs, expr, block, resolve)
+        resolve = self.generate_triggers(expr, block, jobs, ec)
+        self.generate_cards(jobs, expr, block, resolve, ec)
         for cond in spec.end:
             g.end.append(EndCondition(cond.name, expr(cond.when), expr(cond.winner), cond.span))
         g.score = self.score(expr)
@@ -342,13 +345,15 @@ class GameCompiler(HookDeclarations):
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]
 
-    def generate_cards(self, jobs, expr, block, resolve: list) -> None:
+    def generate_cards(self, jobs, expr, block, resolve: list, ec: ExprCompiler) -> None:
         g = self.game
         watched: set[int] = set()
         for card, ctype in zip(self.spec.cards, g.cards):
             to_tree = _tree(jobs, card.path + ("play", "to"))
             if card.play is not None:
                 ctype.play_target = expr(card.play.target)
+                if card.play.target is not None:
+                    ctype.target_not_me, ctype.target_others = target_form(_tree(jobs, card.play.target.path))
                 to = expr(card.play.to)
                 after = [(after_resolving(cond, proc), span) for cond, proc, ref, span in resolve
                          if is_of_kind(ctype, ref)]
@@ -362,6 +367,7 @@ class GameCompiler(HookDeclarations):
             if card.answer is not None:
                 ctype.answer_when = expr(card.answer.when)
                 ctype.answer_personal = _reads_locals(_tree(jobs, card.answer.when.path), {"me", "this"})
+                ctype.answer_gate, ctype.answer_exact = card_gate(_tree(jobs, card.answer.when.path), ec)
                 ctype.answer_proc = block(card.answer.effect, f"answer {ctype.id}")
             if card.discard_when is not None:
                 ctype.discard_when = expr(card.discard_when)
@@ -383,7 +389,7 @@ class GameCompiler(HookDeclarations):
         if decl not in decls:
             decls.append(decl)
 
-    def generate_triggers(self, expr, block) -> list:
+    def generate_triggers(self, expr, block, jobs: dict[tuple, _Job], ec: ExprCompiler) -> list:
         """Zone triggers attach to their zones; resolve triggers are returned for the cards."""
         g = self.game
         resolve = []
@@ -399,7 +405,8 @@ class GameCompiler(HookDeclarations):
                 resolve.append((cond, proc, self.sym.class_ref(subject), trig.span))
                 continue
             decl = next(z for z in g.zones if z.name == subject)
-            (decl.on_enter if event is Event.ENTER else decl.on_leave).append((cond, proc))
+            gate, exact = card_gate(_tree(jobs, trig.cond.path), ec) if trig.cond is not None else (None, False)
+            (decl.on_enter if event is Event.ENTER else decl.on_leave).append((cond, proc, gate, exact))
         return resolve
 
     def generate_main(self, main: int, setup: int | None, phases: list[tuple[PhaseSpec, list]]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import nodes as n
+from ..interpreter import Frame
 from ..visitors import Dispatch
 from .. import statements as homes  # noqa: F401  (their node classes exist before the table at the end)
 from .codegen import FRAME_PC, Body
@@ -192,6 +193,17 @@ class StmtSource:
             self.block(s.body, out)
 
     # -- instructions of their own: loops and branches that may hold decisions ------------------
+
+    def call(self, s: n.CallStmt, proc: int, names: list[str], out: Body) -> None:
+        """`P(args)`: a frame for procedure ``proc``, with its parameters' values, in order, and the
+        caller's `me` unless a parameter is named so (as ``statements._call``)."""
+        bound = [name for name, _ in zip(names, s.call.args)]
+        items = ", ".join(f"{name!r}: {self.e(a.value, out)}" for name, a in zip(bound, s.call.args))
+        out.line(f"_local = {{{items}}}")
+        if "me" not in bound:
+            out.line("if 'me' in L:")
+            out.line("    _local['me'] = L['me']")
+        out.line(f"st.stack.append({out.unit.constant(Frame, 'the frame of a procedure called')}({proc}, 0, _local))")
 
     def loop_start(self, s: n.ForEach, seq: str, pos: str, out: Body) -> None:
         """`for each`: keep the items (a copy) and a position in hidden locals; each item is work."""

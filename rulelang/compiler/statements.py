@@ -25,6 +25,7 @@ from ..views import reveal_cards
 from ..limits import over_budget, roll_dice, too_big
 from .choices import ChoiceStatements
 from .expressions import ExprCompiler, Fn, local_name
+from .forms import quiet_draw
 from .hooks import HookStatements, Label, goto
 from .plays import PlayStatements
 from .sites import Sites
@@ -60,11 +61,14 @@ def _jump_unless(cond: Fn, label: Label) -> Callable:
 class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     """Turns checked statements into instructions of a ``Builder``."""
 
-    def __init__(self, ec: ExprCompiler, has_triggers: bool = True, roll_hooks: dict | None = None):
+    def __init__(self, ec: ExprCompiler, has_triggers: bool = True, roll_hooks: dict | None = None,
+                 zone_triggers: frozenset[str] | None = None):
         self.ec = ec
         self.game = ec.game
         self.hidden = 0
         self.has_triggers = has_triggers
+        #: the zones with `enter`/`leave` triggers (None: unknown, so any card move may fire one)
+        self.zone_triggers = zone_triggers
         #: die -> (procedures of its `before roll` triggers, of its `after roll` triggers), filled in later
         self.roll_hooks = roll_hooks or {}
         self.sites = Sites(ec.game)
@@ -112,19 +116,20 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     def is_straight(self, s: n.Stmt) -> bool:
         """True for statements that never wait, jump out or push a frame.
 
-        Card moves count only when the game has no triggers, because triggered
-        effects must run right after the statement that fired them.
+        Card moves count only when they cannot fire a zone trigger (``forms.quiet_draw``), because
+        triggered effects must run right after the statement that fired them.
         """
         if isinstance(s, n.Roll):
             return s.die not in self.roll_hooks
         if isinstance(s, n.Create):
-            return not self.has_triggers
+            return not self.has_triggers or self.zone_triggers == frozenset()
         if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
             return False
         if isinstance(s, self._STRAIGHT) or homes.is_straight(type(s)):
             return True
         if isinstance(s, self._CARD_MOVES):
-            return not self.has_triggers
+            return not self.has_triggers or self.zone_triggers == frozenset() or \
+                quiet_draw(s, self.zone_triggers, self.game.zones)
         if isinstance(s, n.If):
             bodies = [body for _, body in s.branches] + [s.orelse or []]
             return all(self.is_straight(x) for body in bodies for x in body)
@@ -442,18 +447,12 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         name = s.call.func
         proc = self.ec.proc_ids[name]
         names = list(self.ec.sym.procedures[name])
+        if self.program is not None:
+            source = self.program.statements_source
+            b.emit(self.program.instruction(lambda out: source.call(s, proc, names, out), s.span), s.span)
+            return
         args = [self.ec.expr(a.value) for a in s.call.args]
-        pairs = list(zip(names, args))
-
-        passes_me = "me" not in names          # the caller's `me` goes along unless a parameter is named so
-
-        def op(st, fr):
-            L = fr.locals
-            local = {p: f(st, L) for p, f in pairs}
-            if passes_me and "me" in L:
-                local["me"] = L["me"]
-            st.stack.append(Frame(proc, 0, local))
-        b.emit(op, s.span)
+        b.emit(_call(proc, list(zip(names, args))), s.span)
 
 
 #: Each statement class's closure (``f_<Class>``, or a home statement's ``closure``) and its own instruction
@@ -464,6 +463,20 @@ require("the statement compiler", _CLOSURES, _INSTRUCTIONS)
 
 
 # --- runtime helpers the instructions share --------------------------------------------
+
+def _call(proc: int, pairs: list[tuple[str, Fn]]) -> Callable:
+    """The instruction calling a procedure: its parameters' values (``pairs``), and the caller's `me`
+    unless a parameter is named so (generated code writes the same: ``StmtSource.call``)."""
+    def call(st, fr):
+        L = fr.locals
+        local = {}
+        for p, f in pairs:
+            local[p] = f(st, L)
+        if "me" not in local and "me" in L:
+            local["me"] = L["me"]
+        st.stack.append(Frame(proc, 0, local))
+    return call
+
 
 def _distinct(fs: list[Fn]) -> list[Fn]:
     """The statements' closures, each object once (a shared one, like ``check_end``, gets a wrapper of its own),
