@@ -17,6 +17,8 @@ from rulelang import fixtures
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from openspiel_play import random_return    # noqa: E402
+
 from rulelang.adapters.openspiel import load_game    # noqa: E402
 
 GOOFSPIEL = Path(__file__).resolve().parent.parent / "examples" / "goofspiel"
@@ -74,19 +76,11 @@ def test_win_rates_under_random_play_agree_within_sampling_error(chance):
     games = 800
     rng = random.Random(6)
     game = load_game(GOOFSPIEL, chance=chance)
-    ours = sum(_random_return(game, rng) for _ in range(games)) / games
-    theirs = sum(_random_return(pyspiel.load_game("goofspiel"), rng) for _ in range(games)) / games
+    ours = sum(random_return(game, rng) for _ in range(games)) / games
+    theirs = sum(random_return(pyspiel.load_game("goofspiel"), rng) for _ in range(games)) / games
     assert abs(ours - theirs) < 4 * (2 / games) ** 0.5          # each return's deviation is at most 1
 
 
-def _random_return(game, rng: random.Random) -> float:
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
-        else:
-            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(2)])
-    return state.returns()[0]
 
 
 def test_asking_single_options_asks_the_last_turn_too():

@@ -18,6 +18,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from openspiel_play import play_turns_in_step, random_return    # noqa: E402
+
 from rulelang.adapters.openspiel import load_game    # noqa: E402
 
 KUHN = Path(__file__).resolve().parent.parent / "examples" / "kuhn_poker"
@@ -102,17 +104,8 @@ def play_in_step(players: int, seed: int) -> list:
     """Play one random action sequence in both games; the actions taken."""
     rng = random.Random(seed)
     theirs, ours = deal_both(players, rng)
-    taken = []
-    while not theirs.is_terminal():
-        assert not ours.is_terminal(), taken
-        assert ours.current_player() == theirs.current_player(), taken
-        assert ours.legal_actions() == theirs.legal_actions(), taken
-        action = rng.choice(theirs.legal_actions())
-        taken.append(action)
-        theirs.apply_action(action)
-        ours.apply_action(action)
-    assert ours.is_terminal(), taken
-    assert ours.returns() == theirs.returns(), taken
+    taken: list[int] = []
+    play_turns_in_step(theirs, ours, rng, taken)
     return taken
 
 
@@ -150,18 +143,7 @@ def test_returns_under_random_play_agree_within_sampling_error(chance):
     ours = load_game(KUHN, chance=chance, seed=1)
     theirs = pyspiel.load_game("kuhn_poker")
     rng = random.Random(5)
-    mean_ours = sum(_random_return(ours, rng) for _ in range(games)) / games
-    mean_theirs = sum(_random_return(theirs, rng) for _ in range(games)) / games
+    mean_ours = sum(random_return(ours, rng) for _ in range(games)) / games
+    mean_theirs = sum(random_return(theirs, rng) for _ in range(games)) / games
     # P1's return under uniform random play has a standard deviation below 1.5: 4 sigma of the difference
     assert abs(mean_ours - mean_theirs) < 4 * 1.5 * (2 / games) ** 0.5
-
-
-def _random_return(game, rng: random.Random) -> float:
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choice([o for o, _ in outcomes]))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state.returns()[0]

@@ -19,6 +19,8 @@ from rulelang import fixtures
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from openspiel_play import random_return    # noqa: E402
+
 from rulelang.adapters.openspiel import load_game    # noqa: E402
 
 LEDUC = Path(__file__).resolve().parent.parent / "examples" / "leduc_poker"
@@ -76,17 +78,7 @@ def test_returns_under_random_play_agree_within_sampling_error(chance):
     games = 2000
     rng = random.Random(8)
     game = load_game(LEDUC, chance=chance)
-    ours = sum(_random_return(game, rng) for _ in range(games)) / games
-    theirs = sum(_random_return(pyspiel.load_game("leduc_poker"), rng) for _ in range(games)) / games
+    ours = sum(random_return(game, rng) for _ in range(games)) / games
+    theirs = sum(random_return(pyspiel.load_game("leduc_poker"), rng) for _ in range(games)) / games
     # P1's return lies within -13..13 (standard deviation well under 7): 4 sigma of the difference
     assert abs(ours - theirs) < 4 * 7 * (2 / games) ** 0.5
-
-
-def _random_return(game, rng: random.Random) -> float:
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state.returns()[0]

@@ -16,6 +16,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from openspiel_play import play_turns_in_step, random_return    # noqa: E402
+
 from rulelang.adapters.openspiel import load_game    # noqa: E402
 
 LIARS_DICE = Path(__file__).resolve().parent.parent / "examples" / "liars_dice"
@@ -66,16 +68,7 @@ def play_in_step(seed: int, dice: int = 1) -> list[int]:
         assert [a - offset for a, _ in ours.chance_outcomes()] == [a for a, _ in theirs.chance_outcomes()]
         theirs.apply_action(face)
         ours.apply_action(face + offset)
-    while not theirs.is_terminal():
-        assert not ours.is_terminal() and not ours.is_chance_node(), taken
-        assert ours.current_player() == theirs.current_player(), taken
-        assert ours.legal_actions() == theirs.legal_actions(), taken
-        action = rng.choice(theirs.legal_actions())
-        taken.append(action)
-        theirs.apply_action(action)
-        ours.apply_action(action)
-    assert ours.is_terminal(), taken
-    assert ours.returns() == theirs.returns(), taken
+    play_turns_in_step(theirs, ours, rng, taken)
     return taken
 
 
@@ -114,17 +107,7 @@ def test_returns_under_random_play_agree_within_sampling_error(chance):
     ours = load_game(LIARS_DICE, chance=chance, seed=1)
     theirs = their_game()
     rng = random.Random(5)
-    mean_ours = sum(_random_return(ours, rng) for _ in range(games)) / games
-    mean_theirs = sum(_random_return(theirs, rng) for _ in range(games)) / games
+    mean_ours = sum(random_return(ours, rng) for _ in range(games)) / games
+    mean_theirs = sum(random_return(theirs, rng) for _ in range(games)) / games
     # P1's return is +1 or -1, so its standard deviation is at most 1: 4 sigma of the difference
     assert abs(mean_ours - mean_theirs) < 4 * (2 / games) ** 0.5
-
-
-def _random_return(game, rng: random.Random) -> float:
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state.returns()[0]

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import rulelang
+from effect_games import EffectGames
 from rulelang import RuleError, State
 from rulelang.adapters.core import ActionMap
 from rulelang.narrate import narrate
@@ -52,17 +52,7 @@ end:
     winner: players
 """
 
-_FOLDERS: dict[str, Path] = {}
-
-
-def game(tmp_path: Path, effect: str, **params: int) -> rulelang.Game:
-    """The game with this effect (its folder written once per effect), compiled for these params."""
-    if effect not in _FOLDERS:
-        folder = Path(tempfile.mkdtemp(dir=tmp_path))
-        body = "\n".join("        " + line for line in effect.splitlines())
-        (folder / "game.yaml").write_text(GAME.format(effect=body))
-        _FOLDERS[effect] = folder
-    return rulelang.load_game(_FOLDERS[effect], params=params)
+game = EffectGames(GAME)
 
 
 small = st.integers(-50, 50)

@@ -54,19 +54,9 @@ class ChoiceStatements:
         text = self.option_text(item_of(s.source.type) or "?")
 
         def offer(st, L):
-            options, values, seen = [], [], set()
-            xs = items(st, L)
-            spend(st, len(xs))          # each option looked at is work
-            for x in xs:
-                if cond is not None:
-                    L[var] = x
-                    if not cond(st, L):
-                        continue
-                oid, label = text(st, x)
-                if oid not in seen:        # equal items (two copies of a card) are one option
-                    seen.add(oid)
-                    options.append([oid, label])
-                    values.append(x)
+            options: list[list[str]] = []
+            values: list[Any] = []
+            add_items(st, L, items(st, L), var, cond, text, options, values, set())
             return who(st, L), "choose", "choose", options, values
         pc = b.emit(_decision(offer, store), s.span)
         self.sites.add(b.sites, pc, "choose", s.name or target_word(s.target), s.span,
@@ -143,19 +133,7 @@ class ChoiceStatements:
         text = self.option_text(item_of(br.source.type) or "?")
 
         def add(st, L, k, options, values):
-            xs = items(st, L)
-            spend(st, len(xs))
-            seen = {o[0] for o in options}
-            for x in xs:
-                if cond is not None:
-                    L[var] = x
-                    if not cond(st, L):
-                        continue
-                oid, label = text(st, x)
-                if oid not in seen:
-                    seen.add(oid)
-                    options.append([oid, label])
-                    values.append([k, x])
+            add_items(st, L, items(st, L), var, cond, text, options, values, {o[0] for o in options}, branch=k)
         return None, add, var, text, ec.constant(br.source)
 
     def branch_options(self, branches: list, guards: list) -> tuple[tuple[str, str], ...] | None:
@@ -229,6 +207,26 @@ class ChoiceStatements:
         pc = b.emit(op, s.span)
         self.sites.add(b.sites, pc, "secret", s.name or target_word(s.target), s.span,
                        self.sites.items(item_of(s.source.type) or "?", (known, values), text))
+
+
+def add_items(st: State, L: dict, xs: list, var: str | None, cond: Callable | None, text: Callable,
+              options: list, values: list, seen: set, branch: int | None = None) -> None:
+    """Each item of ``xs`` that passes ``cond`` (with ``var`` bound to it) as an option, its id and label by ``text``.
+
+    Each item looked at is work. Items of one id (two copies of a card) are one option: ``seen`` holds the ids
+    offered so far. The value is the item, or ``[branch, item]`` for a `for` branch of `chooses one`.
+    """
+    spend(st, len(xs))
+    for x in xs:
+        if cond is not None:
+            L[var] = x
+            if not cond(st, L):
+                continue
+        oid, label = text(st, x)
+        if oid not in seen:
+            seen.add(oid)
+            options.append([oid, label])
+            values.append(x if branch is None else [branch, x])
 
 
 def _decision(offer: Callable, take: Callable) -> Callable:

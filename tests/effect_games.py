@@ -1,0 +1,28 @@
+"""One-step games made from a spec template whose ``{effect}`` is a rule text: each effect's folder written once."""
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import rulelang
+
+
+class EffectGames:
+    """``games(tmp_path, effect, **params)``: the template's game with this effect, compiled for these params.
+
+    The folder of an effect is written on first use and kept for the session, so hypothesis examples that
+    reuse an effect load it again rather than write it again.
+    """
+
+    def __init__(self, template: str, indent: int = 8) -> None:
+        self.template = template
+        self.indent = " " * indent
+        self.folders: dict[str, Path] = {}
+
+    def __call__(self, tmp_path: Path, effect: str, **params: int) -> rulelang.Game:
+        if effect not in self.folders:
+            folder = Path(tempfile.mkdtemp(dir=tmp_path))
+            body = "\n".join(self.indent + line for line in effect.splitlines())
+            (folder / "game.yaml").write_text(self.template.format(effect=body))
+            self.folders[effect] = folder
+        return rulelang.load_game(self.folders[effect], params=params)

@@ -1,0 +1,33 @@
+"""Shared moves of the OpenSpiel conformance tests: two games played in step, and a random playout's return."""
+from __future__ import annotations
+
+import random
+
+
+def play_turns_in_step(theirs, ours, rng: random.Random, taken: list[int]) -> None:
+    """Turn by turn until OpenSpiel's game ends: the same player to move and the same legal actions at every
+    step, both given the same random action (appended to ``taken``), and at the end the same returns."""
+    while not theirs.is_terminal():
+        assert not ours.is_terminal() and not ours.is_chance_node(), taken
+        assert ours.current_player() == theirs.current_player(), taken
+        assert ours.legal_actions() == theirs.legal_actions(), taken
+        action = rng.choice(theirs.legal_actions())
+        taken.append(action)
+        theirs.apply_action(action)
+        ours.apply_action(action)
+    assert ours.is_terminal(), taken
+    assert ours.returns() == theirs.returns(), taken
+
+
+def random_return(game, rng: random.Random) -> float:
+    """P1's return after a uniformly random playout: random chance outcomes and random legal actions
+    (every player's at a simultaneous node)."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+        elif state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state.returns()[0]
