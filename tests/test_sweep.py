@@ -325,3 +325,20 @@ def test_the_table_is_boxed_on_a_terminal_and_plain_otherwise(jf_doc):
     print_sweep(varies, results, target.metric, target, plain, False)
     assert "┃" in boxed.getvalue() and "┃" not in plain.getvalue() and "\x1b" not in plain.getvalue()
     assert "meets target" in plain.getvalue() and "settings meet" in boxed.getvalue()
+
+
+PIG = str(ROOT / "examples" / "pig")
+
+
+def test_a_param_is_varied_by_its_name_alone(capsys):
+    """`--vary goal=...` sets the param's default, which the games play with: a goal of 1 ends in a few turns."""
+    assert resolve(load_document(PIG), "goal").path == ("params", "goal", "default")
+    code, out, _ = sweep(capsys, PIG, "--players", "2", "--vary", "goal=1,60", "--games", "30", "--json")
+    assert code == 0
+    turns = {s["values"]["goal"]: s["turns"]["mean"] for s in last_json(out)["settings"]}
+    assert turns[1] < turns[60]
+
+
+def test_a_param_both_varied_and_set_is_a_usage_error(capsys):
+    code, _, err = sweep(capsys, PIG, "--players", "2", "--vary", "goal=5,6", "--param", "goal=5")
+    assert code == 2 and "either varied or set" in err

@@ -12,7 +12,9 @@ spec's data the way a designer reads the files:
   row for 4 players);
 - a rule text holding exactly one number, such as an end condition's
   ``when: any(p in players where p.points >= 21)``: the key names that number;
-  when the text holds several, a last segment picks the n-th: ``end.1.when.2``.
+  when the text holds several, a last segment picks the n-th: ``end.1.when.2``;
+- a declared param by its name alone (``goal``): its default, the value the
+  games play with when ``--param`` does not set it (``params.goal.default``).
 
 A key that leads nowhere, or to something that is not a number, is a located
 error at the last place it reached, with a did-you-mean and the names there.
@@ -54,6 +56,9 @@ def resolve(doc: Document, key: str) -> Address:
     segments = key.split(".")
     if not key or any(not s for s in segments):
         raise _error(doc, key, (), "a key is names joined by dots, such as tables.TABLE.ROW.COLUMN or cards.CARD.count")
+    declared = doc.data.get("params") if isinstance(doc.data, dict) else None
+    if len(segments) == 1 and isinstance(declared, dict) and isinstance(declared.get(key), dict):
+        return _number_at(doc, key, ("params", key, "default"), declared[key].get("default"))
     node, path = doc.data, ()
     i = 0
     while i < len(segments):

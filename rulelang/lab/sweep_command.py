@@ -39,6 +39,9 @@ def sweep(args: argparse.Namespace) -> int:
     _check_numbers(args)
     try:
         varies = [parse_vary(text) for text in args.vary]
+        both = [v.key for v in varies if v.key in args.params]
+        if both:
+            raise ValueError(f"--vary {both[0]} and --param {both[0]}: a param is either varied or set, not both")
         target = parse_target(args.target) if args.target else None
         total = len(combinations(varies))
     except ValueError as error:
