@@ -256,6 +256,9 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         obj = ec.expr(target.obj)
         if kind == "pvar":
             vi = game.var_names.index(target.name)
+            who = local_name(target.obj)
+            if who is not None:          # `p.at = ...` for a local p: the commonest target, read directly
+                return lambda st, L, v: set_player_var(st, L[who], vi, v)
             return lambda st, L, v: set_player_var(st, obj(st, L), vi, v)
         ci = game.counters.index(target.name)
         holder = ec.holder(target.obj)
