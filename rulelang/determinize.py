@@ -46,8 +46,8 @@ number it read from a hidden variable, the faces of a private roll it has not
 finished with) are untyped numbers here and are kept as they are; so are the
 options of the decision waiting for the player, which they see. A hidden
 variable whose value the rules keep within a few values (a secret role) may
-be, in the sample, a value the rules never give it: in rules
-that copy a private roll into owner-visible variables, the others' dice all read their
+be, in the sample, a value the rules never give it: where the rules copy a
+private roll into owner-visible variables, the others' dice all read their
 initial value in the sample.
 """
 from __future__ import annotations
