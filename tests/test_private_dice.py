@@ -6,6 +6,7 @@ they may not see as "?". examples/liars_dice rolls its dice this way.
 """
 from __future__ import annotations
 
+import io
 import json
 import random
 import re
@@ -200,3 +201,21 @@ def test_a_sample_for_a_player_does_not_depend_on_the_others_private_dice():
         assert len(samples) == 1
     assert determinize(at_first_bid([1, 4]), 0, random.Random(5)).view(0) == at_first_bid([1, 4]).view(0)
     assert at_first_bid([1, 4]).view(0) != at_first_bid([2, 4]).view(0)
+
+
+# --- terminal play ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(4))
+def test_at_the_terminal_a_human_sees_their_own_dice_and_question_marks_for_the_bots(seed):
+    """P1 is human (always the lowest bid offered, then the call), P2 a random bot."""
+    from rulelang.play import Table
+
+    shown = io.StringIO()
+    table = Table(rulelang.load_game(LIARS_DICE), ["human", "random"], seed, io.StringIO("1\n" * 40), shown)
+    table.play()
+    out = shown.getvalue()
+    p1, p2 = (next(e["faces"][0] for e in table.state.events if e["type"] == "rolled" and e["player"] == p)
+              for p in ("P1", "P2"))
+    assert f"  P1 rolls 1 d6: {p1}" in out
+    assert "  P2 rolls 1 d6: ?" in out and f"  P2 rolls 1 d6: {p2}" not in out
+    assert not re.search(r"P2\.(ones|twos|threes|fours|fives|sixes)", out)
