@@ -219,3 +219,10 @@ def test_at_the_terminal_a_human_sees_their_own_dice_and_question_marks_for_the_
     assert f"  P1 rolls 1 d6: {p1}" in out
     assert "  P2 rolls 1 d6: ?" in out and f"  P2 rolls 1 d6: {p2}" not in out
     assert not re.search(r"P2\.(ones|twos|threes|fours|fives|sixes)", out)
+
+
+def test_a_view_shows_the_players_own_dice_and_not_the_others():
+    for mine in range(1, 7):
+        views = [at_first_bid([mine, theirs]).view(0) for theirs in range(1, 7)]
+        assert all(view == views[0] for view in views)
+    assert len({json.dumps(at_first_bid([mine, 3]).view(0), sort_keys=True) for mine in range(1, 7)}) == 6
