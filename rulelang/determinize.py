@@ -28,7 +28,10 @@ it plays on a sample made from the true state's plain data as follows:
   range the language does not declare for a number, and would make samples
   vary where the player has nothing to go on;
 - the random stream is replaced by one drawn from the caller's generator, the
-  seed, the record of events and any scripted dice are dropped;
+  seed, the record of events and any scripted dice are dropped; so are the
+  faces of the private rolls it holds (a die of ``visibility: owner`` rolled by
+  or for another player, or ``hidden``): what the rules kept of them is in
+  variables, treated as above, or in a running rule's locals (see Limits);
 - a decision that other players also take (secret, simultaneous choices) is
   asked again from the start in the sample, so their choices made so far, and
   their options, which may show their cards, come from the sample too.
@@ -39,10 +42,13 @@ in an opponent's hidden cards, in what others were shown, or in variables the
 player may not see give the same sample from the same generator.
 
 Limits: the rules' own local values (a card a running procedure holds, a
-number it read from a hidden variable) are untyped numbers here and are kept
-as they are; so are the options of the decision waiting for the player, which
-they see. A hidden variable whose value the rules keep within a few values (a
-secret role) may be, in the sample, a value the rules never give it.
+number it read from a hidden variable, the faces of a private roll it has not
+finished with) are untyped numbers here and are kept as they are; so are the
+options of the decision waiting for the player, which they see. A hidden
+variable whose value the rules keep within a few values (a secret role) may
+be, in the sample, a value the rules never give it: where the rules copy a
+private roll into owner-visible variables, the others' dice all read their
+initial value in the sample.
 """
 from __future__ import annotations
 

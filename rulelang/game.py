@@ -180,6 +180,7 @@ class Game:
         self.teams: dict[str, list[str]] = {}
         self.tables: dict[str, dict] = {}
         self.dice: dict[str, dict[int, str]] = {}
+        self.dice_visibility: dict[str, str] = {}  # die -> who sees the faces of its rolls (public, owner, hidden)
         self.reaction_types: list[CardType] = []
         self.step_pcs: dict[str, int] = {}        # step name -> its place in the turn loop
         self.step_phase: dict[str, int] = {}      # step name -> its phase

@@ -163,6 +163,7 @@ class Die:
     name: str
     faces: int
     outcomes: Mapping[str, tuple]   # outcome -> the faces that show it
+    visibility: str                 # who sees the faces of its rolls: public, owner or hidden
     span: Span
 
 

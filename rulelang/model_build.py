@@ -117,7 +117,7 @@ def _table(r: _Reader, name: str, decl: dict) -> Table:
 
 def _die(r: _Reader, name: str, decl: dict) -> Die:
     outcomes = {outcome: tuple(faces) for outcome, faces in (decl.get("outcomes") or {}).items()}
-    return Die(name, decl.get("faces", 6), outcomes, r.span(("dice", name)))
+    return Die(name, decl.get("faces", 6), outcomes, decl.get("visibility", "public"), r.span(("dice", name)))
 
 
 def _zone(r: _Reader, name: str, decl: dict) -> Zone:

@@ -3,7 +3,8 @@
 ``make_view`` is the state as one player (or an onlooker) may see it. The
 full event log is the referee's record; `events_for` makes the account a
 player would give, in which hidden cards stay unnamed, the secret choices of
-others stay secret and variables they may not see leave no trace. Players and
+others stay secret, the faces of private dice stay unread and variables they
+may not see leave no trace. Players and
 counter holders are named here the way events and views name them (P2, a
 location, ``card#instance``).
 """
@@ -49,6 +50,7 @@ def var_shown(game: Game, owner: int, viewer: int | None) -> list[bool]:
 
 HIDDEN_CARD = "a card"
 HIDDEN_CHOICE = "?"
+HIDDEN_FACE = "?"
 
 
 def seat_of(name: str | None) -> int | None:
@@ -71,8 +73,10 @@ def events_for(game: Game, events: list[dict], player: int | None) -> list[dict]
     A card moving between zones the player cannot see is "a card" without its
     instance id, unless it was revealed to them and has not moved since; the
     secret choices of others show no option until they are revealed, nor do
-    their choices of a card (see `Account.tell`); a variable the player may not
-    see leaves no event. The input is left untouched.
+    their choices of a card (see `Account.tell`); a roll of a die the player may
+    not see (`visibility: owner` rolled by or for another player, or `hidden`)
+    shows each face as "?", and so does a later change of that roll; a variable
+    the player may not see leaves no event. The input is left untouched.
     """
     return Account(game, player).catch_up(events)
 
@@ -85,13 +89,14 @@ class Account:
     event once and exactly as `events_for` would tell it in the whole log.
     """
 
-    __slots__ = ("game", "player", "known", "heard")
+    __slots__ = ("game", "player", "known", "heard", "rolls")
 
     def __init__(self, game: Game, player: int | None):
         self.game = game
         self.player = player
         self.known: set[int] = set()      # card instances revealed to the player and not moved since
         self.heard = 0                    # how many events of the log have been taken in
+        self.rolls: dict[str, bool] = {}  # private die -> whether the player saw its last roll
 
     def catch_up(self, events: list[dict]) -> list[dict]:
         """The events of the log from the first not yet taken in, as the player sees them (some are left out)."""
@@ -105,7 +110,38 @@ class Account:
 
     def tell(self, event: dict) -> dict | None:
         """One event as the player sees it, or None when it is not theirs to know."""
+        if event.get("type") in ROLL_EVENTS and self.game.dice_visibility.get(event.get("die")) in PRIVATE:
+            return self._private_roll(event)
         return _event_for(self.game, event, self.player, self.known)
+
+    def _private_roll(self, event: dict) -> dict:
+        """A roll of a die not everyone sees, or a change of it: "?" for each face unless the player saw the roll.
+
+        A change (`roll_changed`) does not say whose roll it is: it is taken to be
+        the last roll of that die, which it is for the trigger `after roll` and
+        for a change right after the roll (a rule that rolls the die again for
+        someone else before changing the first roll is told by the second).
+        """
+        die = event["die"]
+        if event["type"] == "rolled":
+            self.rolls[die] = roll_seen(self.game, event, self.player)
+        if self.rolls.get(die, False):
+            return event
+        return {**event, "faces": [HIDDEN_FACE] * len(event.get("faces") or ())}
+
+
+#: The events that carry the faces of a roll, and the visibilities that keep them from someone.
+ROLL_EVENTS = ("rolled", "roll_changed")
+PRIVATE = ("owner", "hidden")
+
+
+def roll_seen(game: Game, event: dict, player: int | None) -> bool:
+    """Whether ``player`` sees the faces of a `rolled` event: its die is public, or theirs (by them or for them)."""
+    visibility = game.dice_visibility.get(event.get("die"), "public")
+    if visibility == "public":
+        return True
+    return (visibility == "owner" and player is not None
+            and player in (seat_of(event.get("player")), seat_of(event.get("for"))))
 
 
 #: Decisions whose options may be cards a player holds out of sight; the option taken is a card's kind.

@@ -111,3 +111,66 @@ def test_returns_under_random_play_agree_within_sampling_error(chance):
     mean_theirs = sum(random_return(theirs, rng) for _ in range(games)) / games
     # P1's return is +1 or -1, so its standard deviation is at most 1: 4 sigma of the difference
     assert abs(mean_ours - mean_theirs) < 4 * (2 / games) ** 0.5
+
+
+
+# --- information states: a player's own dice, never the other's ---------------------------------
+
+def dealt(game, faces: list[int], actions: list[int], offset: int = 0):
+    """A state of ``game`` with these faces rolled (the first seat's dice first) and then these actions."""
+    state = game.new_initial_state()
+    for face in faces:
+        state.apply_action(face - 1 + offset)
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+def random_line(rng: random.Random, dice: int) -> list[int]:
+    """A random sequence of players' actions to the end (the legal actions do not depend on the dice)."""
+    state, line = dealt(their_game(dice), [1] * 2 * dice, []), []
+    while not state.is_terminal():
+        line.append(rng.choice(state.legal_actions()))
+        state.apply_action(line[-1])
+    return line
+
+
+def information_sets(game, deals: list[list[int]], actions: list[int], player: int, offset: int = 0) -> list[int]:
+    """For each deal, the index of the first deal that ``player`` cannot tell from it after ``actions``."""
+    strings = [dealt(game, faces, actions, offset).information_state_string(player) for faces in deals]
+    return [strings.index(s) for s in strings]
+
+
+def same_as_first(keys: list) -> list[int]:
+    """For each key, the index of the first equal key: the partition the keys make."""
+    return [keys.index(key) for key in keys]
+
+
+@pytest.mark.parametrize("dice", [1, 2])
+def test_a_player_tells_deals_apart_by_their_own_dice_only_as_openspiel_does(dice):
+    """Over random deals and action lines, at every decision, two deals give a player the same information
+    state exactly when they give them the same dice: in the spec and in OpenSpiel's own game.
+
+    OpenSpiel sorts a player's dice; the spec's account of the log keeps them in the order they were
+    rolled (the player saw that order), so with two dice each its information sets are finer by that
+    order alone. At the end the spec also tells who won (the rules set public variables), which can
+    split deals further; the player's own dice still tell them apart.
+    """
+    rng = random.Random(dice)
+    ours, theirs = spec_game(dice), their_game(dice)
+    offset = chance_offset(ours)
+    for _ in range(25):
+        deals = [[rng.randint(1, 6) for _ in range(2 * dice)] for _ in range(12)]
+        deals += [deals[0][:dice] + [rng.randint(1, 6) for _ in range(dice)],       # P2's dice alone differ
+                  [rng.randint(1, 6) for _ in range(dice)] + deals[0][dice:]]       # P1's dice alone differ
+        line = random_line(rng, dice)
+        for steps in range(len(line) + 1):
+            for player in (0, 1):
+                own = [tuple(faces[player * dice:(player + 1) * dice]) for faces in deals]
+                spec_sets = information_sets(ours, deals, line[:steps], player, offset)
+                if steps < len(line):
+                    assert spec_sets == same_as_first(own), (deals, line, steps)
+                    assert information_sets(theirs, deals, line[:steps], player) == \
+                           same_as_first([tuple(sorted(mine)) for mine in own])
+                else:
+                    assert all(own[spec_sets[k]] == own[k] for k in range(len(deals)))

@@ -201,6 +201,7 @@ class GameCompiler(HookDeclarations):
         for name, die in spec.dice.items():
             faces = {face: outcome for outcome, values in die.outcomes.items() for face in values}
             g.dice[name] = {f: faces.get(f) for f in range(1, die.faces + 1)}
+            g.dice_visibility[name] = die.visibility
         self.declare_roles()
         self.declare_zones()
         self.declare_cards()
