@@ -157,6 +157,11 @@ class Indent:
 
 def build(unit: Unit) -> Callable:
     """Compile a unit's functions; return its first (the others are its helpers, such as aggregates)."""
+    return build_all(unit)[0]
+
+
+def build_all(unit: Unit) -> list[Callable]:
+    """Compile a unit's functions; return every one of them, in the order they were made."""
     source, offsets = [], []
     for header, lines in zip(unit.headers, unit.functions):
         offsets.append(len(source) + 1)         # the header's line number
@@ -174,7 +179,7 @@ def build(unit: Unit) -> Callable:
     code = compile("\n".join(source) + "\n", filename, "exec")
     exec(code, namespace)                       # our own source, built from checked trees only
     unit.source = "\n".join(source)
-    return namespace[unit.names[0]]
+    return [namespace[name] for name in unit.names]
 
 
 def blame(error: BaseException, line_spans: dict[int, Span | None]) -> BaseException:
