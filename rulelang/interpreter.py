@@ -53,7 +53,6 @@ def run(st: State) -> None:
     fired = st.fired
     depth = st.game.call_depth
     st.work = st.game.step_budget
-    st.extra = 0               # instructions a procedure's driver ran past the one counted here (compiler/fuse.py)
     steps = 0
     try:
         while stack and not st.over:
@@ -83,7 +82,7 @@ def run(st: State) -> None:
                     if len(stack) > depth:
                         raise too_deep(st)
                     break          # a frame was pushed, or the turn was unwound
-            if steps + st.extra > st.work:    # the statements run and the work done inside them, together
+            if steps > st.work:    # the statements run and the work done inside them, together
                 raise over_budget(st)
     except RuleError as error:
         raise _locate_runtime(st, error) from None

@@ -361,7 +361,7 @@ class _Check:
         fresh.pending = None
         frame = fresh.stack[-1]
         pc = frame.pc
-        code = self.game.procs[frame.proc].code     # one instruction, not the run loop's driver
+        code = self.game.code[frame.proc]
         if pc >= len(code):
             self.fail(["stack", len(state.stack) - 1, 1], "no instruction here asks for a decision")
         frame.pc = pc + 1                  # as the interpreter does before running an instruction

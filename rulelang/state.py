@@ -45,7 +45,7 @@ _FIXTURES = ("dice_script", "halt", "chance")
 class State(DecisionProtocol):
     """One game in progress: plain data plus a reference to its compiled game."""
 
-    __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "extra", "ask_single",
+    __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "ask_single",
                                         "autopick")
 
     # -- chance ---------------------------------------------------------------

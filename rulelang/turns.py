@@ -91,16 +91,10 @@ def begin_turn(phase: Phase) -> Callable:
     def op(st, fr):
         st.turn += 1
         if st.turn > limit:
-            raise turn_limit(st, limit)
+            raise RuleError(f"the game did not end within {limit} turns",
+                            hint=f"seed {st.seed}: check the end conditions, or raise the limit")
         st.log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
-    op.begins = (limit, seat)      # compiler/fuse.py writes these lines out in the turn loop's driver
     return op
-
-
-def turn_limit(st: State, limit: int) -> RuleError:
-    """A phase played past its limit of turns: the end conditions never hold."""
-    return RuleError(f"the game did not end within {limit} turns",
-                     hint=f"seed {st.seed}: check the end conditions, or raise the limit")
 
 
 def next_turn(game: Game, k: int) -> Callable:
@@ -159,5 +153,4 @@ def call_step(name: str, proc: int | Fn, seat: bool, fire: Op | None = None) -> 
         st.stack.append(Frame(proc, 0, local))
         if fire is not None:
             fire(st, fr)
-    op.step = (name, proc, seat, fire)      # compiler/fuse.py writes this out in the turn loop's driver
     return op

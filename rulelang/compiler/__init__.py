@@ -29,7 +29,6 @@ from ..parser import parse_block, parse_expression
 from ..limits import FUNCTION_DEPTH
 from ..turns import begin_turn, call_step, next_turn
 from .bounds import function_order, too_deep_functions
-from .fuse import fused_code
 from .program import Program
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .forms import card_gate, target_form
@@ -343,7 +342,7 @@ class GameCompiler(HookDeclarations):
                     steps.append((step.name, block(step.effect, f"step '{step.name}'"), span))
             phases.append((phase, steps))
         self.generate_main(main, setup, phases)
-        g.code = fused_code(g) if self.python else [p.code for p in g.procs]
+        g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]
 
     def generate_cards(self, jobs, expr, block, resolve: list, ec: ExprCompiler) -> None:

@@ -111,7 +111,12 @@ class Unit:
         return self.by_identity[key]
 
     def temp(self, what: str = "t") -> str:
-        """A fresh Python local for a generated function (never a spec name)."""
+        """A fresh Python local for a generated function (never a spec name).
+
+        Never ``_k<n>``: that is a constant's name, and a local of the same name would hide it.
+        """
+        if what == "k":
+            raise ValueError("a temporary named _k<n> would hide the unit's constant of that name")
         return f"_{what}{next(self.temps)}"
 
     def new_function(self, what: str, args: str = "st, L") -> "Body":
@@ -157,11 +162,6 @@ class Indent:
 
 def build(unit: Unit) -> Callable:
     """Compile a unit's functions; return its first (the others are its helpers, such as aggregates)."""
-    return build_all(unit)[0]
-
-
-def build_all(unit: Unit) -> list[Callable]:
-    """Compile a unit's functions; return every one of them, in the order they were made."""
     source, offsets = [], []
     for header, lines in zip(unit.headers, unit.functions):
         offsets.append(len(source) + 1)         # the header's line number
@@ -179,7 +179,7 @@ def build_all(unit: Unit) -> list[Callable]:
     code = compile("\n".join(source) + "\n", filename, "exec")
     exec(code, namespace)                       # our own source, built from checked trees only
     unit.source = "\n".join(source)
-    return [namespace[name] for name in unit.names]
+    return namespace[unit.names[0]]
 
 
 def blame(error: BaseException, line_spans: dict[int, Span | None]) -> BaseException:

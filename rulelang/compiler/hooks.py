@@ -358,5 +358,4 @@ def goto(label: Label) -> Callable:
     """An instruction that jumps to a label (its pc is known once the code after it is emitted)."""
     def op(st, fr):
         fr.pc = label.pc
-    op.jump = label              # read by compiler/fuse.py, which writes the jump out in place
     return op

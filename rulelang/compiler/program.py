@@ -57,8 +57,6 @@ class Program:
         guarded_lines(body)
         function = build(u)
         self.units.append((_where(stmts[0].span if stmts else None), u))
-        # written again in place by a procedure's driver (fuse.py), guarded there too
-        function.lines = (True, lambda out: self.statements_source.block(stmts, out))
         return function
 
     def instruction(self, fill: Callable[[Body], None], span) -> Callable:
@@ -69,7 +67,6 @@ class Program:
         fill(body)
         function = build(u)
         self.units.append((_where(span), u))
-        function.lines = (False, fill)           # written again in place by a procedure's driver (fuse.py)
         return function
 
     def source(self) -> str:

@@ -34,8 +34,6 @@ class StmtSource:
         self.sc = sc
         self.xs = xs
         self.game = sc.game
-        #: Writing into a procedure's driver (fuse.py): an instruction's end is not a `return` there.
-        self.in_driver = False
 
     def block(self, stmts: list[n.Stmt], out: Body) -> None:
         """Lines for statements in order."""
@@ -156,11 +154,7 @@ class StmtSource:
         out.line("pass", s.span)
 
     def g_CheckEnd(self, s: n.CheckEnd, out: Body) -> None:
-        if self.in_driver:
-            out.line("if _check_end(st, L):", s.span)
-            out.line("    return True", s.span)
-        else:
-            out.line("return _check_end(st, L)", s.span)
+        out.line("return _check_end(st, L)", s.span)
 
     # -- control flow ---------------------------------------------------------------------------
 
@@ -221,21 +215,20 @@ class StmtSource:
 
     def loop_step(self, s: n.ForEach, seq: str, pos: str, end, out: Body) -> None:
         """The next item that passes the filter, or past the loop (``end``, a label) when none is left."""
-        done = "break" if self.in_driver else "return"       # out of the instruction
         out.line(f"_xs = L[{seq!r}]")
         out.line("while True:")
         out.line(f"    _i = L[{pos!r}]")
         out.line("    if _i >= len(_xs):")
         out.line(f"        del L[{seq!r}], L[{pos!r}]")
         out.line(f"        {FRAME_PC} = {out.unit.constant(end)}.pc")
-        out.line(f"        {done}")
+        out.line("        return")
         out.line(f"    L[{pos!r}] = _i + 1")
         out.line(f"    L[{s.var!r}] = _xs[_i]")
         if s.cond is None:
-            out.line(f"    {done}")
+            out.line("    return")
         else:
             out.line(f"    if {self.e(s.cond, out)}:")
-            out.line(f"        {done}")
+            out.line("        return")
 
     def jump_unless(self, cond: n.Expr, label, out: Body) -> None:
         out.line(f"if not ({self.e(cond, out)}):")

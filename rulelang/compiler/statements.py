@@ -26,7 +26,6 @@ from ..limits import over_budget, roll_dice, too_big
 from .choices import ChoiceStatements
 from .expressions import ExprCompiler, Fn, local_name
 from .forms import quiet_draw
-from .fuse import mark_quiet
 from .hooks import HookStatements, Label, goto
 from .plays import PlayStatements
 from .sites import Sites
@@ -193,10 +192,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         if not stmts:
             return
         if self.program is not None:
-            op = self.program.statements(stmts, instruction=True)
-            if all(isinstance(s, n.CheckEnd) or self.is_straight(s) for s in stmts):
-                mark_quiet(op)
-            b.emit(op, stmts[0].span)
+            b.emit(self.program.statements(stmts, instruction=True), stmts[0].span)
             return
         body = self.guarded(stmts)
         b.emit(lambda st, fr: body(st, fr.locals), stmts[0].span)
@@ -393,7 +389,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     def jump_unless(self, cond: n.Expr, label: Label) -> Callable:
         if self.program is not None:
             source = self.program.statements_source
-            return mark_quiet(self.program.instruction(lambda out: source.jump_unless(cond, label, out), cond.span))
+            return self.program.instruction(lambda out: source.jump_unless(cond, label, out), cond.span)
         return _jump_unless(self.ec.expr(cond), label)
 
     def s_ForEach(self, s: n.ForEach, b: Builder) -> None:
@@ -437,9 +433,9 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         """`for each` over statements that may wait: a start and a step instruction, in generated Python."""
         source, seq, pos = self.program.statements_source, self.fresh("items"), self.fresh("i")
         top, end = Label(), Label()
-        b.emit(mark_quiet(self.program.instruction(lambda out: source.loop_start(s, seq, pos, out), s.span)), s.span)
-        top.pc = b.emit(mark_quiet(self.program.instruction(lambda out: source.loop_step(s, seq, pos, end, out),
-                                                            s.span)), s.span)
+        b.emit(self.program.instruction(lambda out: source.loop_start(s, seq, pos, out), s.span), s.span)
+        top.pc = b.emit(self.program.instruction(lambda out: source.loop_step(s, seq, pos, end, out), s.span),
+                        s.span)
         self.block(s.body, b)
         b.emit(goto(top), None)
         end.pc = b.here()
