@@ -166,6 +166,18 @@ def test_a_number_past_the_limit_in_generated_code_names_its_statement(tmp_path:
     assert "pot.coin += 1000" in text[caught.value.span.line - 1]
 
 
+def test_a_temporary_never_hides_a_constant_of_the_same_name(tmp_path: Path) -> None:
+    """Five closures (constants _k0.._k4) before a counter move, whose temporaries once ran _k0.._k4 too:
+    the moved amount's was named _k4 and hid the fifth closure (an internal UnboundLocalError)."""
+    folder = game_with(tmp_path, [*["reveal deck to all"] * 5,
+                                  "move 2 coin from pot to first(players)"])
+    doc = load_document(folder)
+    for python in (True, False):
+        state = compile_game(doc, python=python).new_state(2, seed=1)
+        assert state.counter("pot", "coin") == 0
+        assert sum(e["type"] == "revealed" for e in state.events) == 5
+
+
 # --- rulelang compile --python -------------------------------------------------------------------------
 
 def test_compile_python_prints_a_module_with_each_function_under_its_spec_line(capsys) -> None:

@@ -111,7 +111,12 @@ class Unit:
         return self.by_identity[key]
 
     def temp(self, what: str = "t") -> str:
-        """A fresh Python local for a generated function (never a spec name)."""
+        """A fresh Python local for a generated function (never a spec name).
+
+        Never ``_k<n>``: that is a constant's name, and a local of the same name would hide it.
+        """
+        if what == "k":
+            raise ValueError("a temporary named _k<n> would hide the unit's constant of that name")
         return f"_{what}{next(self.temps)}"
 
     def new_function(self, what: str, args: str = "st, L") -> "Body":
