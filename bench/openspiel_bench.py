@@ -32,7 +32,7 @@ from rulelang.adapters.openspiel import load_game  # noqa: E402
 
 #: Each example and the OpenSpiel games it is measured against.
 PAIRS = {"kuhn_poker": ["python_kuhn_poker", "kuhn_poker"], "goofspiel": ["goofspiel"],
-         "leduc_poker": ["leduc_poker"]}
+         "leduc_poker": ["leduc_poker"], "liars_dice": ["liars_dice"]}
 
 
 def pyspiel_playouts(game, count: int, seed: int) -> float:
