@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from .. import nodes as n
 from ..check_types import tuple_items
 from ..limits import MAX_OPTIONS, spend
+from ..visitors import Dispatch
 
 if TYPE_CHECKING:
     from ..engine import State
@@ -117,10 +118,10 @@ class _Folder:
             known, value = self.ec.constant(e)
             if known:
                 return value
-        method = getattr(self, "f_" + type(e).__name__, None)
+        method = _FOLDS.get(type(e))
         if method is None:
             raise _Unknown
-        return method(e, env)
+        return method(self, e, env)
 
     def comprehension(self, e: n.ListComp, env: dict[str, Any]) -> list:
         out: list = []
@@ -195,6 +196,10 @@ class _Folder:
         if high - low > FOLD_LIMIT:
             raise _Unknown
         return list(range(low, high))
+
+
+#: The node classes folding can evaluate (``f_<Class>``), looked up once; any other is left to run time.
+_FOLDS = Dispatch(_Folder, "f_", n.Expr)
 
 
 def _order(op: str, a: Any, b: Any) -> bool:
