@@ -6,9 +6,11 @@ dict: the record's first item is the function here that expands it,
 ``record[0](state, record)``, into exactly the dict the log has always held.
 ``State.events`` expands the records in place the first time the log is read,
 so every reader (``--log``, the play-by-play, views, saves, scenarios) sees the
-same dicts as before, byte for byte. A record holds only numbers and strings
-taken when it happened; names are looked up in the compiled game and layout,
-which never change, so expanding late gives what expanding at once would have.
+same dicts as before, byte for byte. A record holds the numbers, strings and
+values of that moment (values the rules never change in place; a secret choice
+also holds the compiled game's function that names an option); names are looked
+up in the compiled game and layout, which never change, so expanding late gives
+what expanding at once would have.
 Rare events (a game's start and end, a phase, a shuffle) are still appended as dicts.
 """
 from __future__ import annotations
