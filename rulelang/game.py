@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from .decisions import DecisionSite
 from .errors import Span
 from .limits import CALL_DEPTH, INT64, STEP_BUDGET
+from .check_types import tuple_items
 from .model import FirstSeat, TurnOrder
 from .turns import start_game
 from .views import player_name
@@ -200,8 +201,9 @@ class Game:
         """A runtime value as people and JSON see it: places, counters and cards by name."""
         if value is None:
             return None
-        if kind.startswith("("):          # a tuple: its elements, each as people see it
-            return [self.plain(k, v) for k, v in zip(kind[1:-1].split(","), value)]
+        elements = tuple_items(kind)
+        if elements is not None:          # a tuple: its elements, each as people see it
+            return [self.plain(k, v) for k, v in zip(elements, value)]
         if kind == "player":
             return player_name(value)
         if kind == "location":

@@ -15,6 +15,7 @@ from typing import Any
 
 from .engine import Game, State, player_name
 from .fixtures import arrange, go_to_step, halt_before, put_on_top, resume, script_dice
+from .check_types import tuple_items
 from .errors import RulelangError, RuleError, ScenarioError
 from .scenario_check import Where, check_scenario
 from .scenario_load import (GAME_FILE, GAME_KEYS, Scenario, added_by_mods, game_folder, game_for,
@@ -170,8 +171,9 @@ def _player(state: State, who: Any) -> int:
 def _var_value(game: Game, name: str, value: Any, state: State) -> Any:
     """A checked variable value as the engine holds it: a player by seat (places and counters set_var maps)."""
     kind = game.var_types[game.var_names.index(name)]
-    if kind.startswith("("):           # a tuple: each element as the engine holds it
-        return [_element_value(game, k, v, state) for k, v in zip(kind[1:-1].split(","), value)]
+    elements = tuple_items(kind)
+    if elements is not None:           # a tuple: each element as the engine holds it
+        return [_element_value(game, k, v, state) for k, v in zip(elements, value)]
     return _player(state, value) if kind == "player" and value is not None else value
 
 

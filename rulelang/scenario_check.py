@@ -13,6 +13,7 @@ from typing import Any, Iterable
 
 from .engine import Game, Layout, player_name
 from .errors import ScenarioError, Span, did_you_mean
+from .check_types import tuple_items
 from .limits import INT64
 
 #: The largest value a scenario may give a counter (a signed 64-bit integer); counters never go below 0.
@@ -168,8 +169,8 @@ def var_kind(game: Game, name: Any, span: Span) -> str:
 
 def check_var_value(game: Game, kind: str, name: str, value: Any, names: list[str], span: Span) -> None:
     """A value of the variable's declared type, as a scenario writes it (players and places by name)."""
-    if kind.startswith("("):            # a tuple: a list of its elements, each checked as its own type
-        elements = kind[1:-1].split(",")
+    elements = tuple_items(kind)
+    if elements is not None:            # a tuple: a list of its elements, each checked as its own type
         if not isinstance(value, list) or len(value) != len(elements):
             got = f"a list of {len(value)}" if isinstance(value, list) else _shown(value)
             raise ScenarioError(f"'{name}' is a ({', '.join(elements)}) variable: expected a list of "

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang import Game, State
+from rulelang.check_types import tuple_items
 
 
 class ViewEncoder:
@@ -25,7 +26,7 @@ class ViewEncoder:
         self.counters = list(game.counters)
         self.var_names = list(game.var_names)
         #: How many numbers each variable takes: one, or one per element of a tuple (its type is `(a,b,...)`).
-        self.var_widths = [kind.count(",") + 1 if kind.startswith("(") else 1 for kind in game.var_types]
+        self.var_widths = [len(tuple_items(kind) or [kind]) for kind in game.var_types]
         self.cards = list(dict.fromkeys(c.id for c in game.cards))
         self.card_index = {cid: i for i, cid in enumerate(self.cards)}
         self.zones = list(sample.view(None)["zones"])
