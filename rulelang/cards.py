@@ -63,10 +63,8 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
 def _clear_card_counters(st: State, card: int) -> None:
     """Counters on a card travel with it between zones of one kind and fall off otherwise."""
     h = st.game.player_holder + st.n + card
-    row = st.counters[h]
-    if any(row):
-        st.counters[h] = [0] * len(row)
-        st.log.append((records.cleared, st.turn, h))
+    st.counters[h] = [0] * len(st.counters[h])     # move_card calls this only for a card holding some
+    st.log.append((records.cleared, st.turn, h))
 
 
 def _evict_slot(st: State, card: int, dest: int, decl: ZoneDecl, owner: int | None) -> None:
@@ -82,9 +80,7 @@ def _evict_slot(st: State, card: int, dest: int, decl: ZoneDecl, owner: int | No
 
 
 def _evict_from(st: State, cards: list[int], slot: str) -> None:
-    st.work -= len(cards)
-    if st.work < 0:
-        raise over_budget(st)
+    spend(st, len(cards))
     slot_of = st.game.slot_of
     for card in cards:
         if slot_of[card] == slot:           # rare: only then copy the list the discards change
@@ -97,21 +93,30 @@ def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
     """Start the zone triggers whose `if:` holds for the card; a condition only reads its locals."""
     local = None
     for cond, proc, gate, exact in triggers:
-        if gate is not None and not gate[card]:     # its `if:` tests the card's kind: this kind fails it
+        said = by_kind(gate, exact, card)
+        if said is False:
             continue
         if local is None:
             local = {"card": card, "owner": owner, "me": owner}
-        if cond is None or exact or cond(st, local):
+        if cond is None or said or cond(st, local):
             st.fired.append(Frame(proc, 0, local))
             local = None                    # the frame owns it now
+
+
+def by_kind(gate: list[bool] | None, exact: bool, card: int) -> bool | None:
+    """What a condition's kind gate (compiler/forms.py) says of a card: False, it fails; True, it holds (the gate
+    is the whole condition); None, the condition must be asked."""
+    if gate is None:
+        return None
+    if not gate[card]:
+        return False
+    return True if exact else None
 
 
 def _check_watchers(st: State, zid: int, owner: int | None) -> None:
     types = st.game.card_type
     cards = list(st.zones[zid])
-    st.work -= len(cards)
-    if st.work < 0:
-        raise over_budget(st)
+    spend(st, len(cards))
     loc = st.loc
     for card in cards:
         rule = types[card].discard_when
@@ -274,17 +279,12 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     # A quick look before asking anyone: a condition that reads only the card and its player is
     # tried here; one that reads `me` or `this` (the reactor, the answering card) can only be
     # tried on a reactor's hand (reaction_options), so it always lets the question go round.
-    local = None
     for r in game.reaction_types:
         if not r.answer_personal:
-            gate = r.answer_gate        # which cards can pass its condition (compiler/forms.py)
-            if gate is not None and not gate[card]:
+            said = by_kind(r.answer_gate, r.answer_exact, card)
+            if said is False or said is None and not r.answer_when(st, {"card": card, "me": None, "this": None,
+                                                                           "player": player}):
                 continue
-            if gate is None or not r.answer_exact:
-                if local is None:
-                    local = {"card": card, "me": None, "this": None, "player": player}
-                if not r.answer_when(st, local):
-                    continue
         n = st.n
         return [(player + i) % n for i in range(1, n)]
     return []
@@ -300,11 +300,11 @@ def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) 
     """The answers the reactor holds for this card (the caller adds "pass")."""
     options, values = [], []
     for reaction, rtype in kinds_in(st, zid):
-        when, gate = rtype.answer_when, rtype.answer_gate
-        if when is None or gate is not None and not gate[card]:
+        when = rtype.answer_when
+        said = None if when is None else by_kind(rtype.answer_gate, rtype.answer_exact, card)
+        if when is None or said is False:
             continue
-        if (gate is not None and rtype.answer_exact) or when(st, {"card": card, "me": reactor, "this": reaction,
-                                                                 "player": player}):
+        if said or when(st, {"card": card, "me": reactor, "this": reaction, "player": player}):
             options.append([f"answer:{rtype.id}", f"answer with {rtype.name}"])
             values.append([reactor, reaction])
     return options, values
