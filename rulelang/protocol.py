@@ -109,6 +109,23 @@ class DecisionProtocol:
         i = pend["chosen"].index(None)
         return pend["players"][i], len(pend["options"][i])
 
+    def choosers(self) -> tuple[int, ...]:
+        """The players still to choose, in order (none once the game is over), without building their options."""
+        pend = self.pending
+        if pend is None or self.over:
+            return ()
+        return tuple(p for p, c in zip(pend["players"], pend["chosen"]) if c is None)
+
+    def options_of(self, player: int) -> list[list[str]] | None:
+        """The ``[id, label]`` options of ``player`` if they must choose now, else None (as stored: nothing built)."""
+        pend = self.pending
+        if pend is None or self.over:
+            return None
+        for i, p in enumerate(pend["players"]):
+            if p == player and pend["chosen"][i] is None:
+                return pend["options"][i]
+        return None
+
     def site(self) -> DecisionSite | None:
         """The place in the rules that asks the waiting decision: the instruction the top frame stands on."""
         if self.pending is None or not self.stack:

@@ -85,7 +85,7 @@ def test_the_adapters_reads_of_the_waiting_decision_agree_with_decision(path, pl
         while not state.is_terminal():
             inner = state.inner
             decision = inner.decision()
-            assert table.choosers(inner) == decision.players
+            assert inner.choosers() == decision.players
             simultaneous = len(decision.players) > 1 or decision.simultaneous
             assert table.is_simultaneous_node(inner) == simultaneous
             expected = pyspiel.PlayerId.SIMULTANEOUS if simultaneous else decision.players[0]

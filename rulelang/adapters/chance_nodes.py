@@ -176,7 +176,7 @@ class Explicit:
             self._moved(position.choose(index, player), self.moves + (taken,))
 
     def choose_joint(self, actions: Sequence[int]) -> None:
-        for player in self.table.choosers(self.position.state):
+        for player in self.position.state.choosers():
             self.choose(player, actions[player])
 
     def __deepcopy__(self, memo: dict) -> "Explicit":

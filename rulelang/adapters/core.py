@@ -1,5 +1,4 @@
-"""What every adapter needs from a spec, through rulelang's public API only (with the waiting decision read in
-its saved form, ``State.pending``, which saved games fix: frameworks ask it many times a step).
+"""What every adapter needs from a spec, through rulelang's public API only.
 
 A framework such as OpenSpiel or PettingZoo numbers actions with integers fixed
 for the whole game, asks who moves, and shows each player a string of what
@@ -128,37 +127,24 @@ class SpecTable:
 
     # -- who moves and what they may do ---------------------------------------------------------
     #
-    # A framework asks these many times a step, so they read the waiting decision in its saved form
-    # (``State.pending``: players, option ids, who has chosen) rather than build ``state.decision()``.
-
-    def choosers(self, state: State) -> tuple[int, ...]:
-        """The players who must choose now (none when the game is over)."""
-        pend = state.pending
-        if pend is None or state.over:
-            return ()
-        return tuple(p for p, c in zip(pend["players"], pend["chosen"]) if c is None)
+    # A framework asks these many times a step, so they read the waiting decision as stored
+    # (``State.choosers``, ``State.options_of``) rather than build ``state.decision()``.
 
     def mover(self, state: State) -> int | None:
         """The one player who must choose now; None when nobody must, or several choose at once (a secret choice)."""
-        pend = state.pending
-        if pend is None or state.over or pend["kind"] == "secret":
+        waiting = state.choosers()
+        if len(waiting) != 1 or state.pending["kind"] == "secret":
             return None
-        players = pend["players"]
-        if len(players) == 1:          # the usual decision: one chooser, who has not chosen (else none waits)
-            return players[0]
-        waiting = self.choosers(state)
-        return waiting[0] if len(waiting) == 1 else None
+        return waiting[0]
 
     def is_simultaneous_node(self, state: State) -> bool:
         """Several players choose at once (a secret choice), or one secret chooser in a simultaneous game."""
-        pend = state.pending
-        if pend is None or state.over:
-            return False
-        return pend["kind"] == "secret" or len(self.choosers(state)) > 1
+        waiting = state.choosers()
+        return bool(waiting) and (len(waiting) > 1 or state.pending["kind"] == "secret")
 
     def legal_actions(self, state: State, player: int) -> list[int]:
         """The sorted integers of the player's legal options; ``[WAIT]`` at a simultaneous node they sit out."""
-        options = _options_of(state, player)
+        options = state.options_of(player)
         if options is None:
             return [self.actions.wait] if self.is_simultaneous_node(state) else []
         ids = tuple([o[0] for o in options])
@@ -182,7 +168,7 @@ class SpecTable:
     def option_index(self, state: State, player: int, action: int) -> int | None:
         """The index of the player's option that ``action`` names (for ``State.apply_index``); None for the no-op."""
         oid = self.actions.option(action)
-        options = _options_of(state, player)
+        options = state.options_of(player)
         if options is None:
             if oid == WAIT and state.pending is not None and not state.over:
                 return None
@@ -194,7 +180,7 @@ class SpecTable:
 
     def apply_joint(self, state: State, actions: Sequence[int]) -> None:
         """Every chooser's action at once (indexed by seat); seats that sit out give ``WAIT``."""
-        for player in self.choosers(state):
+        for player in state.choosers():
             self.apply(state, player, actions[player])
 
     # -- results and what players know ------------------------------------------------------------
@@ -229,18 +215,6 @@ class SpecTable:
         return json.dumps({"log": told, "view": state.view(player)}, sort_keys=True, separators=(",", ":"))
 
 
-def _options_of(state: State, player: int) -> list | None:
-    """The ``[id, label]`` options of ``player`` if they must choose now, else None."""
-    pend = state.pending
-    if pend is None or state.over:
-        return None
-    players = pend["players"]
-    if len(players) == 1:              # one chooser, still to choose (a decision all have answered is gone)
-        return pend["options"][0] if players[0] == player else None
-    for i, p in enumerate(players):
-        if p == player and pend["chosen"][i] is None:
-            return pend["options"][i]
-    return None
 
 
 def _without_seed(event: dict) -> dict:

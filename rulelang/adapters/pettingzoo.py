@@ -102,13 +102,13 @@ class RulelangEnv(AECEnv):
             live = [a for a in self.agents if self.terminations[a]]
             self.agent_selection = live[0] if live else self.agents[0]
             return
-        self.agent_selection = self.possible_agents[self.spec_table.choosers(self.game_state)[0]]
+        self.agent_selection = self.possible_agents[self.game_state.choosers()[0]]
 
     def observe(self, agent: str) -> dict:
         seat = self.possible_agents.index(agent)
         features = self.encoder.encode(self.game_state.view(seat))
         mask = np.zeros(self.spec_table.actions.size, np.int8)
-        if not self.game_state.is_over and seat in self.spec_table.choosers(self.game_state):
+        if not self.game_state.is_over and seat in self.game_state.choosers():
             mask[self.spec_table.legal_actions(self.game_state, seat)] = 1
         return {"observation": np.asarray(features, np.float32), "action_mask": mask}
 
