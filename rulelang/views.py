@@ -138,10 +138,7 @@ PRIVATE = ("owner", "hidden")
 def roll_seen(game: Game, event: dict, player: int | None) -> bool:
     """Whether ``player`` sees the faces of a `rolled` event: its die is public, or theirs (by them or for them)."""
     visibility = game.dice_visibility.get(event.get("die"), "public")
-    if visibility == "public":
-        return True
-    return (visibility == "owner" and player is not None
-            and player in (seat_of(event.get("player")), seat_of(event.get("for"))))
+    return any(may_see(visibility, seat_of(event.get(who)), player) for who in ("player", "for"))
 
 
 #: Decisions whose options may be cards a player holds out of sight; the option taken is a card's kind.

@@ -31,7 +31,7 @@ class RandomAgent:
         return ids[self.rng.randrange(len(ids))]
 
     def choose_index(self, seat: Seat, player: int, count: int) -> int:
-        return self.rng.randrange(count)
+        return self.pick_index(player, count)
 
     def pick_index(self, player: int, count: int) -> int:
         return self.rng.randrange(count)
@@ -47,7 +47,7 @@ class FirstAgent:
         return option_ids(seat, player)[0]
 
     def choose_index(self, seat: Seat, player: int, count: int) -> int:
-        return 0
+        return self.pick_index(player, count)
 
     def pick_index(self, player: int, count: int) -> int:
         return 0

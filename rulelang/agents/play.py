@@ -78,7 +78,7 @@ class Table:
         if None in blind:
             return None
         if all(pick == blind[0] for pick in blind):
-            return lambda player, count: blind[0](player, count)
+            return blind[0]                # one agent for the whole table
         return lambda player, count: blind[player](player, count)
 
     def decide(self, state: State, player: int, count: int) -> None:
