@@ -16,41 +16,24 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.chance import ChanceNeeded, begin
-from rulelang.engine import State
 from rulelang.errors import RulelangError
+from chance_draws import draws_recorded
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {name: rulelang.load_game(ROOT / path) for name, path in
          [("pig", "examples/pig"), ("jacks_friends", "games/jacks_friends"), ("flapjacks", "games/flapjacks")]}
 
 
-def waiting(state) -> tuple[int, int]:
-    """The first player still to choose and how many options they have."""
-    decision = state.decision()
-    return decision.players[0], len(decision.options[decision.players[0]])
-
-
 def draws_of_seeded_game(game, players: int, seed: int, picks: random.Random) -> tuple[list, list[int], list[dict]]:
     """Play a seeded game with random picks; return (picks made, outcomes drawn, events)."""
-    drawn: list[int] = []
-    real = State.randbelow
-
-    def recording(self, n):
-        outcome = real(self, n)
-        drawn.append(outcome)
-        return outcome
-
-    State.randbelow = recording
-    try:
+    with draws_recorded() as drawn:
         state = game.new_state(players, seed)
         made = []
         while not state.over:
-            player, count = waiting(state)
+            player, count = state.waiting()
             index = picks.randrange(count)
             made.append((player, index))
             state.apply_index(index, player)
-    finally:
-        State.randbelow = real
     return made, drawn, state.events
 
 
@@ -81,12 +64,12 @@ def test_a_die_roll_is_a_chance_point_of_its_faces_each_equally_likely() -> None
     assert position.is_chance and position.chance.outcomes == 6          # P2's first roll of a d6
     assert position.chance.probabilities == [(k, 1 / 6) for k in range(6)]
     kept = position.draw(4).state                                         # the face 5: roll again or hold
-    assert waiting(kept) == (1, 2)
+    assert kept.waiting() == (1, 2)
     assert [e["faces"] for e in kept.events if e["type"] == "rolled"] == [[5]]
     after_a_pig = position.draw(0)                                        # the face 1: P2's turn ends at once,
     assert after_a_pig.is_chance and after_a_pig.chance.outcomes == 6    # and P1 rolls: no decision between
     settled = after_a_pig.draw(2).state
-    assert waiting(settled) == (0, 2)
+    assert settled.waiting() == (0, 2)
     assert [(e["player"], e["faces"]) for e in settled.events if e["type"] == "rolled"] == [("P2", [1]), ("P1", [3])]
 
 
@@ -101,7 +84,7 @@ def test_any_outcomes_give_a_game_that_ends(seed: int, data) -> None:
         elif position.state.over:
             break
         else:
-            _, count = waiting(position.state)
+            _, count = position.state.waiting()
             position = position.choose(data.draw(st.integers(0, count - 1)))
     assert not position.is_chance and position.state.over
 

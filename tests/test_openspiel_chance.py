@@ -18,8 +18,9 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from rulelang import RulelangError, State                   # noqa: E402
+from rulelang import RulelangError                          # noqa: E402
 from rulelang.adapters.openspiel import load_game            # noqa: E402
+from chance_draws import draws_recorded                     # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 KUHN = ROOT / "examples" / "kuhn_poker"
@@ -92,16 +93,8 @@ def test_what_a_player_knows_at_a_chance_node_is_what_they_knew_at_the_last_deci
 
 def play_randomly(state, rng: random.Random, moves: list) -> None:
     """Random chance outcomes and random actions (joint at simultaneous nodes) to the end, recorded in ``moves``."""
-    players = state.get_game().num_players()
     while not state.is_terminal():
-        if state.is_simultaneous_node():
-            joint = [rng.choice(state.legal_actions(p)) for p in range(players)]
-            moves.append(joint)
-            state.apply_actions(joint)
-        else:
-            action = rng.choice(state.legal_actions())
-            moves.append(action)
-            state.apply_action(action)
+        play_randomly_one(state, rng, moves)
 
 
 def replay(state, moves: list) -> None:
@@ -157,36 +150,27 @@ def play_randomly_one(state, rng: random.Random, moves: list) -> None:
         state.apply_action(action)
 
 
-def seeded_game(table, seed: int, rng: random.Random, monkeypatch) -> tuple[list[int], list, list[dict]]:
+def seeded_game(table, seed: int, rng: random.Random) -> tuple[list[int], list, list[dict]]:
     """A seeded game played with random actions through the adapter's table: (draws, moves, events)."""
-    drawn: list[int] = []
-    real = State.randbelow
-
-    def recording(state, n):
-        outcome = real(state, n)
-        drawn.append(outcome)
-        return outcome
-
-    monkeypatch.setattr(State, "randbelow", recording)
-    state = table.new_state(seed)
-    moves: list = []
-    while not state.is_over:
-        decision = state.decision()
-        if decision.kind == "secret" or len(decision.players) > 1:
-            moves.append([rng.choice(table.legal_actions(state, p)) for p in range(table.players)])
-            table.apply_joint(state, moves[-1])
-        else:
-            moves.append(rng.choice(table.legal_actions(state, decision.players[0])))
-            table.apply(state, decision.players[0], moves[-1])
-    monkeypatch.undo()
+    with draws_recorded() as drawn:
+        state = table.new_state(seed)
+        moves: list = []
+        while not state.is_over:
+            decision = state.decision()
+            if decision.kind == "secret" or len(decision.players) > 1:
+                moves.append([rng.choice(table.legal_actions(state, p)) for p in range(table.players)])
+                table.apply_joint(state, moves[-1])
+            else:
+                moves.append(rng.choice(table.legal_actions(state, decision.players[0])))
+                table.apply(state, decision.players[0], moves[-1])
     return drawn, moves, state.events
 
 
 @pytest.mark.parametrize("path, players", [("examples/pig", 3), ("examples/goofspiel", 2), ("games/flapjacks", 2)])
-def test_chance_actions_for_the_draws_of_a_seed_play_that_seeds_game(path, players, monkeypatch):
+def test_chance_actions_for_the_draws_of_a_seed_play_that_seeds_game(path, players):
     """Explicit chance changes who draws, nothing else: given a seeded game's draws, it is that game."""
     game = load_game(ROOT / path, players=players, seed=11)
-    drawn, moves, events = seeded_game(game.spec, 11, random.Random(4), monkeypatch)
+    drawn, moves, events = seeded_game(game.spec, 11, random.Random(4))
     base = game.num_distinct_actions()
     draws, decisions = iter(drawn), iter(moves)
     state = game.new_initial_state()
