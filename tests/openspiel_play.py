@@ -2,12 +2,21 @@
 from __future__ import annotations
 
 import random
+from typing import Iterator
 
 
-def play_turns_in_step(theirs, ours, rng: random.Random, taken: list[int]) -> None:
+def play_turns_in_step(theirs, ours, rng: random.Random, taken: list[int],
+                       chance: Iterator[int] | None = None) -> None:
     """Turn by turn until OpenSpiel's game ends: the same player to move and the same legal actions at every
-    step, both given the same random action (appended to ``taken``), and at the end the same returns."""
+    step, both given the same random action (appended to ``taken``), and at the end the same returns.
+
+    OpenSpiel's chance nodes on the way take their outcomes from ``chance`` (the spec's were set up already).
+    """
     while not theirs.is_terminal():
+        if theirs.is_chance_node():
+            assert chance is not None, f"a chance node no outcome was given for, after {taken}"
+            theirs.apply_action(next(chance))
+            continue
         assert not ours.is_terminal() and not ours.is_chance_node(), taken
         assert ours.current_player() == theirs.current_player(), taken
         assert ours.legal_actions() == theirs.legal_actions(), taken

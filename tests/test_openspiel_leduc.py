@@ -19,7 +19,7 @@ from rulelang import fixtures
 
 pyspiel = pytest.importorskip("pyspiel")
 
-from openspiel_play import random_return    # noqa: E402
+from openspiel_play import play_turns_in_step, random_return    # noqa: E402
 
 from rulelang.adapters.openspiel import load_game    # noqa: E402
 
@@ -41,21 +41,8 @@ def play_in_step(game, seed: int) -> tuple:
     fixtures.put_on_top(inner, "deck", [RANKS[deal[2] // 2]])
     inner.resume()
     ours = game.state_from(inner)
-    chance = iter(deal)
-    line = []
-    while not theirs.is_terminal():
-        if theirs.is_chance_node():
-            theirs.apply_action(next(chance))
-            continue
-        assert not ours.is_terminal(), line
-        assert ours.current_player() == theirs.current_player(), line
-        assert ours.legal_actions() == theirs.legal_actions(), line
-        action = rng.choice(theirs.legal_actions())
-        line.append(action)
-        theirs.apply_action(action)
-        ours.apply_action(action)
-    assert ours.is_terminal(), line
-    assert ours.returns() == theirs.returns(), (deal, line)
+    line: list[int] = []
+    play_turns_in_step(theirs, ours, rng, line, chance=iter(deal))
     return tuple(line), tuple(theirs.returns())
 
 
