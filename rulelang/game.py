@@ -130,8 +130,6 @@ class Layout:
     role_players: dict[str, list[int]]
     team_players: dict[str, list[int]]
     tables: dict[str, dict[str, int]]
-    start_zones: list[list[int]]                    # zid -> the cards that start there (copied per game)
-    start_loc: list[int]                            # card -> the zone it starts in
     #: a new game's counters, variables, zones, card places and eliminated flags, which no seed changes, packed
     #: once (``marshal``: made here, never read from outside) so that each game unpacks fresh lists in one call
     blank: bytes = b""
@@ -253,7 +251,7 @@ class Game:
         holders = self.player_holder + n + len(self.card_type)    # game, places, players, cards
         blank = ([[0] * len(self.counters) for _ in range(holders)], [list(self.var_initial) for _ in range(n)],
                  start_zones, start_loc, [False] * n)
-        return Layout(n, zones, labels, roles, role_players, team_players, tables, start_zones, start_loc,
+        return Layout(n, zones, labels, roles, role_players, team_players, tables,
                       marshal.dumps(blank))
 
     def new_state(self, players: int, seed: int = 0, observer: Callable | None = None,
