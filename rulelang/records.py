@@ -15,7 +15,7 @@ Rare events (a game's start and end, a phase, a shuffle) are still appended as d
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from .views import NAMES, holder_label
 
@@ -23,12 +23,46 @@ if TYPE_CHECKING:
     from .state import State
 
 
-def expand(st: State, log: list, start: int) -> None:
-    """Turn the records of ``log`` from ``start`` on into the dicts they stand for, in place."""
-    for k in range(start, len(log)):
-        record = log[k]
-        if record.__class__ is tuple:
-            log[k] = record[0](st, record)
+class EventLog(list):
+    """The log as the run loop appends to it, records and dicts, with how far it is expanded (``shown``).
+
+    Appending leaves ``shown`` as it is. Any other change (a reader shortening, replacing or reordering
+    entries) sets it back to 0, so the next read looks at every entry again instead of trusting a count
+    that no longer says where the records are.
+    """
+
+    __slots__ = ("shown",)
+
+    def __init__(self, entries: Iterable = ()) -> None:
+        super().__init__(entries)
+        self.shown = 0
+
+
+def _resetting(name: str) -> Callable:
+    change = getattr(list, name)
+
+    def change_and_reread(self: EventLog, *args: Any) -> Any:
+        self.shown = 0
+        return change(self, *args)
+    change_and_reread.__name__ = name
+    return change_and_reread
+
+
+for _name in ("__delitem__", "__setitem__", "__imul__", "pop", "remove", "clear", "insert", "sort", "reverse"):
+    setattr(EventLog, _name, _resetting(_name))
+del _name
+
+
+def expand(st: State, log: EventLog) -> list:
+    """The log with every record from ``log.shown`` on turned into the dict it stands for, in place."""
+    if log.shown != len(log):
+        put = list.__setitem__              # the log's own __setitem__ would mark it changed
+        for k in range(log.shown, len(log)):
+            record = log[k]
+            if record.__class__ is tuple:
+                put(log, k, record[0](st, record))
+        log.shown = len(log)
+    return log
 
 
 # --- reading a log without expanding it (statistics over thousands of games) -----------------

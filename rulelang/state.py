@@ -22,7 +22,7 @@ from .interpreter import FAILURES, Frame, located
 from .limits import too_big
 from . import records
 from .protocol import DecisionProtocol
-from .records import expand
+from .records import EventLog, expand
 from .rng import start_state
 from .views import make_view, player_name
 
@@ -34,7 +34,7 @@ MASK64 = (1 << 64) - 1
 _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
            "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "out", "revealed")
 #: Held in slots of their own: ``events`` is read through the log (``log``, see records.py).
-_SLOTS = tuple(name for name in _FIELDS if name != "events") + ("log", "_shown")
+_SLOTS = tuple(name for name in _FIELDS if name != "events") + ("log",)
 #: Set by tests and scenarios (fixtures.py), never saved: scripted dice (``dice_script``), a step to stop before
 #: (``halt``), and the outcomes of random draws given one by one (``chance``: rulelang/chance.py; None draws
 #: from ``rng``).
@@ -72,17 +72,12 @@ class State(DecisionProtocol):
 
         The list itself is the log: the run loop goes on appending to it.
         """
-        log = self.log
-        shown = self._shown
-        if shown != len(log):
-            expand(self, log, shown if shown < len(log) else 0)
-            self._shown = len(log)
-        return log
+        return expand(self, self.log)
 
     @events.setter
     def events(self, value: list) -> None:
-        self.log = value
-        self._shown = 0
+        """A new log: the entries given (a copy, kept as an ``EventLog``)."""
+        self.log = EventLog(value)
 
     # -- reading --------------------------------------------------------------
 
@@ -249,7 +244,8 @@ class State(DecisionProtocol):
         new.out = list(self.out)
         new.phase = self.phase
         new.winners, new.result = list(self.winners), self.result
-        new.log, new._shown = list(self.log), self._shown
+        new.log = EventLog(self.log)
+        new.log.shown = self.log.shown
         new.dice_script = list(self.dice_script)
         new.halt = self.halt
         new.chance = None if self.chance is None else list(self.chance)

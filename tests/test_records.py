@@ -52,12 +52,18 @@ def test_a_copy_taken_before_the_log_is_read_tells_the_same_log() -> None:
 
 
 def test_a_log_replaced_or_shortened_is_read_from_its_start() -> None:
+    """Records put back after a cut, below what was already read, are still expanded."""
     state = play_out(JACKS.new_state(3, 2), RandomAgent(2))
-    whole = [dict(event) for event in state.events]
-    state.events = list(whole[:5])
-    assert state.events == whole[:5]
-    del state.events[2:]
-    assert state.events == whole[:2]
+    raw = list(state.log)                                  # compact records: nobody has read the log yet
+    whole = state.copy().events                            # the same log expanded, in a copy
+    assert sum(entry.__class__ is tuple for entry in raw[2:12]) >= 5
+    state.events = raw[:10]
+    assert state.events == whole[:10]                      # read: every entry of it expanded
+    del state.events[2:]                                   # cut below what was read...
+    state.log.extend(raw[2:12])                            # ...then records appended past it, unread
+    assert state.events == whole[:12]
+    state.log.insert(1, raw[12])                           # a record slipped in among expanded entries
+    assert state.events == whole[:1] + [whole[12]] + whole[1:12]
 
 
 def test_cards_played_reads_the_records_as_the_expanded_log_tells_them() -> None:
