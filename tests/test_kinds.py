@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import rulelang
-from rulelang.agents import RandomAgent, play_out
 
 GUESS = """\
 game: Guess the kind

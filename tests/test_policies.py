@@ -3,7 +3,6 @@ designed, deterministically, and the `--agents policy:PATH` of simulate, sweep a
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
