@@ -10,10 +10,10 @@ has chosen. This module also turns whatever goes wrong inside a rule into a
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .errors import RulelangError, RuleError, Span
-from .limits import over_budget, too_deep
+from .limits import DecisionLimit, over_budget, too_deep
 
 if TYPE_CHECKING:
     from .state import State
@@ -54,6 +54,7 @@ def run(st: State) -> None:
     depth = st.game.call_depth
     st.work = st.game.step_budget
     steps = 0
+    picks = st.picks_left      # decisions taken in place by steps played in place (run_within) restart the count
     try:
         while stack and not st.over:
             fr = stack[-1]
@@ -83,7 +84,9 @@ def run(st: State) -> None:
                         raise too_deep(st)
                     break          # a frame was pushed, or the turn was unwound
             if steps > st.work:    # the statements run and the work done inside them, together
-                raise over_budget(st)
+                if st.picks_left == picks:
+                    raise over_budget(st)
+                picks, steps = st.picks_left, 0
     except RuleError as error:
         raise _locate_runtime(st, error) from None
     except RulelangError as error:
@@ -98,6 +101,109 @@ def run(st: State) -> None:
     except Exception as error:      # a bug of rulelang itself: keep the state for the log
         error.state = st
         raise
+
+
+def run_within(st: State, base: int) -> None:
+    """Run the frames above the first ``base`` of the stack to their end, every decision answered in place.
+
+    A step played in place (compiler/direct.py) hands its statements that have no direct form to this
+    loop, as frames of their own. It is ``run``'s loop with one difference: a decision does not stop it.
+    With ``State.autopick`` set, ``ask`` has the answer at once; the asking instruction runs again and
+    takes it. Each such decision counts against the play-out's decisions (``picks_left``) and starts the
+    work budget afresh, as a new ``run`` would. It returns when those frames are done, when the turn is
+    unwound below ``base`` (`end turn`), or when the game is over; ``run`` (the caller's caller) tells
+    failures.
+    """
+    code = st.game.code
+    stack = st.stack
+    fired = st.fired
+    depth = st.game.call_depth
+    steps = 0
+    while len(stack) > base and not st.over:
+        fr = stack[-1]
+        ops = code[fr.proc]
+        size = len(ops)
+        while True:
+            pc = fr.pc
+            if pc >= size:
+                stack.pop()
+                break
+            fr.pc = pc + 1
+            if ops[pc](st, fr):
+                if st.over:
+                    return
+                if st.answer is None:
+                    raise RulelangError("a decision waits inside a step played in place (rulelang's own error)")
+                steps = 0
+                answered_in_place(st)
+                continue           # the asking instruction runs again and takes the answer
+            steps += 1
+            if fired:
+                if fr.pc >= size and stack[-1] is fr:
+                    stack.pop()
+                stack.extend(reversed(fired))
+                fired.clear()
+                if len(stack) > depth:
+                    raise too_deep(st)
+                break
+            if stack[-1] is not fr:
+                if fr.pc >= size and len(stack) > base + 1 and stack[-2] is fr:
+                    del stack[-2]
+                if len(stack) > depth:
+                    raise too_deep(st)
+                break
+        if steps > st.work:
+            raise over_budget(st)
+
+
+def within(st: State, proc: int, local: dict, base: int) -> bool:
+    """Run procedure ``proc``'s instructions on these locals, to their end (a direct function's statement
+    that has no direct form); True when play must stop: the game is over, or the turn was unwound."""
+    st.stack.append(Frame(proc, 0, local))
+    if len(st.stack) > st.game.call_depth:
+        raise too_deep(st)
+    run_within(st, base)
+    return st.over or len(st.stack) < base
+
+
+#: Calls nested deeper than this run as frames (``within``), not as Python calls: Python's own stack
+#: stays short whatever ``call_depth`` a game allows, and recursion past it fails as frames fail.
+IN_PLACE_DEPTH = 100
+
+
+def call_in_place(st: State, table: list, proc: int, local: dict) -> bool:
+    """Call procedure ``proc``'s direct function, with a finished frame of it on the stack as a marker:
+    call depth counts it, and an unwound turn takes it away. True when play must stop."""
+    stack = st.stack
+    if len(stack) >= IN_PLACE_DEPTH:
+        return within(st, proc, local, len(stack))
+    marker = Frame(proc, len(st.game.code[proc]), local)
+    stack.append(marker)
+    if len(stack) > st.game.call_depth:
+        error = too_deep(st)
+        error.span = None          # the direct function names the call that went too deep (codegen.blame)
+        raise error
+    if table[proc](st, local):
+        return True
+    stack.pop()
+    return False
+
+
+def ask_in_place(st: State, op: Callable, local: dict) -> None:
+    """Run a decision's one instruction where a direct function asks it (compiler/direct.py): it asks,
+    the answer is there at once (``State.autopick``), and it runs again to take it, as under a frame."""
+    fr = Frame(-1, 1, local)       # the instruction reads its locals here, and steps back to run again
+    if op(st, fr):
+        answered_in_place(st)
+        op(st, fr)
+
+
+def answered_in_place(st: State) -> None:
+    """A decision was answered in place: count it against the play-out's limit and start a new work budget."""
+    st.picks_left -= 1
+    if st.picks_left < 0:
+        raise DecisionLimit("the game did not end within the decisions a play-out allows")
+    st.work = st.game.step_budget
 
 
 def failure(error: Exception, span: Span | None = None) -> RuleError:

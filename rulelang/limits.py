@@ -31,6 +31,10 @@ MAX_DICE = 10_000               # dice in one roll: more is a runaway rule, not 
 MAX_OPTIONS = 100_000           # options of one "how many" decision, and numbers of one range(a, b)
 
 
+class DecisionLimit(RuleError):
+    """A game still going after the most decisions a play-out allows: an end condition that never holds."""
+
+
 def spend(st: "State", units: int) -> None:
     """Take ``units`` of work from the budget of this run; a runaway rule stops here."""
     st.work -= units

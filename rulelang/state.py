@@ -39,14 +39,15 @@ _SLOTS = tuple(name for name in _FIELDS if name != "events") + ("log",)
 #: (``halt``), and the outcomes of random draws given one by one (``chance``: rulelang/chance.py; None draws
 #: from ``rng``).
 _FIXTURES = ("dice_script", "halt", "chance")
-#: Never saved either: ``autopick``, an agent that answers every decision in place (protocol.ask, agents.play_out).
+#: Never saved either: ``autopick``, an agent that answers every decision in place (protocol.ask, agents.play_out),
+#: and ``picks_left``, how many more decisions a play-out allows (interpreter.run_within counts those taken in place).
 
 
 class State(DecisionProtocol):
     """One game in progress: plain data plus a reference to its compiled game."""
 
     __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "ask_single",
-                                        "autopick")
+                                        "autopick", "picks_left")
 
     # -- chance ---------------------------------------------------------------
 
@@ -226,6 +227,7 @@ class State(DecisionProtocol):
         st.work = game.step_budget     # the work budget of the next run (set again by run)
         st._decision = None
         st.autopick = None
+        st.picks_left = 0
         return st
 
     def copy(self) -> "State":
@@ -253,6 +255,7 @@ class State(DecisionProtocol):
         new.work = self.game.step_budget
         new._decision = None
         new.autopick = None
+        new.picks_left = 0
         new.observer = None
         return new
 
@@ -301,6 +304,7 @@ class State(DecisionProtocol):
         st.work = st.game.step_budget     # the work budget of the next run (set again by run)
         st._decision = None
         st.autopick = None
+        st.picks_left = 0
         st.observer = None
         return st
 

@@ -70,6 +70,7 @@ def check_end(st: State, L: dict) -> bool:
             won = cond.winner(st, local)
             st.winners = [won] if isinstance(won, int) else sorted(set(won or []))
             st.over = True
+            st.stack.clear()              # a finished game has nothing left to run, however it was played
             st.result = cond.name
             event = {"type": "ended", "turn": st.turn, "condition": cond.name,
                      "winners": st.winner_names(), "team": st.winning_team()}
@@ -84,16 +85,40 @@ def check_end(st: State, L: dict) -> bool:
 
 # --- the turn loop's own instructions (assembled by compiler/__init__.py) -----------------
 
-def begin_turn(phase: Phase) -> Callable:
-    """The first instruction of a phase's turns: count the turn (past the limit is an error) and say whose it is."""
+def begin_turn(phase: Phase, in_place: list[tuple[str, Fn | None, Fn | None, int | None]] | None = None) -> Callable:
+    """The first instruction of a phase's turns: count the turn (past the limit is an error) and say whose it is.
+
+    ``in_place`` lists the phase's steps as (name, inline, direct, procedure) when every one of them can be
+    played in place (compiler/direct.py) and no turn hook watches the phase: while every decision is
+    answered in place, and no scenario halts or observes the game, the whole turn is played here, each
+    step as ``call_step`` would, and the turn loop goes on at the end of the turn.
+    """
     limit, seat = phase.limit, phase.by_seat
+    step_record = records.step
 
     def op(st, fr):
         st.turn += 1
         if st.turn > limit:
             raise RuleError(f"the game did not end within {limit} turns",
                             hint=f"seed {st.seed}: check the end conditions, or raise the limit")
-        st.log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
+        log = st.log
+        log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
+        if in_place is None or st.autopick is None or st.halt is not None or st.observer is not None:
+            return None
+        stack, code = st.stack, st.game.code
+        for name, inline, direct, proc in in_place:
+            log.append((step_record, st.turn, name))
+            local = {"me": st.active} if seat else {}
+            if inline is not None:
+                if inline(st, local):
+                    return True
+                continue
+            stack.append(Frame(proc, len(code[proc]), local))     # the step's marker (see play_in_place)
+            if direct(st, local):
+                return True if st.over else None    # or the turn was unwound: the loop is at its end already
+            stack.pop()
+        fr.pc = phase.end_pc
+        return None
     return op
 
 
@@ -129,10 +154,12 @@ def next_turn(game: Game, k: int) -> Callable:
     return op
 
 
-def call_step(name: str, proc: int | Fn, seat: bool, fire: Op | None = None) -> Callable:
+def call_step(name: str, proc: int | Fn, seat: bool, fire: Op | None = None, direct: Fn | None = None) -> Callable:
     """Start a step: push its frame, or run it in place if it never waits.
 
     ``fire`` starts its `before step` triggers with it, to run first (a step with any is never in place).
+    ``direct`` is the step as one Python function (compiler/direct.py), played instead of its frame while
+    every decision is answered in place (``State.autopick``).
     A halt set for this step and turn (fixtures.halt_before) stops the game here instead, with no decision.
     """
     inline = None if isinstance(proc, int) else proc
@@ -150,7 +177,20 @@ def call_step(name: str, proc: int | Fn, seat: bool, fire: Op | None = None) -> 
         local = {"me": st.active} if seat else {}
         if inline is not None:
             return inline(st, local)
+        if direct is not None and st.autopick is not None:
+            return play_in_place(st, direct, proc, local)
         st.stack.append(Frame(proc, 0, local))
         if fire is not None:
             fire(st, fr)
     return op
+
+
+def play_in_place(st: State, direct: Fn, proc: int, local: dict) -> bool:
+    """Play a step as its direct function, a finished frame of it on the stack as a marker (see
+    compiler/direct.py). True when the game is over; after an unwound turn the turn loop goes on."""
+    stack = st.stack
+    stack.append(Frame(proc, len(st.game.code[proc]), local))
+    if direct(st, local):
+        return st.over
+    stack.pop()
+    return False

@@ -35,7 +35,7 @@ import record  # noqa: E402  (the fingerprint of a game: decisions offered and t
 
 #: What generated code may name: its arguments, its helpers, and names the generator makes up.
 OWN_NAMES = {"st", "L", "fr", "error", "_blame", "_line_spans", "q", *HELPERS}
-MADE_UP = re.compile(r"^(_[a-z]+\d*|expression|statements|instruction|aggregate\d+)$")
+MADE_UP = re.compile(r"^(_[a-z]+\d*|expression|statements|instruction|direct|aggregate\d+)$")
 #: The attributes generated code reads: the state's own fields, a frame's locals and pc, list methods.
 STATE_FIELDS = {"counters", "vars", "zones", "lay", "turn", "n", "work", "log", "loc", "stack", "append", "get",
                 "role_players", "team_players", "roles", "tables", "locals", "pc"}

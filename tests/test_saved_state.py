@@ -320,8 +320,13 @@ def test_to_json_is_a_snapshot():
     taken["zones"][0].clear()
     taken["counters"][0][0] = 99
     taken["events"][0]["seed"] = -1
-    taken["stack"][0][2]["x"] = 1
     assert state.dumps() == before                                    # and changing it changes no game
+    waiting = FLAP.new_state(3, 5)                  # a finished game runs nothing: a waiting one has frames
+    before = waiting.dumps()
+    taken = waiting.to_json()
+    taken["stack"][0][2]["x"] = 1
+    taken["stack"][-1][2]["x"] = 1
+    assert waiting.dumps() == before
 
 
 def _paths(value, prefix=()):

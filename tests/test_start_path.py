@@ -86,7 +86,8 @@ def test_a_copy_shares_no_list_or_dict_with_its_original(seed: int, moves: int, 
     copy = state.copy()
     assert copy.dumps() == state.dumps()
     assert copy.events is not state.events
-    theirs = {id(part) for part in _mutable_parts(copy)}
+    their_parts = _mutable_parts(copy)          # kept alive while compared: a freed list's id can come back
+    theirs = {id(part) for part in their_parts}
     assert not [part for part in _mutable_parts(state) if id(part) in theirs]
 
 

@@ -11,6 +11,7 @@ from typing import Any, Callable, Protocol
 
 from ..engine import State, player_name, run
 from ..errors import RuleError, RulelangError
+from ..limits import DecisionLimit
 from .seat import Seat
 
 
@@ -111,10 +112,6 @@ def apply_choice(state: State, player: int, choice: Any, agent: Any = None) -> N
         state.apply(choice, player)
 
 
-class DecisionLimit(RuleError):
-    """A game still going after the most decisions a play-out allows: an end condition that never holds."""
-
-
 def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_000) -> State:
     """Play a game to its end: the first player still to choose asks its agent, and so on.
 
@@ -126,8 +123,10 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
     """
     table = Table(state, agents)
     state.autopick = pick = table.picker()    # agents that pick by count alone are asked in place (protocol.ask)
+    state.picks_left = max_decisions           # steps played in place count their decisions here too
     try:
-        for _ in range(max_decisions):
+        while state.picks_left > 0:
+            state.picks_left -= 1
             if state.answer is not None and not state.over:    # picked in place: the asking instruction takes it
                 run(state)
                 continue
@@ -141,6 +140,14 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
                 state.apply_index(pick(player, count))
             else:
                 table.decide(state, player, count)
+    except DecisionLimit as error:              # counted inside a step played in place
+        raise _decision_limit(max_decisions, error.state) from None
     finally:
         state.autopick = None
-    raise DecisionLimit(f"the game did not end after {max_decisions:,} decisions")
+    raise _decision_limit(max_decisions, state)
+
+
+def _decision_limit(count: int, state: State | None) -> DecisionLimit:
+    error = DecisionLimit(f"the game did not end after {count:,} decisions")
+    error.state = state
+    return error

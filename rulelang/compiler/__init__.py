@@ -33,6 +33,7 @@ from .program import Program
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .forms import card_gate, target_form
 from .statements import Builder, StmtCompiler
+from .direct import compile_direct, turn_in_place
 from .hook_decls import HookDeclarations
 from .hooks import fire_turn_hooks
 from ..check_hooks import RETURNS
@@ -312,10 +313,12 @@ class GameCompiler(HookDeclarations):
             value = spec.functions[name].value
             ec.function_trees[name] = jobs[value.path].tree
             ec.functions[name] = (list(self.sym.functions[name]), expr(value))
+        self.proc_places, proc_trees, framed_steps = {}, {}, {}
         for name, index in proc_ids.items():
             b = Builder(f"procedure {name}")
             job = jobs[spec.procedures[name].effect.path]
-            sc.place = place_of(data, job.path)
+            sc.place = self.proc_places[index] = place_of(data, job.path)
+            proc_trees[index] = job.tree
             sc.block(job.tree, b)
             b.exit.pc = b.here()
             self.finish(index, b)
@@ -340,8 +343,12 @@ class GameCompiler(HookDeclarations):
                 if inline is not None:      # a step that never waits runs in place, with no frame
                     steps.append((step.name, inline, span))
                 else:
-                    steps.append((step.name, block(step.effect, f"step '{step.name}'"), span))
+                    index = block(step.effect, f"step '{step.name}'")
+                    steps.append((step.name, index, span))
+                    if not self.turn_hooks.get(("before step", step.name)):
+                        framed_steps[step.name] = (index, jobs[step.effect.path].tree, place_of(data, step.effect.path))
             phases.append((phase, steps))
+        self.direct_steps = compile_direct(self, sc, g.program, proc_trees, framed_steps) if self.python else {}
         self.generate_main(main, setup, phases)
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]
@@ -420,11 +427,12 @@ class GameCompiler(HookDeclarations):
             phase = g.phases[k]
             seat = spec.seat
             hooks = self.turn_hooks
-            phase.begin_pc = b.emit(begin_turn(phase), spec.limit_span or spec.span)
+            phase.begin_pc = b.emit(begin_turn(phase, turn_in_place(steps, hooks, self.direct_steps)), spec.limit_span or spec.span)
             if hooks.get(("start turn", "")):
                 b.emit(fire_turn_hooks(hooks[("start turn", "")], seat), None)
             for name, proc, span in steps:      # an inline step's failure without a place of its own points here
-                g.step_pcs[name] = b.emit(call_step(name, proc, seat, _before_step(hooks, name, seat)), span)
+                g.step_pcs[name] = b.emit(call_step(name, proc, seat, _before_step(hooks, name, seat),
+                                                    self.direct_steps.get(name)), span)
                 g.step_phase[name] = k
                 if hooks.get(("after step", name)):
                     b.emit(fire_turn_hooks(hooks[("after step", name)], seat), None)

@@ -78,15 +78,32 @@ class ChoiceStatements:
         self.sites.add(b.sites, pc, "number", s.name or target_word(s.target), s.span, None, numeric=True)
 
     def s_ChooseOne(self, s: n.ChooseOne, b: Any) -> None:
+        choose, picked, guards = self.choose_one(s)
+        starts = [Label() for _ in s.branches]
+        end = Label()
+
+        def dispatch(st, fr):
+            k = take_branch(fr.locals, picked, guards)
+            fr.pc = end.pc if k is None else starts[k].pc
+
+        pc = b.emit(choose, s.span)
+        self.sites.add(b.sites, pc, "branch", s.name or CHOICE, s.span, self.branch_options(s.branches, guards))
+        b.emit(dispatch, s.span)
+        for label, branch in zip(starts, s.branches):
+            label.pc = b.here()
+            self.block(branch.body, b)
+            b.emit(goto(end), None)
+        end.pc = b.here()
+
+    def choose_one(self, s: n.ChooseOne) -> tuple[Callable, str, list]:
+        """The instruction asking which branch of a `chooses one` (it keeps the pick in a hidden local), the
+        local's name, and the branches' guards (for ``take_branch``)."""
         ec = self.ec
         who = ec.expr(s.player)
         guards = [self.each_branch(br) if isinstance(br, n.EachBranch) else
                   (br.label, branch_id(br), ec.expr(br.cond) if br.cond is not None else None)
                   for br in s.branches]
         picked = self.fresh("branch")
-        starts = [Label() for _ in s.branches]
-        end = Label()
-
         items_offered = any(g[0] is None for g in guards)
 
         def offer(st, L):
@@ -102,23 +119,7 @@ class ChoiceStatements:
         def pick(st, L, k):
             L[picked] = k
 
-        choose = _decision(offer, pick)
-
-        def dispatch(st, fr):
-            k = fr.locals.pop(picked)
-            if isinstance(k, list):               # an item of a `for` branch: its name is bound to it
-                k, item = k
-                fr.locals[guards[k][2]] = item
-            fr.pc = end.pc if k is None else starts[k].pc
-
-        pc = b.emit(choose, s.span)
-        self.sites.add(b.sites, pc, "branch", s.name or CHOICE, s.span, self.branch_options(s.branches, guards))
-        b.emit(dispatch, s.span)
-        for label, branch in zip(starts, s.branches):
-            label.pc = b.here()
-            self.block(branch.body, b)
-            b.emit(goto(end), None)
-        end.pc = b.here()
+        return _decision(offer, pick), picked, guards
 
     def each_branch(self, br: n.EachBranch) -> tuple[None, Callable, str, Callable, tuple]:
         """A `for x in LIST where C:` branch as a guard: (None, a function adding its options, x, its text, the list).
@@ -227,6 +228,16 @@ def add_items(st: State, L: dict, xs: list, var: str | None, cond: Callable | No
             seen.add(oid)
             options.append([oid, label])
             values.append(x if branch is None else [branch, x])
+
+
+def take_branch(L: dict, picked: str, guards: list) -> int | None:
+    """The branch a `chooses one` took (None: no branch), out of its hidden local; the item of a `for`
+    branch is bound to the branch's name."""
+    k = L.pop(picked)
+    if isinstance(k, list):
+        k, item = k
+        L[guards[k][2]] = item
+    return k
 
 
 def _decision(offer: Callable, take: Callable) -> Callable:

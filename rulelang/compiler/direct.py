@@ -1,0 +1,269 @@
+"""Steps played in place: each step and procedure as one Python function, for games answered in place.
+
+The instructions of ``statements.py`` can stop at any decision and resume from plain data: a program
+counter and locals in a frame. That costs a trip through the run loop for every few statements. When
+every seat's agent answers where the rules ask (``State.autopick``, set by ``agents.play_out`` for
+agents that pick by count alone), nothing ever stops inside a step, so a step can run as ordinary
+Python: its loops are Python loops, its branches Python branches, its procedure calls Python calls.
+This module writes that second form of each step and procedure from the same checked trees:
+
+- straight-line statements: the very lines ``source_stmt`` writes for the instructions;
+- `if`, `for each` and `while` holding decisions: Python control flow around bodies written the same way;
+- a call of a procedure that has a function of its own: a Python call (``interpreter.call_in_place``),
+  with a frame on the stack as a marker, so call depth and `end turn` work as they do for frames;
+- every other statement (decisions, card plays, `end turn`, a call for a procedure's value, ...):
+  its usual instructions as a procedure of their own, run to their end by ``interpreter.run_within``
+  on the same locals. Those instructions are the reference; nothing is written twice.
+
+A procedure that `return`s, or whose statements use a procedure's value, keeps only its frames (its
+instructions jump to labels and pass values through the stack). The turn loop (``turns.call_step``)
+plays a step in place only while ``State.autopick`` is set; otherwise the frames run as always. The
+same game comes out either way, byte for byte: ``tests/test_play_in_place.py`` and the golden logs.
+
+A direct function returns True when play must stop: the game is over, or the turn was unwound to the
+turn loop (`end turn`, a skip on one's own turn), which then goes on from where the unwinding left it.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from .. import nodes as n
+from .choices import take_branch
+from .codegen import Body, Unit, build, guarded_lines
+from .source_stmt import MAX_DEPTH
+from .statements import Builder
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from .program import Program
+    from .statements import StmtCompiler
+
+#: ``instructions(stmts)``: statements compiled to instructions once more, without their decision sites.
+Compile = Callable[[list[n.Stmt]], Builder]
+#: ``register(builder)``: instructions made a procedure of the game; its index.
+Register = Callable[[Builder], int]
+#: Decisions that compile to one instruction, asked by ``interpreter.ask_in_place``.
+ONE_INSTRUCTION = (n.ChooseIn, n.ChooseRange, n.SecretChoose)
+
+
+def plays_in_place(stmts: list[n.Stmt]) -> bool:
+    """Whether a block can have a direct function: it never `return`s and uses no procedure's value.
+
+    Both work through the stack (a jump to the end of the frame, a value left in the caller's frame),
+    and a procedure's value is compiled once only (``hooks.emit_value_calls`` marks the call).
+    """
+    statement_calls = {id(node.call) for node in n.walk(stmts) if isinstance(node, n.CallStmt)}
+    for node in n.walk(stmts):
+        if isinstance(node, n.Return):
+            return False
+        if isinstance(node, n.Call) and node.ref and node.ref[0] in ("procedure", "hoisted") \
+                and id(node) not in statement_calls:
+            return False
+    return True
+
+
+class DirectCompiler:
+    """Writes the direct function of each step and procedure (see the module's docstring)."""
+
+    def __init__(self, sc: StmtCompiler, program: Program, game: Game, instructions: Compile, register: Register):
+        self.sc = sc
+        self.program = program
+        self.source = program.statements_source
+        self.xs = program.expressions
+        self.game = game
+        self.instructions = instructions
+        self.register = register
+        #: proc index -> its direct function (None: frames only); generated calls read it when they run
+        self.table: list[Callable | None] = []
+        #: the procedures that will have a direct function (a call to one is a Python call)
+        self.direct_procs: set[int] = set()
+
+    def function(self, stmts: list[n.Stmt], where) -> Callable:
+        """``direct(st, L)``: the statements in order; True when play must stop."""
+        u = Unit()
+        body = u.new_function("direct")
+        body.line("_n = len(st.stack)")
+        self.block(stmts, body)
+        guarded_lines(body)
+        function = build(u)
+        self.program.units.append((where, u))
+        return function
+
+    def block(self, stmts: list[n.Stmt], out: Body) -> None:
+        for s in stmts:
+            self.statement(s, out)
+
+    def statement(self, s: n.Stmt, out: Body) -> None:
+        sc = self.sc
+        if isinstance(s, n.CheckEnd):
+            out.line("if _check_end(st, L):", s.span)
+            out.line("    return True", s.span)
+        elif sc.is_straight(s):
+            self.source.block([s], out)
+        elif out.depth > MAX_DEPTH or sc.has_value_calls(s):
+            self.in_frames(s, out)
+        elif isinstance(s, n.If):
+            self.branches(s, out)
+        elif isinstance(s, n.ForEach):
+            self.loop(s, out)
+        elif isinstance(s, n.While):
+            self.while_loop(s, out)
+        elif isinstance(s, n.CallStmt) and self.sc.ec.proc_ids[s.call.func] in self.direct_procs:
+            self.call(s, out)
+        elif isinstance(s, n.ChooseOne):
+            self.choose_one(s, out)
+        else:
+            self.in_frames(s, out)
+
+    def body(self, stmts: list[n.Stmt], out: Body) -> None:
+        with out.indented():
+            self.block(stmts, out)
+            if not stmts:
+                out.line("pass")
+
+    def in_frames(self, s: n.Stmt, out: Body) -> None:
+        """A statement with no direct form: its own instructions, run to their end on these locals.
+
+        A decision of one instruction is asked right here instead, with no frame to run it.
+        """
+        b = self.instructions([s])
+        if isinstance(s, ONE_INSTRUCTION) and len(b.code) == 1:
+            out.line(f"_ask(st, {out.unit.constant(b.code[0], 'the instruction of a decision')}, L)", s.span)
+            return
+        out.line(f"if _within(st, {self.register(b)}, L, _n):", s.span)
+        out.line("    return True", s.span)
+
+    def choose_one(self, s: n.ChooseOne, out: Body) -> None:
+        """`P chooses one:` asked as its instruction, then the branch taken as a Python branch."""
+        choose, picked, guards = self.sc.choose_one(s)
+        u = out.unit
+        k = u.temp("b")
+        out.line(f"_ask(st, {u.constant(choose, 'the instruction of a decision')}, L)", s.span)
+        out.line(f"{k} = {u.constant(take_branch)}(L, {picked!r}, {u.constant(guards)})", s.span)
+        for i, branch in enumerate(s.branches):
+            out.line(f"{'if' if i == 0 else 'elif'} {k} == {i}:", s.span)
+            self.body(branch.body, out)
+
+    def branches(self, s: n.If, out: Body) -> None:
+        for k, (cond, stmts) in enumerate(s.branches):
+            out.line(f"{'if' if k == 0 else 'elif'} {self.xs.src(cond, out.unit)}:", cond.span)
+            self.body(stmts, out)
+        if s.orelse:
+            out.line("else:", s.span)
+            self.body(s.orelse, out)
+
+    def loop(self, s: n.ForEach, out: Body) -> None:
+        """As ``source_stmt.loop_start``/``loop_step``: a copy of the items, each one work, the filter
+        tested just before its item's pass."""
+        u = out.unit
+        items, x = u.temp("xs"), u.temp("x")
+        out.line(f"{items} = list({self.xs.as_list(s.source, u)})", s.span)
+        out.line(f"st.work -= len({items})", s.span)
+        out.line("if st.work < 0:", s.span)
+        out.line("    raise _over_budget(st)", s.span)
+        out.line(f"for {x} in {items}:", s.span)
+        with out.indented():
+            out.line(f"L[{s.var!r}] = {x}", s.span)
+            if s.cond is not None:
+                out.line(f"if not ({self.xs.src(s.cond, u)}):", s.span)
+                out.line("    continue", s.span)
+        self.body(s.body, out)
+
+    def while_loop(self, s: n.While, out: Body) -> None:
+        """As ``hooks.s_While``: the test, then a unit of work for the pass, then the body."""
+        out.line("while True:", s.span)
+        with out.indented():
+            out.line(f"if not ({self.xs.src(s.cond, out.unit)}):", s.cond.span)
+            out.line("    break", s.cond.span)
+            out.line("st.work -= 1", s.cond.span)
+            out.line("if st.work < 0:", s.cond.span)
+            out.line("    raise _over_budget(st)", s.cond.span)
+        self.body(s.body, out)
+
+    def call(self, s: n.CallStmt, out: Body) -> None:
+        """`P(args)` as ``source_stmt.call`` builds its frame's locals, then a Python call."""
+        name = s.call.func
+        proc = self.sc.ec.proc_ids[name]
+        bound = [p for p, _ in zip(self.sc.ec.sym.procedures[name], s.call.args)]
+        items = ", ".join(f"{p!r}: {self.xs.src(a.value, out.unit)}" for p, a in zip(bound, s.call.args))
+        out.line(f"_local = {{{items}}}", s.span)
+        if "me" not in bound:
+            out.line("if 'me' in L:", s.span)
+            out.line("    _local['me'] = L['me']", s.span)
+        table = out.unit.constant(self.table, "the direct function of each procedure")
+        out.line(f"if _enter(st, {table}, {proc}, _local):", s.span)
+        out.line("    return True", s.span)
+
+
+def compile_direct(gc, sc: StmtCompiler, program: Program, procedures: dict[int, list[n.Stmt]],
+                   steps: dict[str, tuple[int, list[n.Stmt], str]]) -> dict[str, Callable]:
+    """The direct functions of a game: each procedure's that can have one (into ``game.direct``), and
+    each framed step's, returned by step name for the turn loop.
+
+    ``gc`` is the game compiler (``new_proc``, ``finish``); ``procedures`` maps a procedure's index to
+    its checked statements; ``steps`` maps a step's name to (its procedure, its statements, its place).
+    """
+    game = gc.game
+
+    def instructions(stmts: list[n.Stmt]) -> Builder:
+        """Statements as instructions once more; the decision sites they record are dropped (the
+        statements' own instructions have them already, and nothing waits in a step played in place)."""
+        known = {name: len(sites) for name, sites in game.decisions.items()}
+        b = Builder(f"{sc.place.where} (played in place)")
+        sc.block(stmts, b)
+        b.exit.pc = b.here()
+        b.sites = {}
+        for name in list(game.decisions):
+            if name not in known:
+                del game.decisions[name]
+            else:
+                del game.decisions[name][known[name]:]
+        return b
+
+    def register(b: Builder) -> int:
+        index = gc.new_proc(b.name)
+        gc.finish(index, b)
+        return index
+
+    dc = DirectCompiler(sc, program, game, instructions, register)
+    dc.direct_procs = {index for index, stmts in procedures.items() if plays_in_place(stmts)}
+    functions: dict[int, Callable] = {}
+    for index in sorted(dc.direct_procs):
+        stmts = procedures[index]
+        sc.place = gc.proc_places[index]
+        functions[index] = dc.function(stmts, _where_of(stmts))
+    direct_steps = {}
+    for name, (index, stmts, place) in steps.items():
+        if plays_in_place(stmts):
+            sc.place = place
+            direct_steps[name] = dc.function(stmts, _where_of(stmts))
+    dc.table.extend([None] * len(game.procs))
+    for index, function in functions.items():
+        dc.table[index] = function
+    game.direct = dc.table
+    return direct_steps
+
+
+def _where_of(stmts: list[n.Stmt]) -> str:
+    span = stmts[0].span if stmts else None
+    return f"{span.file}:{span.line}:{span.col} (played in place)" if span is not None else "(played in place)"
+
+
+def turn_in_place(steps: list[tuple[str, int | Callable, object]], hooks: dict,
+                  direct_steps: dict[str, Callable]) -> list[tuple] | None:
+    """A phase's steps as ``turns.begin_turn`` plays a whole turn in place: (name, inline, direct,
+    procedure) each; None when a step has neither form or a turn hook (start, end, before or after a
+    step) would have to run between them."""
+    if hooks.get(("start turn", "")) or hooks.get(("end turn", "")):
+        return None
+    out = []
+    for name, proc, _ in steps:
+        if hooks.get(("before step", name)) or hooks.get(("after step", name)):
+            return None
+        if not isinstance(proc, int):
+            out.append((name, proc, None, None))
+        elif name in direct_steps:
+            out.append((name, None, direct_steps[name], proc))
+        else:
+            return None
+    return out

@@ -1,0 +1,175 @@
+"""Steps played in place (rulelang/compiler/direct.py): the same games as the frames play, and the same limits.
+
+While every decision is answered in place, the turn loop plays each step and procedure as one Python
+function. These tests play every game of the golden logs (both games, the examples, the hooks example and
+the eight mods) both ways at every player count, and pin the edges the direct functions must keep: an
+`end turn` deep inside a called procedure, decisions inside loops and branches, runaway recursion and
+loops, a game that never ends, and errors located at their statement.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.agents import RandomAgent, play_out
+from rulelang.errors import RuleError
+from rulelang.limits import DecisionLimit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "golden"))
+from record import GAMES as GOLDEN  # noqa: E402
+
+EXAMPLES = {name: (f"examples/{name}", ()) for name in ("kuhn_poker", "leduc_poker", "goofspiel", "liars_dice")}
+
+
+def pending_loop(game: rulelang.Game, players: int, seed: int) -> rulelang.State:
+    """The game through stored decisions, the frames' way: one generator picks, as ``RandomAgent`` does."""
+    state = game.new_state(players, seed)
+    chooser = random.Random(seed)
+    while (waiting := state.waiting()) is not None:
+        player, count = waiting
+        state.apply_index(chooser.randrange(count), player)
+    return state
+
+
+def load(folder: str, mods: tuple) -> rulelang.Game:
+    return rulelang.load_game(ROOT / folder, mods=[ROOT / m for m in mods])
+
+
+@pytest.mark.parametrize("name", sorted({**GOLDEN, **EXAMPLES}))
+def test_every_game_played_in_place_is_the_game_the_frames_play(name: str) -> None:
+    folder, mods = {**GOLDEN, **EXAMPLES}[name]
+    game = load(folder, mods)
+    assert any(f is not None for f in game.direct) or name in ("pig", "kuhn_poker", "goofspiel", "leduc_poker",
+                                                               "liars_dice", "hooks")
+    for players in range(game.min_players, min(game.max_players, 8) + 1):
+        for seed in range(3):
+            in_place = play_out(game.new_state(players, seed), RandomAgent(seed))
+            framed = pending_loop(game, players, seed)
+            assert in_place.events == framed.events, (players, seed)
+            assert in_place.dumps() == framed.dumps(), (players, seed)
+            assert in_place.over and in_place.stack == [] == framed.stack    # a finished game runs nothing
+
+
+SPEC = """
+game: Direct
+players: {min: 2, max: 3}
+counters:
+  points: {label: point}
+vars:
+  picked: {type: int, initial: 0}
+  depth: {type: int, initial: 0}
+procedures:
+  pick_some:
+    params: {p: player}
+    effect: |
+      for each k in [1, 2, 3]:
+        if k != 2:
+          p chooses n from 0 to k
+          p.picked += n
+      while p.picked > 7:
+        p chooses one:
+          "drop two":
+            p.picked -= 2
+          "drop three":
+            p.picked -= 3
+  finish:
+    params: {p: player}
+    effect: |
+      if p.picked >= 5:
+        p.points += 1
+        end turn
+      p.points += 0
+  nest:
+    params: {p: player}
+    effect: |
+      p.depth += 1
+      nest(p)
+turn:
+  order: seat
+  limit: 60
+  steps:
+    - name: gather
+      effect: |
+        pick_some(me)
+        finish(me)
+        me.picked = 0 - 100
+    - name: settle
+      effect: |
+        me.picked = 0
+        check end
+end:
+  - name: ten points
+    when: count(p in players where p.points >= 3) >= 1
+    winner: first(p in players where p.points >= 3)
+  - name: long game
+    when: turn >= 50
+    winner: players
+"""
+
+
+def spec_game(tmp_path: Path, text: str = SPEC) -> rulelang.Game:
+    folder = tmp_path / "direct"
+    folder.mkdir(exist_ok=True)
+    (folder / "game.yaml").write_text(text)
+    return rulelang.load_game(folder)
+
+
+def test_decisions_in_loops_and_branches_and_an_end_turn_in_a_called_procedure(tmp_path: Path) -> None:
+    game = spec_game(tmp_path)
+    assert game.direct[game.procs.index(next(p for p in game.procs if p.name == "procedure finish"))] is not None
+    ended_early = 0
+    for players in (2, 3):
+        for seed in range(30):
+            in_place = play_out(game.new_state(players, seed), RandomAgent(seed))
+            framed = pending_loop(game, players, seed)
+            assert in_place.events == framed.events
+            assert in_place.dumps() == framed.dumps()
+            # `end turn` in finish() skips the rest of `gather` and the whole `settle` step
+            ended_early += sum(1 for e in in_place.events if e.get("type") == "step" and e.get("step") == "gather")
+    assert ended_early
+
+
+def test_runaway_recursion_through_direct_calls_is_the_call_depth_error(tmp_path: Path) -> None:
+    recursive = SPEC.replace("      p.depth += 1\n      nest(p)", "      nest(p)\n      p.depth += 1")
+    game = spec_game(tmp_path, recursive.replace("        me.picked = 0\n        check end",
+                                                 "        me.picked = 0\n        if turn >= 3:\n          nest(me)\n        check end"))
+    with pytest.raises(RuleError) as framed:
+        pending_loop(game, 2, 1)
+    with pytest.raises(RuleError) as in_place:
+        play_out(game.new_state(2, 1), RandomAgent(1))
+    assert str(in_place.value) == str(framed.value)
+    assert "deep" in str(in_place.value)
+
+
+def test_a_loop_of_decisions_that_never_ends_stops_at_the_play_outs_decision_limit(tmp_path: Path) -> None:
+    looping = SPEC.replace("      while p.picked > 7:", "      while p.picked > 0 - 1:").replace(
+        '"drop three":\n            p.picked -= 3', '"drop three":\n            p.picked -= 0')
+    game = spec_game(tmp_path, looping.replace('"drop two":\n            p.picked -= 2',
+                                                '"drop two":\n            p.picked += 1'))
+    with pytest.raises(DecisionLimit, match="did not end after 500 decisions"):
+        play_out(game.new_state(2, 4), RandomAgent(4), max_decisions=500)
+
+
+def test_a_failure_inside_a_step_played_in_place_names_its_statement(tmp_path: Path) -> None:
+    game = spec_game(tmp_path, SPEC.replace("      while p.picked > 7:",
+                                            "      if turn >= 3:\n"
+                                            "        p.picked = p.picked // (p.depth - p.depth)\n"
+                                            "      while p.picked > 7:"))
+    with pytest.raises(RuleError) as framed:
+        pending_loop(game, 2, 2)
+    with pytest.raises(RuleError) as in_place:
+        play_out(game.new_state(2, 2), RandomAgent(2))
+    assert in_place.value.span is not None
+    assert (in_place.value.span.line, str(in_place.value)) == (framed.value.span.line, str(framed.value))
+
+
+def test_the_generated_module_lists_the_functions_played_in_place() -> None:
+    game = rulelang.load_game(ROOT / "games" / "jacks_friends")
+    listing = game.program.source()
+    assert "(played in place)" in listing
+    assert "def direct(st, L):" in listing
