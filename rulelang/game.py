@@ -189,6 +189,8 @@ class Game:
         self.ask_single_options = False           # ask a decision that has a single option (else it is taken)
         self.heuristic: Fn | None = None          # how well a player stands, for agents that search
         self.program: Any = None                  # the generated Python (rulelang/compiler/program.py), if any
+        #: ``f(state, locals)``: the index of the first end condition that holds, or -1 (generated; None: ask each)
+        self.end_first: Any = None
         #: each procedure's direct function, played while decisions are answered in place (compiler/direct.py)
         self.direct: list[Any] = []
         #: every decision the rules can ask, by name (rulelang/decisions.py); one name may have several sites

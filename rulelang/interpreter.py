@@ -189,13 +189,22 @@ def call_in_place(st: State, table: list, proc: int, local: dict) -> bool:
     return False
 
 
-def ask_in_place(st: State, op: Callable, local: dict) -> None:
-    """Run a decision's one instruction where a direct function asks it (compiler/direct.py): it asks,
-    the answer is there at once (``State.autopick``), and it runs again to take it, as under a frame."""
-    fr = Frame(-1, 1, local)       # the instruction reads its locals here, and steps back to run again
-    if op(st, fr):
-        answered_in_place(st)
-        op(st, fr)
+def decide(st: State, offer: Callable, take: Callable, local: dict) -> None:
+    """A decision of one player where a direct function asks it (compiler/direct.py), as its instruction
+    (``choices._decision``) asks it and takes the answer: ``offer`` gives (player, kind, prompt, options,
+    values); one option (or none) is taken at once unless the game asks single options."""
+    player, kind, _, options, values = offer(st, local)
+    if not values or len(values) == 1 and not st.ask_single:
+        take(st, local, values[0] if values else None)
+        return
+    take(st, local, st.answer_in_place(kind, [player], [options], [values])[0])
+
+
+def decide_secretly(st: State, gather: Callable, keep: Callable, local: dict) -> None:
+    """A secret choice where a direct function asks it, as its instruction (``choices.s_SecretChoose``) does."""
+    choosers, options, values = gather(st, local)
+    if choosers:
+        keep(st, local, choosers, st.answer_in_place("secret", choosers, options, values))
 
 
 def answered_in_place(st: State) -> None:

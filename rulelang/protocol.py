@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable
 
 from .errors import RulelangError, RuleError
 from . import records
-from .interpreter import run
+from .interpreter import answered_in_place, run
 from .views import player_name
 
 if TYPE_CHECKING:
@@ -183,21 +183,28 @@ class DecisionProtocol:
 
     def ask(self, kind: str, prompt: str, players: list[int], options: list[list], values: list[list]) -> bool:
         """Called by an instruction: wait for these players to choose."""
-        if None in players:
-            raise RuleError("a decision waits for a player who is none",
-                            hint="the player before 'chooses' can be none here; test it first (if p != none:)")
+        _no_one_missing(players)
         if self.autopick is not None:
-            return self._pick_now(kind, players, options, values)
+            self.answer = self._picks_now(kind, players, options, values)
+            return True
         self.pending = {"kind": kind, "prompt": prompt, "players": players, "options": options,
                         "values": values, "chosen": [None] * len(players)}
         self._decision = None
         return True
 
-    def _pick_now(self, kind: str, players: list[int], options: list[list], values: list[list]) -> bool:
+    def answer_in_place(self, kind: str, players: list[int], options: list[list], values: list[list]) -> list:
+        """``ask`` for a step played in place (compiler/direct.py): the answer itself, at once, counted as a
+        decision of the play-out (``interpreter.answered_in_place``)."""
+        _no_one_missing(players)
+        answer = self._picks_now(kind, players, options, values)
+        answered_in_place(self)
+        return answer
+
+    def _picks_now(self, kind: str, players: list[int], options: list[list], values: list[list]) -> list:
         """Every chooser's pick from ``autopick`` at once, in the order a play loop would ask them.
 
-        Nothing is kept pending: the answer waits in ``answer`` for the instruction, which takes it when
-        the run loop goes on (``agents.play_out`` runs it again), and the log is what ``_take`` writes.
+        Nothing is kept pending: ``ask`` leaves the answer in ``answer`` for the instruction, which takes it
+        when the run loop goes on (``agents.play_out`` runs it again), and the log is what ``_take`` writes.
         """
         pick, log, turn = self.autopick, self.log, self.turn
         answer = []
@@ -210,8 +217,13 @@ class DecisionProtocol:
                 raise RulelangError(f"option {j} is out of range")
             log.append((records.chose, turn, player, offered[j][0], kind))
             answer.append(values[i][j])
-        self.answer = answer
-        return True
+        return answer
+
+
+def _no_one_missing(players: list) -> None:
+    if None in players:
+        raise RuleError("a decision waits for a player who is none",
+                        hint="the player before 'chooses' can be none here; test it first (if p != none:)")
 
 
 def _chooser_index(pend: dict, player: int | None) -> int:

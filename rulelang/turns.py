@@ -20,7 +20,7 @@ from .state import State
 from .views import player_name
 
 if TYPE_CHECKING:
-    from .game import Fn, Game, Op, Phase
+    from .game import EndCondition, Fn, Game, Op, Phase
 
 
 def start_game(game: Game, players: int, seed: int, observer: Callable | None, before_first_turn: bool,
@@ -65,22 +65,32 @@ def check_end(st: State, L: dict) -> bool:
     game = st.game
     seat = game.phases[st.phase].by_seat
     local = {"me": st.active} if seat else {}    # `me` in end conditions: the active player
+    first = game.end_first
+    if first is not None:                          # all of them in one generated function
+        k = first(st, local)
+        return k >= 0 and _ended(st, game.end[k], local)
     for cond in game.end:
         if cond.when(st, local):
-            won = cond.winner(st, local)
-            st.winners = [won] if isinstance(won, int) else sorted(set(won or []))
-            st.over = True
-            st.stack.clear()              # a finished game has nothing left to run, however it was played
-            st.result = cond.name
-            event = {"type": "ended", "turn": st.turn, "condition": cond.name,
-                     "winners": st.winner_names(), "team": st.winning_team()}
-            if game.score is not None:
-                event["scores"] = st.scores()
-            if game.returns is not None:          # only when declared: other games' logs stay the same
-                event["returns"] = st.returns()
-            st.log.append(event)
-            return True
+            return _ended(st, cond, local)
     return False
+
+
+def _ended(st: State, cond: EndCondition, local: dict) -> bool:
+    """End the game by ``cond``, which holds: its winners, the `ended` event; True."""
+    game = st.game
+    won = cond.winner(st, local)
+    st.winners = [won] if isinstance(won, int) else sorted(set(won or []))
+    st.over = True
+    st.stack.clear()              # a finished game has nothing left to run, however it was played
+    st.result = cond.name
+    event = {"type": "ended", "turn": st.turn, "condition": cond.name,
+             "winners": st.winner_names(), "team": st.winning_team()}
+    if game.score is not None:
+        event["scores"] = st.scores()
+    if game.returns is not None:          # only when declared: other games' logs stay the same
+        event["returns"] = st.returns()
+    st.log.append(event)
+    return True
 
 
 # --- the turn loop's own instructions (assembled by compiler/__init__.py) -----------------

@@ -326,6 +326,8 @@ class GameCompiler(HookDeclarations):
         self.generate_cards(jobs, expr, block, resolve, ec)
         for cond in spec.end:
             g.end.append(EndCondition(cond.name, expr(cond.when), expr(cond.winner), cond.span))
+        if self.python and spec.end:
+            g.end_first = g.program.first_true([jobs[cond.when.path].tree for cond in spec.end])
         g.score = self.score(expr)
         g.score_span = self.doc.span(("score",)) if g.score is not None else None
         g.returns = expr(spec.returns)

@@ -165,17 +165,15 @@ class ChoiceStatements:
         known, values = ec.constant(s.source)
         fixed = ([list(text(None, v)) for v in values], list(values)) if known else None
 
-        def op(st, fr):
-            L = fr.locals
-            answer = st.answer
-            if answer is not None:
-                st.answer = None
-                choosers = L.pop(waiting)
-                st.log.append((records.revealed_choices, st.turn, text, choosers, answer))   # all at once, then stored
-                for p, v in zip(choosers, answer):
-                    L[var] = p
-                    store(st, L, v)
-                return False
+        def keep(st, L, choosers, answer):
+            """The answers, revealed all at once, then stored in order."""
+            st.log.append((records.revealed_choices, st.turn, text, choosers, answer))
+            for p, v in zip(choosers, answer):
+                L[var] = p
+                store(st, L, v)
+
+        def gather(st, L):
+            """(choosers, their options, their values): a player with one option takes it at once."""
             choosers, options, values = [], [], []
             everyone = people(st, L)
             spend(st, len(everyone))
@@ -199,12 +197,23 @@ class ChoiceStatements:
                     choosers.append(p)
                     options.append(opts)
                     values.append(vals)
+            return choosers, options, values
+
+        def op(st, fr):
+            L = fr.locals
+            answer = st.answer
+            if answer is not None:
+                st.answer = None
+                keep(st, L, L.pop(waiting), answer)
+                return False
+            choosers, options, values = gather(st, L)
             if not choosers:
                 return False
             L[waiting] = choosers
             asked = st.ask("secret", "choose secretly", choosers, options, values)
             fr.pc -= 1             # run again with the answers
             return asked
+        op.gather, op.keep = gather, keep      # how a step played in place asks it (compiler/direct.py)
         pc = b.emit(op, s.span)
         self.sites.add(b.sites, pc, "secret", s.name or target_word(s.target), s.span,
                        self.sites.items(item_of(s.source.type) or "?", (known, values), text))
@@ -261,4 +270,5 @@ def _decision(offer: Callable, take: Callable) -> Callable:
         waiting = st.ask(kind, prompt, [player], [options], [values])
         fr.pc -= 1                 # run again with the answer
         return waiting
+    op.offer, op.take = offer, take        # how a step played in place asks it (compiler/direct.py)
     return op

@@ -128,17 +128,28 @@ class DirectCompiler:
         """
         b = self.instructions([s])
         if isinstance(s, ONE_INSTRUCTION) and len(b.code) == 1:
-            out.line(f"_ask(st, {out.unit.constant(b.code[0], 'the instruction of a decision')}, L)", s.span)
+            self.decision(b.code[0], s.span, out)
             return
         out.line(f"if _within(st, {self.register(b)}, L, _n):", s.span)
         out.line("    return True", s.span)
+
+    def decision(self, op: Callable, span, out: Body) -> None:
+        """Ask a decision through the parts of its instruction (``choices``): offer and take, or for a
+        secret choice gather and keep."""
+        u = out.unit
+        if hasattr(op, "gather"):
+            out.line(f"_decide_secretly(st, {u.constant(op.gather, 'who chooses secretly, among what')}, "
+                     f"{u.constant(op.keep, 'the secret choices revealed and kept')}, L)", span)
+        else:
+            out.line(f"_decide(st, {u.constant(op.offer, 'the options of a decision')}, "
+                     f"{u.constant(op.take, 'the answer of a decision kept')}, L)", span)
 
     def choose_one(self, s: n.ChooseOne, out: Body) -> None:
         """`P chooses one:` asked as its instruction, then the branch taken as a Python branch."""
         choose, picked, guards = self.sc.choose_one(s)
         u = out.unit
         k = u.temp("b")
-        out.line(f"_ask(st, {u.constant(choose, 'the instruction of a decision')}, L)", s.span)
+        self.decision(choose, s.span, out)
         out.line(f"{k} = {u.constant(take_branch)}(L, {picked!r}, {u.constant(guards)})", s.span)
         for i, branch in enumerate(s.branches):
             out.line(f"{'if' if i == 0 else 'elif'} {k} == {i}:", s.span)

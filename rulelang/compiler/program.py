@@ -44,6 +44,19 @@ class Program:
         self.units.append((_where(e.span), u))
         return function
 
+    def first_true(self, exprs: list[n.Expr]) -> Callable:
+        """``f(state, locals)``: the index of the first of ``exprs`` that holds, or -1 (the end conditions,
+        asked in order at every `check end`, in one call)."""
+        u = Unit()
+        body = u.new_function("expression")
+        for k, e in enumerate(exprs):
+            body.line(f"if {self.expressions.src(e, u)}:", e.span)
+            body.line(f"    return {k}", e.span)
+        body.line("return -1")
+        function = build(u)
+        self.units.append((_where(exprs[0].span if exprs else None), u))
+        return function
+
     def statements(self, stmts: list[n.Stmt], instruction: bool = False) -> Callable:
         """``f(state, locals)`` running statements that never wait; True when a final `check end` ended the game.
 
