@@ -48,45 +48,9 @@ def run(st: State) -> None:
     from ``st.work`` as they go. Whenever the frame changes, the two together
     must stay within the budget.
     """
-    code = st.game.code
-    stack = st.stack
-    fired = st.fired
-    depth = st.game.call_depth
     st.work = st.game.step_budget
-    steps = 0
-    picks = st.picks_left      # decisions taken in place by steps played in place (run_within) restart the count
     try:
-        while stack and not st.over:
-            fr = stack[-1]
-            ops = code[fr.proc]
-            size = len(ops)
-            while True:            # stay on this frame while it is on top
-                pc = fr.pc
-                if pc >= size:
-                    stack.pop()
-                    break
-                fr.pc = pc + 1
-                if ops[pc](st, fr):
-                    return         # waiting for a decision, or the game is over
-                steps += 1
-                if fired:
-                    if fr.pc >= size and stack[-1] is fr:
-                        stack.pop()    # nothing left to run here: triggers that bounce do not pile up
-                    stack.extend(reversed(fired))
-                    fired.clear()
-                    if len(stack) > depth:
-                        raise too_deep(st)
-                    break
-                if stack[-1] is not fr:
-                    if fr.pc >= size and len(stack) > 1 and stack[-2] is fr:
-                        del stack[-2]  # a call in last place: the caller is done
-                    if len(stack) > depth:
-                        raise too_deep(st)
-                    break          # a frame was pushed, or the turn was unwound
-            if steps > st.work:    # the statements run and the work done inside them, together
-                if st.picks_left == picks:
-                    raise over_budget(st)
-                picks, steps = st.picks_left, 0
+        _execute(st, 0, False)
     except RuleError as error:
         raise _locate_runtime(st, error) from None
     except RulelangError as error:
@@ -114,33 +78,39 @@ def run_within(st: State, base: int) -> None:
     unwound below ``base`` (`end turn`), or when the game is over; ``run`` (the caller's caller) tells
     failures.
     """
+    _execute(st, base, True)
+
+
+def _execute(st: State, base: int, in_place: bool) -> None:
+    """The loop of ``run`` and ``run_within``: the frames above ``base``, until they are done, the game
+    is over, or (unless ``in_place``) a decision waits."""
     code = st.game.code
     stack = st.stack
     fired = st.fired
     depth = st.game.call_depth
     steps = 0
+    picks = st.picks_left      # a decision answered in place (answered_in_place) restarts the count
     while len(stack) > base and not st.over:
         fr = stack[-1]
         ops = code[fr.proc]
         size = len(ops)
-        while True:
+        while True:            # stay on this frame while it is on top
             pc = fr.pc
             if pc >= size:
                 stack.pop()
                 break
             fr.pc = pc + 1
             if ops[pc](st, fr):
-                if st.over:
-                    return
+                if not in_place or st.over:
+                    return     # waiting for a decision, or the game is over
                 if st.answer is None:
                     raise RulelangError("a decision waits inside a step played in place (rulelang's own error)")
-                steps = 0
                 answered_in_place(st)
-                continue           # the asking instruction runs again and takes the answer
+                continue       # the asking instruction runs again and takes the answer
             steps += 1
             if fired:
                 if fr.pc >= size and stack[-1] is fr:
-                    stack.pop()
+                    stack.pop()    # nothing left to run here: triggers that bounce do not pile up
                 stack.extend(reversed(fired))
                 fired.clear()
                 if len(stack) > depth:
@@ -148,12 +118,14 @@ def run_within(st: State, base: int) -> None:
                 break
             if stack[-1] is not fr:
                 if fr.pc >= size and len(stack) > base + 1 and stack[-2] is fr:
-                    del stack[-2]
+                    del stack[-2]  # a call in last place: the caller is done
                 if len(stack) > depth:
                     raise too_deep(st)
-                break
-        if steps > st.work:
-            raise over_budget(st)
+                break          # a frame was pushed, or the turn was unwound
+        if steps > st.work:    # the statements run and the work done inside them, together
+            if st.picks_left == picks:
+                raise over_budget(st)
+            picks, steps = st.picks_left, 0
 
 
 def within(st: State, proc: int, local: dict, base: int) -> bool:
@@ -187,6 +159,30 @@ def call_in_place(st: State, table: list, proc: int, local: dict) -> bool:
         return True
     stack.pop()
     return False
+
+
+def instruction_in_place(st: State, op: Callable, local: dict, base: int) -> bool:
+    """Run one instruction where a direct function stands (compiler/direct.py), as the run loop would:
+    again after each decision it asks (answered at once), then the triggers it fired and the frames it
+    pushed, to their end. True when play must stop (the game is over, or the turn was unwound)."""
+    stack = st.stack
+    below = len(stack)
+    fr = Frame(-1, 1, local)       # the instruction reads its locals here, and steps back to run again
+    while op(st, fr):
+        if st.over:
+            return True
+        if st.answer is None:
+            raise RulelangError("an instruction waits inside a step played in place (rulelang's own error)")
+        answered_in_place(st)
+    fired = st.fired
+    if fired:
+        stack.extend(reversed(fired))
+        fired.clear()
+    if len(stack) > below:
+        if len(stack) > st.game.call_depth:
+            raise too_deep(st)
+        run_within(st, below)
+    return st.over or len(stack) < base
 
 
 def decide(st: State, offer: Callable, take: Callable, local: dict) -> None:

@@ -95,7 +95,14 @@ class State(DecisionProtocol):
         return self._per_player(self.game.score, self.game.score_span, "score")
 
     def returns(self) -> list[int] | None:
-        """Every player's return (payoff), in seat order, if the game declares `returns`: told when it ends."""
+        """Every player's return (payoff), in seat order, if the game declares `returns`: told when it ends.
+
+        A finished game's are those its `ended` event holds (computed once, as the game ended).
+        """
+        if self.over and self.log:
+            last = self.log[-1]
+            if isinstance(last, dict) and last.get("type") == "ended" and "returns" in last:
+                return list(last["returns"])
         return self._per_player(self.game.returns, self.game.returns_span, "returns", {"winners": list(self.winners)})
 
     def _per_player(self, value: Fn | None, span: Span | None, what: str, extra: dict | None = None) -> list[int] | None:

@@ -99,6 +99,7 @@ class _Watch:
         for cond in g.end:
             cond.when = self._wrap("end when", cond.when, BINDINGS[Rule.END].locals_names(seat))
             cond.winner = self._wrap("end winner", cond.winner, BINDINGS[Rule.END].locals_names(seat))
+        g.end_first = None              # the end conditions asked one by one, each through its watched closure
         for phase in g.phases:
             phase.until = self._wrap("until", phase.until, BINDINGS[Rule.STEP].locals_names(phase.order == "seat"))
         g.score = self._wrap("score", g.score, BINDINGS[Rule.PLAYER_VALUE].locals_names())

@@ -37,7 +37,7 @@ import record  # noqa: E402  (the fingerprint of a game: decisions offered and t
 OWN_NAMES = {"st", "L", "fr", "error", "_blame", "_line_spans", "q", *HELPERS}
 MADE_UP = re.compile(r"^(_[a-z]+\d*|expression|statements|instruction|direct|aggregate\d+)$")
 #: The attributes generated code reads: the state's own fields, a frame's locals and pc, list methods.
-STATE_FIELDS = {"counters", "vars", "zones", "lay", "turn", "n", "work", "log", "loc", "stack", "append", "get",
+STATE_FIELDS = {"counters", "vars", "zones", "lay", "turn", "n", "out", "work", "log", "loc", "stack", "append", "get",
                 "role_players", "team_players", "roles", "tables", "locals", "pc"}
 
 

@@ -33,7 +33,7 @@ from .program import Program
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .forms import card_gate, target_form
 from .statements import Builder, StmtCompiler
-from .direct import compile_direct, turn_in_place
+from .direct import Parts, compile_direct, turn_in_place
 from .hook_decls import HookDeclarations
 from .hooks import fire_turn_hooks
 from ..check_hooks import RETURNS
@@ -307,18 +307,20 @@ class GameCompiler(HookDeclarations):
             for op, span in suffix or []:
                 b.emit(op, span)
             self.finish(index, b)
+            blocks[index] = Parts(job.tree if job is not None else [], sc.place, prefix or [], suffix or [])
             return index
 
         for name in self.function_order:            # callees first: a call takes its callee's closure
             value = spec.functions[name].value
             ec.function_trees[name] = jobs[value.path].tree
             ec.functions[name] = (list(self.sym.functions[name]), expr(value))
-        self.proc_places, proc_trees, framed_steps = {}, {}, {}
+        blocks: dict[int, Parts] = {}      # each procedure's parts, for its direct function (compiler/direct.py)
+        framed_steps: dict[str, Parts] = {}
         for name, index in proc_ids.items():
             b = Builder(f"procedure {name}")
             job = jobs[spec.procedures[name].effect.path]
-            sc.place = self.proc_places[index] = place_of(data, job.path)
-            proc_trees[index] = job.tree
+            sc.place = place_of(data, job.path)
+            blocks[index] = Parts(job.tree, sc.place)
             sc.block(job.tree, b)
             b.exit.pc = b.here()
             self.finish(index, b)
@@ -348,9 +350,11 @@ class GameCompiler(HookDeclarations):
                     index = block(step.effect, f"step '{step.name}'")
                     steps.append((step.name, index, span))
                     if not self.turn_hooks.get(("before step", step.name)):
-                        framed_steps[step.name] = (index, jobs[step.effect.path].tree, place_of(data, step.effect.path))
+                        framed_steps[step.name] = blocks.pop(index)
             phases.append((phase, steps))
-        self.direct_steps = compile_direct(self, sc, g.program, proc_trees, framed_steps) if self.python else {}
+        played = {c.play_proc for c in g.cards if c.play_proc is not None}
+        procedures = {index: parts for index, parts in blocks.items() if index in played or index in proc_ids.values()}
+        self.direct_steps = compile_direct(self, sc, g.program, procedures, framed_steps) if self.python else {}
         self.generate_main(main, setup, phases)
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]

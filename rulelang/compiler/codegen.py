@@ -22,7 +22,7 @@ from ..elimination import live_from, live_players, next_live
 from ..engine import (FAILURES, NAMES, check_end, discard_card, draw_cards, end_roll_durations, located,
                       move_card, set_counter, set_player_var, shuffle_zone)
 from ..errors import RuleError, Span
-from ..interpreter import call_in_place, decide, decide_secretly, within
+from ..interpreter import call_in_place, decide, decide_secretly, instruction_in_place, within
 from .. import records
 from .aggregates import any_of_kind
 from ..limits import over_budget, roll_dice, spend, too_big
@@ -37,14 +37,14 @@ FRAME_PC = "fr.pc"
 
 #: Every name generated code may call, besides the unit's own constants.
 HELPERS: dict[str, Any] = {
-    "len": len, "list": list, "max": max, "min": min, "sum": sum, "any": any, "all": all,
+    "len": len, "list": list, "max": max, "min": min, "sum": sum, "any": any, "all": all, "range": range,
     "_FAILURES": FAILURES, "_NAMES": NAMES,
     "_live_from": live_from, "_live_players": live_players, "_next_live": next_live,
     "_check_end": check_end, "_discard_card": discard_card, "_draw_cards": draw_cards,
     "_end_roll_durations": end_roll_durations, "_move_card": move_card, "_set_counter": set_counter,
     "_set_player_var": set_player_var, "_shuffle_zone": shuffle_zone,
     "_over_budget": over_budget, "_roll_dice": roll_dice,
-    "_within": within, "_enter": call_in_place, "_decide": decide,
+    "_within": within, "_enter": call_in_place, "_decide": decide, "_op": instruction_in_place,
     "_decide_secretly": decide_secretly,
 }
 

@@ -25,7 +25,8 @@ turn loop (`end turn`, a skip on one's own turn), which then goes on from where 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import nodes as n
 from .choices import take_branch
@@ -78,16 +79,26 @@ class DirectCompiler:
         #: the procedures that will have a direct function (a call to one is a Python call)
         self.direct_procs: set[int] = set()
 
-    def function(self, stmts: list[n.Stmt], where) -> Callable:
-        """``direct(st, L)``: the statements in order; True when play must stop."""
+    def function(self, parts: Parts) -> Callable:
+        """``direct(st, L)``: the statements in order, between the instructions that come before and after
+        them; True when play must stop."""
         u = Unit()
         body = u.new_function("direct")
         body.line("_n = len(st.stack)")
-        self.block(stmts, body)
+        for op, span in parts.prefix:
+            self.instruction(op, span, body)
+        self.block(parts.stmts, body)
+        for op, span in parts.suffix:
+            self.instruction(op, span, body)
         guarded_lines(body)
         function = build(u)
-        self.program.units.append((where, u))
+        self.program.units.append((_where_of(parts.stmts), u))
         return function
+
+    def instruction(self, op: Callable, span, out: Body) -> None:
+        """One instruction run where it stands (``interpreter.instruction_in_place``)."""
+        out.line(f"if _op(st, {out.unit.constant(op, 'an instruction')}, L, _n):", span)
+        out.line("    return True", span)
 
     def block(self, stmts: list[n.Stmt], out: Body) -> None:
         for s in stmts:
@@ -130,6 +141,15 @@ class DirectCompiler:
         if isinstance(s, ONE_INSTRUCTION) and len(b.code) == 1:
             self.decision(b.code[0], s.span, out)
             return
+        if len(b.code) == 1:
+            self.instruction(b.code[0], s.span, out)
+            return
+        if isinstance(s, n.Play):           # choose, declare, react, resolve: in order, none jumps
+            choose, *rest = b.code
+            self.decision(choose, s.span, out)
+            for op in rest:
+                self.instruction(op, s.span, out)
+            return
         out.line(f"if _within(st, {self.register(b)}, L, _n):", s.span)
         out.line("    return True", s.span)
 
@@ -156,28 +176,12 @@ class DirectCompiler:
             self.body(branch.body, out)
 
     def branches(self, s: n.If, out: Body) -> None:
-        for k, (cond, stmts) in enumerate(s.branches):
-            out.line(f"{'if' if k == 0 else 'elif'} {self.xs.src(cond, out.unit)}:", cond.span)
-            self.body(stmts, out)
-        if s.orelse:
-            out.line("else:", s.span)
-            self.body(s.orelse, out)
+        self.source.if_lines(s, out, self.body, at_conds=True)
 
     def loop(self, s: n.ForEach, out: Body) -> None:
         """As ``source_stmt.loop_start``/``loop_step``: a copy of the items, each one work, the filter
-        tested just before its item's pass."""
-        u = out.unit
-        items, x = u.temp("xs"), u.temp("x")
-        out.line(f"{items} = list({self.xs.as_list(s.source, u)})", s.span)
-        out.line(f"st.work -= len({items})", s.span)
-        out.line("if st.work < 0:", s.span)
-        out.line("    raise _over_budget(st)", s.span)
-        out.line(f"for {x} in {items}:", s.span)
-        with out.indented():
-            out.line(f"L[{s.var!r}] = {x}", s.span)
-            if s.cond is not None:
-                out.line(f"if not ({self.xs.src(s.cond, u)}):", s.span)
-                out.line("    continue", s.span)
+        tested just before its item's pass, a failing filter told at the loop."""
+        self.source.for_items(s, f"list({self.xs.as_list(s.source, out.unit)})", s.span, out)
         self.body(s.body, out)
 
     def while_loop(self, s: n.While, out: Body) -> None:
@@ -206,13 +210,25 @@ class DirectCompiler:
         out.line("    return True", s.span)
 
 
-def compile_direct(gc, sc: StmtCompiler, program: Program, procedures: dict[int, list[n.Stmt]],
-                   steps: dict[str, tuple[int, list[n.Stmt], str]]) -> dict[str, Callable]:
+@dataclass
+class Parts:
+    """What a procedure's instructions were made of: its statements, where they stand (for the names of
+    its decisions), and the instructions before and after them ((op, span) pairs: a card's play puts the
+    card in place first, and runs its `resolve` triggers after)."""
+
+    stmts: list
+    place: Any
+    prefix: list = field(default_factory=list)
+    suffix: list = field(default_factory=list)
+
+
+def compile_direct(gc, sc: StmtCompiler, program: Program, procedures: dict[int, Parts],
+                   steps: dict[str, Parts]) -> dict[str, Callable]:
     """The direct functions of a game: each procedure's that can have one (into ``game.direct``), and
     each framed step's, returned by step name for the turn loop.
 
-    ``gc`` is the game compiler (``new_proc``, ``finish``); ``procedures`` maps a procedure's index to
-    its checked statements; ``steps`` maps a step's name to (its procedure, its statements, its place).
+    ``gc`` is the game compiler (``new_proc``, ``finish``); ``procedures`` maps a procedure's index
+    (those called by name, and cards' plays) to its parts; ``steps`` maps a step's name to its parts.
     """
     game = gc.game
 
@@ -237,17 +253,17 @@ def compile_direct(gc, sc: StmtCompiler, program: Program, procedures: dict[int,
         return index
 
     dc = DirectCompiler(sc, program, game, instructions, register)
-    dc.direct_procs = {index for index, stmts in procedures.items() if plays_in_place(stmts)}
+    dc.direct_procs = {index for index, parts in procedures.items() if plays_in_place(parts.stmts)}
     functions: dict[int, Callable] = {}
     for index in sorted(dc.direct_procs):
-        stmts = procedures[index]
-        sc.place = gc.proc_places[index]
-        functions[index] = dc.function(stmts, _where_of(stmts))
+        parts = procedures[index]
+        sc.place = parts.place
+        functions[index] = dc.function(parts)
     direct_steps = {}
-    for name, (index, stmts, place) in steps.items():
-        if plays_in_place(stmts):
-            sc.place = place
-            direct_steps[name] = dc.function(stmts, _where_of(stmts))
+    for name, parts in steps.items():
+        if plays_in_place(parts.stmts):
+            sc.place = parts.place
+            direct_steps[name] = dc.function(parts)
     dc.table.extend([None] * len(game.procs))
     for index, function in functions.items():
         dc.table[index] = function

@@ -10,7 +10,7 @@ from typing import Any
 
 from .. import nodes as n
 from .. import records
-from ..interpreter import Frame
+from ..interpreter import Frame, call_in_place
 from ..engine import NAMES, answer_card, discard_card, answerers, discard_options, legal_plays, reaction_options, zone_of_hand
 from .choices import _decision
 from .sites import ANSWER, PLAY
@@ -92,8 +92,11 @@ class PlayStatements:
             if state is None:
                 return False
             card, player, target = state[0], state[1], state[2]
-            ctype = game.card_type[card]
-            st.stack.append(Frame(ctype.play_proc, 0, {"me": player, "target": target, "this": card}))
+            proc = game.card_type[card].play_proc
+            local = {"me": player, "target": target, "this": card}
+            if st.autopick is not None and game.direct and game.direct[proc] is not None:    # compiler/direct.py
+                return call_in_place(st, game.direct, proc, local) and st.over
+            st.stack.append(Frame(proc, 0, local))
             return False
 
         pcs = [b.emit(op, s.span) for op in (choose, declare, react, resolve)]

@@ -76,6 +76,13 @@ class ExprSource:
             return f"list(st.zones[{text}])" if copy else f"st.zones[{text}]"
         return text
 
+    def iterable(self, e: n.Expr, u: Unit, copy: bool = False) -> str:
+        """Source for the items of a list that is only read, once: `players` as a range while nobody is out
+        (no list to build), anything else as ``as_list`` gives it."""
+        if isinstance(e, n.Name) and e.ref[0] == "players":
+            return "(range(st.n) if True not in st.out else _live_players(st))"
+        return self.as_list(e, u, copy)
+
     def as_cards(self, e: n.Expr, u: Unit) -> str:
         if e.type == CARD:
             t = u.temp()
@@ -279,7 +286,7 @@ class ExprSource:
         var = repr(arg.var)
         keep = self.src(arg.cond, u) if arg.cond is not None else "True"
         f.line(f"_saved = L.get({var}, _MISSING)")
-        f.line(f"_xs = {self.as_list(arg.source, u)}")
+        f.line(f"_xs = {self.iterable(arg.source, u)}")
         f.line("st.work -= len(_xs)")
         f.line("if st.work < 0:")
         f.line("    raise _over_budget(st)")

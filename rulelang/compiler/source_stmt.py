@@ -8,7 +8,7 @@ with no source of their own are called as their closure. A statement kept in one
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from .. import nodes as n
 from ..interpreter import Frame
@@ -166,31 +166,42 @@ class StmtSource:
                 out.line("pass")
 
     def g_If(self, s: n.If, out: Body) -> None:
-        for k, (cond, body) in enumerate(s.branches):
-            out.line(f"{'if' if k == 0 else 'elif'} {self.e(cond, out)}:", s.span)
-            self.branch(body, out)
+        self.if_lines(s, out, self.branch)
+
+    def if_lines(self, s: n.If, out: Body, body: Callable[[list[n.Stmt], Body], None], at_conds: bool = False) -> None:
+        """`if`/`elif`/`else`, each body written by ``body``; a failing test is told at the `if` (or at
+        the test itself, ``at_conds``, as a step played in place tells it where the frames do)."""
+        for k, (cond, stmts) in enumerate(s.branches):
+            out.line(f"{'if' if k == 0 else 'elif'} {self.e(cond, out)}:", cond.span if at_conds else s.span)
+            body(stmts, out)
         if s.orelse:
             out.line("else:", s.span)
-            self.branch(s.orelse, out)
+            body(s.orelse, out)
 
     def g_ForEach(self, s: n.ForEach, out: Body) -> None:
+        # the closures blame a failing filter on a lone body statement, else on the loop
+        filter_span = s.body[0].span if len(s.body) == 1 else s.span
+        self.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), filter_span, out)
+        with out.indented():
+            self.block(s.body, out)
+
+    def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> None:
+        """The head of a `for each` as a Python `for` over ``items``: each item is a unit of work, bound to
+        the loop's name, then tested by the filter (the body goes one level deeper)."""
         u = out.unit
-        items, x = u.temp("xs"), u.temp("x")
-        out.line(f"{items} = {self.xs.as_list(s.source, u, copy=True)}", s.span)
-        out.line(f"st.work -= len({items})", s.span)        # a pass of a loop is work
+        xs, x = u.temp("xs"), u.temp("x")
+        out.line(f"{xs} = {items}", s.span)
+        out.line(f"st.work -= len({xs})", s.span)        # a pass of a loop is work
         out.line("if st.work < 0:", s.span)
         with out.indented():
             out.line("raise _over_budget(st)", s.span)
-        # the closures blame a failing filter on a lone body statement, else on the loop
-        filter_span = s.body[0].span if len(s.body) == 1 else s.span
-        out.line(f"for {x} in {items}:", filter_span)
+        out.line(f"for {x} in {xs}:", filter_span)
         with out.indented():
             out.line(f"L[{s.var!r}] = {x}", filter_span)
             if s.cond is not None:
                 out.line(f"if not ({self.e(s.cond, out)}):", filter_span)
                 with out.indented():
                     out.line("continue", filter_span)
-            self.block(s.body, out)
 
     # -- instructions of their own: loops and branches that may hold decisions ------------------
 
