@@ -193,6 +193,8 @@ class Game:
         self.end_first: Any = None
         #: each procedure's direct function, played while decisions are answered in place (compiler/direct.py)
         self.direct: list[Any] = []
+        #: a finished frame of each procedure, put on the stack while its direct function runs (call depth)
+        self.markers: list[Any] = []
         #: every decision the rules can ask, by name (rulelang/decisions.py); one name may have several sites
         self.decisions: dict[str, list[DecisionSite]] = {}
         #: die -> (which card instances last until their owner's next roll of it, the zones they stay in)

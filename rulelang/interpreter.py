@@ -144,13 +144,13 @@ IN_PLACE_DEPTH = 100
 
 
 def call_in_place(st: State, table: list, proc: int, local: dict) -> bool:
-    """Call procedure ``proc``'s direct function, with a finished frame of it on the stack as a marker:
-    call depth counts it, and an unwound turn takes it away. True when play must stop."""
+    """Call procedure ``proc``'s direct function, with a finished frame of it on the stack as a marker
+    (one per procedure, shared: nothing runs it or reads its locals): call depth counts it, and an unwound
+    turn takes it away. True when play must stop."""
     stack = st.stack
     if len(stack) >= IN_PLACE_DEPTH:
         return within(st, proc, local, len(stack))
-    marker = Frame(proc, len(st.game.code[proc]), local)
-    stack.append(marker)
+    stack.append(st.game.markers[proc])
     if len(stack) > st.game.call_depth:
         error = too_deep(st)
         error.span = None          # the direct function names the call that went too deep (codegen.blame)

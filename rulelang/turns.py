@@ -115,7 +115,7 @@ def begin_turn(phase: Phase, in_place: list[tuple[str, Fn | None, Fn | None, int
         log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
         if in_place is None or st.autopick is None or st.halt is not None or st.observer is not None:
             return None
-        stack, code = st.stack, st.game.code
+        stack, markers = st.stack, st.game.markers
         for name, inline, direct, proc in in_place:
             log.append((step_record, st.turn, name))
             local = {"me": st.active} if seat else {}
@@ -123,7 +123,7 @@ def begin_turn(phase: Phase, in_place: list[tuple[str, Fn | None, Fn | None, int
                 if inline(st, local):
                     return True
                 continue
-            stack.append(Frame(proc, len(code[proc]), local))     # the step's marker (see play_in_place)
+            stack.append(markers[proc])     # the step's marker (see play_in_place)
             if direct(st, local):
                 return True if st.over else None    # or the turn was unwound: the loop is at its end already
             stack.pop()
@@ -199,7 +199,7 @@ def play_in_place(st: State, direct: Fn, proc: int, local: dict) -> bool:
     """Play a step as its direct function, a finished frame of it on the stack as a marker (see
     compiler/direct.py). True when the game is over; after an unwound turn the turn loop goes on."""
     stack = st.stack
-    stack.append(Frame(proc, len(st.game.code[proc]), local))
+    stack.append(st.game.markers[proc])
     if direct(st, local):
         return st.over
     stack.pop()

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import nodes as n
+from ..interpreter import Frame
 from .choices import take_branch
 from .codegen import Body, Unit, build, guarded_lines
 from .source_stmt import MAX_DEPTH
@@ -268,6 +269,7 @@ def compile_direct(gc, sc: StmtCompiler, program: Program, procedures: dict[int,
     for index, function in functions.items():
         dc.table[index] = function
     game.direct = dc.table
+    game.markers = [Frame(index, len(proc.code), {}) for index, proc in enumerate(game.procs)]
     return direct_steps
 
 
