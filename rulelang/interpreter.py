@@ -193,7 +193,7 @@ def decide(st: State, offer: Callable, take: Callable, local: dict) -> None:
     if not values or len(values) == 1 and not st.ask_single:
         take(st, local, values[0] if values else None)
         return
-    take(st, local, st.answer_in_place(kind, [player], [options], [values])[0])
+    take(st, local, st.answer_one_in_place(kind, player, options, values))
 
 
 def decide_secretly(st: State, gather: Callable, keep: Callable, local: dict) -> None:

@@ -12,7 +12,7 @@ methods of ``State`` (``DecisionProtocol`` is one of its bases).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .errors import RulelangError, RuleError
 from . import records
@@ -200,24 +200,31 @@ class DecisionProtocol:
         answered_in_place(self)
         return answer
 
+    def answer_one_in_place(self, kind: str, player: int, options: list, values: list) -> Any:
+        """``answer_in_place`` for one chooser, the commonest decision: the value picked."""
+        if player is None:
+            _no_one_missing([player])
+        value = values[self._pick_now(kind, player, options)]
+        answered_in_place(self)
+        return value
+
     def _picks_now(self, kind: str, players: list[int], options: list[list], values: list[list]) -> list:
         """Every chooser's pick from ``autopick`` at once, in the order a play loop would ask them.
 
         Nothing is kept pending: ``ask`` leaves the answer in ``answer`` for the instruction, which takes it
         when the run loop goes on (``agents.play_out`` runs it again), and the log is what ``_take`` writes.
         """
-        pick, log, turn = self.autopick, self.log, self.turn
-        answer = []
-        for i, player in enumerate(players):
-            offered = options[i]
-            if not offered:
-                raise RuleError(f"{player_name(player)} must choose but has no legal option")
-            j = pick(player, len(offered))
-            if not 0 <= j < len(offered):
-                raise RulelangError(f"option {j} is out of range")
-            log.append((records.chose, turn, player, offered[j][0], kind))
-            answer.append(values[i][j])
-        return answer
+        return [values[i][self._pick_now(kind, player, options[i])] for i, player in enumerate(players)]
+
+    def _pick_now(self, kind: str, player: int, offered: list) -> int:
+        """One chooser's pick from ``autopick``, written to the log as ``_take`` writes it."""
+        if not offered:
+            raise RuleError(f"{player_name(player)} must choose but has no legal option")
+        j = self.autopick(player, len(offered))
+        if not 0 <= j < len(offered):
+            raise RulelangError(f"option {j} is out of range")
+        self.log.append((records.chose, self.turn, player, offered[j][0], kind))
+        return j
 
 
 def _no_one_missing(players: list) -> None:
