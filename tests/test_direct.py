@@ -63,6 +63,7 @@ counters:
 vars:
   picked: {type: int, initial: 0}
   depth: {type: int, initial: 0}
+  mark: {type: int, initial: 0}
 procedures:
   pick_some:
     params: {p: player}
@@ -100,6 +101,8 @@ turn:
         me.picked = 0 - 100
     - name: settle
       effect: |
+        each p in players where p.depth = 0 secretly chooses p.mark in [7]
+        each p in players where p != me secretly chooses p.mark in [1, 2, 3]
         me.picked = 0
         check end
 end:
@@ -132,6 +135,18 @@ def test_decisions_in_loops_and_branches_and_an_end_turn_in_a_called_procedure(t
             # `end turn` in finish() skips the rest of `gather` and the whole `settle` step
             ended_early += sum(1 for e in in_place.events if e.get("type") == "step" and e.get("step") == "gather")
     assert ended_early
+
+
+def test_single_options_asked_or_taken_at_once_alike(tmp_path: Path) -> None:
+    """A secret choice of one option is taken at once, unless the game asks single options: both ways."""
+    for asked in (False, True):
+        game = spec_game(tmp_path, SPEC + f"ask_single_options: {str(asked).lower()}\n")
+        for seed in range(10):
+            in_place = play_out(game.new_state(3, seed), RandomAgent(seed))
+            framed = pending_loop(game, 3, seed)
+            assert in_place.events == framed.events
+            sevens = [e for e in in_place.events if e.get("type") == "chose" and e.get("option") == "7"]
+            assert bool(sevens) == asked
 
 
 def test_runaway_recursion_through_direct_calls_is_the_call_depth_error(tmp_path: Path) -> None:

@@ -37,7 +37,7 @@ FRAME_PC = "fr.pc"
 
 #: Every name generated code may call, besides the unit's own constants.
 HELPERS: dict[str, Any] = {
-    "len": len, "list": list, "max": max, "min": min, "sum": sum, "any": any, "all": all, "range": range,
+    "len": len, "list": list, "max": max, "min": min, "sum": sum, "any": any, "all": all, "range": range, "zip": zip,
     "_FAILURES": FAILURES, "_NAMES": NAMES,
     "_live_from": live_from, "_live_players": live_players, "_next_live": next_live,
     "_check_end": check_end, "_discard_card": discard_card, "_draw_cards": draw_cards,

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import nodes as n
+from .. import records
+from ..check import item_of
 from ..interpreter import Frame
 from .choices import take_branch
 from .codegen import Body, Unit, build, guarded_lines
@@ -124,6 +126,8 @@ class DirectCompiler:
             self.call(s, out)
         elif isinstance(s, n.ChooseOne):
             self.choose_one(s, out)
+        elif isinstance(s, n.SecretChoose) and self.sc.ec.constant(s.source)[0]:
+            self.secret_choice(s, out)
         else:
             self.in_frames(s, out)
 
@@ -164,6 +168,49 @@ class DirectCompiler:
         else:
             out.line(f"_decide(st, {u.constant(op.offer, 'the options of a decision')}, "
                      f"{u.constant(op.take, 'the answer of a decision kept')}, L)", span)
+
+    def secret_choice(self, s: n.SecretChoose, out: Body) -> None:
+        """A secret choice among fixed options, written out as its instruction (``choices.s_SecretChoose``)
+        gathers, asks and keeps it: each player that passes the filter and has more than one option
+        chooses; all are revealed at once, then stored in order."""
+        u, span, var = out.unit, s.span, repr(s.var)
+        text = self.sc.option_text(item_of(s.source.type) or "?")
+        values = list(self.sc.ec.constant(s.source)[1])
+        options = u.constant([list(text(None, v)) for v in values], "the options of a secret choice")
+        values_k = u.constant(values, "the values of a secret choice")
+        who, opts, vals, everyone, p = u.temp("ch"), u.temp("op"), u.temp("va"), u.temp("ev"), u.temp("p")
+        out.line(f"{who}, {opts}, {vals} = [], [], []", span)
+        out.line(f"{everyone} = {self.xs.as_list(s.players, u, copy=True)}", span)
+        out.line(f"st.work -= len({everyone})", span)
+        out.line("if st.work < 0:", span)
+        out.line("    raise _over_budget(st)", span)
+        out.line(f"for {p} in {everyone}:", span)
+        with out.indented():
+            out.line(f"L[{var}] = {p}", span)
+            if s.players_cond is not None:
+                out.line(f"if not ({self.xs.src(s.players_cond, u)}):", span)
+                out.line("    continue", span)
+            if len(values) == 1:
+                out.line("if not st.ask_single:", span)
+                with out.indented():
+                    self.source.store(s.target, values_k + "[0]", span, out)
+                    out.line("continue", span)
+            if values:
+                out.line(f"{who}.append({p})", span)
+                out.line(f"{opts}.append({options})", span)
+                out.line(f"{vals}.append({values_k})", span)
+            else:
+                out.line("pass", span)
+        answer, v = u.temp("an"), u.temp("v")
+        out.line(f"if {who}:", span)
+        with out.indented():
+            out.line(f"{answer} = st.answer_in_place('secret', {who}, {opts}, {vals})", span)
+            out.line(f"st.log.append(({u.constant(records.revealed_choices, 'the record of choices revealed')}, st.turn, "
+                     f"{u.constant(text, 'the names of the options')}, {who}, {answer}))", span)
+            out.line(f"for {p}, {v} in zip({who}, {answer}):", span)
+            with out.indented():
+                out.line(f"L[{var}] = {p}", span)
+                self.source.store(s.target, v, span, out)
 
     def choose_one(self, s: n.ChooseOne, out: Body) -> None:
         """`P chooses one:` asked as its instruction, then the branch taken as a Python branch."""
