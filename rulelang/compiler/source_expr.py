@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .. import nodes as n
 from ..visitors import Dispatch
 from ..check_types import CARD, PLAYER, ZONE, die_of, tuple_items
-from .codegen import Unit
+from .codegen import Body, Unit
 from .expressions import local_name, zone_decl
 
 if TYPE_CHECKING:
@@ -32,12 +32,21 @@ class ExprSource:
         self.ec = ec
         self.game = ec.game
         self.nesting = 0
+        #: locals held in Python variables of the function being written (a comprehension's own name)
+        self.aliases: dict[str, str] = {}
+        #: how many times code was written that hands ``L`` to something that may read any local
+        self.opaque = 0
+
+    def local(self, name: str) -> str:
+        """Source reading the local ``name``: its Python variable in a comprehension, else ``L``."""
+        return self.aliases.get(name) or f"L[{name!r}]"
 
     def src(self, e: n.Expr, u: Unit) -> str:
         known, value = self.ec.constant(e)
         if known:
             return u.constant(value)
         if self.nesting >= MAX_NESTING:
+            self.opaque += 1
             return f"{u.constant(self.apart(e))}(st, L)"
         text = self.root(e, u)
         return text if text is not None else self.fallback(e, u)
@@ -62,6 +71,7 @@ class ExprSource:
             self.nesting = outer
 
     def fallback(self, e: n.Expr, u: Unit) -> str:
+        self.opaque += 1
         outer, self.nesting = self.nesting, 0
         try:
             return f"{u.constant(self.ec.closure(e))}(st, L)"
@@ -109,7 +119,7 @@ class ExprSource:
     def x_Name(self, e: n.Name, u: Unit) -> str | None:
         kind = e.ref[0]
         if kind == "local":
-            return f"L[{e.ref[1]!r}]"
+            return self.local(e.ref[1])
         if kind == "players":
             return "_live_players(st)"
         if kind == "others":
@@ -139,7 +149,7 @@ class ExprSource:
     def x_Attr(self, e: n.Attr, u: Unit) -> str | None:
         game, kind = self.game, e.ref[0]
         local = local_name(e.obj)
-        obj = f"L[{local!r}]" if local is not None else self.src(e.obj, u)
+        obj = self.local(local) if local is not None else self.src(e.obj, u)
         if kind == "pcounter":
             return f"st.counters[{game.player_holder} + {obj}][{game.counters.index(e.name)}]"
         if kind == "pvar":
@@ -281,20 +291,44 @@ class ExprSource:
         return f"list({metered})"       # filter
 
     def comprehension(self, name: str, arg: n.Arg, u: Unit) -> str:
-        """An aggregate over `var in items where cond` as a function of its own; `var` is bound, then restored."""
+        """An aggregate over `var in items where cond` as a function of its own.
+
+        `var` is the loop's Python variable where the condition and value read it; only when they hand
+        ``L`` to code that may read it (a closure, a nested aggregate) is it also bound in ``L``, then
+        restored, as the closures do.
+        """
         f = u.new_function("aggregate")
         var = repr(arg.var)
-        keep = self.src(arg.cond, u) if arg.cond is not None else "True"
-        f.line(f"_saved = L.get({var}, _MISSING)")
-        f.line(f"_xs = {self.iterable(arg.source, u)}")
+        outer, self.aliases = self.aliases, {}         # a function of its own: the caller's variables are not here
+        try:
+            items = self.iterable(arg.source, u)
+            before = self.opaque
+            self.aliases = {arg.var: "_x"}
+            keep = self.src(arg.cond, u) if arg.cond is not None else "True"
+            value = None if name in ("any", "first", "empty", "all", "count") else self.src(arg.value, u)
+            bound = self.opaque != before
+        finally:
+            self.aliases = outer
+        self.opaque += 1                                # the caller hands L to it
+        self.comprehension_lines(f, name, var, items, keep, value, bound, arg.span, u)
+        return f"{f.name}(st, L)"
+
+    def comprehension_lines(self, f: Body, name: str, var: str, items: str, keep: str, value: str | None,
+                            bound: bool, span, u: Unit) -> None:
+        """The body of a comprehension's function (see ``comprehension``)."""
+        if bound:
+            f.line(f"_saved = L.get({var}, _MISSING)")
+        f.line(f"_xs = {items}")
         f.line("st.work -= len(_xs)")
         f.line("if st.work < 0:")
         f.line("    raise _over_budget(st)")
+        bind = [f"    L[{var}] = _x"] if bound else []
         first_match = name in ("any", "first", "empty")
         if name == "all":
             f.line("_result = True")
             f.line("for _x in _xs:")
-            f.line(f"    L[{var}] = _x")
+            for line in bind:
+                f.line(line)
             f.line(f"    if not ({keep}):")
             f.line("        _result = False")
             f.line("        break")
@@ -303,21 +337,23 @@ class ExprSource:
                 start, step = "_found = None", "_found = _x"
             elif name in ("count", "sum"):
                 start = "_result = 0"
-                step = "_result += 1" if name == "count" else f"_result += {self.src(arg.value, u)}"
+                step = "_result += 1" if name == "count" else f"_result += {value}"
             else:
-                start, step = "_out = []", f"_out.append({self.src(arg.value, u)})"
+                start, step = "_out = []", f"_out.append({value})"
             f.line(start)
             f.line("for _x in _xs:")
-            f.line(f"    L[{var}] = _x")
+            for line in bind:
+                f.line(line)
             f.line(f"    if {keep}:")
             f.line(f"        {step}")
             if first_match:
                 f.line("        break")
-        f.line(f"if {var} in L:")
-        f.line("    if _saved is _MISSING:")
-        f.line(f"        del L[{var}]")
-        f.line("    else:")
-        f.line(f"        L[{var}] = _saved")
+        if bound:
+            f.line(f"if {var} in L:")
+            f.line("    if _saved is _MISSING:")
+            f.line(f"        del L[{var}]")
+            f.line("    else:")
+            f.line(f"        L[{var}] = _saved")
         results = {"any": "_found is not None", "first": "_found", "empty": "_found is None",
                    "all": "_result", "count": "_result", "last": "_out[-1] if _out else None",
                    "max": "max(_out, default=0)", "min": "min(_out, default=0)"}
@@ -325,10 +361,9 @@ class ExprSource:
             limit = self.game.number_limit
             f.line(f"if -{limit} <= _result <= {limit}:")
             f.line("    return _result")
-            f.line(f"_too_big_now(_result, {limit}, {u.constant(arg.span)})")
+            f.line(f"_too_big_now(_result, {limit}, {u.constant(span)})")
         else:
             f.line(f"return {results.get(name, '_out')}")       # filter: the list itself
-        return f"{f.name}(st, L)"
 
 
 #: Each expression class's source (``x_<Class>``), found once; a class with none is called as its closure.
