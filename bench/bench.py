@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
-from rulelang.agents import RandomAgent, play_out  # noqa: E402
+from rulelang.agents import RandomAgent, play_new  # noqa: E402
 
 GAMES = {"jacks_friends": (2, 4, 6), "flapjacks": (2, 4, 8)}
 #: The hand-written simulator of each game, and its arguments after PLAYERS GAMES SEED (uniform random play).
@@ -32,8 +32,7 @@ def games_per_second(game, players: int, count: int) -> tuple[float, float, floa
     turns = 0
     start = time.perf_counter()
     for seed in range(count):
-        state = game.new_state(players, seed)
-        play_out(state, RandomAgent(seed))
+        state = play_new(game, players, seed, RandomAgent(seed))
         turns += state.turn
     took = time.perf_counter() - start
     return count / took, turns / count, turns / took

@@ -45,6 +45,13 @@ def resume(st: State) -> None:
         run(st)
 
 
+def halted_before_step(st: State) -> bool:
+    """Whether the game stopped where a step is about to start (a halt, ``new_state(before_first_turn=True)``):
+    nothing waits, only the turn loop is on the stack, and its next instruction starts a step."""
+    return (st.pending is None and st.answer is None and not st.over and len(st.stack) == 1
+            and st.stack[0].pc in st.game.step_pcs.values())
+
+
 def halt_before(st: State, step: str, turn: int) -> None:
     """Stop (with no decision waiting) when ``step`` of ``turn`` is about to start."""
     _check_step(st, step)

@@ -32,7 +32,7 @@ def play_random(game: Game, players: int, seed: int) -> Outcome:
     """One game with random agents; a problem names what went wrong, with the seed."""
     state = None
     try:
-        state = game.new_state(players, seed)
+        state = game.new_state(players, seed, before_first_turn=True)     # played in place from the start (play_new)
         play_out(state, RandomAgent(seed), MAX_DECISIONS)
         if not state.over:
             return _problem(game, players, seed, state, RuleError(

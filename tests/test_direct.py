@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.agents import RandomAgent, play_out
+from rulelang.agents import RandomAgent, play_new, play_out
 from rulelang.errors import RuleError
 from rulelang.limits import DecisionLimit
 
@@ -188,3 +188,15 @@ def test_the_generated_module_lists_the_functions_played_in_place() -> None:
     listing = game.program.source()
     assert "(played in place)" in listing
     assert "def direct(st, L):" in listing
+
+
+@pytest.mark.parametrize("name", ["jacks_friends", "flapjacks", "hooks", "kuhn_poker", "goofspiel"])
+def test_a_game_played_from_before_its_first_step_is_the_same_game(name: str) -> None:
+    """``play_new`` stops before turn 1's first step, so that turn is played in place too: the same game."""
+    folder, mods = {**GOLDEN, **EXAMPLES}[name]
+    game = load(folder, mods)
+    for players in range(game.min_players, min(game.max_players, 5) + 1):
+        for seed in range(4):
+            fresh = play_new(game, players, seed, RandomAgent(seed))
+            usual = play_out(game.new_state(players, seed), RandomAgent(seed))
+            assert fresh.events == usual.events and fresh.dumps() == usual.dumps()

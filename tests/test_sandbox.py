@@ -331,8 +331,8 @@ def _game_with_state(monkeypatch: pytest.MonkeyPatch, change) -> rulelang.Game:
     game = rulelang.load_game(VALID)
     real = game.new_state
 
-    def new_state(players: int, seed: int = 0):
-        state = real(players, seed)
+    def new_state(players: int, seed: int = 0, **options):
+        state = real(players, seed)     # made to stop at its first decision (whatever the options), faked there
         change(state)
         return state
     monkeypatch.setattr(game, "new_state", new_state)

@@ -12,9 +12,10 @@ from __future__ import annotations
 from .basic import FirstAgent, RandomAgent
 from .greedy import GreedyAgent
 from .mcts import MctsAgent
-from .play import Agent, AgentError, Table, apply_choice, play_out
+from .play import Agent, AgentError, Table, apply_choice, play_new, play_out
 from .registry import AGENTS, AgentSpec, make_agent, parse_agent
 from .seat import Seat
 
 __all__ = ["AGENTS", "Agent", "AgentError", "AgentSpec", "FirstAgent", "GreedyAgent", "MctsAgent", "RandomAgent",
-           "Seat", "Table", "apply_choice", "make_agent", "parse_agent", "play_out"]
+           "Seat", "Table", "apply_choice", "make_agent", "parse_agent", "play_new",
+           "play_out"]

@@ -7,12 +7,16 @@ seat, never the state, and applies what the agent chose.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from ..engine import State, player_name, run
 from ..errors import RuleError, RulelangError
+from ..fixtures import halted_before_step
 from ..limits import DecisionLimit
 from .seat import Seat
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 
 class Agent(Protocol):
@@ -125,6 +129,8 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
     state.autopick = pick = table.picker()    # agents that pick by count alone are asked in place (protocol.ask)
     state.picks_left = max_decisions           # steps played in place count their decisions here too
     try:
+        if halted_before_step(state):
+            run(state)                         # stopped before a step (``play_new``): it goes on from there
         while state.picks_left > 0:
             state.picks_left -= 1
             if state.answer is not None and not state.over:    # picked in place: the asking instruction takes it
@@ -145,6 +151,17 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
     finally:
         state.autopick = None
     raise _decision_limit(max_decisions, state)
+
+
+def play_new(game: Game, players: int, seed: int, agents: list[Any] | Any,
+             max_decisions: int = 1_000_000) -> State:
+    """A new game played to its end: the game ``play_out(game.new_state(players, seed), agents)`` plays.
+
+    The game stops before turn 1's first step instead of at its first decision, so that agents that
+    pick by count alone are asked in place from the first decision on, and turn 1 is played in place
+    too (compiler/direct.py); the simulations use it.
+    """
+    return play_out(game.new_state(players, seed, before_first_turn=True), agents, max_decisions)
 
 
 def _decision_limit(count: int, state: State | None) -> DecisionLimit:

@@ -81,7 +81,7 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
     record = GameRecord(index, seed)
     state: State | None = None
     try:
-        state = game.new_state(batch.players, seed)
+        state = game.new_state(batch.players, seed, before_first_turn=True)    # played in place from the start (play_new)
         agents = [make_agent(name, batch_seed(seed, seat)) for seat, name in enumerate(batch.agents)]
         _play(state, agents)
     except RulelangError as error:
