@@ -131,3 +131,20 @@ def test_a_subclass_that_changes_how_it_chooses_is_asked_through_its_own_method(
     counted = play_out(game.new_state(4, 8), Counting(8))
     assert len(calls) == len([e for e in counted.events if e["type"] == "chose"])
     assert counted.events == play_out(game.new_state(4, 8), RandomAgent(8)).events
+
+
+def test_an_agent_whose_pick_index_is_set_on_the_instance_is_asked_in_place() -> None:
+    """``pick_index`` may be an attribute of the agent itself (a function made per game), not of its class."""
+    game = GAMES["jacks_friends"]
+
+    class Scripted:
+        def __init__(self, seed: int):
+            rng = random.Random(seed)
+            self.pick_index = lambda player, count: rng.randrange(count)
+
+        def choose(self, seat):
+            raise AssertionError("asked through the protocol: pick_index was not used")
+
+    for seed in range(3):
+        assert play_out(game.new_state(4, seed), Scripted(seed)).events == \
+            play_out(game.new_state(4, seed), RandomAgent(seed)).events

@@ -52,6 +52,8 @@ def _blind_pick(agent: Any) -> Callable[[int, int], int] | None:
 def _picks_blind(cls: type) -> bool:
     """No way of choosing (``choose``, ``choose_index``) is defined below the class that defines pick_index."""
     home = _defined_in(cls, "pick_index")
+    if home is None:                    # set on the instance itself: nothing below it can override it
+        return True
     for way in ("choose", "choose_index"):
         where = _defined_in(cls, way)
         if where is not None and where is not home and issubclass(where, home):
