@@ -109,6 +109,21 @@ class DecisionProtocol:
         i = pend["chosen"].index(None)
         return pend["players"][i], len(pend["options"][i])
 
+    def lone_chooser(self) -> tuple[int, list[list[str]]] | None:
+        """The player who must choose now and their ``[id, label]`` options as stored, when they choose alone
+        (the last chooser left, not of a secret choice); None when the game is over, nobody must choose, or
+        several choose at once. What an adapter asks once per action (who moves, and what they may do)."""
+        pend = self.pending
+        if pend is None or self.over or pend["kind"] == "secret":
+            return None
+        chosen = pend["chosen"]
+        if len(chosen) == 1 and chosen[0] is None:     # the usual: one chooser
+            return pend["players"][0], pend["options"][0]
+        if chosen.count(None) != 1:
+            return None
+        i = chosen.index(None)
+        return pend["players"][i], pend["options"][i]
+
     def choosers(self) -> tuple[int, ...]:
         """The players still to choose, in order (none once the game is over), without building their options."""
         pend = self.pending

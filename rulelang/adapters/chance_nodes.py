@@ -90,6 +90,10 @@ class Sampled:
     def choose(self, player: int, action: int) -> None:
         self.table.apply(self.state, player, action)
 
+    def take(self, player: int, index: int, action: int) -> None:
+        """Take the player's option ``index``, which ``action`` names (found by the caller)."""
+        self.state.apply_index(index, player)
+
     def choose_joint(self, actions: Sequence[int]) -> None:
         self.table.apply_joint(self.state, actions)
 
@@ -174,6 +178,11 @@ class Explicit:
         if index is not None:
             taken = (f"P{player + 1}", self.table.actions.option(action))
             self._moved(position.choose(index, player), self.moves + (taken,))
+
+    def take(self, player: int, index: int, action: int) -> None:
+        """Take the player's option ``index``, which ``action`` names (found by the caller)."""
+        taken = (f"P{player + 1}", self.table.actions.option(action))
+        self._moved(self.position.choose(index, player), self.moves + (taken,))
 
     def choose_joint(self, actions: Sequence[int]) -> None:
         for player in self.position.state.choosers():

@@ -104,7 +104,8 @@ class SpecTable:
         self.simultaneous = any(site.kind == "secret" for sites in self.game.decisions.values()
                                 for site in sites)
         self._encoder: "ViewEncoder | None" = None
-        self._legal: dict[tuple[str, ...], list[int]] = {}     # option ids -> their sorted action integers
+        #: option ids -> their sorted action integers, and the option index of each (``actions_of``)
+        self._legal: dict[tuple[str, ...], tuple[list[int], dict[int, int]]] = {}
         #: (seed, chance outcomes) -> that position of the setup, shared by explicit-chance games (chance_nodes.py)
         self.setup_positions: dict[tuple, Any] = {}
 
@@ -147,6 +148,12 @@ class SpecTable:
         options = state.options_of(player)
         if options is None:
             return [self.actions.wait] if self.is_simultaneous_node(state) else []
+        return list(self.actions_of(options)[0])
+
+    def actions_of(self, options: list[list[str]]) -> tuple[list[int], dict[int, int]]:
+        """Options as a decision stores them, as actions: their sorted integers, and the option index each
+        integer takes (the first option of that id). Remembered per list of option ids: a game offers the same
+        few lists again and again. Both are shared: read them, never change them."""
         ids = tuple([o[0] for o in options])
         known = self._legal.get(ids)
         if known is None:
@@ -154,10 +161,13 @@ class SpecTable:
             found = [index.get(oid) for oid in ids]
             if None in found:               # whole numbers, the no-op, or an id with no number (an error)
                 found = [self.actions.action(oid) for oid in ids]
-            known = sorted(set(found))
+            where: dict[int, int] = {}
+            for j, action in enumerate(found):
+                where.setdefault(action, j)
+            known = (sorted(where), where)
             if len(self._legal) < LEGAL_CACHE:
                 self._legal[ids] = known
-        return list(known)
+        return known
 
     def apply(self, state: State, player: int, action: int) -> None:
         """Take one player's option by its integer."""

@@ -214,6 +214,26 @@ class Rules:
         return self
 
 
+class Node:
+    """Who is to move at a state and, when one player chooses alone, their sorted legal actions (``legal``) and
+    the option index each action takes (``where``): worked out once per action applied, since pyspiel asks them
+    several times a step. Never changed, so a clone shares it."""
+
+    __slots__ = ("to_move", "legal", "where")
+
+    def __init__(self, to_move: int, legal: list[int] | None = None, where: dict[int, int] | None = None):
+        self.to_move = to_move
+        self.legal = legal
+        self.where = where
+
+    def __deepcopy__(self, memo: dict) -> "Node":
+        return self
+
+
+#: The nodes where no player chooses alone (the same for every state).
+CHANCE_NODE, TERMINAL_NODE, SIMULTANEOUS_NODE = Node(CHANCE), Node(TERMINAL), Node(SIMULTANEOUS)
+
+
 class RulelangState(pyspiel.State):
     """A pyspiel state holding the game in play (``rulelang.adapters.chance_nodes``: sampled or explicit)."""
 
@@ -221,7 +241,7 @@ class RulelangState(pyspiel.State):
         super().__init__(game)
         self._inner = inner
         self._rules = game.rules
-        self._to_move: int | None = None        # current_player's answer, until an action is applied
+        self._node: Node | None = None          # who moves and their actions, until an action is applied
 
     @property
     def inner(self) -> State | None:
@@ -235,20 +255,21 @@ class RulelangState(pyspiel.State):
 
     def current_player(self) -> int:
         """Asked many times a step by pyspiel, so worked out once per action applied."""
-        to_move = self._to_move
-        if to_move is None:
-            to_move = self._to_move = self._find_current_player()
-        return to_move
+        node = self._node
+        if node is None:
+            node = self._node = self._find_node()
+        return node.to_move
 
-    def _find_current_player(self) -> int:
+    def _find_node(self) -> Node:
         box = self._inner
         if box.chance is not None:
-            return CHANCE
+            return CHANCE_NODE
         state = box.state
-        player = box.table.mover(state)
-        if player is not None:
-            return player
-        return TERMINAL if state.pending is None or state.over else SIMULTANEOUS
+        alone = state.lone_chooser()
+        if alone is not None:
+            player, options = alone
+            return Node(player, *box.table.actions_of(options))
+        return TERMINAL_NODE if state.pending is None or state.over else SIMULTANEOUS_NODE
 
     # pyspiel's own is_chance_node, is_simultaneous_node and legal_actions reach Python through C++ several times
     # a call (current_player, is_terminal, _legal_actions); answered here, a Python caller (OpenSpiel's Python
@@ -263,9 +284,12 @@ class RulelangState(pyspiel.State):
     def legal_actions(self, player: int | None = None) -> list[int]:
         """As pyspiel's ``PyState::LegalActions``: none at the end, the chance actions at a chance node, the
         player's own while they (or, at a simultaneous node, any seat) choose, none for a player who does not."""
-        to_move = self.current_player()
+        node = self._node
+        if node is None:
+            node = self._node = self._find_node()
+        to_move = node.to_move
         if to_move >= 0 and (player is None or player == to_move):      # the usual question: the mover's
-            return self._legal_actions(to_move)
+            return list(node.legal)                                     # a copy: the caller may change it
         player = to_move if player is None else int(player)
         if self.is_terminal():
             return []
@@ -289,16 +313,23 @@ class RulelangState(pyspiel.State):
         return [] if state is None else box.table.legal_actions(state, player)
 
     def _apply_action(self, action: int) -> None:
+        node = self._node
+        if node is None:            # pyspiel asks current_player first, so this is rare
+            node = self._find_node()
+        self._node = None
         box = self._inner
-        player = self.current_player()
-        self._to_move = None
+        player = node.to_move
         if player == CHANCE:
             box.draw(self._rules.chance_actions.outcome(action))
-        else:
+            return
+        index = None if node.where is None else node.where.get(action)
+        if index is None:           # a seat that sits out, or an action that is not legal (told by choose)
             box.choose(player, action)
+        else:
+            box.take(player, index, action)
 
     def _apply_actions(self, actions: Sequence[int]) -> None:
-        self._to_move = None
+        self._node = None
         self._inner.choose_joint(actions)
 
     def _action_to_string(self, player: int, action: int) -> str:
