@@ -175,10 +175,11 @@ class DecisionProtocol:
         pend = self.pending
         if pend is None or self.over:
             raise RulelangError("no decision is waiting")
-        chosen = pend["chosen"]
-        if player is None:
-            i = chosen.index(None)
-        else:
+        try:
+            i = pend["chosen"].index(None)          # the first still to choose: the one asked, nearly always
+        except ValueError:
+            i = _chooser_index(pend, player)        # nobody is: told there
+        if player is not None and pend["players"][i] != player:
             i = _chooser_index(pend, player)
         if not 0 <= j < len(pend["options"][i]):
             raise RulelangError(f"option {j} is out of range")
@@ -187,18 +188,24 @@ class DecisionProtocol:
     def _take(self, pend: dict, i: int, j: int) -> None:
         chosen = pend["chosen"]
         chosen[i] = j
+        player = pend["players"][i]
         known = self._decision
-        self._decision = None if known is None else known.without(pend["players"][i])
-        self.log.append((records.chose, self.turn, pend["players"][i], pend["options"][i][j][0], pend["kind"]))
+        if known is not None:
+            self._decision = known.without(player)
+        self.log.append((_CHOSE, self.turn, player, pend["options"][i][j][0], pend["kind"]))
         if None not in chosen:
             values = pend["values"]
-            self.answer = [values[k][c] for k, c in enumerate(chosen)]
+            if len(chosen) == 1:                    # one chooser, the commonest decision
+                self.answer = [values[0][j]]
+            else:
+                self.answer = [values[k][c] for k, c in enumerate(chosen)]
             self.pending = None
             run(self)
 
     def ask(self, kind: str, prompt: str, players: list[int], options: list[list], values: list[list]) -> bool:
         """Called by an instruction: wait for these players to choose."""
-        _no_one_missing(players)
+        if None in players:
+            _no_one_missing(players)
         if self.autopick is not None:
             self.answer = self._picks_now(kind, players, options, values)
             return True
@@ -238,8 +245,12 @@ class DecisionProtocol:
         j = self.autopick(player, len(offered))
         if not 0 <= j < len(offered):
             raise RulelangError(f"option {j} is out of range")
-        self.log.append((records.chose, self.turn, player, offered[j][0], kind))
+        self.log.append((_CHOSE, self.turn, player, offered[j][0], kind))
         return j
+
+
+#: The record of a choice in the log (records.py), read once: it is written at every decision.
+_CHOSE = records.chose
 
 
 def _no_one_missing(players: list) -> None:

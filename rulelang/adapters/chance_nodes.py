@@ -92,7 +92,7 @@ class Sampled:
 
     def take(self, player: int, index: int, action: int) -> None:
         """Take the player's option ``index``, which ``action`` names (found by the caller)."""
-        self.state.apply_index(index, player)
+        (self._state or self.state).apply_index(index, player)
 
     def choose_joint(self, actions: Sequence[int]) -> None:
         self.table.apply_joint(self.state, actions)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -154,7 +155,7 @@ class SpecTable:
         """Options as a decision stores them, as actions: their sorted integers, and the option index each
         integer takes (the first option of that id). Remembered per list of option ids: a game offers the same
         few lists again and again. Both are shared: read them, never change them."""
-        ids = tuple([o[0] for o in options])
+        ids = option_ids(options)
         known = self._legal.get(ids)
         if known is None:
             index = self.actions.index
@@ -225,6 +226,14 @@ class SpecTable:
         return json.dumps({"log": told, "view": state.view(player)}, sort_keys=True, separators=(",", ":"))
 
 
+
+
+def option_ids(options: list[list[str]]) -> tuple[str, ...]:
+    """The ids of options as a decision stores them (``[id, label]`` each), as a key."""
+    return tuple(map(_FIRST, options))
+
+
+_FIRST = itemgetter(0)
 
 
 def _without_seed(event: dict) -> dict:

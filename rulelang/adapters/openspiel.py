@@ -44,7 +44,7 @@ import pyspiel
 
 from rulelang import RulelangError, State
 from .chance_nodes import ChanceActions, Explicit, Sampled, largest_draw
-from .core import DEFAULT_NUMBERS, Seeds, SpecTable
+from .core import DEFAULT_NUMBERS, LEGAL_CACHE, Seeds, SpecTable, option_ids
 
 #: How a game presents chance (game parameter ``chance``).
 CHANCE_MODES = {"explicit": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -202,13 +202,17 @@ MAX_GAME_LENGTH = 100_000
 
 
 class Rules:
-    """What every state of one game reads and a clone shares rather than copies."""
+    """What every state of one game reads and a clone shares rather than copies.
 
-    __slots__ = ("chance_actions", "zero_sum")
+    ``nodes`` remembers the ``Node`` of each (player, option ids) met: a game offers the same few again and again.
+    """
+
+    __slots__ = ("chance_actions", "zero_sum", "nodes")
 
     def __init__(self, chance_actions: ChanceActions, zero_sum: bool):
         self.chance_actions = chance_actions
         self.zero_sum = zero_sum
+        self.nodes: dict[tuple[int, tuple[str, ...]], Node] = {}
 
     def __deepcopy__(self, memo: dict) -> "Rules":
         return self
@@ -268,7 +272,14 @@ class RulelangState(pyspiel.State):
         alone = state.lone_chooser()
         if alone is not None:
             player, options = alone
-            return Node(player, *box.table.actions_of(options))
+            key = (player, option_ids(options))
+            nodes = self._rules.nodes
+            node = nodes.get(key)
+            if node is None:
+                node = Node(player, *box.table.actions_of(options))
+                if len(nodes) < LEGAL_CACHE:
+                    nodes[key] = node
+            return node
         return TERMINAL_NODE if state.pending is None or state.over else SIMULTANEOUS_NODE
 
     # pyspiel's own is_chance_node, is_simultaneous_node and legal_actions reach Python through C++ several times
