@@ -124,6 +124,15 @@ class DecisionProtocol:
         i = chosen.index(None)
         return pend["players"][i], pend["options"][i]
 
+    def choices_left(self) -> list[tuple[int, list[list[str]]]]:
+        """Each player still to choose, in order, with their ``[id, label]`` options as stored (nothing built);
+        none once the game is over."""
+        pend = self.pending
+        if pend is None or self.over:
+            return []
+        options = pend["options"]
+        return [(p, options[i]) for i, (p, c) in enumerate(zip(pend["players"], pend["chosen"])) if c is None]
+
     def choosers(self) -> tuple[int, ...]:
         """The players still to choose, in order (none once the game is over), without building their options."""
         pend = self.pending

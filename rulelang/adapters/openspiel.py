@@ -219,23 +219,26 @@ class Rules:
 
 
 class Node:
-    """Who is to move at a state and, when one player chooses alone, their sorted legal actions (``legal``) and
-    the option index each action takes (``where``): worked out once per action applied, since pyspiel asks them
-    several times a step. Never changed, so a clone shares it."""
+    """Who is to move at a state and what they may do, worked out once per action applied (pyspiel asks several
+    times a step). When one player chooses alone: their sorted legal actions (``legal``) and the option index each
+    action takes (``where``); at a simultaneous node, the same pair for each seat that chooses (``seats``, in the
+    order they choose). Never changed, so a clone shares it."""
 
-    __slots__ = ("to_move", "legal", "where")
+    __slots__ = ("to_move", "legal", "where", "seats")
 
-    def __init__(self, to_move: int, legal: list[int] | None = None, where: dict[int, int] | None = None):
+    def __init__(self, to_move: int, legal: list[int] | None = None, where: dict[int, int] | None = None,
+                 seats: dict[int, tuple[list[int], dict[int, int]]] | None = None):
         self.to_move = to_move
         self.legal = legal
         self.where = where
+        self.seats = seats
 
     def __deepcopy__(self, memo: dict) -> "Node":
         return self
 
 
-#: The nodes where no player chooses alone (the same for every state).
-CHANCE_NODE, TERMINAL_NODE, SIMULTANEOUS_NODE = Node(CHANCE), Node(TERMINAL), Node(SIMULTANEOUS)
+#: The nodes where nobody chooses (the same for every state).
+CHANCE_NODE, TERMINAL_NODE = Node(CHANCE), Node(TERMINAL)
 
 
 class RulelangState(pyspiel.State):
@@ -280,7 +283,10 @@ class RulelangState(pyspiel.State):
                 if len(nodes) < LEGAL_CACHE:
                     nodes[key] = node
             return node
-        return TERMINAL_NODE if state.pending is None or state.over else SIMULTANEOUS_NODE
+        if state.pending is None or state.over:
+            return TERMINAL_NODE
+        table = box.table
+        return Node(SIMULTANEOUS, seats={player: table.actions_of(options) for player, options in state.choices_left()})
 
     # pyspiel's own is_chance_node, is_simultaneous_node and legal_actions reach Python through C++ several times
     # a call (current_player, is_terminal, _legal_actions); answered here, a Python caller (OpenSpiel's Python
@@ -301,6 +307,8 @@ class RulelangState(pyspiel.State):
         to_move = node.to_move
         if to_move >= 0 and (player is None or player == to_move):      # the usual question: the mover's
             return list(node.legal)                                     # a copy: the caller may change it
+        if to_move == SIMULTANEOUS and player is not None and player in node.seats:
+            return list(node.seats[player][0])
         player = to_move if player is None else int(player)
         if self.is_terminal():
             return []
@@ -340,8 +348,22 @@ class RulelangState(pyspiel.State):
             box.take(player, index, action)
 
     def _apply_actions(self, actions: Sequence[int]) -> None:
+        """Every seat's action at a simultaneous node (``WAIT`` for a seat that does not choose)."""
+        node = self._node
+        if node is None:
+            node = self._find_node()
         self._node = None
-        self._inner.choose_joint(actions)
+        box = self._inner
+        if node.seats is None:      # not a simultaneous node: told by choose_joint
+            box.choose_joint(actions)
+            return
+        for player, (_legal, where) in node.seats.items():
+            action = actions[player]
+            index = where.get(action)
+            if index is None:       # the no-op, or an action that is not legal (told by choose)
+                box.choose(player, action)
+            else:
+                box.take(player, index, action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
