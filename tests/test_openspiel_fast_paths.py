@@ -4,6 +4,8 @@
   spec, the player count and the seed the log records, so every game of a table walks one shared tree instead
   of replaying its setup once per draw. Sharing changes nothing a game shows, and no game changes what another
   reads.
+- It remembers, likewise, the positions the first moves after the setup lead to (a small game's whole tree):
+  games that meet a position again share it, and play as games that replay their own moves.
 - Who moves, the legal actions and the option an action names are read from the waiting decision's saved form;
   they agree with ``State.decision()``.
 - ``is_chance_node``, ``is_simultaneous_node`` and ``legal_actions`` are answered in Python; they agree with
@@ -147,3 +149,60 @@ def test_the_python_answers_to_node_questions_are_pyspiels_own(path, players, ch
                 state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(players)])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("path, players", [("examples/kuhn_poker", 2), ("examples/kuhn_poker", 3), ("examples/pig", 2),
+                                           ("examples/goofspiel", 2), ("examples/leduc_poker", 2)])
+def test_games_sharing_the_tree_of_moves_play_as_games_that_do_not(path, players, monkeypatch):
+    """The positions moves lead to, remembered by the table for every game of it, are the positions a game
+    replaying its own moves reaches: the same actions, returns and information states, for every player."""
+    def games(game) -> list:
+        found = []
+        for seed in range(40):
+            rng = random.Random(seed)
+            state = game.new_initial_state()
+            seen = []
+            while not state.is_terminal():
+                seen.append([(state.information_state_string(p), state.observation_string(p), state.legal_actions(p))
+                             for p in range(players)])
+                if state.is_chance_node():
+                    state.apply_action(rng.choice(state.chance_outcomes())[0])
+                elif state.is_simultaneous_node():
+                    state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(players)])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+            found.append((state.history(), state.returns(), seen))
+        return found
+    shared = load_game(ROOT / path, players=players)
+    shared_games = games(shared)
+    monkeypatch.setattr(chance_nodes, "TREE_MOVES", 0)
+    alone = load_game(ROOT / path, players=players)
+    assert games(alone) == shared_games
+    assert not alone.spec.moves and shared.spec.moves
+
+
+def test_a_position_two_games_reach_by_the_same_moves_is_shared_and_left_as_it_was():
+    game = load_game(KUHN)
+    deal = [game.num_distinct_actions() + k for k in (2, 0)]     # the king to P1, then the jack to P2
+    first, second = game.new_initial_state(), game.new_initial_state()
+    for state in (first, second):
+        for action in deal + [1]:                                    # P1 bets
+            state.apply_action(action)
+    assert first.inner is second.inner
+    before = first.inner.dumps()
+    first.apply_action(1)                                            # P2 calls in one game, folds in the other
+    second.apply_action(0)
+    assert first.is_terminal() and second.is_terminal()
+    assert first.returns() == [2.0, -2.0] and second.returns() == [1.0, -1.0]
+    again = game.new_initial_state()
+    for action in deal + [1]:
+        again.apply_action(action)
+    assert again.inner.dumps() == before
+
+
+def test_the_remembered_moves_stop_at_their_bound(monkeypatch):
+    monkeypatch.setattr(chance_nodes, "TREE_MOVES", 5)
+    game = load_game(ROOT / "examples" / "pig", players=2)
+    for seed in range(10):
+        play(game, random.Random(seed))
+    assert len(game.spec.moves) == 5

@@ -109,6 +109,8 @@ class SpecTable:
         self._legal: dict[tuple[str, ...], tuple[list[int], dict[int, int]]] = {}
         #: (seed, chance outcomes) -> that position of the setup, shared by explicit-chance games (chance_nodes.py)
         self.setup_positions: dict[tuple, Any] = {}
+        #: (id of a position, move) -> (that position, the one the move leads to), likewise (chance_nodes.py)
+        self.moves: dict[tuple, tuple[Any, Any]] = {}
 
     # -- states -----------------------------------------------------------------------------
 
