@@ -178,7 +178,7 @@ def test_games_sharing_the_tree_of_moves_play_as_games_that_do_not(path, players
     monkeypatch.setattr(chance_nodes, "TREE_MOVES", 0)
     alone = load_game(ROOT / path, players=players)
     assert games(alone) == shared_games
-    assert not alone.spec.moves and shared.spec.moves
+    assert not alone.spec.positions_after and shared.spec.positions_after
 
 
 def test_a_position_two_games_reach_by_the_same_moves_is_shared_and_left_as_it_was():
@@ -205,4 +205,4 @@ def test_the_remembered_moves_stop_at_their_bound(monkeypatch):
     game = load_game(ROOT / "examples" / "pig", players=2)
     for seed in range(10):
         play(game, random.Random(seed))
-    assert len(game.spec.moves) == 5
+    assert len(game.spec.positions_after) == 5

@@ -167,11 +167,12 @@ class Explicit:
             self.moves = moves
 
     def _after(self, position: Position, move: tuple, make) -> Position:
-        """The position a move leads to from ``position``, remembered by the table (``SpecTable.moves``) for every
-        game of it: positions and their states are read-only and a move's result depends on nothing else, so
-        games that meet the same position again (a small game's whole tree, OpenSpiel's searches) replay nothing.
-        An entry keeps the position it starts from, so the identity it is known by is not given to another."""
-        memo = self.table.moves
+        """The position a move leads to from ``position``, remembered by the table for every game of it
+        (``SpecTable.positions_after``): positions and their states are read-only and a move's result depends on
+        nothing else, so games that meet the same position again (a small game's whole tree, OpenSpiel's searches)
+        replay nothing. An entry keeps the position it starts from, so the identity it is known by is not given
+        to another."""
+        memo = self.table.positions_after
         key = (id(position), move)
         found = memo.get(key)
         if found is not None and found[0] is position:
@@ -199,10 +200,12 @@ class Explicit:
 
     def take(self, player: int, index: int, action: int) -> None:
         """Take the player's option ``index``, which ``action`` names (found by the caller)."""
-        taken = (f"P{player + 1}", self.table.actions.option(action))
         position = self.position
         after = self._after(position, ("choose", index, player), lambda: position.choose(index, player))
-        self._moved(after, self.moves + (taken,))
+        if after.state is not None:     # settled: nothing since it to tell (the usual case)
+            self._moved(after, ())
+        else:
+            self._moved(after, self.moves + ((f"P{player + 1}", self.table.actions.option(action)),))
 
     def choose_joint(self, actions: Sequence[int]) -> None:
         for player in self.position.state.choosers():

@@ -110,7 +110,7 @@ class SpecTable:
         #: (seed, chance outcomes) -> that position of the setup, shared by explicit-chance games (chance_nodes.py)
         self.setup_positions: dict[tuple, Any] = {}
         #: (id of a position, move) -> (that position, the one the move leads to), likewise (chance_nodes.py)
-        self.moves: dict[tuple, tuple[Any, Any]] = {}
+        self.positions_after: dict[tuple, tuple[Any, Any]] = {}
 
     # -- states -----------------------------------------------------------------------------
 

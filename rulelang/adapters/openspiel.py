@@ -269,9 +269,9 @@ class RulelangState(pyspiel.State):
 
     def _find_node(self) -> Node:
         box = self._inner
-        if box.chance is not None:
-            return CHANCE_NODE
         state = box.state
+        if state is None:               # a draw is open (explicit chance)
+            return CHANCE_NODE
         alone = state.lone_chooser()
         if alone is not None:
             player, options = alone
