@@ -206,3 +206,39 @@ def test_the_remembered_moves_stop_at_their_bound(monkeypatch):
     for seed in range(10):
         play(game, random.Random(seed))
     assert len(game.spec.positions_after) == 5
+
+
+@pytest.mark.parametrize("path, players", [("examples/kuhn_poker", 3), ("examples/goofspiel", 2),
+                                           ("examples/leduc_poker", 2)])
+def test_openspiel_random_simulation_test_passes_with_sampled_chance(path, players):
+    game = load_game(ROOT / path, players=players, chance="sampled")
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("path, chance", [("examples/kuhn_poker", "sampled"), ("examples/kuhn_poker", "explicit"),
+                                          ("examples/goofspiel", "sampled"), ("examples/goofspiel", "explicit")])
+def test_a_clone_keeps_its_own_mover_and_legal_actions_when_the_original_moves_on(path, chance):
+    """Who moves and the legal actions are worked out once per action and shared with clones: a clone taken at a
+    decision answers for its own position after the original has moved on, and moves on as the original did."""
+    game = load_game(ROOT / path, chance=chance)
+    players = game.num_players()
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        before = (state.current_player(), [state.legal_actions(p) for p in range(players)])
+        twin = state.clone()
+        if state.is_simultaneous_node():
+            joint = [rng.choice(state.legal_actions(p)) for p in range(players)]
+            state.apply_actions(joint)
+            assert (twin.current_player(), [twin.legal_actions(p) for p in range(players)]) == before
+            twin.apply_actions(joint)
+        else:
+            action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            assert (twin.current_player(), [twin.legal_actions(p) for p in range(players)]) == before
+            twin.apply_action(action)
+        assert twin.history() == state.history() and str(twin) == str(state)
+    assert state.returns() == twin.returns()
