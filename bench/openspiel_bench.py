@@ -7,7 +7,9 @@ one run, each figure the best of R rounds because the machines here are shared a
 
 - ``spec (pyspiel)``: the spec through rulelang.adapters.openspiel with sampled chance (draws from seeds);
 - ``spec (explicit)``: the same with explicit chance (the default: every draw a chance node, a transition
-  replayed once per draw, see rulelang/chance.py);
+  replayed once per draw, see rulelang/chance.py; the positions of the setup and of the first moves after it
+  are shared by every game of the table, see rulelang/adapters/chance_nodes.py), as OpenSpiel's own games
+  present chance;
 - ``spec (rulelang)``: the same spec through rulelang's own API, the form play loops use (``State.waiting``
   and ``State.apply_index``, which build no ``Decision``), for the adapter's overhead;
 - ``python_kuhn_poker``: OpenSpiel's pure-Python Kuhn poker;
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         for rival in rivals:
             theirs = best_of(args.rounds, lambda r: pyspiel_playouts(pyspiel.load_game(rival), args.games, r))
             print(f"{'':12s} {rival:16s} {theirs:10.0f}/s   spec (pyspiel) is {spec / theirs:.2f}x, "
-                  f"spec (rulelang) {native / theirs:.2f}x")
+                  f"spec (explicit) {explicit / theirs:.2f}x, spec (rulelang) {native / theirs:.2f}x")
     return 0
 
 

@@ -29,7 +29,10 @@ def live_from(st: Any, p: int) -> list[int]:
 def next_live(st: Any, p: int, step: int = 1) -> int:
     """The first seat after p (before it with step -1) that is still in the game; p if it is the last."""
     n, out = st.n, st.out
-    for i in range(1, n + 1):
+    q = (p + step) % n
+    if not out[q]:                           # the usual case: the next seat is in
+        return q
+    for i in range(2, n + 1):
         q = (p + step * i) % n
         if not out[q]:
             return q

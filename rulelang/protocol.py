@@ -109,6 +109,30 @@ class DecisionProtocol:
         i = pend["chosen"].index(None)
         return pend["players"][i], len(pend["options"][i])
 
+    def lone_chooser(self) -> tuple[int, list[list[str]]] | None:
+        """The player who must choose now and their ``[id, label]`` options as stored, when they choose alone
+        (the last chooser left, not of a secret choice); None when the game is over, nobody must choose, or
+        several choose at once. What an adapter asks once per action (who moves, and what they may do)."""
+        pend = self.pending
+        if pend is None or self.over or pend["kind"] == "secret":
+            return None
+        chosen = pend["chosen"]
+        if len(chosen) == 1 and chosen[0] is None:     # the usual: one chooser
+            return pend["players"][0], pend["options"][0]
+        if chosen.count(None) != 1:
+            return None
+        i = chosen.index(None)
+        return pend["players"][i], pend["options"][i]
+
+    def choices_left(self) -> list[tuple[int, list[list[str]]]]:
+        """Each player still to choose, in order, with their ``[id, label]`` options as stored (nothing built);
+        none once the game is over."""
+        pend = self.pending
+        if pend is None or self.over:
+            return []
+        options = pend["options"]
+        return [(p, options[i]) for i, (p, c) in enumerate(zip(pend["players"], pend["chosen"])) if c is None]
+
     def choosers(self) -> tuple[int, ...]:
         """The players still to choose, in order (none once the game is over), without building their options."""
         pend = self.pending
@@ -160,10 +184,11 @@ class DecisionProtocol:
         pend = self.pending
         if pend is None or self.over:
             raise RulelangError("no decision is waiting")
-        chosen = pend["chosen"]
-        if player is None:
-            i = chosen.index(None)
-        else:
+        try:
+            i = pend["chosen"].index(None)          # the first still to choose: the one asked, nearly always
+        except ValueError:
+            i = _chooser_index(pend, player)        # nobody is: told there
+        if player is not None and pend["players"][i] != player:
             i = _chooser_index(pend, player)
         if not 0 <= j < len(pend["options"][i]):
             raise RulelangError(f"option {j} is out of range")
@@ -172,18 +197,24 @@ class DecisionProtocol:
     def _take(self, pend: dict, i: int, j: int) -> None:
         chosen = pend["chosen"]
         chosen[i] = j
+        player = pend["players"][i]
         known = self._decision
-        self._decision = None if known is None else known.without(pend["players"][i])
-        self.log.append((records.chose, self.turn, pend["players"][i], pend["options"][i][j][0], pend["kind"]))
+        if known is not None:
+            self._decision = known.without(player)
+        self.log.append((_CHOSE, self.turn, player, pend["options"][i][j][0], pend["kind"]))
         if None not in chosen:
             values = pend["values"]
-            self.answer = [values[k][c] for k, c in enumerate(chosen)]
+            if len(chosen) == 1:                    # one chooser, the commonest decision
+                self.answer = [values[0][j]]
+            else:
+                self.answer = [values[k][c] for k, c in enumerate(chosen)]
             self.pending = None
             run(self)
 
     def ask(self, kind: str, prompt: str, players: list[int], options: list[list], values: list[list]) -> bool:
         """Called by an instruction: wait for these players to choose."""
-        _no_one_missing(players)
+        if None in players:
+            _no_one_missing(players)
         if self.autopick is not None:
             self.answer = self._picks_now(kind, players, options, values)
             return True
@@ -223,8 +254,12 @@ class DecisionProtocol:
         j = self.autopick(player, len(offered))
         if not 0 <= j < len(offered):
             raise RulelangError(f"option {j} is out of range")
-        self.log.append((records.chose, self.turn, player, offered[j][0], kind))
+        self.log.append((_CHOSE, self.turn, player, offered[j][0], kind))
         return j
+
+
+#: The record of a choice in the log (records.py), read once: it is written at every decision.
+_CHOSE = records.chose
 
 
 def _no_one_missing(players: list) -> None:

@@ -34,8 +34,11 @@ class EventLog(list):
     __slots__ = ("shown",)
 
     def __init__(self, entries: Iterable = ()) -> None:
-        super().__init__(entries)
+        _fill(self, entries)                # list's own, without super(): every new game and copy makes a log
         self.shown = 0
+
+
+_fill = list.__init__
 
 
 def _resetting(name: str) -> Callable:

@@ -4,6 +4,8 @@
   spec, the player count and the seed the log records, so every game of a table walks one shared tree instead
   of replaying its setup once per draw. Sharing changes nothing a game shows, and no game changes what another
   reads.
+- It remembers, likewise, the positions the first moves after the setup lead to (a small game's whole tree):
+  games that meet a position again share it, and play as games that replay their own moves.
 - Who moves, the legal actions and the option an action names are read from the waiting decision's saved form;
   they agree with ``State.decision()``.
 - ``is_chance_node``, ``is_simultaneous_node`` and ``legal_actions`` are answered in Python; they agree with
@@ -147,3 +149,96 @@ def test_the_python_answers_to_node_questions_are_pyspiels_own(path, players, ch
                 state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(players)])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("path, players", [("examples/kuhn_poker", 2), ("examples/kuhn_poker", 3), ("examples/pig", 2),
+                                           ("examples/goofspiel", 2), ("examples/leduc_poker", 2)])
+def test_games_sharing_the_tree_of_moves_play_as_games_that_do_not(path, players, monkeypatch):
+    """The positions moves lead to, remembered by the table for every game of it, are the positions a game
+    replaying its own moves reaches: the same actions, returns and information states, for every player."""
+    def games(game) -> list:
+        found = []
+        for seed in range(40):
+            rng = random.Random(seed)
+            state = game.new_initial_state()
+            seen = []
+            while not state.is_terminal():
+                seen.append([(state.information_state_string(p), state.observation_string(p), state.legal_actions(p))
+                             for p in range(players)])
+                if state.is_chance_node():
+                    state.apply_action(rng.choice(state.chance_outcomes())[0])
+                elif state.is_simultaneous_node():
+                    state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(players)])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+            found.append((state.history(), state.returns(), seen))
+        return found
+    shared = load_game(ROOT / path, players=players)
+    shared_games = games(shared)
+    monkeypatch.setattr(chance_nodes, "TREE_MOVES", 0)
+    alone = load_game(ROOT / path, players=players)
+    assert games(alone) == shared_games
+    assert not alone.spec.positions_after and shared.spec.positions_after
+
+
+def test_a_position_two_games_reach_by_the_same_moves_is_shared_and_left_as_it_was():
+    game = load_game(KUHN)
+    deal = [game.num_distinct_actions() + k for k in (2, 0)]     # the king to P1, then the jack to P2
+    first, second = game.new_initial_state(), game.new_initial_state()
+    for state in (first, second):
+        for action in deal + [1]:                                    # P1 bets
+            state.apply_action(action)
+    assert first.inner is second.inner
+    before = first.inner.dumps()
+    first.apply_action(1)                                            # P2 calls in one game, folds in the other
+    second.apply_action(0)
+    assert first.is_terminal() and second.is_terminal()
+    assert first.returns() == [2.0, -2.0] and second.returns() == [1.0, -1.0]
+    again = game.new_initial_state()
+    for action in deal + [1]:
+        again.apply_action(action)
+    assert again.inner.dumps() == before
+
+
+def test_the_remembered_moves_stop_at_their_bound(monkeypatch):
+    monkeypatch.setattr(chance_nodes, "TREE_MOVES", 5)
+    game = load_game(ROOT / "examples" / "pig", players=2)
+    for seed in range(10):
+        play(game, random.Random(seed))
+    assert len(game.spec.positions_after) == 5
+
+
+@pytest.mark.parametrize("path, players", [("examples/kuhn_poker", 3), ("examples/goofspiel", 2),
+                                           ("examples/leduc_poker", 2)])
+def test_openspiel_random_simulation_test_passes_with_sampled_chance(path, players):
+    game = load_game(ROOT / path, players=players, chance="sampled")
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("path, chance", [("examples/kuhn_poker", "sampled"), ("examples/kuhn_poker", "explicit"),
+                                          ("examples/goofspiel", "sampled"), ("examples/goofspiel", "explicit")])
+def test_a_clone_keeps_its_own_mover_and_legal_actions_when_the_original_moves_on(path, chance):
+    """Who moves and the legal actions are worked out once per action and shared with clones: a clone taken at a
+    decision answers for its own position after the original has moved on, and moves on as the original did."""
+    game = load_game(ROOT / path, chance=chance)
+    players = game.num_players()
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        before = (state.current_player(), [state.legal_actions(p) for p in range(players)])
+        twin = state.clone()
+        if state.is_simultaneous_node():
+            joint = [rng.choice(state.legal_actions(p)) for p in range(players)]
+            state.apply_actions(joint)
+            assert (twin.current_player(), [twin.legal_actions(p) for p in range(players)]) == before
+            twin.apply_actions(joint)
+        else:
+            action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            assert (twin.current_player(), [twin.legal_actions(p) for p in range(players)]) == before
+            twin.apply_action(action)
+        assert twin.history() == state.history() and str(twin) == str(state)
+    assert state.returns() == twin.returns()

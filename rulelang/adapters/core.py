@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
@@ -104,9 +105,12 @@ class SpecTable:
         self.simultaneous = any(site.kind == "secret" for sites in self.game.decisions.values()
                                 for site in sites)
         self._encoder: "ViewEncoder | None" = None
-        self._legal: dict[tuple[str, ...], list[int]] = {}     # option ids -> their sorted action integers
+        #: option ids -> their sorted action integers, and the option index of each (``actions_of``)
+        self._legal: dict[tuple[str, ...], tuple[list[int], dict[int, int]]] = {}
         #: (seed, chance outcomes) -> that position of the setup, shared by explicit-chance games (chance_nodes.py)
         self.setup_positions: dict[tuple, Any] = {}
+        #: (id of a position, move) -> (that position, the one the move leads to), likewise (chance_nodes.py)
+        self.positions_after: dict[tuple, tuple[Any, Any]] = {}
 
     # -- states -----------------------------------------------------------------------------
 
@@ -147,17 +151,26 @@ class SpecTable:
         options = state.options_of(player)
         if options is None:
             return [self.actions.wait] if self.is_simultaneous_node(state) else []
-        ids = tuple([o[0] for o in options])
+        return list(self.actions_of(options)[0])
+
+    def actions_of(self, options: list[list[str]]) -> tuple[list[int], dict[int, int]]:
+        """Options as a decision stores them, as actions: their sorted integers, and the option index each
+        integer takes (the first option of that id). Remembered per list of option ids: a game offers the same
+        few lists again and again. Both are shared: read them, never change them."""
+        ids = option_ids(options)
         known = self._legal.get(ids)
         if known is None:
             index = self.actions.index
             found = [index.get(oid) for oid in ids]
             if None in found:               # whole numbers, the no-op, or an id with no number (an error)
                 found = [self.actions.action(oid) for oid in ids]
-            known = sorted(set(found))
+            where: dict[int, int] = {}
+            for j, action in enumerate(found):
+                where.setdefault(action, j)
+            known = (sorted(where), where)
             if len(self._legal) < LEGAL_CACHE:
                 self._legal[ids] = known
-        return list(known)
+        return known
 
     def apply(self, state: State, player: int, action: int) -> None:
         """Take one player's option by its integer."""
@@ -215,6 +228,14 @@ class SpecTable:
         return json.dumps({"log": told, "view": state.view(player)}, sort_keys=True, separators=(",", ":"))
 
 
+
+
+def option_ids(options: list[list[str]]) -> tuple[str, ...]:
+    """The ids of options as a decision stores them (``[id, label]`` each), as a key."""
+    return tuple(map(_FIRST, options))
+
+
+_FIRST = itemgetter(0)
 
 
 def _without_seed(event: dict) -> dict:

@@ -44,7 +44,7 @@ import pyspiel
 
 from rulelang import RulelangError, State
 from .chance_nodes import ChanceActions, Explicit, Sampled, largest_draw
-from .core import DEFAULT_NUMBERS, Seeds, SpecTable
+from .core import DEFAULT_NUMBERS, LEGAL_CACHE, Seeds, SpecTable, option_ids
 
 #: How a game presents chance (game parameter ``chance``).
 CHANCE_MODES = {"explicit": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
@@ -202,16 +202,43 @@ MAX_GAME_LENGTH = 100_000
 
 
 class Rules:
-    """What every state of one game reads and a clone shares rather than copies."""
+    """What every state of one game reads and a clone shares rather than copies.
 
-    __slots__ = ("chance_actions", "zero_sum")
+    ``nodes`` remembers the ``Node`` of each (player, option ids) met: a game offers the same few again and again.
+    """
+
+    __slots__ = ("chance_actions", "zero_sum", "nodes")
 
     def __init__(self, chance_actions: ChanceActions, zero_sum: bool):
         self.chance_actions = chance_actions
         self.zero_sum = zero_sum
+        self.nodes: dict[tuple[int, tuple[str, ...]], Node] = {}
 
     def __deepcopy__(self, memo: dict) -> "Rules":
         return self
+
+
+class Node:
+    """Who is to move at a state and what they may do, worked out once per action applied (pyspiel asks several
+    times a step). When one player chooses alone: their sorted legal actions (``legal``) and the option index each
+    action takes (``where``); at a simultaneous node, the same pair for each seat that chooses (``seats``, in the
+    order they choose). Never changed, so a clone shares it."""
+
+    __slots__ = ("to_move", "legal", "where", "seats")
+
+    def __init__(self, to_move: int, legal: list[int] | None = None, where: dict[int, int] | None = None,
+                 seats: dict[int, tuple[list[int], dict[int, int]]] | None = None):
+        self.to_move = to_move
+        self.legal = legal
+        self.where = where
+        self.seats = seats
+
+    def __deepcopy__(self, memo: dict) -> "Node":
+        return self
+
+
+#: The nodes where nobody chooses (the same for every state).
+CHANCE_NODE, TERMINAL_NODE = Node(CHANCE), Node(TERMINAL)
 
 
 class RulelangState(pyspiel.State):
@@ -221,7 +248,7 @@ class RulelangState(pyspiel.State):
         super().__init__(game)
         self._inner = inner
         self._rules = game.rules
-        self._to_move: int | None = None        # current_player's answer, until an action is applied
+        self._node: Node | None = None          # who moves and their actions, until an action is applied
 
     @property
     def inner(self) -> State | None:
@@ -235,20 +262,31 @@ class RulelangState(pyspiel.State):
 
     def current_player(self) -> int:
         """Asked many times a step by pyspiel, so worked out once per action applied."""
-        to_move = self._to_move
-        if to_move is None:
-            to_move = self._to_move = self._find_current_player()
-        return to_move
+        node = self._node
+        if node is None:
+            node = self._node = self._find_node()
+        return node.to_move
 
-    def _find_current_player(self) -> int:
+    def _find_node(self) -> Node:
         box = self._inner
-        if box.chance is not None:
-            return CHANCE
         state = box.state
-        player = box.table.mover(state)
-        if player is not None:
-            return player
-        return TERMINAL if state.pending is None or state.over else SIMULTANEOUS
+        if state is None:               # a draw is open (explicit chance)
+            return CHANCE_NODE
+        alone = state.lone_chooser()
+        if alone is not None:
+            player, options = alone
+            key = (player, option_ids(options))
+            nodes = self._rules.nodes
+            node = nodes.get(key)
+            if node is None:
+                node = Node(player, *box.table.actions_of(options))
+                if len(nodes) < LEGAL_CACHE:
+                    nodes[key] = node
+            return node
+        if state.pending is None or state.over:
+            return TERMINAL_NODE
+        table = box.table
+        return Node(SIMULTANEOUS, seats={player: table.actions_of(options) for player, options in state.choices_left()})
 
     # pyspiel's own is_chance_node, is_simultaneous_node and legal_actions reach Python through C++ several times
     # a call (current_player, is_terminal, _legal_actions); answered here, a Python caller (OpenSpiel's Python
@@ -263,9 +301,14 @@ class RulelangState(pyspiel.State):
     def legal_actions(self, player: int | None = None) -> list[int]:
         """As pyspiel's ``PyState::LegalActions``: none at the end, the chance actions at a chance node, the
         player's own while they (or, at a simultaneous node, any seat) choose, none for a player who does not."""
-        to_move = self.current_player()
+        node = self._node
+        if node is None:
+            node = self._node = self._find_node()
+        to_move = node.to_move
         if to_move >= 0 and (player is None or player == to_move):      # the usual question: the mover's
-            return self._legal_actions(to_move)
+            return list(node.legal)                                     # a copy: the caller may change it
+        if to_move == SIMULTANEOUS and player is not None and player in node.seats:
+            return list(node.seats[player][0])
         player = to_move if player is None else int(player)
         if self.is_terminal():
             return []
@@ -289,17 +332,38 @@ class RulelangState(pyspiel.State):
         return [] if state is None else box.table.legal_actions(state, player)
 
     def _apply_action(self, action: int) -> None:
+        node = self._node
+        if node is None:            # pyspiel asks current_player first, so this is rare
+            node = self._find_node()
+        self._node = None
         box = self._inner
-        player = self.current_player()
-        self._to_move = None
+        player = node.to_move
         if player == CHANCE:
             box.draw(self._rules.chance_actions.outcome(action))
-        else:
+            return
+        index = None if node.where is None else node.where.get(action)
+        if index is None:           # a seat that sits out, or an action that is not legal (told by choose)
             box.choose(player, action)
+        else:
+            box.take(player, index, action)
 
     def _apply_actions(self, actions: Sequence[int]) -> None:
-        self._to_move = None
-        self._inner.choose_joint(actions)
+        """Every seat's action at a simultaneous node (``WAIT`` for a seat that does not choose)."""
+        node = self._node
+        if node is None:
+            node = self._find_node()
+        self._node = None
+        box = self._inner
+        if node.seats is None:      # not a simultaneous node: told by choose_joint
+            box.choose_joint(actions)
+            return
+        for player, (_legal, where) in node.seats.items():
+            action = actions[player]
+            index = where.get(action)
+            if index is None:       # the no-op, or an action that is not legal (told by choose)
+                box.choose(player, action)
+            else:
+                box.take(player, index, action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
