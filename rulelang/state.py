@@ -111,9 +111,13 @@ class State(DecisionProtocol):
             return None
         saved = self.work
         self.work = self.game.step_budget
-        extra = extra or {}
+        local = dict(extra or {})         # one set of locals, `p` bound to each seat in turn
         try:
-            return [value(self, {"p": p, **extra}) for p in range(self.n)]
+            out = []
+            for p in range(self.n):
+                local["p"] = p
+                out.append(value(self, local))
+            return out
         except FAILURES as error:
             raise located(error, span) from None
         except MemoryError:
@@ -340,12 +344,17 @@ def _copy_plain(value: Any) -> Any:
 
 def set_counter(st: State, h: int, c: int, v: int) -> None:
     """Set a counter of holder ``h`` (never below 0, never past the number limit), recording the change."""
-    v = max(0, v)
-    if v > st.game.number_limit:
+    if v < 0:
+        v = 0
+    elif v > st.game.number_limit:
         raise too_big(v, st.game.number_limit)
-    if st.counters[h][c] != v:
-        st.counters[h][c] = v
-        st.log.append((records.set_counter, st.turn, h, c, v))
+    row = st.counters[h]
+    if row[c] != v:
+        row[c] = v
+        st.log.append((_COUNTER_SET, st.turn, h, c, v))
+
+
+_COUNTER_SET = records.set_counter
 
 
 def set_player_var(st: State, p: int, vi: int, v: Any) -> None:

@@ -108,7 +108,8 @@ class ChoiceStatements:
 
         def offer(st, L):
             options, values = [], []
-            for k, (label, slug, cond, *_) in enumerate(guards):
+            for k, guard in enumerate(guards):
+                label, slug, cond = guard[0], guard[1], guard[2]
                 if label is None:                 # `for x in LIST where C:` offers an option per item
                     slug(st, L, k, options, values)
                 elif (cond is None or cond(st, L)) and not (items_offered and any(o[0] == slug for o in options)):
