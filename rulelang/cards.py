@@ -12,6 +12,7 @@ answer does. Every move, shuffle and pass over a zone is work charged to the bud
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
+from weakref import WeakKeyDictionary
 
 from . import records
 from .errors import RuleError
@@ -20,7 +21,7 @@ from .limits import over_budget, spend
 from .views import NAMES, forget_revealed
 
 if TYPE_CHECKING:
-    from .game import CardType, Fn, ZoneDecl
+    from .game import CardType, Fn, Game, ZoneDecl
     from .state import State
 
 
@@ -35,13 +36,13 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     st.work -= 1
     if st.work < 0:
         raise over_budget(st)
-    zones, lay = st.zones, st.lay
+    zones, places = st.zones, st.lay.zones
     pile = zones[src]
     if pile[-1] == card:        # from the top, as every draw is: no search through a deck
         pile.pop()
     else:
         pile.remove(card)
-    ddecl, downer = lay.zones[dest]
+    ddecl, downer = places[dest]
     if ddecl.unique:
         _evict_slot(st, card, dest, ddecl, downer)
     zones[dest].append(card)
@@ -49,9 +50,11 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     if st.revealed:
         forget_revealed(st, card)
     st.log.append((records.moved, st.turn, card, src, dest, how))
-    sdecl, sowner = lay.zones[src]
-    if sdecl is not ddecl and st.game.card_counters and any(st.counters[st.game.player_holder + st.n + card]):
-        _clear_card_counters(st, card)
+    sdecl, sowner = places[src]
+    if sdecl is not ddecl:
+        game = st.game
+        if game.card_counters and any(st.counters[game.player_holder + st.n + card]):
+            _clear_card_counters(st, card)
     if sdecl.on_leave:
         _fire(st, sdecl.on_leave, card, sowner)
     if ddecl.on_enter:
@@ -68,37 +71,38 @@ def _clear_card_counters(st: State, card: int) -> None:
 
 
 def _evict_slot(st: State, card: int, dest: int, decl: ZoneDecl, owner: int | None) -> None:
-    """Discard the cards in the arriving card's slot: in its zone ``dest``, then in the zones sharing slots with it."""
+    """Discard the cards in the arriving card's slot: in its zone ``dest``, then in the zones sharing slots with it.
+
+    Each card looked at is work; an empty zone costs none."""
     game, zones = st.game, st.zones
-    slot = game.slot_of[card]
-    if zones[dest]:                 # an empty zone costs no work: nothing to look at
-        _evict_from(st, zones[dest], slot)
-    for i in decl.unique_with:
-        cards = zones[game.zone_id(game.zones[i], owner, st.n)]
-        if cards:
-            _evict_from(st, cards, slot)
-
-
-def _evict_from(st: State, cards: list[int], slot: str) -> None:
-    spend(st, len(cards))
-    slot_of = st.game.slot_of
-    for card in cards:
-        if slot_of[card] == slot:           # rare: only then copy the list the discards change
-            for other in [c for c in cards if slot_of[c] == slot]:
-                discard_card(st, other, how="replaced")
-            return
+    slot_of = game.slot_of
+    slot = slot_of[card]
+    shared = decl.unique_with
+    for k in range(len(shared) + 1):
+        cards = zones[dest] if k == 0 else zones[game.zone_id(game.zones[shared[k - 1]], owner, st.n)]
+        if not cards:
+            continue
+        st.work -= len(cards)
+        if st.work < 0:
+            raise over_budget(st)
+        for other in cards:
+            if slot_of[other] == slot:      # rare: only then copy the list the discards change
+                for c in [c for c in cards if slot_of[c] == slot]:
+                    discard_card(st, c, how="replaced")
+                break
 
 
 def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
-    """Start the zone triggers whose `if:` holds for the card; a condition only reads its locals."""
+    """Start the zone triggers whose `if:` holds for the card; a condition only reads its locals.
+
+    A trigger's kind gate (``by_kind``, written out here) leaves most cards out without asking its condition."""
     local = None
     for cond, proc, gate, exact in triggers:
-        said = by_kind(gate, exact, card)
-        if said is False:
+        if gate is not None and not gate[card]:
             continue
         if local is None:
             local = {"card": card, "owner": owner, "me": owner}
-        if cond is None or said or cond(st, local):
+        if cond is None or gate is not None and exact or cond(st, local):
             st.fired.append(Frame(proc, 0, local))
             local = None                    # the frame owns it now
 
@@ -114,13 +118,13 @@ def by_kind(gate: list[bool] | None, exact: bool, card: int) -> bool | None:
 
 
 def _check_watchers(st: State, zid: int, owner: int | None) -> None:
-    types = st.game.card_type
-    cards = list(st.zones[zid])
+    """Discard the cards of a zone whose `discard_when` holds, in zone order; each card looked at is work."""
+    cards = st.zones[zid]
     spend(st, len(cards))
+    rules = card_tables(st.game, st.n).discard_when
     loc = st.loc
-    for card in cards:
-        rule = types[card].discard_when
-        if rule is not None and loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):
+    for card in [c for c in cards if rules[c] is not None]:     # the discards change the zone
+        if loc[card] == zid and rules[card](st, {"this": card, "owner": owner, "me": owner}):
             discard_card(st, card, how="discarded")
 
 
@@ -215,6 +219,71 @@ def discard_played(st: State, fr: Frame) -> None:
     discard_card(st, fr.locals["this"], "resolved")
 
 
+class CardTables:
+    """What the play protocol reads of every card, built once per game (``card_tables``) rather than per call.
+
+    The ``[id, label]`` options it offers are made here once and shared by every decision of every
+    state of the game: nothing changes an option once offered (protocol.py, views and saves only read them).
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.kinds = kinds = game.cards
+        #: card instance -> its kind if it can be played (has a `play:`), else None
+        self.playable = [c if c.play_proc is not None else None for c in game.card_type]
+        #: card instance -> its kind if it can answer (has an `answer: when`), else None
+        self.answering = [c if c.answer_when is not None else None for c in game.card_type]
+        #: card instance -> its `discard_when` condition, or None
+        self.discard_when = [c.discard_when for c in game.card_type]
+        #: card instance -> may anyone answer it: False (no), True (yes), None (ask ``answerers``' loop)
+        self.answerable = [_may_be_answered(game, card) for card in range(len(game.card_type))]
+        self.play_self = [[c.id, f"play {c.name}"] for c in kinds]
+        self.play_on: list[list[list[str]]] = [[] for _ in kinds]
+        self.answer_with = [[f"answer:{c.id}", f"answer with {c.name}"] for c in kinds]
+        self.seats = 0
+        self.add_seats(game.max_players)
+
+    def add_seats(self, n: int) -> None:
+        """The options that play each kind on each of ``n`` seats (more than the game's most, for a state made so)."""
+        for c, on in zip(self.kinds, self.play_on):
+            on.extend([f"{c.id}>{NAMES[t]}", f"play {c.name} on {NAMES[t]}"] for t in range(len(on), n))
+        self.seats = max(self.seats, n)
+
+
+def _may_be_answered(game: Game, card: int) -> bool | None:
+    """``answerers``' quick look, where the card alone decides it: the first reaction kind that lets the
+    question go round without asking a condition (True), none can (False), or a condition must be asked (None)."""
+    for r in game.reaction_types:
+        if r.answer_personal:
+            return True
+        said = by_kind(r.answer_gate, r.answer_exact, card)
+        if said is None:
+            return None
+        if said:
+            return True
+    return False
+
+
+_TABLES: WeakKeyDictionary = WeakKeyDictionary()
+
+
+#: (a game, its CardTables): the last asked for, read without the weak dictionary's cost
+_recent: tuple = (None, None)
+
+
+def card_tables(game: Game, n: int) -> CardTables:
+    """The game's ``CardTables``, made on first use, with options for ``n`` seats."""
+    global _recent
+    known, tables = _recent
+    if known is not game:
+        tables = _TABLES.get(game)
+        if tables is None:
+            tables = _TABLES[game] = CardTables(game)
+        _recent = (game, tables)
+    if n > tables.seats:
+        tables.add_seats(n)
+    return tables
+
+
 def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
     """One card of each kind in a zone, in zone order: copies of a card make one option."""
     cards = st.zones[zid]
@@ -233,35 +302,45 @@ def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
 def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
     """Every (card, target) the player may play from a zone, targets in seat order from the player.
 
-    A target condition is not asked where its form tells (CardType.target_others, target_not_me).
+    One option per kind of card (the first copy in zone order), as ``kinds_in`` gives them, with the
+    work it charges. A target condition is not asked where its form tells (CardType.target_others,
+    target_not_me).
     """
-    options, values = [], []
+    cards = st.zones[zid]
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
     n = st.n
-    others = None
-    for card, ctype in kinds_in(st, zid):
-        if ctype.play_proc is None:
+    tables = card_tables(st.game, n)
+    playable, play_self, play_on = tables.playable, tables.play_self, tables.play_on
+    options, values, seen = [], [], []
+    for card in cards:
+        ctype = playable[card]
+        if ctype is None:
             continue
+        k = ctype.index
+        if k in seen:
+            continue
+        seen.append(k)
         allows = ctype.play_target
         if allows is None:
-            targets = (player,)
+            options.append(play_self[k])
+            values.append(["play", card, player, player])
         elif ctype.target_others:
-            if others is None:
-                others = [(player + i) % n for i in range(1, n)]
-            targets = others
+            on = play_on[k]
+            for i in range(1, n):
+                t = (player + i) % n
+                options.append(on[t])
+                values.append(["play", card, player, t])
         else:
-            targets = []
+            on = play_on[k]
             local = {"me": player, "this": card}
             for i in range(1 if ctype.target_not_me else 0, n):
                 t = (player + i) % n
                 local["target"] = t
                 if allows(st, local):
-                    targets.append(t)
-        for t in targets:
-            if t == player:
-                options.append([ctype.id, f"play {ctype.name}"])
-            else:
-                options.append([f"{ctype.id}>{NAMES[t]}", f"play {ctype.name} on {NAMES[t]}"])
-            values.append(["play", card, player, t])
+                    options.append(play_self[k] if t == player else on[t])
+                    values.append(["play", card, player, t])
     return options, values
 
 
