@@ -355,18 +355,25 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     game = st.game
     if not game.reaction_types:
         return []
-    # A quick look before asking anyone: a condition that reads only the card and its player is
-    # tried here; one that reads `me` or `this` (the reactor, the answering card) can only be
-    # tried on a reactor's hand (reaction_options), so it always lets the question go round.
-    for r in game.reaction_types:
+    n = st.n
+    may = card_tables(game, n).answerable[card]     # the card alone decides it, mostly
+    if may is None:
+        may = _asked_if_answerable(st, card, player)
+    return [(player + i) % n for i in range(1, n)] if may else []
+
+
+def _asked_if_answerable(st: State, card: int, player: int) -> bool:
+    """A quick look before asking anyone: a condition that reads only the card and its player is
+    tried here; one that reads `me` or `this` (the reactor, the answering card) can only be
+    tried on a reactor's hand (reaction_options), so it always lets the question go round."""
+    for r in st.game.reaction_types:
         if not r.answer_personal:
             said = by_kind(r.answer_gate, r.answer_exact, card)
             if said is False or said is None and not r.answer_when(st, {"card": card, "me": None, "this": None,
                                                                            "player": player}):
                 continue
-        n = st.n
-        return [(player + i) % n for i in range(1, n)]
-    return []
+        return True
+    return False
 
 
 def zone_of_hand(st: State, reactor: int, card: int, player: int) -> int:
@@ -376,15 +383,31 @@ def zone_of_hand(st: State, reactor: int, card: int, player: int) -> int:
 
 
 def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) -> tuple[list, list]:
-    """The answers the reactor holds for this card (the caller adds "pass")."""
+    """The answers the reactor holds for this card (the caller adds "pass").
+
+    One per kind of answering card (the first copy in zone order), as ``kinds_in`` gives them, with the
+    work it charges; a hand that holds no answering card is only counted."""
+    cards = st.zones[zid]
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
     options, values = [], []
-    for reaction, rtype in kinds_in(st, zid):
-        when = rtype.answer_when
-        said = None if when is None else by_kind(rtype.answer_gate, rtype.answer_exact, card)
-        if when is None or said is False:
+    tables = card_tables(st.game, st.n)
+    answering, answer_with = tables.answering, tables.answer_with
+    seen = []
+    for reaction in cards:
+        rtype = answering[reaction]
+        if rtype is None:
             continue
-        if said or when(st, {"card": card, "me": reactor, "this": reaction, "player": player}):
-            options.append([f"answer:{rtype.id}", f"answer with {rtype.name}"])
+        k = rtype.index
+        if k in seen:
+            continue
+        seen.append(k)
+        said = by_kind(rtype.answer_gate, rtype.answer_exact, card)
+        if said is False:
+            continue
+        if said or rtype.answer_when(st, {"card": card, "me": reactor, "this": reaction, "player": player}):
+            options.append(answer_with[k])
             values.append([reactor, reaction])
     return options, values
 
