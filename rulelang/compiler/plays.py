@@ -10,10 +10,14 @@ from typing import Any
 
 from .. import nodes as n
 from .. import records
-from ..interpreter import Frame, call_in_place
+from ..interpreter import Frame, call_in_place, instruction_in_place
 from ..engine import NAMES, answer_card, discard_card, answerers, discard_options, legal_plays, reaction_options, zone_of_hand
 from .choices import _decision
 from .sites import ANSWER, PLAY
+
+
+#: the option that answers nothing (shared: nothing changes an option once offered)
+PASS = ["pass", "pass"]
 
 
 class PlayStatements:
@@ -44,8 +48,9 @@ class PlayStatements:
 
         choose = _decision(offer, pick)
 
-        def declare(st, fr):
-            L = fr.locals
+        def declare(st, fr, L=None):
+            if L is None:
+                L = fr.locals
             pick = L.get(slot)
             if pick is None:
                 return False
@@ -78,7 +83,7 @@ class PlayStatements:
                 options, values = reaction_options(st, card, player, reactor, zone_of_hand(st, reactor, card, player))
                 if values:
                     state[4] = i
-                    options.append(["pass", "pass"])
+                    options.append(PASS)
                     values.append(None)
                     waiting = st.ask("answer", f"answer {game.card_type[card].name}?", [reactor], [options], [values])
                     fr.pc -= 1     # run again with the answer
@@ -99,6 +104,38 @@ class PlayStatements:
             st.stack.append(Frame(proc, 0, local))
             return False
 
+        def rest_in_place(st, L, base):
+            """declare, react and resolve where a step played in place stands (compiler/direct.py), as
+            ``instruction_in_place`` runs the three instructions, each after the other, but without their
+            frames where nothing fires, waits or pushes: the card declared and its answerers found, their
+            answers taken at once (``answer_one_in_place``), the card's effect called in place. A discard,
+            an answer and an effect without a direct function run as their instruction. True when play
+            must stop."""
+            state = L.get(slot)
+            if state is None or state[0] == "discard":
+                return instruction_in_place(st, declare, L, base)
+            declare(st, None, L)        # writes `played` and finds the answerers: fires and pushes nothing
+            state = L[slot]
+            card, player, reactors = state[0], state[1], state[3]
+            for i, reactor in enumerate(reactors):
+                options, values = reaction_options(st, card, player, reactor, zone_of_hand(st, reactor, card, player))
+                if values:
+                    options.append(PASS)
+                    values.append(None)
+                    answer = st.answer_one_in_place("answer", reactor, options, values)
+                    if answer is not None:
+                        state[4] = i
+                        st.answer = [answer]
+                        return instruction_in_place(st, react, L, base)
+            proc = game.card_type[card].play_proc
+            if st.autopick is None or not game.direct or game.direct[proc] is None:
+                return instruction_in_place(st, resolve, L, base)
+            L.pop(slot)
+            if call_in_place(st, game.direct, proc, {"me": player, "target": state[2], "this": card}) and st.over:
+                return True
+            return st.over or len(st.stack) < base
+
         pcs = [b.emit(op, s.span) for op in (choose, declare, react, resolve)]
+        choose.rest_in_place = rest_in_place    # how a step played in place runs the other three
         self.sites.add(b.sites, pcs[0], "play", PLAY, s.span, self.sites.plays(else_discard))
         self.sites.add(b.sites, pcs[2], "answer", ANSWER, s.span, self.sites.answers())

@@ -1,0 +1,175 @@
+"""The card play protocol's fast forms give the games the plain forms give.
+
+``compiler/plays.py`` gives a card's play a second way to run where a step is played in place: the choice
+as a decision, then ``rest_in_place`` (declare, react, resolve without a frame each). ``cards.CardTables``
+holds per game what ``legal_plays``, ``reaction_options`` and ``answerers`` used to work out per call, and
+``limits.roll_dice`` draws unscripted dice straight from the generator. These tests pin each of them
+against the plain reading: every golden card game played in place with ``rest_in_place`` wired in, against
+the same seeds played through stored decisions; the tables against the card kinds they are built from; the
+dice against ``roll_die``.
+"""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rulelang
+from rulelang import cards, nodes
+from rulelang.agents import RandomAgent, play_out
+from rulelang.compiler import direct
+from rulelang.limits import roll_dice
+from rulelang.views import NAMES
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "golden"))
+from record import GAMES as GOLDEN  # noqa: E402
+
+#: the golden games whose rules play cards (`play from`): Flapjacks and its mods, and the hooks example
+CARD_GAMES = {name: spec for name, spec in GOLDEN.items() if name.split("+")[0] in ("flapjacks", "hooks")}
+
+
+def load(name: str) -> rulelang.Game:
+    folder, mods = CARD_GAMES[name]
+    return rulelang.load_game(ROOT / folder, mods=[ROOT / m for m in mods])
+
+
+FLAPJACKS = load("flapjacks")
+
+
+def wire_rest_in_place(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Steps played in place run a card's play as its choice and ``rest_in_place`` (what compiler/direct.py
+    is to write): the count of plays that ran so is returned, filled as games are played."""
+    ran: list[int] = []
+    plain = direct.DirectCompiler.in_frames
+
+    def in_frames(self, s, out):
+        if not isinstance(s, nodes.Play):
+            return plain(self, s, out)
+        choose = self.instructions([s]).code[0]
+        rest = choose.rest_in_place
+
+        def counted(st, L, base):
+            ran.append(1)
+            return rest(st, L, base)
+
+        self.decision(choose, s.span, out)
+        out.line(f"if {out.unit.constant(counted, 'declare, react, resolve')}(st, L, _n):", s.span)
+        out.line("    return True", s.span)
+
+    monkeypatch.setattr(direct.DirectCompiler, "in_frames", in_frames)
+    return ran
+
+
+def framed(game: rulelang.Game, players: int, seed: int) -> rulelang.State:
+    """The game through stored decisions, as ``RandomAgent`` picks: every instruction run as a frame."""
+    state = game.new_state(players, seed)
+    chooser = random.Random(seed)
+    while (waiting := state.waiting()) is not None:
+        player, count = waiting
+        state.apply_index(chooser.randrange(count), player)
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(CARD_GAMES))
+def test_plays_run_in_place_give_the_games_the_frames_give(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    ran = wire_rest_in_place(monkeypatch)
+    game = load(name)
+    answered = discarded = 0
+    for players in range(game.min_players, min(game.max_players, 8) + 1):
+        for seed in range(3):
+            in_place = play_out(game.new_state(players, seed), RandomAgent(seed))
+            plain = framed(game, players, seed)
+            assert in_place.events == plain.events, (players, seed)
+            assert in_place.dumps() == plain.dumps(), (players, seed)
+            answered += sum(e["type"] == "answered" for e in in_place.events)
+            discarded += sum(e["type"] == "chose" and e["decision"] == "discard" for e in in_place.events)
+    assert ran, "no card was played through rest_in_place"
+    if name.startswith("flapjacks"):
+        assert answered, "no card was answered: the answer path went untried"
+        assert discarded, "no card was discarded for want of a play: the discard path went untried"
+
+
+@pytest.mark.parametrize("name", sorted(CARD_GAMES))
+def test_the_tables_say_what_the_card_kinds_say(name: str) -> None:
+    game = load(name)
+    tables = cards.card_tables(game, game.max_players)
+    for card, kind in enumerate(game.card_type):
+        assert tables.playable[card] is (kind if kind.play_proc is not None else None)
+        assert tables.answering[card] is (kind if kind.answer_when is not None else None)
+        assert tables.discard_when[card] is kind.discard_when
+    for kind in game.cards:
+        assert tables.play_self[kind.index] == [kind.id, f"play {kind.name}"]
+        assert tables.answer_with[kind.index] == [f"answer:{kind.id}", f"answer with {kind.name}"]
+        assert tables.play_on[kind.index][game.max_players - 1] == [
+            f"{kind.id}>{NAMES[game.max_players - 1]}", f"play {kind.name} on {NAMES[game.max_players - 1]}"]
+
+
+def test_more_seats_than_the_game_has_get_their_options() -> None:
+    tables = cards.card_tables(FLAPJACKS, FLAPJACKS.max_players + 3)
+    kind = FLAPJACKS.cards[0]
+    assert tables.seats >= FLAPJACKS.max_players + 3
+    assert tables.play_on[kind.index][FLAPJACKS.max_players + 2] == [
+        f"{kind.id}>{NAMES[FLAPJACKS.max_players + 2]}", f"play {kind.name} on {NAMES[FLAPJACKS.max_players + 2]}"]
+    assert cards.card_tables(FLAPJACKS, 2) is tables     # one table per game, whatever the seats
+
+
+def test_the_shared_options_are_unchanged_by_play() -> None:
+    tables = cards.card_tables(FLAPJACKS, FLAPJACKS.max_players)
+    before = [list(pair) for pair in tables.play_self], [[list(p) for p in on] for on in tables.play_on]
+    for seed in range(5):
+        play_out(FLAPJACKS.new_state(4, seed), RandomAgent(seed))
+    assert ([list(pair) for pair in tables.play_self], [[list(p) for p in on] for on in tables.play_on]) == before
+
+
+def asked_answerers(state, card: int, player: int) -> list[int]:
+    """The plain reading of ``answerers``: ask every reaction kind's quick look, with no table."""
+    return ([(player + i) % state.n for i in range(1, state.n)]
+            if state.game.reaction_types and cards._asked_if_answerable(state, card, player) else [])
+
+
+def asked_reactions(state, card: int, player: int, reactor: int, zid: int) -> tuple[list, list]:
+    """The plain reading of ``reaction_options``: one card of each kind in the hand, its condition asked."""
+    options, values = [], []
+    for reaction, kind in cards.kinds_in(state, zid):
+        if kind.answer_when is not None and kind.answer_when(
+                state, {"card": card, "me": reactor, "this": reaction, "player": player}):
+            options.append([f"answer:{kind.id}", f"answer with {kind.name}"])
+            values.append([reactor, reaction])
+    return options, values
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 8))
+def test_answers_offered_match_asking_every_kind(seed: int, players: int) -> None:
+    state = FLAPJACKS.new_state(players, seed)
+    hand = next(z for z in FLAPJACKS.zones if z.name == "hand")
+    rng = random.Random(seed)
+    for card in rng.sample(range(len(FLAPJACKS.card_type)), 20):
+        player = rng.randrange(players)
+        assert cards.answerers(state, card, player) == asked_answerers(state, card, player)
+        for reactor in range(players):
+            zid = FLAPJACKS.zone_id(hand, reactor, players)
+            work = state.work
+            got = cards.reaction_options(state, card, player, reactor, zid)
+            spent = work - state.work
+            assert got == asked_reactions(state, card, player, reactor, zid)
+            assert spent == work - spent - state.work == len(state.zones[zid])   # each card looked at, as before
+
+
+def test_unscripted_dice_are_the_dice_roll_die_rolls() -> None:
+    one, other = FLAPJACKS.new_state(3, 7), FLAPJACKS.new_state(3, 7)
+    assert roll_dice(one, 5, 6) == [other.roll_die(6) for _ in range(5)]
+    assert one.rng == other.rng
+
+
+def test_a_script_shorter_than_the_roll_is_used_up_then_the_generator_rolls() -> None:
+    one, other = FLAPJACKS.new_state(3, 7), FLAPJACKS.new_state(3, 7)
+    one.dice_script, other.dice_script = [2, 5], [2, 5]
+    rolled = roll_dice(one, 4, 6)
+    assert rolled == [other.roll_die(6) for _ in range(4)]
+    assert rolled[:2] == [2, 5] and one.dice_script == [] and one.rng == other.rng
