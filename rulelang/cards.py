@@ -120,7 +120,9 @@ def by_kind(gate: list[bool] | None, exact: bool, card: int) -> bool | None:
 def _check_watchers(st: State, zid: int, owner: int | None) -> None:
     """Discard the cards of a zone whose `discard_when` holds, in zone order; each card looked at is work."""
     cards = st.zones[zid]
-    spend(st, len(cards))
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
     rules = card_tables(st.game, st.n).discard_when
     loc = st.loc
     for card in [c for c in cards if rules[c] is not None]:     # the discards change the zone
@@ -142,6 +144,10 @@ def end_roll_durations(st: State, die: str, roller: int | None) -> None:
 
 
 def discard_zone(st: State, card: int) -> int:
+    """The pile a card is discarded to: its own ``discard:``, or its zone's; a player's pile is its holder's."""
+    pile = card_tables(st.game, st.n).table_discard[card]
+    if pile is not None:
+        return pile
     ctype = st.game.card_type[card]
     if ctype.discard is None:
         zone = st.game.zones[ctype.zone].name
@@ -234,6 +240,8 @@ class CardTables:
         self.answering = [c if c.answer_when is not None else None for c in game.card_type]
         #: card instance -> its `discard_when` condition, or None
         self.discard_when = [c.discard_when for c in game.card_type]
+        #: card instance -> the table zone it is discarded to, or None (a player's pile, or none: ``discard_zone``)
+        self.table_discard = [_table_pile(game, c) for c in game.card_type]
         #: card instance -> may anyone answer it: False (no), True (yes), None (ask ``answerers``' loop)
         self.answerable = [_may_be_answered(game, card) for card in range(len(game.card_type))]
         self.play_self = [[c.id, f"play {c.name}"] for c in kinds]
@@ -247,6 +255,12 @@ class CardTables:
         for c, on in zip(self.kinds, self.play_on):
             on.extend([f"{c.id}>{NAMES[t]}", f"play {c.name} on {NAMES[t]}"] for t in range(len(on), n))
         self.seats = max(self.seats, n)
+
+
+def _table_pile(game: Game, kind: CardType) -> int | None:
+    if kind.discard is None or game.zones[kind.discard].owner == "player":
+        return None
+    return game.zone_id(game.zones[kind.discard], None, 0)     # a table zone's id is the same at any count
 
 
 def _may_be_answered(game: Game, card: int) -> bool | None:

@@ -102,6 +102,8 @@ def test_the_tables_say_what_the_card_kinds_say(name: str) -> None:
         assert tables.playable[card] is (kind if kind.play_proc is not None else None)
         assert tables.answering[card] is (kind if kind.answer_when is not None else None)
         assert tables.discard_when[card] is kind.discard_when
+        pile = None if kind.discard is None else game.zones[kind.discard]
+        assert tables.table_discard[card] == (game.zone_id(pile, None, 2) if pile and pile.owner == "table" else None)
     for kind in game.cards:
         assert tables.play_self[kind.index] == [kind.id, f"play {kind.name}"]
         assert tables.answer_with[kind.index] == [f"answer:{kind.id}", f"answer with {kind.name}"]
