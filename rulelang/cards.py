@@ -230,6 +230,8 @@ class CardTables:
 
     The ``[id, label]`` options it offers are made here once and shared by every decision of every
     state of the game: nothing changes an option once offered (protocol.py, views and saves only read them).
+    The tables read the card declarations when the game is first played, as a compiled game never changes
+    afterwards (a test that rewraps a game's conditions does so before playing it).
     """
 
     def __init__(self, game: Game) -> None:
