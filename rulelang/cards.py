@@ -302,17 +302,24 @@ def card_tables(game: Game, n: int) -> CardTables:
 
 def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
     """One card of each kind in a zone, in zone order: copies of a card make one option."""
-    cards = st.zones[zid]
+    return first_of_each(st, st.zones[zid], st.game.card_type)
+
+
+def first_of_each(st: State, cards: list[int], kind_of: list) -> list[tuple[int, CardType]]:
+    """(card, kind) for the first card of each kind ``kind_of`` gives (None: leave the card out), in order.
+
+    Each card looked at is work; a hand is small, so the kinds seen are kept in a list.
+    """
     st.work -= len(cards)
     if st.work < 0:
         raise over_budget(st)
-    types = st.game.card_type
-    first: dict[str, tuple[int, CardType]] = {}
+    found, seen = [], []
     for card in cards:
-        ctype = types[card]
-        if ctype.id not in first:
-            first[ctype.id] = (card, ctype)
-    return list(first.values())
+        kind = kind_of[card]
+        if kind is not None and kind.index not in seen:
+            seen.append(kind.index)
+            found.append((card, kind))
+    return found
 
 
 def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
@@ -322,22 +329,12 @@ def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
     work it charges. A target condition is not asked where its form tells (CardType.target_others,
     target_not_me).
     """
-    cards = st.zones[zid]
-    st.work -= len(cards)
-    if st.work < 0:
-        raise over_budget(st)
     n = st.n
     tables = card_tables(st.game, n)
-    playable, play_self, play_on = tables.playable, tables.play_self, tables.play_on
-    options, values, seen = [], [], []
-    for card in cards:
-        ctype = playable[card]
-        if ctype is None:
-            continue
+    play_self, play_on = tables.play_self, tables.play_on
+    options, values = [], []
+    for card, ctype in first_of_each(st, st.zones[zid], tables.playable):
         k = ctype.index
-        if k in seen:
-            continue
-        seen.append(k)
         allows = ctype.play_target
         if allows is None:
             options.append(play_self[k])
@@ -403,27 +400,15 @@ def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) 
 
     One per kind of answering card (the first copy in zone order), as ``kinds_in`` gives them, with the
     work it charges; a hand that holds no answering card is only counted."""
-    cards = st.zones[zid]
-    st.work -= len(cards)
-    if st.work < 0:
-        raise over_budget(st)
     options, values = [], []
     tables = card_tables(st.game, st.n)
-    answering, answer_with = tables.answering, tables.answer_with
-    seen = []
-    for reaction in cards:
-        rtype = answering[reaction]
-        if rtype is None:
-            continue
-        k = rtype.index
-        if k in seen:
-            continue
-        seen.append(k)
+    answer_with = tables.answer_with
+    for reaction, rtype in first_of_each(st, st.zones[zid], tables.answering):
         said = by_kind(rtype.answer_gate, rtype.answer_exact, card)
         if said is False:
             continue
         if said or rtype.answer_when(st, {"card": card, "me": reactor, "this": reaction, "player": player}):
-            options.append(answer_with[k])
+            options.append(answer_with[rtype.index])
             values.append([reactor, reaction])
     return options, values
 
