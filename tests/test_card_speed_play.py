@@ -28,6 +28,7 @@ from rulelang.views import NAMES
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "golden"))
 from record import GAMES as GOLDEN  # noqa: E402
+from test_direct import pending_loop  # noqa: E402
 from test_direct import test_every_game_played_in_place_is_the_game_the_frames_play as same_game_both_ways  # noqa: E402
 
 #: the golden games whose rules play cards (`play from`): Flapjacks and its mods, and the hooks example
@@ -76,6 +77,128 @@ def test_plays_run_in_place_give_the_games_the_frames_give(name: str, monkeypatc
         events = [e for seed in range(6) for e in play_out(game.new_state(5, seed), RandomAgent(seed)).events]
         assert any(e["type"] == "answered" for e in events)
         assert any(e["type"] == "chose" and e["decision"] == "discard" for e in events)
+
+
+#: A card game whose plays end turns and games inside card effects and answers, fire triggers as cards
+#: leave a hand (a discard, an answer) and enter play, ask decisions inside effects, and play twice from a
+#: procedure: every way out of ``rest_in_place``.
+EDGES = """\
+game: Edges
+players: {min: 2, max: 4}
+counters:
+  coin: {label: coins}
+vars:
+  mark: {type: int, initial: 0}
+zones:
+  deck: {owner: table, visibility: hidden, refill_from: pile, discard: pile}
+  pile: {owner: table, visibility: public}
+  hand: {owner: player, visibility: owner}
+  play: {owner: player, visibility: public, discard: pile}
+cards:
+  - id: stop
+    name: Stop
+    count: 4
+    zone: deck
+    play: {effect: end turn}
+  - id: win
+    name: Win
+    count: 2
+    zone: deck
+    play:
+      effect: |
+        me.coin += 3
+        check end
+  - id: stay
+    name: Stay
+    count: 4
+    zone: deck
+    play: {to: target.play, target: "target = me or target.coin > 1", effect: me.mark += 1}
+  - id: grab
+    name: Grab
+    count: 5
+    zone: deck
+    play:
+      target: target != me and target.coin > 0
+      effect: |
+        move 1 coin from target to me
+        me chooses one:
+          "again":
+            me.mark += 2
+          "rest":
+            end turn
+  - id: block
+    name: Block
+    count: 4
+    zone: deck
+    answer:
+      when: card is grab or card is win
+      effect: |
+        move 1 coin from player to me
+        end turn
+  - id: dodge
+    name: Dodge
+    count: 3
+    zone: deck
+    answer:
+      when: card is stay and me.coin > 1
+      effect: me.mark += 5
+triggers:
+  - name: leaving a hand costs a mark
+    on: leave hand
+    if: card is block or card is stay
+    effect: me.mark -= 1
+  - name: a card in play pays
+    on: enter play
+    effect: owner.coin += 1
+  - name: a win resolved
+    on: resolve win
+    effect: me.mark += 7
+procedures:
+  two_plays:
+    params: {p: player}
+    effect: |
+      play from p.hand else discard
+      p.mark += 1
+      play from p.hand
+setup: |
+  shuffle deck
+  for each p in players:
+    p.coin = 2
+    draw 3 from deck to p.hand
+turn:
+  order: seat
+  limit: 300
+  steps:
+    - name: draw
+      effect: draw 2 from deck to me.hand
+    - name: play
+      effect: two_plays(me)
+    - name: tally
+      effect: |
+        me.mark += 1
+        check end
+end:
+  - name: rich
+    when: any(p in players where p.coin >= 12)
+    winner: first(p in players where p.coin >= 12)
+"""
+
+
+def test_every_way_out_of_a_play_run_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ran = wire_rest_in_place(monkeypatch)
+    (tmp_path / "game.yaml").write_text(EDGES)
+    game = rulelang.load_game(tmp_path)
+    games = [(play_out(game.new_state(p, seed), RandomAgent(seed)), pending_loop(game, p, seed))
+             for p in (2, 3, 4) for seed in range(12)]
+    for in_place, plain in games:
+        assert in_place.events == plain.events
+        assert in_place.dumps() == plain.dumps()
+    assert ran
+    events = [e for in_place, _ in games for e in in_place.events]
+    played = {e["card"] for e in events if e["type"] == "played"}
+    assert {"stop", "win", "grab", "stay"} <= played and any(e["type"] == "answered" for e in events)
+    last_plays = [[e for e in g.events if e["type"] in ("played", "turn")][-1] for g, _ in games]
+    assert any(e.get("card") == "win" for e in last_plays), "no game ended inside a card's effect"
 
 
 @pytest.mark.parametrize("name", sorted(CARD_GAMES))
