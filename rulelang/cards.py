@@ -124,6 +124,11 @@ def _check_watchers(st: State, zid: int, owner: int | None) -> None:
     if st.work < 0:
         raise over_budget(st)
     rules = card_tables(st.game, st.n).discard_when
+    for card in cards:
+        if rules[card] is not None:
+            break
+    else:
+        return                      # mostly no card here has a rule: nothing to ask
     loc = st.loc
     for card in [c for c in cards if rules[c] is not None]:     # the discards change the zone
         if loc[card] == zid and rules[card](st, {"this": card, "owner": owner, "me": owner}):
@@ -138,9 +143,12 @@ def end_roll_durations(st: State, die: str, roller: int | None) -> None:
     marked, decls = lasting
     game = st.game
     for decl in decls:
-        zid = game.zone_id(decl, roller, st.n)
-        for card in [c for c in st.zones[zid] if marked[c]]:
-            discard_card(st, card, how="expired")
+        cards = st.zones[game.zone_id(decl, roller, st.n)]
+        for card in cards:
+            if marked[card]:                # only then copy the list the discards change
+                for other in [c for c in cards if marked[c]]:
+                    discard_card(st, other, how="expired")
+                break
 
 
 def discard_zone(st: State, card: int) -> int:

@@ -50,6 +50,8 @@ def roll_dice(st: "State", count: int, faces: int, already: int = 0) -> list[int
     if st.dice_script:                  # scripted dice (a scenario): roll_die takes them one by one
         return [st.roll_die(faces) for _ in range(count)]
     draw = st.randbelow                 # what roll_die does without a script, one call fewer per die
+    if count == 1:                      # one die, the commonest roll: no comprehension to set up
+        return [draw(faces) + 1]
     return [draw(faces) + 1 for _ in range(count)]
 
 

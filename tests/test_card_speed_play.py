@@ -273,6 +273,8 @@ def test_answers_offered_match_asking_every_kind(seed: int, players: int) -> Non
 def test_unscripted_dice_are_the_dice_roll_die_rolls() -> None:
     one, other = FLAPJACKS.new_state(3, 7), FLAPJACKS.new_state(3, 7)
     assert roll_dice(one, 5, 6) == [other.roll_die(6) for _ in range(5)]
+    assert roll_dice(one, 1, 6) == [other.roll_die(6)]
+    assert roll_dice(one, 0, 6) == []
     assert one.rng == other.rng
 
 
