@@ -48,9 +48,13 @@ class PlayStatements:
 
         choose = _decision(offer, pick)
 
-        def declare(st, fr, L=None):
-            if L is None:
-                L = fr.locals
+        def announce(st, card, player, target):
+            """The card is declared (the `played` event); the players who may answer it, in seat order."""
+            st.log.append((records.played, st.turn, player, card, NAMES[target]))
+            return answerers(st, card, player)
+
+        def declare(st, fr):
+            L = fr.locals
             pick = L.get(slot)
             if pick is None:
                 return False
@@ -59,8 +63,7 @@ class PlayStatements:
                 discard_card(st, pick[1])
                 return False
             _, card, player, target = pick
-            st.log.append((records.played, st.turn, player, card, NAMES[target]))
-            L[slot] = [card, player, target, answerers(st, card, player), 0]
+            L[slot] = [card, player, target, announce(st, card, player, target), 0]
             return False
 
         def react(st, fr):
@@ -111,27 +114,30 @@ class PlayStatements:
             answers taken at once (``answer_one_in_place``), the card's effect called in place. A discard,
             an answer and an effect without a direct function run as their instruction. True when play
             must stop."""
-            state = L.get(slot)
-            if state is None or state[0] == "discard":
+            pick = L.get(slot)
+            if pick is None or pick[0] == "discard":
                 return instruction_in_place(st, declare, L, base)
-            declare(st, None, L)        # writes `played` and finds the answerers: fires and pushes nothing
-            state = L[slot]
-            card, player, reactors = state[0], state[1], state[3]
-            for i, reactor in enumerate(reactors):
-                options, values = reaction_options(st, card, player, reactor, zone_of_hand(st, reactor, card, player))
-                if values:
-                    options.append(PASS)
-                    values.append(None)
-                    answer = st.answer_one_in_place("answer", reactor, options, values)
-                    if answer is not None:
+            _, card, player, target = pick
+            reactors = announce(st, card, player, target)     # fires and pushes nothing
+            if reactors:                # the locals as `declare` and `react` leave them, while answers are asked
+                L[slot] = state = [card, player, target, reactors, 0]
+                for i, reactor in enumerate(reactors):
+                    options, values = reaction_options(st, card, player, reactor,
+                                                       zone_of_hand(st, reactor, card, player))
+                    if values:
                         state[4] = i
-                        st.answer = [answer]
-                        return instruction_in_place(st, react, L, base)
+                        options.append(PASS)
+                        values.append(None)
+                        answer = st.answer_one_in_place("answer", reactor, options, values)
+                        if answer is not None:
+                            st.answer = [answer]
+                            return instruction_in_place(st, react, L, base)
             proc = game.card_type[card].play_proc
             if st.autopick is None or not game.direct or game.direct[proc] is None:
+                L[slot] = [card, player, target, reactors, len(reactors)]
                 return instruction_in_place(st, resolve, L, base)
             L.pop(slot)
-            if call_in_place(st, game.direct, proc, {"me": player, "target": state[2], "this": card}) and st.over:
+            if call_in_place(st, game.direct, proc, {"me": player, "target": target, "this": card}) and st.over:
                 return True
             return st.over or len(st.stack) < base
 
