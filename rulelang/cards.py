@@ -259,6 +259,14 @@ class CardTables:
         self.answer_with = [[f"answer:{c.id}", f"answer with {c.name}"] for c in kinds]
         self.seats = 0
         self.add_seats(game.max_players)
+        self.seats_from: dict[int, list[tuple[int, ...]]] = {}
+
+    def around(self, n: int) -> list[tuple[int, ...]]:
+        """For each of ``n`` seats, every seat in order from it, itself first."""
+        known = self.seats_from.get(n)
+        if known is None:
+            known = self.seats_from[n] = [tuple((p + i) % n for i in range(n)) for p in range(n)]
+        return known
 
     def add_seats(self, n: int) -> None:
         """The options that play each kind on each of ``n`` seats (more than the game's most, for a state made so)."""
@@ -340,6 +348,7 @@ def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
     n = st.n
     tables = card_tables(st.game, n)
     play_self, play_on = tables.play_self, tables.play_on
+    seats = tables.around(n)[player]        # every seat in order from the player, the player first
     options, values = [], []
     for card, ctype in first_of_each(st, st.zones[zid], tables.playable):
         k = ctype.index
@@ -349,15 +358,13 @@ def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
             values.append(["play", card, player, player])
         elif ctype.target_others:
             on = play_on[k]
-            for i in range(1, n):
-                t = (player + i) % n
+            for t in seats[1:]:
                 options.append(on[t])
                 values.append(["play", card, player, t])
         else:
             on = play_on[k]
             local = {"me": player, "this": card}
-            for i in range(1 if ctype.target_not_me else 0, n):
-                t = (player + i) % n
+            for t in seats[1:] if ctype.target_not_me else seats:
                 local["target"] = t
                 if allows(st, local):
                     options.append(play_self[k] if t == player else on[t])

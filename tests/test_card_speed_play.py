@@ -225,6 +225,7 @@ def test_more_seats_than_the_game_has_get_their_options() -> None:
     assert tables.play_on[kind.index][FLAPJACKS.max_players + 2] == [
         f"{kind.id}>{NAMES[FLAPJACKS.max_players + 2]}", f"play {kind.name} on {NAMES[FLAPJACKS.max_players + 2]}"]
     assert cards.card_tables(FLAPJACKS, 2) is tables     # one table per game, whatever the seats
+    assert tables.around(5)[2] == (2, 3, 4, 0, 1) and tables.around(2) == [(0, 1), (1, 0)]
 
 
 def test_the_shared_options_are_unchanged_by_play() -> None:
