@@ -8,6 +8,8 @@ The second half is playing a card and answering one: the instructions
 that place a played card and run its `resolve` triggers, which plays are
 legal (with their targets), who may answer a card, with what, and what an
 answer does. Every move, shuffle and pass over a zone is work charged to the budget.
+What those read of every card and never changes (which cards can be played or answer, the
+options they make, where a card is discarded) is worked out once per game (``CardTables``).
 """
 from __future__ import annotations
 

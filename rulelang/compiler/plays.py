@@ -1,8 +1,10 @@
 """Playing a card as an instruction: choose a card and its target, let others answer, then resolve it.
 
-The engine side of the protocol (which cards may be played, who may answer, answering) is
-in ``engine``; this is the instruction sequence a `plays` statement becomes. StmtCompiler
-takes it as a mixin.
+The runtime side of the protocol (which cards may be played, who may answer, answering) is
+in ``cards``; this is the instruction sequence a `plays` statement becomes, and, for a step
+played in place (compiler/direct.py), its choice followed by ``rest_in_place``: the other
+three instructions in one call, frames only where a discard, an answer or a framed effect
+needs them. StmtCompiler takes it as a mixin.
 """
 from __future__ import annotations
 
