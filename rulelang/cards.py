@@ -8,10 +8,13 @@ The second half is playing a card and answering one: the instructions
 that place a played card and run its `resolve` triggers, which plays are
 legal (with their targets), who may answer a card, with what, and what an
 answer does. Every move, shuffle and pass over a zone is work charged to the budget.
+What those read of every card and never changes (which cards can be played or answer, the
+options they make, where a card is discarded) is worked out once per game (``CardTables``).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
+from weakref import WeakKeyDictionary
 
 from . import records
 from .errors import RuleError
@@ -20,7 +23,7 @@ from .limits import over_budget, spend
 from .views import NAMES, forget_revealed
 
 if TYPE_CHECKING:
-    from .game import CardType, Fn, ZoneDecl
+    from .game import CardType, Fn, Game, ZoneDecl
     from .state import State
 
 
@@ -35,13 +38,13 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     st.work -= 1
     if st.work < 0:
         raise over_budget(st)
-    zones, lay = st.zones, st.lay
+    zones, places = st.zones, st.lay.zones
     pile = zones[src]
     if pile[-1] == card:        # from the top, as every draw is: no search through a deck
         pile.pop()
     else:
         pile.remove(card)
-    ddecl, downer = lay.zones[dest]
+    ddecl, downer = places[dest]
     if ddecl.unique:
         _evict_slot(st, card, dest, ddecl, downer)
     zones[dest].append(card)
@@ -49,9 +52,11 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     if st.revealed:
         forget_revealed(st, card)
     st.log.append((records.moved, st.turn, card, src, dest, how))
-    sdecl, sowner = lay.zones[src]
-    if sdecl is not ddecl and st.game.card_counters and any(st.counters[st.game.player_holder + st.n + card]):
-        _clear_card_counters(st, card)
+    sdecl, sowner = places[src]
+    if sdecl is not ddecl:
+        game = st.game
+        if game.card_counters and any(st.counters[game.player_holder + st.n + card]):
+            _clear_card_counters(st, card)
     if sdecl.on_leave:
         _fire(st, sdecl.on_leave, card, sowner)
     if ddecl.on_enter:
@@ -68,37 +73,38 @@ def _clear_card_counters(st: State, card: int) -> None:
 
 
 def _evict_slot(st: State, card: int, dest: int, decl: ZoneDecl, owner: int | None) -> None:
-    """Discard the cards in the arriving card's slot: in its zone ``dest``, then in the zones sharing slots with it."""
+    """Discard the cards in the arriving card's slot: in its zone ``dest``, then in the zones sharing slots with it.
+
+    Each card looked at is work; an empty zone costs none."""
     game, zones = st.game, st.zones
-    slot = game.slot_of[card]
-    if zones[dest]:                 # an empty zone costs no work: nothing to look at
-        _evict_from(st, zones[dest], slot)
-    for i in decl.unique_with:
-        cards = zones[game.zone_id(game.zones[i], owner, st.n)]
-        if cards:
-            _evict_from(st, cards, slot)
-
-
-def _evict_from(st: State, cards: list[int], slot: str) -> None:
-    spend(st, len(cards))
-    slot_of = st.game.slot_of
-    for card in cards:
-        if slot_of[card] == slot:           # rare: only then copy the list the discards change
-            for other in [c for c in cards if slot_of[c] == slot]:
-                discard_card(st, other, how="replaced")
-            return
+    slot_of = game.slot_of
+    slot = slot_of[card]
+    shared = decl.unique_with
+    for k in range(len(shared) + 1):
+        cards = zones[dest] if k == 0 else zones[game.zone_id(game.zones[shared[k - 1]], owner, st.n)]
+        if not cards:
+            continue
+        st.work -= len(cards)
+        if st.work < 0:
+            raise over_budget(st)
+        for other in cards:
+            if slot_of[other] == slot:      # rare: only then copy the list the discards change
+                for c in [c for c in cards if slot_of[c] == slot]:
+                    discard_card(st, c, how="replaced")
+                break
 
 
 def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
-    """Start the zone triggers whose `if:` holds for the card; a condition only reads its locals."""
+    """Start the zone triggers whose `if:` holds for the card; a condition only reads its locals.
+
+    A trigger's kind gate (``by_kind``, written out here) leaves most cards out without asking its condition."""
     local = None
     for cond, proc, gate, exact in triggers:
-        said = by_kind(gate, exact, card)
-        if said is False:
+        if gate is not None and not gate[card]:
             continue
         if local is None:
             local = {"card": card, "owner": owner, "me": owner}
-        if cond is None or said or cond(st, local):
+        if cond is None or gate is not None and exact or cond(st, local):
             st.fired.append(Frame(proc, 0, local))
             local = None                    # the frame owns it now
 
@@ -114,13 +120,20 @@ def by_kind(gate: list[bool] | None, exact: bool, card: int) -> bool | None:
 
 
 def _check_watchers(st: State, zid: int, owner: int | None) -> None:
-    types = st.game.card_type
-    cards = list(st.zones[zid])
-    spend(st, len(cards))
-    loc = st.loc
+    """Discard the cards of a zone whose `discard_when` holds, in zone order; each card looked at is work."""
+    cards = st.zones[zid]
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
+    rules = card_tables(st.game, st.n).discard_when
     for card in cards:
-        rule = types[card].discard_when
-        if rule is not None and loc[card] == zid and rule(st, {"this": card, "owner": owner, "me": owner}):
+        if rules[card] is not None:
+            break
+    else:
+        return                      # mostly no card here has a rule: nothing to ask
+    loc = st.loc
+    for card in [c for c in cards if rules[c] is not None]:     # the discards change the zone
+        if loc[card] == zid and rules[card](st, {"this": card, "owner": owner, "me": owner}):
             discard_card(st, card, how="discarded")
 
 
@@ -132,12 +145,19 @@ def end_roll_durations(st: State, die: str, roller: int | None) -> None:
     marked, decls = lasting
     game = st.game
     for decl in decls:
-        zid = game.zone_id(decl, roller, st.n)
-        for card in [c for c in st.zones[zid] if marked[c]]:
-            discard_card(st, card, how="expired")
+        cards = st.zones[game.zone_id(decl, roller, st.n)]
+        for card in cards:
+            if marked[card]:                # only then copy the list the discards change
+                for other in [c for c in cards if marked[c]]:
+                    discard_card(st, other, how="expired")
+                break
 
 
 def discard_zone(st: State, card: int) -> int:
+    """The pile a card is discarded to: its own ``discard:``, or its zone's; a player's pile is its holder's."""
+    pile = card_tables(st.game, st.n).table_discard[card]
+    if pile is not None:
+        return pile
     ctype = st.game.card_type[card]
     if ctype.discard is None:
         zone = st.game.zones[ctype.zone].name
@@ -215,53 +235,142 @@ def discard_played(st: State, fr: Frame) -> None:
     discard_card(st, fr.locals["this"], "resolved")
 
 
+class CardTables:
+    """What the play protocol reads of every card, built once per game (``card_tables``) rather than per call.
+
+    The ``[id, label]`` options it offers are made here once and shared by every decision of every
+    state of the game: nothing changes an option once offered (protocol.py, views and saves only read them).
+    The tables read the card declarations when the game is first played, as a compiled game never changes
+    afterwards (a test that rewraps a game's conditions does so before playing it).
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.kinds = kinds = game.cards
+        #: card instance -> its kind if it can be played (has a `play:`), else None
+        self.playable = [c if c.play_proc is not None else None for c in game.card_type]
+        #: card instance -> its kind if it can answer (has an `answer: when`), else None
+        self.answering = [c if c.answer_when is not None else None for c in game.card_type]
+        #: card instance -> its `discard_when` condition, or None
+        self.discard_when = [c.discard_when for c in game.card_type]
+        #: card instance -> the table zone it is discarded to, or None (a player's pile, or none: ``discard_zone``)
+        self.table_discard = [_table_pile(game, c) for c in game.card_type]
+        #: card instance -> may anyone answer it: False (no), True (yes), None (ask ``answerers``' loop)
+        self.answerable = [_may_be_answered(game, card) for card in range(len(game.card_type))]
+        self.play_self = [[c.id, f"play {c.name}"] for c in kinds]
+        self.play_on: list[list[list[str]]] = [[] for _ in kinds]
+        self.answer_with = [[f"answer:{c.id}", f"answer with {c.name}"] for c in kinds]
+        self.seats = 0
+        self.add_seats(game.max_players)
+        self.seats_from: dict[int, list[tuple[int, ...]]] = {}
+
+    def around(self, n: int) -> list[tuple[int, ...]]:
+        """For each of ``n`` seats, every seat in order from it, itself first."""
+        known = self.seats_from.get(n)
+        if known is None:
+            known = self.seats_from[n] = [tuple((p + i) % n for i in range(n)) for p in range(n)]
+        return known
+
+    def add_seats(self, n: int) -> None:
+        """The options that play each kind on each of ``n`` seats (more than the game's most, for a state made so)."""
+        for c, on in zip(self.kinds, self.play_on):
+            on.extend([f"{c.id}>{NAMES[t]}", f"play {c.name} on {NAMES[t]}"] for t in range(len(on), n))
+        self.seats = max(self.seats, n)
+
+
+def _table_pile(game: Game, kind: CardType) -> int | None:
+    if kind.discard is None or game.zones[kind.discard].owner == "player":
+        return None
+    return game.zone_id(game.zones[kind.discard], None, 0)     # a table zone's id is the same at any count
+
+
+def _may_be_answered(game: Game, card: int) -> bool | None:
+    """``answerers``' quick look, where the card alone decides it: the first reaction kind that lets the
+    question go round without asking a condition (True), none can (False), or a condition must be asked (None)."""
+    for r in game.reaction_types:
+        if r.answer_personal:
+            return True
+        said = by_kind(r.answer_gate, r.answer_exact, card)
+        if said is None:
+            return None
+        if said:
+            return True
+    return False
+
+
+_TABLES: WeakKeyDictionary = WeakKeyDictionary()
+
+
+#: (a game, its CardTables): the last asked for, read without the weak dictionary's cost
+_recent: tuple = (None, None)
+
+
+def card_tables(game: Game, n: int) -> CardTables:
+    """The game's ``CardTables``, made on first use, with options for ``n`` seats."""
+    global _recent
+    known, tables = _recent
+    if known is not game:
+        tables = _TABLES.get(game)
+        if tables is None:
+            tables = _TABLES[game] = CardTables(game)
+        _recent = (game, tables)
+    if n > tables.seats:
+        tables.add_seats(n)
+    return tables
+
+
 def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
     """One card of each kind in a zone, in zone order: copies of a card make one option."""
-    cards = st.zones[zid]
+    return first_of_each(st, st.zones[zid], st.game.card_type)
+
+
+def first_of_each(st: State, cards: list[int], kind_of: list) -> list[tuple[int, CardType]]:
+    """(card, kind) for the first card of each kind ``kind_of`` gives (None: leave the card out), in order.
+
+    Each card looked at is work; a hand is small, so the kinds seen are kept in a list.
+    """
     st.work -= len(cards)
     if st.work < 0:
         raise over_budget(st)
-    types = st.game.card_type
-    first: dict[str, tuple[int, CardType]] = {}
+    found, seen = [], []
     for card in cards:
-        ctype = types[card]
-        if ctype.id not in first:
-            first[ctype.id] = (card, ctype)
-    return list(first.values())
+        kind = kind_of[card]
+        if kind is not None and kind.index not in seen:
+            seen.append(kind.index)
+            found.append((card, kind))
+    return found
 
 
 def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
     """Every (card, target) the player may play from a zone, targets in seat order from the player.
 
-    A target condition is not asked where its form tells (CardType.target_others, target_not_me).
+    One option per kind of card (the first copy in zone order), as ``kinds_in`` gives them, with the
+    work it charges. A target condition is not asked where its form tells (CardType.target_others,
+    target_not_me).
     """
-    options, values = [], []
     n = st.n
-    others = None
-    for card, ctype in kinds_in(st, zid):
-        if ctype.play_proc is None:
-            continue
+    tables = card_tables(st.game, n)
+    play_self, play_on = tables.play_self, tables.play_on
+    seats = tables.around(n)[player]        # every seat in order from the player, the player first
+    options, values = [], []
+    for card, ctype in first_of_each(st, st.zones[zid], tables.playable):
+        k = ctype.index
         allows = ctype.play_target
         if allows is None:
-            targets = (player,)
+            options.append(play_self[k])
+            values.append(["play", card, player, player])
         elif ctype.target_others:
-            if others is None:
-                others = [(player + i) % n for i in range(1, n)]
-            targets = others
+            on = play_on[k]
+            for t in seats[1:]:
+                options.append(on[t])
+                values.append(["play", card, player, t])
         else:
-            targets = []
+            on = play_on[k]
             local = {"me": player, "this": card}
-            for i in range(1 if ctype.target_not_me else 0, n):
-                t = (player + i) % n
+            for t in seats[1:] if ctype.target_not_me else seats:
                 local["target"] = t
                 if allows(st, local):
-                    targets.append(t)
-        for t in targets:
-            if t == player:
-                options.append([ctype.id, f"play {ctype.name}"])
-            else:
-                options.append([f"{ctype.id}>{NAMES[t]}", f"play {ctype.name} on {NAMES[t]}"])
-            values.append(["play", card, player, t])
+                    options.append(play_self[k] if t == player else on[t])
+                    values.append(["play", card, player, t])
     return options, values
 
 
@@ -276,18 +385,25 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     game = st.game
     if not game.reaction_types:
         return []
-    # A quick look before asking anyone: a condition that reads only the card and its player is
-    # tried here; one that reads `me` or `this` (the reactor, the answering card) can only be
-    # tried on a reactor's hand (reaction_options), so it always lets the question go round.
-    for r in game.reaction_types:
+    n = st.n
+    may = card_tables(game, n).answerable[card]     # the card alone decides it, mostly
+    if may is None:
+        may = _asked_if_answerable(st, card, player)
+    return [(player + i) % n for i in range(1, n)] if may else []
+
+
+def _asked_if_answerable(st: State, card: int, player: int) -> bool:
+    """A quick look before asking anyone: a condition that reads only the card and its player is
+    tried here; one that reads `me` or `this` (the reactor, the answering card) can only be
+    tried on a reactor's hand (reaction_options), so it always lets the question go round."""
+    for r in st.game.reaction_types:
         if not r.answer_personal:
             said = by_kind(r.answer_gate, r.answer_exact, card)
             if said is False or said is None and not r.answer_when(st, {"card": card, "me": None, "this": None,
                                                                            "player": player}):
                 continue
-        n = st.n
-        return [(player + i) % n for i in range(1, n)]
-    return []
+        return True
+    return False
 
 
 def zone_of_hand(st: State, reactor: int, card: int, player: int) -> int:
@@ -297,15 +413,19 @@ def zone_of_hand(st: State, reactor: int, card: int, player: int) -> int:
 
 
 def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) -> tuple[list, list]:
-    """The answers the reactor holds for this card (the caller adds "pass")."""
+    """The answers the reactor holds for this card (the caller adds "pass").
+
+    One per kind of answering card (the first copy in zone order), as ``kinds_in`` gives them, with the
+    work it charges; a hand that holds no answering card is only counted."""
     options, values = [], []
-    for reaction, rtype in kinds_in(st, zid):
-        when = rtype.answer_when
-        said = None if when is None else by_kind(rtype.answer_gate, rtype.answer_exact, card)
-        if when is None or said is False:
+    tables = card_tables(st.game, st.n)
+    answer_with = tables.answer_with
+    for reaction, rtype in first_of_each(st, st.zones[zid], tables.answering):
+        said = by_kind(rtype.answer_gate, rtype.answer_exact, card)
+        if said is False:
             continue
-        if said or when(st, {"card": card, "me": reactor, "this": reaction, "player": player}):
-            options.append([f"answer:{rtype.id}", f"answer with {rtype.name}"])
+        if said or rtype.answer_when(st, {"card": card, "me": reactor, "this": reaction, "player": player}):
+            options.append(answer_with[rtype.index])
             values.append([reactor, reaction])
     return options, values
 

@@ -47,7 +47,12 @@ def roll_dice(st: "State", count: int, faces: int, already: int = 0) -> list[int
     if already + count > MAX_DICE:
         raise RuleError(f"a roll of {already + count} dice is more than the {MAX_DICE} a roll may have")
     spend(st, count)
-    return [st.roll_die(faces) for _ in range(count)]
+    if st.dice_script:                  # scripted dice (a scenario): roll_die takes them one by one
+        return [st.roll_die(faces) for _ in range(count)]
+    draw = st.randbelow                 # what roll_die does without a script, one call fewer per die
+    if count == 1:                      # one die, the commonest roll: no comprehension to set up
+        return [draw(faces) + 1]
+    return [draw(faces) + 1 for _ in range(count)]
 
 
 def over_budget(st: "State") -> RuleError:
