@@ -44,8 +44,8 @@ FLAPJACKS = load("flapjacks")
 
 
 def wire_rest_in_place(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Steps played in place run a card's play as its choice and ``rest_in_place`` (what compiler/direct.py
-    is to write): the count of plays that ran so is returned, filled as games are played."""
+    """Steps played in place run a card's play as its choice and ``rest_in_place``, as compiler/direct.py
+    writes it, here with a count of the plays that ran so (returned, filled as games are played)."""
     ran: list[int] = []
     plain = direct.DirectCompiler.in_frames
 

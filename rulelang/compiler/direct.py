@@ -149,11 +149,12 @@ class DirectCompiler:
         if len(b.code) == 1:
             self.instruction(b.code[0], s.span, out)
             return
-        if isinstance(s, n.Play):           # choose, declare, react, resolve: in order, none jumps
-            choose, *rest = b.code
+        if isinstance(s, n.Play):           # choose, then declare, react and resolve in one call (plays.py)
+            choose = b.code[0]
             self.decision(choose, s.span, out)
-            for op in rest:
-                self.instruction(op, s.span, out)
+            out.line(f"if {out.unit.constant(choose.rest_in_place, 'a card declared, answered, resolved')}"
+                     "(st, L, _n):", s.span)
+            out.line("    return True", s.span)
             return
         out.line(f"if _within(st, {self.register(b)}, L, _n):", s.span)
         out.line("    return True", s.span)
