@@ -67,12 +67,15 @@ def test_the_setup_state_two_games_share_is_not_changed_by_either():
         game.num_distinct_actions()).inner.dumps() == before
 
 
-def test_the_shared_setup_positions_stop_at_their_bound(monkeypatch):
-    monkeypatch.setattr(chance_nodes, "SETUP_POSITIONS", 3)
-    game = load_game(ROOT / "examples" / "pig", players=3)
+@pytest.mark.parametrize("bound, kept, players", [("SETUP_POSITIONS", "setup_positions", 3),
+                                                   ("TREE_MOVES", "positions_after", 2)])
+def test_the_shared_positions_stop_at_their_bound(monkeypatch, bound, kept, players):
+    """The setup positions, and the moves after them, that explicit chance shares between games."""
+    monkeypatch.setattr(chance_nodes, bound, 3)
+    game = load_game(ROOT / "examples" / "pig", players=players)
     for seed in range(10):
         play(game, random.Random(seed))
-    assert len(game.spec.setup_positions) == 3
+    assert len(getattr(game.spec, kept)) == 3
 
 
 @pytest.mark.parametrize("path, players", [("examples/kuhn_poker", 3), ("examples/goofspiel", 2),
@@ -198,14 +201,6 @@ def test_a_position_two_games_reach_by_the_same_moves_is_shared_and_left_as_it_w
     for action in deal + [1]:
         again.apply_action(action)
     assert again.inner.dumps() == before
-
-
-def test_the_remembered_moves_stop_at_their_bound(monkeypatch):
-    monkeypatch.setattr(chance_nodes, "TREE_MOVES", 5)
-    game = load_game(ROOT / "examples" / "pig", players=2)
-    for seed in range(10):
-        play(game, random.Random(seed))
-    assert len(game.spec.positions_after) == 5
 
 
 @pytest.mark.parametrize("path, players", [("examples/kuhn_poker", 3), ("examples/goofspiel", 2),
