@@ -11,14 +11,18 @@ This module writes that second form of each step and procedure from the same che
 - `if`, `for each` and `while` holding decisions: Python control flow around bodies written the same way;
 - a call of a procedure that has a function of its own: a Python call (``interpreter.call_in_place``),
   with a frame on the stack as a marker, so call depth and `end turn` work as they do for frames;
-- every other statement (decisions, card plays, `end turn`, a call for a procedure's value, ...):
-  its usual instructions as a procedure of their own, run to their end by ``interpreter.run_within``
-  on the same locals. Those instructions are the reference; nothing is written twice.
+- decisions: asked through the parts of their instruction (``interpreter.decide``, ``decide_secretly``),
+  a secret choice among fixed options written out; a card's play: its choice, then
+  ``plays.rest_in_place``;
+- every other statement (`end turn`, a skip, a card move that fires triggers, a call for a procedure's
+  value, ...): its usual instructions, one run where it stands (``interpreter.instruction_in_place``)
+  or several as a procedure of their own, run to their end by ``interpreter.run_within`` on the same
+  locals. Those instructions are the reference; nothing is written twice.
 
 A procedure that `return`s, or whose statements use a procedure's value, keeps only its frames (its
 instructions jump to labels and pass values through the stack). The turn loop (``turns.call_step``)
 plays a step in place only while ``State.autopick`` is set; otherwise the frames run as always. The
-same game comes out either way, byte for byte: ``tests/test_play_in_place.py`` and the golden logs.
+same game comes out either way, byte for byte: ``tests/test_direct.py``.
 
 A direct function returns True when play must stop: the game is over, or the turn was unwound to the
 turn loop (`end turn`, a skip on one's own turn), which then goes on from where the unwinding left it.
@@ -46,7 +50,7 @@ if TYPE_CHECKING:
 Compile = Callable[[list[n.Stmt]], Builder]
 #: ``register(builder)``: instructions made a procedure of the game; its index.
 Register = Callable[[Builder], int]
-#: Decisions that compile to one instruction, asked by ``interpreter.ask_in_place``.
+#: Decisions that compile to one instruction, asked through its parts (``DirectCompiler.decision``).
 ONE_INSTRUCTION = (n.ChooseIn, n.ChooseRange, n.SecretChoose)
 
 
@@ -138,10 +142,10 @@ class DirectCompiler:
                 out.line("pass")
 
     def in_frames(self, s: n.Stmt, out: Body) -> None:
-        """A statement with no direct form: its own instructions, run to their end on these locals.
-
-        A decision of one instruction is asked right here instead, with no frame to run it.
-        """
+        """A statement with no direct form of its own, by its instructions: a decision of one instruction
+        asked through its parts; one instruction run where it stands; a card's play as its choice, then
+        ``rest_in_place``; several instructions as a procedure of their own, run to their end on these
+        locals."""
         b = self.instructions([s])
         if isinstance(s, ONE_INSTRUCTION) and len(b.code) == 1:
             self.decision(b.code[0], s.span, out)
