@@ -1,4 +1,4 @@
-"""Shared moves of the OpenSpiel conformance tests: two games played in step, and a random playout's return."""
+"""Shared moves of the OpenSpiel conformance tests: two games played in step, a random move, a random playout's return."""
 from __future__ import annotations
 
 import random
@@ -28,15 +28,20 @@ def play_turns_in_step(theirs, ours, rng: random.Random, taken: list[int],
     assert ours.returns() == theirs.returns(), taken
 
 
+def random_move(state, rng: random.Random, players: int) -> None:
+    """One uniformly random move: a chance outcome, every player's legal action at a simultaneous node,
+    or the player to move's."""
+    if state.is_chance_node():
+        state.apply_action(rng.choice(state.chance_outcomes())[0])
+    elif state.is_simultaneous_node():
+        state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(players)])
+    else:
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
 def random_return(game, rng: random.Random) -> float:
-    """P1's return after a uniformly random playout: random chance outcomes and random legal actions
-    (every player's at a simultaneous node)."""
+    """P1's return after a uniformly random playout (``random_move`` until the end)."""
     state = game.new_initial_state()
     while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
-        elif state.is_simultaneous_node():
-            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_move(state, rng, game.num_players())
     return state.returns()[0]

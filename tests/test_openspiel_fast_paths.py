@@ -22,6 +22,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from openspiel_play import random_move                     # noqa: E402
 from rulelang.adapters import chance_nodes                  # noqa: E402
 from rulelang.adapters.openspiel import load_game            # noqa: E402
 
@@ -33,12 +34,7 @@ def play(game, rng: random.Random) -> tuple[list[int], list[float], str]:
     """A random game: its actions, its returns and P1's information state at the end."""
     state = game.new_initial_state()
     while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        elif state.is_simultaneous_node():
-            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(game.num_players())])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        random_move(state, rng, game.num_players())
     return state.history(), state.returns(), state.information_state_string(0)
 
 
@@ -146,12 +142,7 @@ def test_the_python_answers_to_node_questions_are_pyspiels_own(path, players, ch
             assert _answers(state, players, ours) == _answers(state, players, theirs)
             if state.is_terminal():
                 break
-            if state.is_chance_node():
-                state.apply_action(rng.choice(state.chance_outcomes())[0])
-            elif state.is_simultaneous_node():
-                state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(players)])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+            random_move(state, rng, players)
 
 
 @pytest.mark.parametrize("path, players", [("examples/kuhn_poker", 2), ("examples/kuhn_poker", 3), ("examples/pig", 2),
@@ -168,12 +159,7 @@ def test_games_sharing_the_tree_of_moves_play_as_games_that_do_not(path, players
             while not state.is_terminal():
                 seen.append([(state.information_state_string(p), state.observation_string(p), state.legal_actions(p))
                              for p in range(players)])
-                if state.is_chance_node():
-                    state.apply_action(rng.choice(state.chance_outcomes())[0])
-                elif state.is_simultaneous_node():
-                    state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(players)])
-                else:
-                    state.apply_action(rng.choice(state.legal_actions()))
+                random_move(state, rng, players)
             found.append((state.history(), state.returns(), seen))
         return found
     shared = load_game(ROOT / path, players=players)
