@@ -103,9 +103,7 @@ def _execute(st: State, base: int, in_place: bool) -> None:
             if ops[pc](st, fr):
                 if not in_place or st.over:
                     return     # waiting for a decision, or the game is over
-                if st.answer is None:
-                    raise RulelangError("a decision waits inside a step played in place (rulelang's own error)")
-                answered_in_place(st)
+                asked_in_place(st)
                 continue       # the asking instruction runs again and takes the answer
             steps += 1
             if fired:
@@ -132,10 +130,7 @@ def within(st: State, proc: int, local: dict, base: int) -> bool:
     """Run procedure ``proc``'s instructions on these locals, to their end (a direct function's statement
     that has no direct form); True when play must stop: the game is over, or the turn was unwound."""
     st.stack.append(Frame(proc, 0, local))
-    if len(st.stack) > st.game.call_depth:
-        raise too_deep(st)
-    run_within(st, base)
-    return st.over or len(st.stack) < base
+    return _run_pushed(st, base, base)
 
 
 #: Calls nested deeper than this run as frames (``within``), not as Python calls: Python's own stack
@@ -171,18 +166,22 @@ def instruction_in_place(st: State, op: Callable, local: dict, base: int) -> boo
     while op(st, fr):
         if st.over:
             return True
-        if st.answer is None:
-            raise RulelangError("an instruction waits inside a step played in place (rulelang's own error)")
-        answered_in_place(st)
+        asked_in_place(st)
     fired = st.fired
     if fired:
         stack.extend(reversed(fired))
         fired.clear()
-    if len(stack) > below:
-        if len(stack) > st.game.call_depth:
+    return _run_pushed(st, below, base)
+
+
+def _run_pushed(st: State, below: int, base: int) -> bool:
+    """Run the frames pushed above ``below`` to their end; True when play must stop: the game is over, or
+    the turn was unwound below ``base``, where the direct function that asked stands."""
+    if len(st.stack) > below:
+        if len(st.stack) > st.game.call_depth:
             raise too_deep(st)
         run_within(st, below)
-    return st.over or len(stack) < base
+    return st.over or len(st.stack) < base
 
 
 def decide(st: State, offer: Callable, take: Callable, local: dict) -> None:
@@ -201,6 +200,14 @@ def decide_secretly(st: State, gather: Callable, keep: Callable, local: dict) ->
     choosers, options, values = gather(st, local)
     if choosers:
         keep(st, local, choosers, st.answer_in_place("secret", choosers, options, values))
+
+
+def asked_in_place(st: State) -> None:
+    """An instruction asked a decision where nothing may wait: it was answered at once (``State.autopick``),
+    and the instruction runs again to take the answer."""
+    if st.answer is None:
+        raise RulelangError("a decision waits inside a step played in place (rulelang's own error)")
+    answered_in_place(st)
 
 
 def answered_in_place(st: State) -> None:

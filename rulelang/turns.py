@@ -119,18 +119,14 @@ def begin_turn(phase: Phase, in_place: list[tuple[str, Fn | None, Fn | None, int
         log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
         if in_place is None or st.autopick is None or st.halt is not None or st.observer is not None:
             return None
-        stack, markers = st.stack, st.game.markers
         for name, inline, direct, proc in in_place:
             log.append((step_record, st.turn, name))
             local = {"me": st.active} if seat else {}
             if inline is not None:
                 if inline(st, local):
                     return True
-                continue
-            stack.append(markers[proc])     # the step's marker (see play_in_place)
-            if direct(st, local):
+            elif play_in_place(st, direct, proc, local):
                 return True if st.over else None    # or the turn was unwound: the loop is at its end already
-            stack.pop()
         fr.pc = phase.end_pc
         return None
     return op
@@ -192,7 +188,7 @@ def call_step(name: str, proc: int | Fn, seat: bool, fire: Op | None = None, dir
         if inline is not None:
             return inline(st, local)
         if direct is not None and st.autopick is not None:
-            return play_in_place(st, direct, proc, local)
+            return play_in_place(st, direct, proc, local) and st.over
         st.stack.append(Frame(proc, 0, local))
         if fire is not None:
             fire(st, fr)
@@ -201,10 +197,11 @@ def call_step(name: str, proc: int | Fn, seat: bool, fire: Op | None = None, dir
 
 def play_in_place(st: State, direct: Fn, proc: int, local: dict) -> bool:
     """Play a step as its direct function, a finished frame of it on the stack as a marker (see
-    compiler/direct.py). True when the game is over; after an unwound turn the turn loop goes on."""
+    compiler/direct.py). True when play must stop: the game is over, or the turn was unwound (the turn
+    loop then goes on from where the unwinding left it)."""
     stack = st.stack
     stack.append(st.game.markers[proc])
     if direct(st, local):
-        return st.over
+        return True
     stack.pop()
     return False
