@@ -13,13 +13,35 @@ from typing import Any
 from .. import nodes as n
 from .. import records
 from ..interpreter import Frame, call_in_place, instruction_in_place
-from ..engine import NAMES, answer_card, discard_card, answerers, discard_options, legal_plays, reaction_options, zone_of_hand
+from ..engine import (NAMES, State, answer_card, answerers, discard_card, discard_options, legal_plays, reaction_options,
+                      zone_of_hand)
 from .choices import _decision
 from .sites import ANSWER, PLAY
 
 
 #: the option that answers nothing (shared: nothing changes an option once offered)
 PASS = ["pass", "pass"]
+
+
+def next_holder(st: State, card: int, player: int, reactors: list[int], i: int) -> tuple[int, list, list]:
+    """From the ``i``-th reactor on, the first who holds an answer to the card: (their place in ``reactors``,
+    their options and values, "pass" last); (len(reactors), None, None) when nobody left does."""
+    while i < len(reactors):
+        reactor = reactors[i]
+        options, values = reaction_options(st, card, player, reactor, zone_of_hand(st, reactor, card, player))
+        if values:
+            options.append(PASS)
+            values.append(None)
+            return i, options, values
+        i += 1
+    return i, None, None
+
+
+def effect_in_place(st: State, proc: int) -> bool:
+    """Whether a card's effect runs as its direct function (compiler/direct.py): every decision is answered
+    in place and the effect has one."""
+    direct = st.game.direct
+    return st.autopick is not None and bool(direct) and direct[proc] is not None
 
 
 class PlayStatements:
@@ -83,19 +105,13 @@ class PlayStatements:
                     answer_card(st, card, player, reactor, reaction)
                     return False
                 i += 1
-            while i < len(reactors):
-                reactor = reactors[i]
-                options, values = reaction_options(st, card, player, reactor, zone_of_hand(st, reactor, card, player))
-                if values:
-                    state[4] = i
-                    options.append(PASS)
-                    values.append(None)
-                    waiting = st.ask("answer", f"answer {game.card_type[card].name}?", [reactor], [options], [values])
-                    fr.pc -= 1     # run again with the answer
-                    return waiting
-                i += 1
-            state[4] = i
-            return False
+            state[4], options, values = next_holder(st, card, player, reactors, i)
+            if values is None:
+                return False
+            waiting = st.ask("answer", f"answer {game.card_type[card].name}?", [reactors[state[4]]], [options],
+                             [values])
+            fr.pc -= 1     # run again with the answer
+            return waiting
 
         def resolve(st, fr):
             state = fr.locals.pop(slot, None)
@@ -104,7 +120,7 @@ class PlayStatements:
             card, player, target = state[0], state[1], state[2]
             proc = game.card_type[card].play_proc
             local = {"me": player, "target": target, "this": card}
-            if st.autopick is not None and game.direct and game.direct[proc] is not None:    # compiler/direct.py
+            if effect_in_place(st, proc):
                 return call_in_place(st, game.direct, proc, local) and st.over
             st.stack.append(Frame(proc, 0, local))
             return False
@@ -123,24 +139,20 @@ class PlayStatements:
             reactors = announce(st, card, player, target)     # fires and pushes nothing
             if reactors:                # the locals as `declare` and `react` leave them, while answers are asked
                 L[slot] = state = [card, player, target, reactors, 0]
-                for i, reactor in enumerate(reactors):
-                    options, values = reaction_options(st, card, player, reactor,
-                                                       zone_of_hand(st, reactor, card, player))
-                    if values:
-                        state[4] = i
-                        options.append(PASS)
-                        values.append(None)
-                        answer = st.answer_one_in_place("answer", reactor, options, values)
-                        if answer is not None:
-                            st.answer = [answer]
-                            return instruction_in_place(st, react, L, base)
+                i, options, values = next_holder(st, card, player, reactors, 0)
+                while values is not None:
+                    state[4] = i
+                    answer = st.answer_one_in_place("answer", reactors[i], options, values)
+                    if answer is not None:
+                        st.answer = [answer]
+                        return instruction_in_place(st, react, L, base)
+                    i, options, values = next_holder(st, card, player, reactors, i + 1)
             proc = game.card_type[card].play_proc
-            if st.autopick is None or not game.direct or game.direct[proc] is None:
+            if not effect_in_place(st, proc):
                 L[slot] = [card, player, target, reactors, len(reactors)]
                 return instruction_in_place(st, resolve, L, base)
             L.pop(slot)
-            if call_in_place(st, game.direct, proc, {"me": player, "target": target, "this": card}) and st.over:
-                return True
+            call_in_place(st, game.direct, proc, {"me": player, "target": target, "this": card})
             return st.over or len(st.stack) < base
 
         pcs = [b.emit(op, s.span) for op in (choose, declare, react, resolve)]
