@@ -14,7 +14,6 @@ options they make, where a card is discarded) is worked out once per game (``Car
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
-from weakref import WeakKeyDictionary
 
 from . import records
 from .errors import RuleError
@@ -297,22 +296,11 @@ def _may_be_answered(game: Game, card: int) -> bool | None:
     return False
 
 
-_TABLES: WeakKeyDictionary = WeakKeyDictionary()
-
-
-#: (a game, its CardTables): the last asked for, read without the weak dictionary's cost
-_recent: tuple = (None, None)
-
-
 def card_tables(game: Game, n: int) -> CardTables:
-    """The game's ``CardTables``, made on first use, with options for ``n`` seats."""
-    global _recent
-    known, tables = _recent
-    if known is not game:
-        tables = _TABLES.get(game)
-        if tables is None:
-            tables = _TABLES[game] = CardTables(game)
-        _recent = (game, tables)
+    """The game's ``CardTables``, made on first use and kept with the game, with options for ``n`` seats."""
+    tables = game.card_tables
+    if tables is None:
+        tables = game.card_tables = CardTables(game)
     if n > tables.seats:
         tables.add_seats(n)
     return tables

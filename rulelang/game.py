@@ -195,6 +195,8 @@ class Game:
         self.direct: list[Any] = []
         #: a finished frame of each procedure, put on the stack while its direct function runs (call depth)
         self.markers: list[Any] = []
+        #: what the play protocol reads of every card (cards.CardTables), made when the game is first played
+        self.card_tables: Any = None
         #: every decision the rules can ask, by name (rulelang/decisions.py); one name may have several sites
         self.decisions: dict[str, list[DecisionSite]] = {}
         #: die -> (which card instances last until their owner's next roll of it, the zones they stay in)
