@@ -135,20 +135,11 @@ class DecisionProtocol:
 
     def choosers(self) -> tuple[int, ...]:
         """The players still to choose, in order (none once the game is over), without building their options."""
-        pend = self.pending
-        if pend is None or self.over:
-            return ()
-        return tuple(p for p, c in zip(pend["players"], pend["chosen"]) if c is None)
+        return tuple(p for p, _ in self.choices_left())
 
     def options_of(self, player: int) -> list[list[str]] | None:
         """The ``[id, label]`` options of ``player`` if they must choose now, else None (as stored: nothing built)."""
-        pend = self.pending
-        if pend is None or self.over:
-            return None
-        for i, p in enumerate(pend["players"]):
-            if p == player and pend["chosen"][i] is None:
-                return pend["options"][i]
-        return None
+        return next((options for p, options in self.choices_left() if p == player), None)
 
     def site(self) -> DecisionSite | None:
         """The place in the rules that asks the waiting decision: the instruction the top frame stands on."""
@@ -214,7 +205,7 @@ class DecisionProtocol:
     def ask(self, kind: str, prompt: str, players: list[int], options: list[list], values: list[list]) -> bool:
         """Called by an instruction: wait for these players to choose."""
         if None in players:
-            _no_one_missing(players)
+            raise _missing_player()
         if self.autopick is not None:
             self.answer = self._picks_now(kind, players, options, values)
             return True
@@ -226,7 +217,8 @@ class DecisionProtocol:
     def answer_in_place(self, kind: str, players: list[int], options: list[list], values: list[list]) -> list:
         """``ask`` for a step played in place (compiler/direct.py): the answer itself, at once, counted as a
         decision of the play-out (``interpreter.answered_in_place``)."""
-        _no_one_missing(players)
+        if None in players:
+            raise _missing_player()
         answer = self._picks_now(kind, players, options, values)
         answered_in_place(self)
         return answer
@@ -234,7 +226,7 @@ class DecisionProtocol:
     def answer_one_in_place(self, kind: str, player: int, options: list, values: list) -> Any:
         """``answer_in_place`` for one chooser, the commonest decision: the value picked."""
         if player is None:
-            _no_one_missing([player])
+            raise _missing_player()
         value = values[self._pick_now(kind, player, options)]
         answered_in_place(self)
         return value
@@ -262,10 +254,9 @@ class DecisionProtocol:
 _CHOSE = records.chose
 
 
-def _no_one_missing(players: list) -> None:
-    if None in players:
-        raise RuleError("a decision waits for a player who is none",
-                        hint="the player before 'chooses' can be none here; test it first (if p != none:)")
+def _missing_player() -> RuleError:
+    return RuleError("a decision waits for a player who is none",
+                     hint="the player before 'chooses' can be none here; test it first (if p != none:)")
 
 
 def _chooser_index(pend: dict, player: int | None) -> int:
