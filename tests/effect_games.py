@@ -7,6 +7,23 @@ from pathlib import Path
 import rulelang
 
 
+#: The turn and end of a one-step game, for a template to end with: its `{effect}`, then `check end`, which
+#: ends the game at once.
+ONE_STEP = """\
+turn:
+  order: seat
+  steps:
+    - name: work
+      effect: |
+{effect}
+        check end
+end:
+  - name: done
+    when: "true"
+    winner: players
+"""
+
+
 class EffectGames:
     """``games(tmp_path, effect, **params)``: the template's game with this effect, compiled for these params.
 

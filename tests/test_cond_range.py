@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import rulelang
-from effect_games import EffectGames
+from effect_games import ONE_STEP, EffectGames
 from rulelang import RuleError, SpecError
 from rulelang.limits import MAX_OPTIONS
 
@@ -19,18 +19,7 @@ vars:
   out: {{type: int}}
   picks: {{type: int}}
 step_budget: 1000
-turn:
-  order: seat
-  steps:
-    - name: work
-      effect: |
-{effect}
-        check end
-end:
-  - name: done
-    when: "true"
-    winner: players
-"""
+""" + ONE_STEP
 
 game = EffectGames(GAME)
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import rulelang
-from effect_games import EffectGames
+from effect_games import ONE_STEP, EffectGames
 from rulelang import RuleError, State
 from rulelang.adapters.core import ActionMap
 from rulelang.narrate import narrate
@@ -39,18 +39,7 @@ vars:
   pair: {{type: "(int, int)", initial: [0, 0]}}
   secret: {{type: "(player, bool)", initial: [null, false], visibility: owner}}
 step_budget: 1000
-turn:
-  order: seat
-  steps:
-    - name: work
-      effect: |
-{effect}
-        check end
-end:
-  - name: done
-    when: "true"
-    winner: players
-"""
+""" + ONE_STEP
 
 game = EffectGames(GAME)
 
