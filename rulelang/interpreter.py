@@ -171,6 +171,8 @@ def instruction_in_place(st: State, op: Callable, local: dict, base: int) -> boo
     if fired:
         stack.extend(reversed(fired))
         fired.clear()
+    elif len(stack) <= below:              # the usual case, nothing pushed: no call to run nothing
+        return st.over or len(stack) < base
     return _run_pushed(st, below, base)
 
 
