@@ -208,3 +208,50 @@ def test_a_game_played_from_before_its_first_step_is_the_same_game(name: str) ->
             fresh = play_new(game, players, seed, RandomAgent(seed))
             usual = play_out(game.new_state(players, seed), RandomAgent(seed))
             assert fresh.events == usual.events and fresh.dumps() == usual.dumps()
+
+
+LOOPS = """
+game: Loops
+players: {min: 2, max: 2}
+vars:
+  last: {type: int, initial: 0}
+  kept: {type: int, initial: 0}
+  pick: {type: int, initial: 0}
+turn:
+  order: seat
+  limit: 10
+  steps:
+    - name: straight
+      effect: |
+        for each k in [4, 5, 6] where k < 6:
+          me.kept += k
+        me.last = k
+    - name: renamed in its body
+      effect: |
+        for each k in [1, 2, 3] where k > 1:
+          k = k * 10
+        me.kept += k
+    - name: with a decision
+      effect: |
+        for each k in [7, 8, 9] where k != 9:
+          me chooses n from 0 to 1
+          me.pick += n
+        me.last += k
+        check end
+end:
+  - name: over
+    when: turn >= 1
+    winner: players
+"""
+
+
+@pytest.mark.parametrize("ways", ["in place", "frames"])
+def test_a_loops_name_keeps_its_last_item_after_the_loop_whether_or_not_it_passed_the_filter(
+        tmp_path: Path, ways: str) -> None:
+    """The filter reads the item without binding it (compiler/source_stmt.for_items), yet after the loop the
+    name holds the last item when that item failed the filter, and what the body left when it passed."""
+    game = spec_game(tmp_path, LOOPS)
+    state = both_ways(game, 2, 0) if ways == "in place" else pending_loop(game, 2, 0)
+    row = dict(zip(game.var_names, state.vars[0]))
+    assert row["last"] == 6 + 9             # 6 and 9 failed their filters, yet each was the name's last value
+    assert row["kept"] == 4 + 5 + 30        # 3 passed, and the body made it 30

@@ -68,16 +68,25 @@ def _defined_in(cls: type, name: str) -> type | None:
 class Table:
     """A game in progress with one agent per seat."""
 
-    __slots__ = ("seats", "agents", "fast", "blind")
+    __slots__ = ("state", "_seats", "agents", "fast", "blind")
 
     def __init__(self, state: State, agents: list[Any] | Any):
         per_seat = agents if isinstance(agents, list) else [agents] * state.n
         if len(per_seat) != state.n:
             raise ValueError(f"{len(per_seat)} agents for {state.n} players")
-        self.seats = [Seat(state, p) for p in range(state.n)]
+        self.state = state
+        self._seats: list[Seat] | None = None
         self.agents = per_seat
         self.fast = [getattr(agent, "choose_index", None) for agent in per_seat]
         self.blind = [_blind_pick(agent) for agent in per_seat]
+
+    @property
+    def seats(self) -> list[Seat]:
+        """One seat per player, made when an agent is first asked through one: agents that pick by count
+        alone (``picker``) never are, and a random game then makes none."""
+        if self._seats is None:
+            self._seats = [Seat(self.state, p) for p in range(self.state.n)]
+        return self._seats
 
     def picker(self) -> Callable[[int, int], int] | None:
         """(player, count) -> index for the whole table, if every agent can pick knowing only the count."""

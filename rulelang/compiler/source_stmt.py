@@ -181,13 +181,20 @@ class StmtSource:
     def g_ForEach(self, s: n.ForEach, out: Body) -> None:
         # the closures blame a failing filter on a lone body statement, else on the loop
         filter_span = s.body[0].span if len(s.body) == 1 else s.span
-        self.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), filter_span, out)
+        after = self.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), filter_span, out)
         with out.indented():
             self.block(s.body, out)
+        self.after_loop(after, s.span, out)
 
-    def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> None:
-        """The head of a `for each` as a Python `for` over ``items``: each item is a unit of work, bound to
-        the loop's name, then tested by the filter (the body goes one level deeper)."""
+    def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> list[str]:
+        """The head of a `for each` as a Python `for` over ``items``: each item is a unit of work, tested by
+        the filter, then bound to the loop's name (the body goes one level deeper).
+
+        The filter reads the item as the loop's Python variable, and only an item that passes is written
+        to ``L``, unless the filter hands ``L`` to code that may read the name (then every item is bound
+        first, as the closures bind it). The name keeps the last item after the loop, as the closures leave
+        it: the lines returned (for ``after_loop``) bind it when the last item failed the filter.
+        """
         u = out.unit
         xs, x = u.temp("xs"), u.temp("x")
         out.line(f"{xs} = {items}", s.span)
@@ -196,12 +203,39 @@ class StmtSource:
         with out.indented():
             out.line("raise _over_budget(st)", s.span)
         out.line(f"for {x} in {xs}:", filter_span)
+        bind = f"L[{s.var!r}] = {x}"
+        if s.cond is None:
+            out.line(f"    {bind}", filter_span)
+            return []
+        test, read_in_l = self.filter_source(s, x, out)
         with out.indented():
-            out.line(f"L[{s.var!r}] = {x}", filter_span)
-            if s.cond is not None:
-                out.line(f"if not ({self.e(s.cond, out)}):", filter_span)
-                with out.indented():
-                    out.line("continue", filter_span)
+            if read_in_l:
+                out.line(bind, filter_span)
+                out.line(f"if not ({test}):", filter_span)
+                out.line("    continue", filter_span)
+                return []
+            passed = u.temp("ok")
+            out.line(f"if not ({test}):", filter_span)
+            out.line(f"    {passed} = False", filter_span)
+            out.line("    continue", filter_span)
+            out.line(f"{passed} = True", filter_span)
+            out.line(bind, filter_span)
+        return [f"if {xs} and not {passed}:", f"    L[{s.var!r}] = {xs}[-1]"]
+
+    def filter_source(self, s: n.ForEach, x: str, out: Body) -> tuple[str, bool]:
+        """A loop's filter reading its item as ``x``; and whether it hands ``L`` to code that may read the
+        loop's name there (then the item must be in ``L`` too)."""
+        xs = self.xs
+        outer, before = xs.aliases, xs.opaque
+        xs.aliases = {**outer, s.var: x}
+        try:
+            return self.e(s.cond, out), xs.opaque != before
+        finally:
+            xs.aliases = outer
+
+    def after_loop(self, lines: list[str], span, out: Body) -> None:
+        for line in lines:
+            out.line(line, span)
 
     # -- instructions of their own: loops and branches that may hold decisions ------------------
 
