@@ -223,6 +223,23 @@ class DecisionProtocol:
         answered_in_place(self)
         return answer
 
+    def same_answers_in_place(self, kind: str, players: list[int], offered: list, values: list) -> list:
+        """``answer_in_place`` for choosers who all have the same options (a secret choice among fixed
+        options, compiler/direct.py): the values picked, in the choosers' order, each pick logged as
+        ``_pick_now`` logs it."""
+        if None in players:
+            raise _missing_player()
+        pick, log, turn, count = self.autopick, self.log, self.turn, len(offered)
+        answer = []
+        for player in players:
+            j = pick(player, count)
+            if not 0 <= j < count:
+                raise RulelangError(f"option {j} is out of range")
+            log.append((_CHOSE, turn, player, offered[j][0], kind))
+            answer.append(values[j])
+        answered_in_place(self)
+        return answer
+
     def answer_one_in_place(self, kind: str, player: int, options: list, values: list) -> Any:
         """``answer_in_place`` for one chooser, the commonest decision: the value picked."""
         if player is None:

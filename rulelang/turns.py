@@ -119,14 +119,18 @@ def begin_turn(phase: Phase, in_place: list[tuple[str, Fn | None, Fn | None, int
         log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
         if in_place is None or st.autopick is None or st.halt is not None or st.observer is not None:
             return None
+        stack, markers = st.stack, st.game.markers
         for name, inline, direct, proc in in_place:
             log.append((step_record, st.turn, name))
             local = {"me": st.active} if seat else {}
             if inline is not None:
                 if inline(st, local):
                     return True
-            elif play_in_place(st, direct, proc, local):
+                continue
+            stack.append(markers[proc])         # play_in_place, written out: this loop runs every step
+            if direct(st, local):
                 return True if st.over else None    # or the turn was unwound: the loop is at its end already
+            stack.pop()
         fr.pc = phase.end_pc
         return None
     return op

@@ -35,7 +35,7 @@ import record  # noqa: E402  (the fingerprint of a game: decisions offered and t
 
 #: What generated code may name: its arguments, its helpers, and names the generator makes up.
 OWN_NAMES = {"st", "L", "fr", "error", "_blame", "_line_spans", "q", *HELPERS}
-MADE_UP = re.compile(r"^(_[a-z]+\d*|expression|statements|instruction|direct|aggregate\d+)$")
+MADE_UP = re.compile(r"^(_[a-z]+\d*|expression|statements|instruction|direct|aggregate\d+|function\d+)$")
 #: The attributes generated code reads: the state's own fields, a frame's locals and pc, list methods.
 STATE_FIELDS = {"counters", "vars", "zones", "lay", "turn", "n", "out", "work", "log", "loc", "stack", "append", "get",
                 "role_players", "team_players", "roles", "tables", "locals", "pc"}
@@ -176,6 +176,49 @@ def test_a_temporary_never_hides_a_constant_of_the_same_name(tmp_path: Path) -> 
         state = compile_game(doc, python=python).new_state(2, seed=1)
         assert state.counter("pot", "coin") == 0
         assert sum(e["type"] == "revealed" for e in state.events) == 5
+
+
+# --- spec functions written where they are called ------------------------------------------------------
+
+FUNCTIONS = """
+functions:
+  twice:
+    params: {x: int}
+    value: x * 2
+  wealth:
+    params: {p: player}
+    value: p.coin + count(c in p.hand where c is gem) + count(q in players where q.coin > p.coin)
+  word:
+    params: {x: int}
+    value: '"_a0 _x L[''me'']" if x > 0 else "_o0"'
+"""
+
+
+def test_a_function_that_reads_only_its_parameters_is_written_where_it_is_called(tmp_path: Path) -> None:
+    """No dict of parameters is built for it: a plain argument stands in its parameter's place, any other
+    becomes the parameter of a function of the unit; a comprehension in its body reads the parameter as
+    its own. The game is the one the closures play."""
+    folder = game_with(tmp_path, ["for each p in players:", "  p.coin = 3",
+                                  "draw 2 from deck to first(players).hand",
+                                  "for each p in players where wealth(p) >= twice(1):",
+                                  "  p.bet = twice(wealth(p))",
+                                  "pot.coin = twice(count(players) + 1)",
+                                  "if word(1) = \"_a0 _x L['me']\" and word(0) = \"_o0\":",
+                                  "  pot.coin += 100"])
+    path = folder / "game.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("\nfunctions:\n", FUNCTIONS, 1), encoding="utf-8")
+    doc = load_document(folder)
+    generated, closures = compile_game(doc), compile_game(doc, python=False)
+    source = generated.program.source()
+    assert "(st, {'x'" not in source and "(st, {'p'" not in source     # no call hands a dict to the body
+    assert re.search(r"^def function\d+\(st, L, _a0\):", source, re.M)  # twice(count(players) + 1)
+    for players in (2, 3):
+        for seed in range(4):
+            state = generated.new_state(players, seed, before_first_turn=True)     # setup done, no draw yet
+            gems = state.zone("hand", 0).count("gem")
+            assert state.vars[0][state.game.var_names.index("bet")] == 2 * (3 + gems)
+            assert state.counter("pot", "coin") == 2 * (players + 1) + 100    # string literals kept whole
+            assert record.fingerprint(generated, players, seed) == record.fingerprint(closures, players, seed)
 
 
 # --- rulelang compile --python -------------------------------------------------------------------------

@@ -106,14 +106,18 @@ class ChoiceStatements:
         picked = self.fresh("branch")
         items_offered = any(g[0] is None for g in guards)
 
+        # each labelled branch's option, made once: options are only read, by the protocol and the views
+        pairs = [None if guard[0] is None else [guard[1], guard[0]] for guard in guards]
+        numbered = list(enumerate(zip(guards, pairs)))
+
         def offer(st, L):
             options, values = [], []
-            for k, guard in enumerate(guards):
+            for k, (guard, pair) in numbered:
                 label, slug, cond = guard[0], guard[1], guard[2]
                 if label is None:                 # `for x in LIST where C:` offers an option per item
                     slug(st, L, k, options, values)
                 elif (cond is None or cond(st, L)) and not (items_offered and any(o[0] == slug for o in options)):
-                    options.append([slug, label])           # (an item of the same id came first: it is the option)
+                    options.append(pair)            # (an item of the same id came first: it is the option)
                     values.append(k)
             return who(st, L), "branch", "choose one", options, values
 

@@ -72,7 +72,13 @@ def _metered(st: Any, items: list) -> list:
 
 
 def _count_in(rolled: list, faces: frozenset) -> int:
-    return sum(1 for f in rolled if f in faces)
+    """How many dice of a roll show one of these faces (a plain loop: a roll holds a few dice, and a
+    generator costs more to start than this loop takes)."""
+    count = 0
+    for face in rolled:
+        if face in faces:
+            count += 1
+    return count
 
 
 #: "No saved value": a comprehension's variable that was not bound before it.
@@ -116,11 +122,23 @@ class Unit:
     def temp(self, what: str = "t") -> str:
         """A fresh Python local for a generated function (never a spec name).
 
-        Never ``_k<n>``: that is a constant's name, and a local of the same name would hide it.
+        Never ``_k<n>``: that is a constant's name, and a local of the same name would hide it; nor
+        ``_a<n>``: that is a parameter of an inlined function's body (source_expr.inlined).
         """
-        if what == "k":
-            raise ValueError("a temporary named _k<n> would hide the unit's constant of that name")
+        if what in ("k", "a"):
+            raise ValueError(f"a temporary named _{what}<n> is reserved (a constant, or an inlined parameter)")
         return f"_{what}{next(self.temps)}"
+
+    def mark(self) -> int:
+        """Where the unit's functions end now: ``rollback`` forgets every function made after it."""
+        return len(self.functions)
+
+    def rollback(self, mark: int) -> None:
+        """Forget the functions made since ``mark`` (source written, then not used)."""
+        for made in (self.functions, self.headers, self.names):
+            del made[mark:]
+        for index in [k for k in self.spans if k >= mark]:
+            del self.spans[index]
 
     def new_function(self, what: str, args: str = "st, L") -> "Body":
         """A function of this unit; the first one made is the one ``build`` returns."""

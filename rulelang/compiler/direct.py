@@ -183,9 +183,9 @@ class DirectCompiler:
         values = list(self.sc.ec.constant(s.source)[1])
         options = u.constant([list(text(None, v)) for v in values], "the options of a secret choice")
         values_k = u.constant(values, "the values of a secret choice")
-        who, opts, vals, everyone, p = u.temp("ch"), u.temp("op"), u.temp("va"), u.temp("ev"), u.temp("p")
-        out.line(f"{who}, {opts}, {vals} = [], [], []", span)
-        out.line(f"{everyone} = {self.xs.as_list(s.players, u, copy=True)}", span)
+        who, everyone, p = u.temp("ch"), u.temp("ev"), u.temp("p")
+        out.line(f"{who} = []", span)
+        out.line(f"{everyone} = {self.xs.iterable(s.players, u, copy=True)}", span)
         out.line(f"st.work -= len({everyone})", span)
         out.line("if st.work < 0:", span)
         out.line("    raise _over_budget(st)", span)
@@ -200,16 +200,11 @@ class DirectCompiler:
                 with out.indented():
                     self.source.store(s.target, values_k + "[0]", span, out)
                     out.line("continue", span)
-            if values:
-                out.line(f"{who}.append({p})", span)
-                out.line(f"{opts}.append({options})", span)
-                out.line(f"{vals}.append({values_k})", span)
-            else:
-                out.line("pass", span)
+            out.line(f"{who}.append({p})" if values else "pass", span)
         answer, v = u.temp("an"), u.temp("v")
         out.line(f"if {who}:", span)
         with out.indented():
-            out.line(f"{answer} = st.answer_in_place('secret', {who}, {opts}, {vals})", span)
+            out.line(f"{answer} = st.same_answers_in_place('secret', {who}, {options}, {values_k})", span)
             out.line(f"st.log.append(({u.constant(records.revealed_choices, 'the record of choices revealed')}, st.turn, "
                      f"{u.constant(text, 'the names of the options')}, {who}, {answer}))", span)
             out.line(f"for {p}, {v} in zip({who}, {answer}):", span)

@@ -7,6 +7,8 @@ kind of expression works before it is taught to the generator.
 """
 from __future__ import annotations
 
+import re
+
 from typing import TYPE_CHECKING
 
 from .. import nodes as n
@@ -22,6 +24,13 @@ if TYPE_CHECKING:
 #: refuses source nested much deeper (about 200 parentheses).
 MAX_NESTING = 20
 
+#: An argument's source that may stand for its parameter wherever a function's body reads it: a Python
+#: variable, a local read from ``L`` or a literal (reading it again gives the same value at no cost).
+_PLAIN = re.compile(r"_[a-z]+\d+|_x|L\[('[A-Za-z_][A-Za-z0-9_]*')\]|-?\d+|None|True|False")
+
+#: The most nodes a spec function's body may have to be written where it is called (``inlined``).
+MAX_INLINED = 60
+
 _COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
@@ -36,10 +45,16 @@ class ExprSource:
         self.aliases: dict[str, str] = {}
         #: how many times code was written that hands ``L`` to something that may read any local
         self.opaque = 0
+        #: how many times code was written that reads a local from ``L`` by its name
+        self.reads = 0
 
     def local(self, name: str) -> str:
         """Source reading the local ``name``: its Python variable in a comprehension, else ``L``."""
-        return self.aliases.get(name) or f"L[{name!r}]"
+        alias = self.aliases.get(name)
+        if alias is not None:
+            return alias
+        self.reads += 1
+        return f"L[{name!r}]"
 
     def src(self, e: n.Expr, u: Unit) -> str:
         known, value = self.ec.constant(e)
@@ -123,6 +138,7 @@ class ExprSource:
         if kind == "players":
             return "_live_players(st)"
         if kind == "others":
+            self.reads += 1
             return "[q for q in _live_from(st, L['me']) if q != L['me']]"
         if kind == "game":
             return "0"
@@ -245,10 +261,15 @@ class ExprSource:
     def x_Call(self, e: n.Call, u: Unit) -> str | None:
         kind, name = e.ref
         if kind == "hoisted":
+            self.reads += 1
             return f"L[{name!r}]"
         if kind == "function":
             params, body = self.ec.functions[name]
-            args = ", ".join(f"{p!r}: {self.src(a.value, u)}" for p, a in zip(params, e.args))
+            values = [self.src(a.value, u) for a in e.args]
+            inlined = self.inlined(name, params, values, u)
+            if inlined is not None:
+                return inlined
+            args = ", ".join(f"{p!r}: {v}" for p, v in zip(params, values))
             return f"{u.constant(body)}(st, {{{args}}})"
         if name == "next":
             return f"_next_live(st, {self.src(e.args[0].value, u)})"
@@ -261,6 +282,36 @@ class ExprSource:
         if name == "range":
             return None
         return self.aggregate(name, e.args[0], u)
+
+    def inlined(self, name: str, params: list[str], values: list[str], u: Unit) -> str | None:
+        """A call of a spec function written as its body, where it reads nothing but its parameters.
+
+        When every argument's source is a plain name or literal (reading it again gives the same value),
+        the body reads the arguments where it reads its parameters; otherwise the body becomes a function
+        of this unit taking them (``_a0``, ``_a1``...). None when the body reads anything else (`me`, a
+        closure): the call then hands the body a dict of its parameters, as the closures do. A failure
+        inside is told at the calling statement either way (the line table).
+        """
+        tree = self.ec.function_trees.get(name)
+        if tree is None or _size(tree) > MAX_INLINED or self.nesting + _depth(tree) >= MAX_NESTING:
+            return None             # deep or long bodies stay functions of their own, called with a dict
+        plain = all(_PLAIN.fullmatch(v) for v in values)
+        names = values if plain else [f"_a{k}" for k in range(len(params))]
+        mark, opaque, reads, outer = u.mark(), self.opaque, self.reads, self.aliases
+        self.aliases = dict(zip(params, names))
+        try:
+            text = self.src(tree, u)
+        finally:
+            self.aliases = outer
+        if self.opaque != opaque or self.reads != reads:
+            u.rollback(mark)
+            self.opaque, self.reads = opaque, reads
+            return None
+        if plain:
+            return f"({text})"
+        f = u.new_function("function", ", ".join(["st", "L", *names]))
+        f.line(f"return {text}")
+        return f"{f.name}(st, L, {', '.join(values)})"
 
     def x_HasTest(self, e: n.HasTest, u: Unit) -> str:
         if e.ref is None:
@@ -297,21 +348,24 @@ class ExprSource:
         ``L`` to code that may read it (a closure, a nested aggregate) is it also bound in ``L``, then
         restored, as the closures do.
         """
-        f = u.new_function("aggregate")
+        outer = self.aliases
+        passed = {local: u.temp("o") for local in outer}   # the caller's Python variables, handed over
+        f = u.new_function("aggregate", ", ".join(["st", "L", *passed.values()]))
         var = repr(arg.var)
-        outer, self.aliases = self.aliases, {}         # a function of its own: the caller's variables are not here
+        before = self.opaque
+        self.aliases = {local: passed[local] for local in outer}
         try:
             items = self.iterable(arg.source, u)
-            before = self.opaque
-            self.aliases = {arg.var: "_x"}
+            self.aliases[arg.var] = "_x"
             keep = self.src(arg.cond, u) if arg.cond is not None else "True"
             value = None if name in ("any", "first", "empty", "all", "count") else self.src(arg.value, u)
             bound = self.opaque != before
         finally:
             self.aliases = outer
-        self.opaque += 1                                # the caller hands L to it
+        if bound:
+            self.opaque += 1        # it hands L to code that may read any local: the caller's too
         self.comprehension_lines(f, name, var, items, keep, value, bound, arg.span, u)
-        return f"{f.name}(st, L)"
+        return f"{f.name}({', '.join(['st', 'L', *outer.values()])})"
 
     def comprehension_lines(self, f: Body, name: str, var: str, items: str, keep: str, value: str | None,
                             bound: bool, span, u: Unit) -> None:
@@ -374,3 +428,12 @@ def _kind_words(ref: tuple) -> str:
     """What a table of one bool per card instance answers, for the listing."""
     kind, name = ref
     return f"per card instance: is it {'the card' if kind == 'card' else 'of ' + kind} {name!r}?"
+
+
+def _size(tree: n.Expr) -> int:
+    return sum(1 for _ in n.walk(tree))
+
+
+def _depth(tree: n.Node) -> int:
+    """How deep an expression nests (at most the nesting ``src`` counts); asked of small trees only."""
+    return 1 + max((_depth(child) for child in tree.children()), default=0)

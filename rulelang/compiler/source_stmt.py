@@ -102,7 +102,7 @@ class StmtSource:
 
     def g_MoveCounter(self, s: n.MoveCounter, out: Body) -> None:
         u, span, limit = out.unit, s.span, self.game.number_limit
-        c, a, z, have, k = (u.temp(x) for x in ("c", "a", "z", "have", "moved"))
+        c, a, z, have, k = (u.temp(x) for x in ("c", "from", "z", "have", "moved"))
         out.line(f"{c}, {a}, {z} = {self.e(s.counter, out)}, {self.xs.holder(s.source, u)}, "
                  f"{self.xs.holder(s.dest, u)}", span)
         out.line(f"if {c} is not None and {a} is not None and {z} is not None:", span)
