@@ -62,6 +62,8 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
         _fire(st, ddecl.on_enter, card, downer)
     if ddecl.watched:
         _check_watchers(st, dest, downer)
+    if sdecl.ends_read or ddecl.ends_read:
+        st.end_known = None         # the kept end check read one of these zones (compiler/derived.py)
 
 
 def _clear_card_counters(st: State, card: int) -> None:
@@ -191,6 +193,7 @@ def refill(st: State, zid: int) -> None:
     if not cards:
         return
     spend(st, len(cards))
+    st.end_known = None
     st.zones[zid].extend(cards)
     for card in cards:
         st.loc[card] = zid
@@ -201,6 +204,7 @@ def refill(st: State, zid: int) -> None:
 
 
 def shuffle_zone(st: State, zid: int) -> None:
+    st.end_known = None               # an end check may read the order (first, last): asked again
     cards = st.zones[zid]
     spend(st, len(cards))
     for i in range(len(cards) - 1, 0, -1):

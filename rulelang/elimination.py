@@ -51,6 +51,7 @@ def eliminate(st: Any, p: int | None) -> bool:
     if st.out[p]:
         return False
     st.out[p] = True
+    st.end_known = None           # the players still in changed: the end check is asked again
     st.log.append({"type": "eliminated", "turn": st.turn, "player": f"P{p + 1}"})
     if all(st.out):
         raise RuleError("every player is eliminated", hint="end the game before the last player is eliminated")

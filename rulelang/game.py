@@ -46,6 +46,7 @@ class ZoneDecl:
     on_enter: list[tuple[Fn | None, int, list[bool] | None, bool]] = field(default_factory=list)
     on_leave: list[tuple[Fn | None, int, list[bool] | None, bool]] = field(default_factory=list)
     watched: bool = False         # holds cards with discard_when
+    ends_read: bool = False       # the end check, kept between checks, reads it (compiler/derived.py)
 
 
 @dataclass
@@ -191,6 +192,8 @@ class Game:
         self.program: Any = None                  # the generated Python (rulelang/compiler/program.py), if any
         #: ``f(state, locals)``: the index of the first end condition that holds, or -1 (generated; None: ask each)
         self.end_first: Any = None
+        #: whether end_first's answer is kept until a zone it reads changes (compiler/derived.py)
+        self.end_kept = False
         #: each procedure's direct function, played while decisions are answered in place (compiler/direct.py)
         self.direct: list[Any] = []
         #: a finished frame of each procedure, put on the stack while its direct function runs (call depth)

@@ -49,6 +49,7 @@ def run(st: State) -> None:
     must stay within the budget.
     """
     st.work = st.game.step_budget
+    st.end_known = None         # the state may have been set up by hand since the last run (compiler/derived.py)
     try:
         _execute(st, 0, False)
     except RuleError as error:

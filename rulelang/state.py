@@ -47,7 +47,7 @@ class State(DecisionProtocol):
     """One game in progress: plain data plus a reference to its compiled game."""
 
     __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "ask_single",
-                                        "autopick", "picks_left")
+                                        "autopick", "picks_left", "end_known")
 
     # -- chance ---------------------------------------------------------------
 
@@ -239,6 +239,7 @@ class State(DecisionProtocol):
         st._decision = None
         st.autopick = None
         st.picks_left = 0
+        st.end_known = None
         return st
 
     def copy(self) -> "State":
@@ -268,6 +269,7 @@ class State(DecisionProtocol):
         new.autopick = None
         new.picks_left = 0
         new.observer = None
+        new.end_known = None          # a copy may be changed by hand (determinize): its end check is asked again
         return new
 
     def _fields(self) -> dict:
@@ -317,6 +319,7 @@ class State(DecisionProtocol):
         st.autopick = None
         st.picks_left = 0
         st.observer = None
+        st.end_known = None
         return st
 
 

@@ -71,7 +71,11 @@ def check_end(st: State, L: dict) -> bool:
     local = {"me": st.active} if seat else {}    # `me` in end conditions: the active player
     first = game.end_first
     if first is not None:                          # all of them in one generated function
-        k = first(st, local)
+        k = st.end_known
+        if k is None:
+            k = first(st, local)
+            if game.end_kept:                      # it reads only zones: kept until one changes (compiler/derived.py)
+                st.end_known = k
         return k >= 0 and _ended(st, game.end[k], local)
     for cond in game.end:
         if cond.when(st, local):

@@ -33,6 +33,7 @@ from .program import Program
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .forms import card_gate, target_form
 from .statements import Builder, StmtCompiler
+from .derived import mark_zones, reads_only_zones, zones_read
 from .direct import Parts, compile_direct, turn_in_place
 from .hook_decls import HookDeclarations
 from .hooks import fire_turn_hooks
@@ -329,7 +330,10 @@ class GameCompiler(HookDeclarations):
         for cond in spec.end:
             g.end.append(EndCondition(cond.name, expr(cond.when), expr(cond.winner), cond.span))
         if self.python and spec.end:
-            g.end_first = g.program.first_true([jobs[cond.when.path].tree for cond in spec.end])
+            conditions = [jobs[cond.when.path].tree for cond in spec.end]
+            g.end_first = g.program.first_true(conditions)
+            g.end_kept = reads_only_zones(g.program.units[-1][1])
+            mark_zones(list(g.zones), zones_read(conditions, ec.function_trees) if g.end_kept else set())
         g.score = self.score(expr)
         g.score_span = self.doc.span(("score",)) if g.score is not None else None
         g.returns = expr(spec.returns)

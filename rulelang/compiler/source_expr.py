@@ -106,6 +106,10 @@ class ExprSource:
         (no list to build), anything else as ``as_list`` gives it."""
         if isinstance(e, n.Name) and e.ref[0] == "players":
             return "(range(st.n) if True not in st.out else _live_players(st))"
+        if isinstance(e, n.Name) and e.ref[0] in ("role", "team") and e.type != PLAYER:
+            # the layout's own list, not a copy: a layout is shared by every game of its player count,
+            # and nothing changes it (these are read here, never stored)
+            return f"st.lay.{e.ref[0]}_players[{e.ref[1]!r}]"
         return self.as_list(e, u, copy)
 
     def as_cards(self, e: n.Expr, u: Unit) -> str:
