@@ -25,6 +25,7 @@ from .limits import shown
 from .model import ON_FORMS, Card, Event, Owner, Spec
 from .params import declaration_problems, resolve
 from .spec_bounds import MAX_CARDS, card_total, numbers_out_of_range
+from .refs import RefKind
 
 
 class _Report:
@@ -290,4 +291,4 @@ def _lasts_in_ok(spec: Spec, card: Card, report: _Report) -> bool:
 
 def plays_to_player_zone(tree: Any) -> bool:
     """A checked `play: to:` that names a zone of a player (`target.hand`)."""
-    return isinstance(tree, n.Attr) and tree.ref[0] == "pzone"
+    return isinstance(tree, n.Attr) and tree.ref.kind == RefKind.PZONE

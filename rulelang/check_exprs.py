@@ -15,13 +15,14 @@ from .bindings import BOUND_WORDS, GLOBAL_WORDS
 from .check_types import BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, MAX_LOOPS, MAX_TUPLE, NONE, \
     NULLABLE, PLAYER, TEXT, TUPLE_ITEMS, ZONE, Scope, describe, die_of, list_of, tuple_items, tuple_of
 from .errors import Span, did_you_mean
+from .refs import Ref, RefKind
 
 
 class _Attributes(NamedTuple):
     """The attributes of one type of value, for `X.name`, and what to say of a name that is none of them."""
 
-    #: In order: (the names, the ref (a tag put before the name, or the whole ref), the type or a name -> type table)
-    fields: list[tuple[Collection[str], str | tuple, str | Mapping[str, str]]]
+    #: In order: (the names, the ref (its kind, put before the name, or the whole ref), the type or a name -> type table)
+    fields: list[tuple[Collection[str], RefKind | Ref, str | Mapping[str, str]]]
     missing: str                 # the error's words before the name
     pool: Collection[str]        # the names a misspelling is matched against
     hint: str | None = None      # the hint when none is near
@@ -54,48 +55,48 @@ class ExpressionChecks:
     def expr_Name(self, e: n.Name, scope: Scope) -> str:
         s, name = self.sym, e.id
         if name in scope.names:
-            e.ref = ("local", name)
+            e.ref = Ref(RefKind.LOCAL, name)
             return scope.names[name]
         if name == "players":
-            e.ref = ("players",)
+            e.ref = Ref(RefKind.PLAYERS)
             return list_of(PLAYER)
         if name == "others":
             if "me" not in scope.names:
                 return self.error("'others' needs a current player ('me') here", e.span)
-            e.ref = ("others",)
+            e.ref = Ref(RefKind.OTHERS)
             return list_of(PLAYER)
         if name == "game":
-            e.ref = ("game",)
+            e.ref = Ref(RefKind.GAME)
             return GAME
         if name == "turn":
-            e.ref = ("turn",)
+            e.ref = Ref(RefKind.TURN)
             return INT
         if name in s.params:
-            e.ref = ("param", name)
+            e.ref = Ref(RefKind.PARAM, name)
             return BOOL if isinstance(s.params[name], bool) else INT
         if name in s.roles:
-            e.ref = ("role", name)
+            e.ref = Ref(RefKind.ROLE, name)
             return PLAYER if s.roles[name].count == 1 else list_of(PLAYER)
         if name in s.teams:
-            e.ref = ("team", name)
+            e.ref = Ref(RefKind.TEAM, name)
             return list_of(PLAYER)
         if name in s.locations:
-            e.ref = ("location", name)
+            e.ref = Ref(RefKind.LOCATION, name)
             return LOCATION
         if name in s.counters:
-            e.ref = ("counter", name)
+            e.ref = Ref(RefKind.COUNTER, name)
             return COUNTER
         if name in s.zones:
             if s.zone_owner(name) == "table":
-                e.ref = ("zone", name)
+                e.ref = Ref(RefKind.ZONE, name)
                 return ZONE
-            e.ref = ("all_zones", name)
+            e.ref = Ref(RefKind.ALL_ZONES, name)
             return list_of(CARD)
         if name in s.tables:
-            e.ref = ("table", name)
+            e.ref = Ref(RefKind.TABLE, name)
             return f"table:{name}"
         if name in s.classes():       # a card kind as a value (rulelang/compiler/kinds.py)
-            e.ref = ("class", name)
+            e.ref = Ref(RefKind.CLASS, name)
             return CLASS
         if name in BOUND_WORDS:
             return self.error(f"'{name}' is not known here", e.span, _where_hint(name))
@@ -162,8 +163,8 @@ class ExpressionChecks:
             return self.error(f"{describe(owner)} has no '{e.name}'", e.span)
         for names, ref, kind in known.fields:
             if e.name in names:
-                e.ref = ref if isinstance(ref, tuple) else (ref, e.name)
-                if ref == "ccounter":
+                e.ref = ref if isinstance(ref, Ref) else Ref(ref, e.name)
+                if ref is RefKind.CCOUNTER:
                     self.uses_card_counters = True
                 return kind if isinstance(kind, str) else kind[e.name]
         return self.error(f"{known.missing} '{e.name}'", e.span, did_you_mean(e.name, known.pool) or known.hint)
@@ -173,27 +174,27 @@ class ExpressionChecks:
         s = self.sym
         if owner == PLAYER:
             zones = {z for z in s.zones if s.zone_owner(z) == "player"}
-            return _Attributes([(s.counters, "pcounter", INT), (s.vars, "pvar", s.vars), (zones, "pzone", ZONE),
-                                ({"seat"}, ("seat",), INT)],
+            return _Attributes([(s.counters, RefKind.PCOUNTER, INT), (s.vars, RefKind.PVAR, s.vars), (zones, RefKind.PZONE, ZONE),
+                                ({"seat"}, Ref(RefKind.SEAT), INT)],
                                "a player has no", set(s.counters) | set(s.vars) | zones)
         if owner == LOCATION:
-            return _Attributes([(s.counters, "hcounter", INT), (s.location_props, "lprop", s.location_props)],
+            return _Attributes([(s.counters, RefKind.HCOUNTER, INT), (s.location_props, RefKind.LPROP, s.location_props)],
                                "a location has no", set(s.counters) | set(s.location_props))
         if owner == GAME:
-            return _Attributes([(s.counters, "gcounter", INT)], "the game has no counter", s.counters)
+            return _Attributes([(s.counters, RefKind.GCOUNTER, INT)], "the game has no counter", s.counters)
         if owner == COUNTER:
-            return _Attributes([(s.counter_props, "cprop", s.counter_props)], "a counter has no", s.counter_props)
+            return _Attributes([(s.counter_props, RefKind.CPROP, s.counter_props)], "a counter has no", s.counter_props)
         if owner == CARD:
-            return _Attributes([(s.card_props, "cardprop", INT), (s.counters, "ccounter", INT),
-                                ({"owner"}, ("cardowner",), PLAYER)],
+            return _Attributes([(s.card_props, RefKind.CARDPROP, INT), (s.counters, RefKind.CCOUNTER, INT),
+                                ({"owner"}, Ref(RefKind.CARDOWNER), PLAYER)],
                                "a card has no", set(s.card_props) | {"owner"}, "declare it under 'card_props:'")
         if die_of(owner) is not None:
             outcomes = s.dice[die_of(owner)]
-            return _Attributes([(outcomes, "outcome", INT), ({"total"}, ("total",), INT), ({"size"}, ("size",), INT)],
+            return _Attributes([(outcomes, RefKind.OUTCOME, INT), ({"total"}, Ref(RefKind.TOTAL), INT), ({"size"}, Ref(RefKind.SIZE), INT)],
                                "a roll of this die has no", set(outcomes) | {"total", "size"})
         if owner.startswith("table:"):
             columns = s.tables[owner[6:]]
-            return _Attributes([(columns, "column", INT)], f"table '{owner[6:]}' has no column", columns)
+            return _Attributes([(columns, RefKind.COLUMN, INT)], f"table '{owner[6:]}' has no column", columns)
         return None
 
     def expr_Index(self, e: n.Index, scope: Scope) -> str:
@@ -300,9 +301,9 @@ class ExpressionChecks:
         kind = self.expr(e.obj, scope)
         if kind == PLAYER:
             if e.name in self.sym.roles:
-                e.ref = ("role", e.name)
+                e.ref = Ref(RefKind.ROLE, e.name)
             elif e.name in self.sym.teams:
-                e.ref = ("team", e.name)
+                e.ref = Ref(RefKind.TEAM, e.name)
             else:
                 self.error(f"unknown role or team '{e.name}'", e.name_span or e.span,
                            did_you_mean(e.name, set(self.sym.roles) | set(self.sym.teams)))
@@ -311,7 +312,7 @@ class ExpressionChecks:
             self.error(f"'is' tests a card or a player, not {describe(kind)}", e.obj.span)
             return BOOL
         if scope.names.get(e.name) == CLASS:      # `c is k`, k a local holding a card kind
-            e.ref = ("class_local", e.name)
+            e.ref = Ref(RefKind.CLASS_LOCAL, e.name)
             return BOOL
         e.ref = self._class_ref(e.name, e.name_span, e.span)
         return BOOL
@@ -324,7 +325,7 @@ class ExpressionChecks:
     def expr_Call(self, e: n.Call, scope: Scope) -> str:
         s, f = self.sym, e.func
         if f in s.functions:
-            e.ref = ("function", f)
+            e.ref = Ref(RefKind.FUNCTION, f)
             self.arguments(e, s.functions[f], scope)
             return s.function_types.get(f, "?")
         if f in s.procedures and self.value_calls:
@@ -336,7 +337,7 @@ class ExpressionChecks:
         if f not in BUILTINS:
             return self.error(f"unknown function '{f}'", e.span,
                               did_you_mean(f, BUILTINS | set(s.functions)))
-        e.ref = ("builtin", f)
+        e.ref = Ref(RefKind.BUILTIN, f)
         if f in ("next", "previous", "seats_from"):
             if len(e.args) != 1 or e.args[0].var is not None:
                 return self.error(f"'{f}' takes one player", e.span)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from . import nodes as n
 from .check_types import die_of
 from .errors import did_you_mean
+from .refs import Ref, RefKind
 
 #: The local that holds the type a procedure returns (a `$` name no rule text can write).
 RETURNS = "$returns"
@@ -51,7 +52,7 @@ class HookChecks:
             self.arguments(call, self.sym.procedures[call.func], scope)
         finally:
             self.value_calls = outer
-        call.ref = ("procedure", call.func)
+        call.ref = Ref(RefKind.PROCEDURE, call.func)
         call.type = wanted
         return wanted
 

@@ -15,6 +15,7 @@ from .check_types import BOOL, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, 
     item_of, list_of, roll_of, tuple_items
 from .decisions import branch_id
 from .errors import did_you_mean
+from .refs import Ref, RefKind
 
 
 class StatementChecks:
@@ -34,7 +35,7 @@ class StatementChecks:
             if kind in (NONE, "?"):
                 kind = "?"
             scope.names[s.target.id] = kind
-            s.target.ref = ("local", s.target.id)
+            s.target.ref = Ref(RefKind.LOCAL, s.target.id)
             s.target.type = kind
             return
         kind = self.assignable(s.target, scope)
@@ -50,7 +51,7 @@ class StatementChecks:
     def assignable(self, target: n.Expr, scope: Scope) -> str:
         if isinstance(target, n.Name):
             if target.id in scope.names and target.id not in BOUND_WORDS:
-                target.ref = ("local", target.id)
+                target.ref = Ref(RefKind.LOCAL, target.id)
                 target.type = scope.names[target.id]
                 return target.type
             return self.error(f"cannot assign to '{target.id}'", target.span,
@@ -61,7 +62,7 @@ class StatementChecks:
             if isinstance(target, n.Index) and tuple_items(target.obj.type or "") is not None:
                 return self.error("an element of a tuple cannot be set", target.span,
                                   "set the whole tuple: t = (a, b)")
-            if isinstance(target, n.Index) or (ref and ref[0] in ("pcounter", "hcounter", "gcounter", "ccounter", "pvar")):
+            if isinstance(target, n.Index) or (ref and ref.kind in (RefKind.PCOUNTER, RefKind.HCOUNTER, RefKind.GCOUNTER, RefKind.CCOUNTER, RefKind.PVAR)):
                 return kind
             return self.error("this cannot be assigned", target.span,
                               "only counters and player variables can be set")
@@ -157,7 +158,7 @@ class StatementChecks:
                            "choose into a new local name")
                 return
             scope.names[target.id] = kind
-            target.ref = ("local", target.id)
+            target.ref = Ref(RefKind.LOCAL, target.id)
             target.type = kind
             return
         wanted = self.assignable(target, scope)
@@ -252,7 +253,7 @@ class StatementChecks:
                        did_you_mean(call.func, self.sym.procedures) or "declare it under 'procedures:'")
             return
         self.arguments(call, self.sym.procedures[call.func], scope)
-        call.ref = ("procedure", call.func)
+        call.ref = Ref(RefKind.PROCEDURE, call.func)
 
     def arguments(self, call: n.Call, params: dict[str, str], scope: Scope) -> None:
         if len(call.args) != len(params):

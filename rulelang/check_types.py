@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from .bindings import GLOBAL_WORDS
 from .limits import INT64
+from .refs import Ref, RefKind
 
 if TYPE_CHECKING:
     from .model import Card, Role, Zone
@@ -142,14 +143,14 @@ class Symbols:
     def classes(self) -> set[str]:
         return set(self.cards) | self.tags | self.slots
 
-    def class_ref(self, name: str) -> tuple[str, str] | None:
+    def class_ref(self, name: str) -> Ref | None:
         """What a card kind names: ("card", id), ("tag", tag) or ("slot", slot); None if it names none."""
         if name in self.cards:
-            return ("card", name)
+            return Ref(RefKind.CARD, name)
         if name in self.tags:
-            return ("tag", name)
+            return Ref(RefKind.TAG, name)
         if name in self.slots:
-            return ("slot", name)
+            return Ref(RefKind.SLOT, name)
         return None
 
     def global_names(self) -> set[str]:

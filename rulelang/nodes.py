@@ -1,6 +1,6 @@
 """The DSL's syntax tree: small dataclasses, each with the span it came from.
 
-The parser builds them, the checker annotates them (``type`` and ``ref``),
+The parser builds them, the checker annotates them (``type``, and ``ref``: refs.py),
 and the compiler turns them into Python closures.
 
 A node's syntax fields are its positional ones: what the rule text wrote. Its
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Iterable, Iterator
 
 from .errors import Span
+from .refs import Ref
 
 
 @dataclass(eq=False)
@@ -66,7 +67,7 @@ class NoneLit(Expr):
 class Name(Expr):
     id: str
     #: Set by the checker: what the name resolved to, e.g. ("local", "x").
-    ref: Any = field(default=None, repr=False, kw_only=True)
+    ref: Ref | None = field(default=None, repr=False, kw_only=True)
 
 
 @dataclass(eq=False)
@@ -92,7 +93,7 @@ class ListComp(Expr):
 class Attr(Expr):
     obj: Expr
     name: str
-    ref: Any = field(default=None, repr=False, kw_only=True)
+    ref: Ref | None = field(default=None, repr=False, kw_only=True)
 
 
 @dataclass(eq=False)
@@ -115,7 +116,7 @@ class Arg(Node):
 class Call(Expr):
     func: str
     args: list[Arg]
-    ref: Any = field(default=None, repr=False, kw_only=True)
+    ref: Ref | None = field(default=None, repr=False, kw_only=True)
 
 
 @dataclass(eq=False)
@@ -170,7 +171,7 @@ class IsTest(Expr):
     name: str
     negated: bool = False
     name_span: Span | None = field(default=None, repr=False, kw_only=True)
-    ref: Any = field(default=None, repr=False, kw_only=True)
+    ref: Ref | None = field(default=None, repr=False, kw_only=True)
 
 
 @dataclass(eq=False)
@@ -178,7 +179,7 @@ class HasTest(Expr):
     zone: Expr
     name: str
     name_span: Span | None = field(default=None, repr=False, kw_only=True)
-    ref: Any = field(default=None, repr=False, kw_only=True)
+    ref: Ref | None = field(default=None, repr=False, kw_only=True)
 
 
 # --- statements ----------------------------------------------------------

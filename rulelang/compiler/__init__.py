@@ -38,6 +38,7 @@ from .direct import Parts, compile_direct, turn_in_place
 from .hook_decls import HookDeclarations
 from .hooks import fire_turn_hooks
 from ..check_hooks import RETURNS
+from ..refs import RefKind
 
 __all__ = ["compile_game", "GameCompiler"]
 
@@ -468,8 +469,8 @@ def _calls_in(node: Any) -> list[n.Call]:
 
 def _reads_locals(tree: Any, names: set[str]) -> bool:
     """Whether a checked rule text reads any of these bound names."""
-    return tree is not None and any(isinstance(node, n.Name) and node.ref and node.ref[0] == "local"
-                                    and node.ref[1] in names for node in n.walk(tree))
+    return tree is not None and any(isinstance(node, n.Name) and node.ref and node.ref.kind == RefKind.LOCAL
+                                    and node.ref.name in names for node in n.walk(tree))
 
 
 def _tree(jobs: dict[tuple, _Job], path: tuple) -> Any:

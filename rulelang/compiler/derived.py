@@ -22,6 +22,7 @@ from typing import Any
 
 from .. import nodes as n
 from .codegen import Unit
+from ..refs import RefKind
 
 #: Helpers the generated end check may call and still be kept: they read the state's zones and the
 #: players still in, or nothing of the state at all (metering, errors, counting).
@@ -43,11 +44,11 @@ def zones_read(trees: list[n.Expr], function_trees: dict[str, n.Expr]) -> set[st
     todo, seen = list(trees), set()
     while todo:
         for node in n.walk(todo.pop()):
-            if isinstance(node, n.Attr) and node.ref and node.ref[0] == "pzone":
+            if isinstance(node, n.Attr) and node.ref and node.ref.kind == RefKind.PZONE:
                 names.add(node.name)
-            elif isinstance(node, n.Name) and node.ref and node.ref[0] == "zone":
-                names.add(node.ref[1])
-            elif isinstance(node, n.Call) and node.ref and node.ref[0] == "function" and node.func not in seen:
+            elif isinstance(node, n.Name) and node.ref and node.ref.kind == RefKind.ZONE:
+                names.add(node.ref.name)
+            elif isinstance(node, n.Call) and node.ref and node.ref.kind == RefKind.FUNCTION and node.func not in seen:
                 seen.add(node.func)
                 if node.func in function_trees:
                     todo.append(function_trees[node.func])

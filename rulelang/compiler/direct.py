@@ -40,6 +40,7 @@ from .choices import take_branch
 from .codegen import Body, Unit, build, guarded_lines
 from .source_stmt import MAX_DEPTH
 from .statements import Builder
+from ..refs import RefKind
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -64,7 +65,7 @@ def plays_in_place(stmts: list[n.Stmt]) -> bool:
     for node in n.walk(stmts):
         if isinstance(node, n.Return):
             return False
-        if isinstance(node, n.Call) and node.ref and node.ref[0] in ("procedure", "hoisted") \
+        if isinstance(node, n.Call) and node.ref and node.ref.kind in (RefKind.PROCEDURE, RefKind.HOISTED) \
                 and id(node) not in statement_calls:
             return False
     return True

@@ -19,6 +19,7 @@ from .aggregates import any_of_kind, comprehension, metered, number_range, plain
 from .kinds import kind_test
 from .tuples import comprehension_closure, element_closure, fold_comprehension, tuple_closure
 from ..limits import spend, too_big
+from ..refs import Ref, RefKind
 
 Fn = Callable[[State, dict], Any]
 
@@ -63,7 +64,7 @@ class ExprCompiler:
             return lambda st, L: None if (c := f(st, L)) is None else base + st.n + c
         return f
 
-    def member_table(self, ref: tuple) -> list[bool]:
+    def member_table(self, ref: Ref) -> list[bool]:
         """For `c is X`: one bool per card instance, computed once."""
         if ref not in self.members:
             self.members[ref] = [is_of_kind(ctype, ref) for ctype in self.game.card_type]
@@ -88,10 +89,10 @@ class ExprCompiler:
             return True, e.value
         if isinstance(e, n.NoneLit):
             return True, None
-        if isinstance(e, n.Name) and e.ref and e.ref[0] in ("location", "counter", "zone"):
+        if isinstance(e, n.Name) and e.ref and e.ref.kind in (RefKind.LOCATION, RefKind.COUNTER, RefKind.ZONE):
             return True, self.place_id(e.ref)
-        if isinstance(e, n.Name) and e.ref and e.ref[0] == "param":      # a constant of the game instance
-            return True, self.sym.params[e.ref[1]]
+        if isinstance(e, n.Name) and e.ref and e.ref.kind == RefKind.PARAM:      # a constant of the game instance
+            return True, self.sym.params[e.ref.name]
         if isinstance(e, (n.ListLit, n.TupleLit)):
             folded = [self.constant(x) for x in e.items]
             if all(known for known, _ in folded):
@@ -102,7 +103,7 @@ class ExprCompiler:
             known, value = self.constant(e.operand)
             if known and type(value) is int:
                 return True, -value
-        if isinstance(e, n.Call) and e.ref and e.ref[0] == "function" and not e.args:
+        if isinstance(e, n.Call) and e.ref and e.ref.kind == RefKind.FUNCTION and not e.args:
             tree = self.function_trees.get(e.func)
             if tree is not None:        # a function of no arguments whose value is fixed
                 return self.constant(tree)
@@ -125,51 +126,51 @@ class ExprCompiler:
 
     def c_Name(self, e: n.Name) -> Fn:
         ref, game = e.ref, self.game
-        kind = ref[0]
-        if kind == "local":
-            name = ref[1]
+        kind = ref.kind
+        if kind == RefKind.LOCAL:
+            name = ref.name
             return lambda st, L: L[name]
-        if kind == "players":
+        if kind == RefKind.PLAYERS:
             return lambda st, L: live_players(st)
-        if kind == "others":
+        if kind == RefKind.OTHERS:
             return lambda st, L: [q for q in live_from(st, L["me"]) if q != L["me"]]
-        if kind == "game":
+        if kind == RefKind.GAME:
             return lambda st, L: 0
-        if kind == "turn":
+        if kind == RefKind.TURN:
             return lambda st, L: st.turn
-        if kind == "param":
-            value = self.sym.params[ref[1]]
+        if kind == RefKind.PARAM:
+            value = self.sym.params[ref.name]
             return lambda st, L: value
-        if kind == "role":
-            name = ref[1]
+        if kind == RefKind.ROLE:
+            name = ref.name
             if e.type == PLAYER:
                 return lambda st, L: (st.lay.role_players[name] or [None])[0]
             return lambda st, L: list(st.lay.role_players[name])
-        if kind == "team":
-            name = ref[1]
+        if kind == RefKind.TEAM:
+            name = ref.name
             return lambda st, L: list(st.lay.team_players[name])
-        if kind in ("location", "counter", "zone"):
+        if kind in (RefKind.LOCATION, RefKind.COUNTER, RefKind.ZONE):
             value = self.place_id(ref)
             return lambda st, L: value
-        if kind == "all_zones":
-            base, k = len(game.table_zones), zone_decl(game, ref[1]).index
+        if kind == RefKind.ALL_ZONES:
+            base, k = len(game.table_zones), zone_decl(game, ref.name).index
 
             def every_players(st, L):
                 cards = [c for p in range(st.n) for c in st.zones[base + k * st.n + p]]
                 spend(st, len(cards))   # each card gathered is work
                 return cards
             return every_players
-        if kind in ("table", "class"):      # a card kind's value is its name
-            name = ref[1]
+        if kind in (RefKind.TABLE, RefKind.CLASS):      # a card kind's value is its name
+            name = ref.name
             return lambda st, L: name
         raise AssertionError(ref)
 
-    def place_id(self, ref: tuple) -> int:
+    def place_id(self, ref: Ref) -> int:
         """The fixed number a location (its holder id), a counter or a table zone name stands for."""
-        kind, name = ref[0], ref[1]
-        if kind == "location":
+        kind, name = ref.kind, ref.name
+        if kind == RefKind.LOCATION:
             return 1 + self.game.locations.index(name)
-        if kind == "counter":
+        if kind == RefKind.COUNTER:
             return self.game.counters.index(name)
         return zone_decl(self.game, name).index
 
@@ -187,45 +188,45 @@ class ExprCompiler:
 
     def c_Attr(self, e: n.Attr) -> Fn:
         game, obj, ref = self.game, self.expr(e.obj), e.ref
-        kind = ref[0]
+        kind = ref.kind
         local = local_name(e.obj)
-        if kind == "pcounter":
+        if kind == RefKind.PCOUNTER:
             ci, base = game.counters.index(e.name), game.player_holder
             if local is not None:     # the common `p.counter`: one closure, not two
                 return lambda st, L: st.counters[base + L[local]][ci]
             return lambda st, L: st.counters[base + obj(st, L)][ci]
-        if kind == "pvar":
+        if kind == RefKind.PVAR:
             vi = game.var_names.index(e.name)
             if local is not None:
                 return lambda st, L: st.vars[L[local]][vi]
             return lambda st, L: st.vars[obj(st, L)][vi]
-        if kind == "pzone":
+        if kind == RefKind.PZONE:
             base, k = len(game.table_zones), zone_decl(game, e.name).index
             return lambda st, L: base + k * st.n + obj(st, L)
-        if kind == "seat":
+        if kind == RefKind.SEAT:
             return obj
-        if kind in ("hcounter", "gcounter"):
+        if kind in (RefKind.HCOUNTER, RefKind.GCOUNTER):
             ci = game.counters.index(e.name)
             return lambda st, L: st.counters[obj(st, L)][ci]
-        if kind == "lprop":
+        if kind == RefKind.LPROP:
             table = [None] + [self._prop_value(self.sym.locations[name].get(e.name)) for name in game.locations]
             return lambda st, L: None if (h := obj(st, L)) is None else table[h]
-        if kind == "cprop":
+        if kind == RefKind.CPROP:
             table = [self._prop_value((self.sym.counters[name] or {}).get(e.name)) for name in game.counters]
             return lambda st, L: None if (c := obj(st, L)) is None else table[c]
-        if kind == "cardprop":
+        if kind == RefKind.CARDPROP:
             table = [ctype.props.get(e.name, 0) for ctype in game.card_type]
             return lambda st, L: table[obj(st, L)]
-        if kind == "ccounter":
+        if kind == RefKind.CCOUNTER:
             ci, base = game.counters.index(e.name), game.player_holder
             return lambda st, L: st.counters[base + st.n + obj(st, L)][ci]
-        if kind == "cardowner":
+        if kind == RefKind.CARDOWNER:
             return lambda st, L: st.lay.zones[st.loc[obj(st, L)]][1]
-        if kind == "outcome":
+        if kind == RefKind.OUTCOME:
             faces = frozenset(f for f, o in game.dice[die_of(e.obj.type)].items() if o == e.name)
             rolled = metered(obj)
             return lambda st, L: sum(1 for f in rolled(st, L) if f in faces)
-        if kind == "total":
+        if kind == RefKind.TOTAL:
             rolled, limit, span = metered(obj), game.number_limit, e.span
 
             def total(st, L):
@@ -234,9 +235,9 @@ class ExprCompiler:
                     return v
                 raise too_big(v, limit, span)
             return total
-        if kind == "size":
+        if kind == RefKind.SIZE:
             return lambda st, L: len(obj(st, L))
-        if kind == "column":
+        if kind == RefKind.COLUMN:
             col = e.name
             return lambda st, L: st.lay.tables[obj(st, L)][col]
         raise AssertionError(ref)
@@ -345,11 +346,11 @@ class ExprCompiler:
         obj, neg = self.expr(e.obj), e.negated
         if e.ref is None:
             return lambda st, L: False
-        if e.ref[0] == "class_local":
-            test = kind_test(self.game, self.sym, obj, e.ref[1])
-        elif e.ref[0] in ("role", "team"):
+        if e.ref.kind == RefKind.CLASS_LOCAL:
+            test = kind_test(self.game, self.sym, obj, e.ref.name)
+        elif e.ref.kind in (RefKind.ROLE, RefKind.TEAM):
             kind, name = e.ref
-            if kind == "role":
+            if kind == RefKind.ROLE:
                 test = lambda st, L: (p := obj(st, L)) is not None and st.lay.roles[p] == name
             else:
                 test = lambda st, L: obj(st, L) in st.lay.team_players[name]
@@ -372,9 +373,9 @@ class ExprCompiler:
 
     def c_Call(self, e: n.Call) -> Fn:
         kind, name = e.ref
-        if kind == "hoisted":            # a procedure's value, computed before the statement (compiler.hooks)
+        if kind == RefKind.HOISTED:            # a procedure's value, computed before the statement (compiler.hooks)
             return lambda st, L: L[name]
-        if kind == "function":
+        if kind == RefKind.FUNCTION:
             params, body = self.functions[name]
             args = [self.expr(a.value) for a in e.args]
             if len(args) == 1:          # the usual case, without building a comprehension
@@ -425,12 +426,12 @@ _CLOSURES = Dispatch(ExprCompiler, "c_", n.Expr)
 require("the expression compiler", _CLOSURES)
 
 
-def is_of_kind(ctype: CardType, ref: tuple) -> bool:
+def is_of_kind(ctype: CardType, ref: Ref) -> bool:
     """Does a card type answer to a card id, a tag or a slot (a checked ``("card"|"tag"|"slot", name)``)?"""
     kind, name = ref
-    if kind == "card":
+    if kind == RefKind.CARD:
         return ctype.id == name
-    if kind == "tag":
+    if kind == RefKind.TAG:
         return name in ctype.tags
     return ctype.slot == name
 
@@ -443,4 +444,4 @@ def zone_decl(game: Game, name: str) -> ZoneDecl:
 
 def local_name(e: n.Expr) -> str | None:
     """The name, if the expression is just a local name."""
-    return e.ref[1] if isinstance(e, n.Name) and e.ref and e.ref[0] == "local" else None
+    return e.ref.name if isinstance(e, n.Name) and e.ref and e.ref.kind == RefKind.LOCAL else None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import nodes as n
+from ..refs import RefKind
 
 if TYPE_CHECKING:
     from ..game import ZoneDecl
@@ -59,7 +60,7 @@ def card_gate(tree: n.Expr | None, ec: ExprCompiler) -> tuple[list[bool] | None,
 def card_table(e: n.Expr | None, ec: ExprCompiler) -> list[bool] | None:
     """One bool per card instance: ``e``'s value with `card` bound to it, if ``e`` reads nothing else."""
     if isinstance(e, n.IsTest):
-        if bound_name(e.obj) != "card" or e.ref is None or e.ref[0] not in _CARD_KINDS:
+        if bound_name(e.obj) != "card" or e.ref is None or e.ref.kind not in _CARD_KINDS:
             return None
         table = ec.member_table(e.ref)
         return [not x for x in table] if e.negated else list(table)
@@ -79,7 +80,7 @@ def card_table(e: n.Expr | None, ec: ExprCompiler) -> list[bool] | None:
 def bound_name(e: n.Expr) -> str | None:
     """The bound name a checked expression is (`target`, `me`, `card`), if it is a bare one."""
     ref = getattr(e, "ref", None)
-    return ref[1] if isinstance(e, n.Name) and ref and ref[0] == "local" else None
+    return ref.name if isinstance(e, n.Name) and ref and ref.kind == RefKind.LOCAL else None
 
 
 def quiet_draw(s: n.Stmt, zone_triggers: frozenset[str] | None, zones: list[ZoneDecl]) -> bool:
@@ -99,8 +100,8 @@ def quiet_draw(s: n.Stmt, zone_triggers: frozenset[str] | None, zones: list[Zone
 def zone_named(e: n.Expr) -> str | None:
     """The declared zone a zone expression names (`tree_deck`, `me.hand`), or None if it is computed."""
     ref = getattr(e, "ref", None)
-    if isinstance(e, n.Name) and ref and ref[0] == "zone":
-        return ref[1]
-    if isinstance(e, n.Attr) and ref and ref[0] == "pzone":
+    if isinstance(e, n.Name) and ref and ref.kind == RefKind.ZONE:
+        return ref.name
+    if isinstance(e, n.Attr) and ref and ref.kind == RefKind.PZONE:
         return e.name
     return None

@@ -21,6 +21,7 @@ from ..check_types import die_of
 from ..errors import RuleError
 from ..interpreter import Frame
 from ..limits import over_budget, roll_dice, spend
+from ..refs import Ref, RefKind
 from .expressions import Fn
 
 #: Past every instruction: a frame whose pc is here is finished.
@@ -157,7 +158,7 @@ class HookStatements:
                 return                  # a filter or generator: the checker allows no procedure there
             for child in node.children():
                 visit(child)
-            if isinstance(node, n.Call) and node.ref and node.ref[0] == "procedure":
+            if isinstance(node, n.Call) and node.ref and node.ref.kind == RefKind.PROCEDURE:
                 found.append(node)
         for node in n.nodes_in([e for e in exprs if e is not None]):
             visit(node)
@@ -173,7 +174,7 @@ class HookStatements:
             start, finish = self.call_for_value(call, lambda st, L, v, hidden=hidden: L.__setitem__(hidden, v))
             b.emit(start, call.span)
             b.emit(finish, call.span)
-            call.ref = ("hoisted", hidden)
+            call.ref = Ref(RefKind.HOISTED, hidden)
 
     def call_for_value(self, call: n.Call, store: Callable) -> tuple[Callable, Callable]:
         """Two instructions: push the procedure's frame (told where its caller is), then store its value."""
@@ -201,7 +202,7 @@ class HookStatements:
     def s_Assign(self, s: n.Assign, b) -> None:
         """`x = procedure(args)` (its frame runs, then its value is stored) or a value using procedures."""
         call = s.value
-        if not (isinstance(call, n.Call) and call.ref and call.ref[0] == "procedure"):
+        if not (isinstance(call, n.Call) and call.ref and call.ref.kind == RefKind.PROCEDURE):
             self.emit_value_calls([s.value], b)
             self.emit_straight([s], b)
             return

@@ -16,6 +16,7 @@ from ..visitors import Dispatch
 from ..check_types import CARD, PLAYER, ZONE, die_of, tuple_items
 from .codegen import Body, Unit
 from .expressions import local_name, zone_decl
+from ..refs import Ref, RefKind
 
 if TYPE_CHECKING:
     from .expressions import ExprCompiler
@@ -104,12 +105,12 @@ class ExprSource:
     def iterable(self, e: n.Expr, u: Unit, copy: bool = False) -> str:
         """Source for the items of a list that is only read, once: `players` as a range while nobody is out
         (no list to build), anything else as ``as_list`` gives it."""
-        if isinstance(e, n.Name) and e.ref[0] == "players":
+        if isinstance(e, n.Name) and e.ref.kind == RefKind.PLAYERS:
             return "(range(st.n) if True not in st.out else _live_players(st))"
-        if isinstance(e, n.Name) and e.ref[0] in ("role", "team") and e.type != PLAYER:
+        if isinstance(e, n.Name) and e.ref.kind in (RefKind.ROLE, RefKind.TEAM) and e.type != PLAYER:
             # the layout's own list, not a copy: a layout is shared by every game of its player count,
             # and nothing changes it (these are read here, never stored)
-            return f"st.lay.{e.ref[0]}_players[{e.ref[1]!r}]"
+            return f"st.lay.{e.ref.kind}_players[{e.ref.name!r}]"
         return self.as_list(e, u, copy)
 
     def as_cards(self, e: n.Expr, u: Unit) -> str:
@@ -136,28 +137,28 @@ class ExprSource:
     # -- names and attributes -------------------------------------------------------------------
 
     def x_Name(self, e: n.Name, u: Unit) -> str | None:
-        kind = e.ref[0]
-        if kind == "local":
-            return self.local(e.ref[1])
-        if kind == "players":
+        kind = e.ref.kind
+        if kind == RefKind.LOCAL:
+            return self.local(e.ref.name)
+        if kind == RefKind.PLAYERS:
             return "_live_players(st)"
-        if kind == "others":
+        if kind == RefKind.OTHERS:
             self.reads += 1
             return "[q for q in _live_from(st, L['me']) if q != L['me']]"
-        if kind == "game":
+        if kind == RefKind.GAME:
             return "0"
-        if kind == "turn":
+        if kind == RefKind.TURN:
             return "st.turn"
-        if kind == "role":
+        if kind == RefKind.ROLE:
             if e.type == PLAYER:
-                return f"(st.lay.role_players[{e.ref[1]!r}] or [None])[0]"
-            return f"list(st.lay.role_players[{e.ref[1]!r}])"
-        if kind == "team":
-            return f"list(st.lay.team_players[{e.ref[1]!r}])"
-        if kind == "param":
-            return u.constant(self.ec.sym.params[e.ref[1]])
-        if kind in ("table", "class"):      # a card kind's value is its name
-            return repr(e.ref[1])
+                return f"(st.lay.role_players[{e.ref.name!r}] or [None])[0]"
+            return f"list(st.lay.role_players[{e.ref.name!r}])"
+        if kind == RefKind.TEAM:
+            return f"list(st.lay.team_players[{e.ref.name!r}])"
+        if kind == RefKind.PARAM:
+            return u.constant(self.ec.sym.params[e.ref.name])
+        if kind in (RefKind.TABLE, RefKind.CLASS):      # a card kind's value is its name
+            return repr(e.ref.name)
         return None
 
     def x_ListLit(self, e: n.ListLit, u: Unit) -> str:
@@ -167,42 +168,42 @@ class ExprSource:
         return "[" + ", ".join(self.src(x, u) for x in e.items) + "]"
 
     def x_Attr(self, e: n.Attr, u: Unit) -> str | None:
-        game, kind = self.game, e.ref[0]
+        game, kind = self.game, e.ref.kind
         local = local_name(e.obj)
         obj = self.local(local) if local is not None else self.src(e.obj, u)
-        if kind == "pcounter":
+        if kind == RefKind.PCOUNTER:
             return f"st.counters[{game.player_holder} + {obj}][{game.counters.index(e.name)}]"
-        if kind == "pvar":
+        if kind == RefKind.PVAR:
             return f"st.vars[{obj}][{game.var_names.index(e.name)}]"
-        if kind == "pzone":
+        if kind == RefKind.PZONE:
             base, k = len(game.table_zones), zone_decl(game, e.name).index
             return f"{base} + {k} * st.n + {obj}"
-        if kind == "seat":
+        if kind == RefKind.SEAT:
             return obj
-        if kind in ("hcounter", "gcounter"):
+        if kind in (RefKind.HCOUNTER, RefKind.GCOUNTER):
             return f"st.counters[{obj}][{game.counters.index(e.name)}]"
-        if kind == "lprop":
+        if kind == RefKind.LPROP:
             table = [None] + [self.ec._prop_value(self.ec.sym.locations[name].get(e.name)) for name in game.locations]
             return self.none_or(obj, table, u)
-        if kind == "cprop":
+        if kind == RefKind.CPROP:
             table = [self.ec._prop_value((self.ec.sym.counters[name] or {}).get(e.name)) for name in game.counters]
             return self.none_or(obj, table, u)
-        if kind == "outcome":
+        if kind == RefKind.OUTCOME:
             faces = frozenset(f for f, o in game.dice[die_of(e.obj.type)].items() if o == e.name)
             return f"_count_in(_metered(st, {obj}), {u.constant(faces)})"
-        if kind == "total":
+        if kind == RefKind.TOTAL:
             return self.checked(f"sum(_metered(st, {obj}))", e.span, u)
-        if kind == "cardprop":
+        if kind == RefKind.CARDPROP:
             table = [ctype.props.get(e.name, 0) for ctype in game.card_type]
             about = f"each card instance's {e.name!r}"
             return f"{u.constant(table, about)}[{obj}]"
-        if kind == "ccounter":
+        if kind == RefKind.CCOUNTER:
             return f"st.counters[{game.player_holder} + st.n + {obj}][{game.counters.index(e.name)}]"
-        if kind == "cardowner":
+        if kind == RefKind.CARDOWNER:
             return f"st.lay.zones[st.loc[{obj}]][1]"
-        if kind == "size":
+        if kind == RefKind.SIZE:
             return f"len({obj})"
-        if kind == "column":
+        if kind == RefKind.COLUMN:
             return f"st.lay.tables[{obj}][{e.name!r}]"
         return None
 
@@ -247,14 +248,14 @@ class ExprSource:
     def x_IsTest(self, e: n.IsTest, u: Unit) -> str | None:
         if e.ref is None:
             return "False"
-        kind = e.ref[0]
-        if kind == "class_local":
+        kind = e.ref.kind
+        if kind == RefKind.CLASS_LOCAL:
             return None
         obj, t = self.src(e.obj, u), u.temp()
-        if kind == "role":
-            test = f"(({t} := {obj}) is not None and st.lay.roles[{t}] == {e.ref[1]!r})"
-        elif kind == "team":
-            test = f"(({obj}) in st.lay.team_players[{e.ref[1]!r}])"
+        if kind == RefKind.ROLE:
+            test = f"(({t} := {obj}) is not None and st.lay.roles[{t}] == {e.ref.name!r})"
+        elif kind == RefKind.TEAM:
+            test = f"(({obj}) in st.lay.team_players[{e.ref.name!r}])"
         else:
             table = u.constant(self.ec.member_table(e.ref), _kind_words(e.ref))
             test = f"(({t} := {obj}) is not None and {table}[{t}])"
@@ -264,10 +265,10 @@ class ExprSource:
 
     def x_Call(self, e: n.Call, u: Unit) -> str | None:
         kind, name = e.ref
-        if kind == "hoisted":
+        if kind == RefKind.HOISTED:
             self.reads += 1
             return f"L[{name!r}]"
-        if kind == "function":
+        if kind == RefKind.FUNCTION:
             params, body = self.ec.functions[name]
             values = [self.src(a.value, u) for a in e.args]
             inlined = self.inlined(name, params, values, u)
@@ -428,10 +429,9 @@ class ExprSource:
 _SOURCES = Dispatch(ExprSource, "x_", n.Expr)
 
 
-def _kind_words(ref: tuple) -> str:
+def _kind_words(ref: Ref) -> str:
     """What a table of one bool per card instance answers, for the listing."""
-    kind, name = ref
-    return f"per card instance: is it {'the card' if kind == 'card' else 'of ' + kind} {name!r}?"
+    return f"per card instance: is it {'the card' if ref.kind == RefKind.CARD else f'of {ref.kind}'} {ref.name!r}?"
 
 
 def _size(tree: n.Expr) -> int:

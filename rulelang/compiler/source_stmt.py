@@ -16,6 +16,7 @@ from ..visitors import Dispatch
 from .. import statements as homes  # noqa: F401  (their node classes exist before the table at the end)
 from .codegen import FRAME_PC, Body
 from .expressions import local_name
+from ..refs import RefKind
 
 if TYPE_CHECKING:
     from .source_expr import ExprSource
@@ -64,7 +65,7 @@ class StmtSource:
             out.line(f"L[{target.id!r}] = {value}", span)
         elif isinstance(target, n.Index):
             out.line(f"_set_counter(st, {self.xs.holder(target.obj, u)}, {self.e(target.key, out)}, {value})", span)
-        elif target.ref[0] == "pvar":
+        elif target.ref.kind == RefKind.PVAR:
             self.set_player_var(self.e(target.obj, out), target.name, value, span, out)
         else:
             ci = self.game.counters.index(target.name)
@@ -84,7 +85,7 @@ class StmtSource:
 
     def g_Assign(self, s: n.Assign, out: Body) -> None:
         target = s.target
-        if isinstance(target, n.Attr) and target.ref[0] == "pvar" and local_name(target.obj) is not None:
+        if isinstance(target, n.Attr) and target.ref.kind == RefKind.PVAR and local_name(target.obj) is not None:
             self.set_player_var(f"L[{local_name(target.obj)!r}]", target.name, self.e(s.value, out), s.span, out)
             return
         v = out.unit.temp("v")

@@ -29,6 +29,7 @@ from .forms import quiet_draw
 from .hooks import HookStatements, Label, goto
 from .plays import PlayStatements
 from .sites import Sites
+from ..refs import RefKind
 
 
 class Builder:
@@ -252,9 +253,9 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         if isinstance(target, n.Index):
             holder, key = ec.holder(target.obj), ec.expr(target.key)
             return lambda st, L, v: set_counter(st, holder(st, L), key(st, L), v)
-        kind = target.ref[0]
+        kind = target.ref.kind
         obj = ec.expr(target.obj)
-        if kind == "pvar":
+        if kind == RefKind.PVAR:
             vi = game.var_names.index(target.name)
             who = local_name(target.obj)
             if who is not None:          # `p.at = ...` for a local p: the commonest target, read directly
@@ -266,7 +267,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
 
     def f_Assign(self, s: n.Assign) -> Fn:
         target = s.target
-        if isinstance(target, n.Attr) and target.ref[0] == "pvar" and local_name(target.obj) is not None:
+        if isinstance(target, n.Attr) and target.ref.kind == RefKind.PVAR and local_name(target.obj) is not None:
             return self.assign_player_var(target, self.ec.expr(s.value))
         store, value = self.setter(target), self.ec.expr(s.value)
         return lambda st, L: store(st, L, value(st, L))

@@ -18,6 +18,7 @@ from .. import nodes as n
 from ..check_types import tuple_items
 from ..limits import MAX_OPTIONS, spend
 from ..visitors import Dispatch
+from ..refs import RefKind
 
 if TYPE_CHECKING:
     from ..engine import State
@@ -107,10 +108,10 @@ class _Folder:
         self.work += 1
         if self.work > FOLD_WORK:
             raise _Unknown
-        if isinstance(e, n.Name) and e.ref and e.ref[0] == "local":
-            if e.ref[1] not in env:
+        if isinstance(e, n.Name) and e.ref and e.ref.kind == RefKind.LOCAL:
+            if e.ref.name not in env:
                 raise _Unknown
-            return env[e.ref[1]]
+            return env[e.ref.name]
         mentions = self.mentions.get(id(e))
         if mentions is None:
             mentions = self.mentions[id(e)] = _mentions(e, env)
@@ -214,7 +215,7 @@ def _order(op: str, a: Any, b: Any) -> bool:
 
 def _mentions(e: n.Expr, env: dict) -> bool:
     """Does ``e`` read a name bound by a loop being folded?"""
-    return any(isinstance(x, n.Name) and x.ref and x.ref[0] == "local" and x.ref[1] in env for x in n.walk(e))
+    return any(isinstance(x, n.Name) and x.ref and x.ref.kind == RefKind.LOCAL and x.ref.name in env for x in n.walk(e))
 
 
 # -- options -------------------------------------------------------------------------------------
