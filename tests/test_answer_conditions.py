@@ -67,17 +67,21 @@ PHASES = """phases:
 """
 
 
-def test_me_in_a_procedure_called_from_a_phase_played_in_rounds_is_a_clear_error(tmp_path: Path) -> None:
-    """The checker lets procedures read `me` when some phase is played by seat; a round has no `me`."""
+@pytest.mark.parametrize("effect", ["me.coin += 1", "p.bet = one(me)"])
+def test_me_in_a_procedure_called_from_a_phase_played_in_rounds_is_a_clear_error(tmp_path: Path, effect: str) -> None:
+    """The checker lets procedures read `me` when some phase is played by seat; a round has no `me`. Passed to
+    a function that never reads it, `me` still fails at the call (a function written where it is called
+    reads its arguments as its call would: compiler/source_expr.py, ``inlined``)."""
     folder = tmp_path / "rounds"
     shutil.copytree(Path(__file__).resolve().parent / "broken" / "_valid", folder)
     game = folder / "game.yaml"
     text = game.read_text(encoding="utf-8")
-    text = text.replace("    effect: move n coin from p to pot\n", "    effect: me.coin += 1\n", 1)
+    text = text.replace("    effect: move n coin from p to pot\n", f"    effect: {effect}\n", 1)
+    text = text.replace("functions:\n", "functions:\n  one:\n    params: {x: player}\n    value: \"1\"\n", 1)
     start, end = text.index("turn:\n"), text.index("end:\n")
     text = text[:start] + PHASES + text[end:]
     game.write_text(text, encoding="utf-8")
     with pytest.raises(rulelang.RuleError) as caught:
         rulelang.load_game(folder).new_state(2, seed=1)
     assert caught.value.message.startswith("'me' has no value here")
-    assert "me.coin += 1" in text.splitlines()[caught.value.span.line - 1]
+    assert effect in text.splitlines()[caught.value.span.line - 1]

@@ -26,8 +26,9 @@ if TYPE_CHECKING:
 MAX_NESTING = 20
 
 #: An argument's source that may stand for its parameter wherever a function's body reads it: a Python
-#: variable, a local read from ``L`` or a literal (reading it again gives the same value at no cost).
-_PLAIN = re.compile(r"_[a-z]+\d+|_x|L\[('[A-Za-z_][A-Za-z0-9_]*')\]|-?\d+|None|True|False")
+#: variable or a literal (reading it again, or not at all, gives the same value and never fails). A local
+#: read from ``L`` is not one: a missing `me` must fail at the call, as it does when the dict is built.
+_PLAIN = re.compile(r"_[a-z]+\d+|_x|-?\d+|None|True|False")
 
 #: The most nodes a spec function's body may have to be written where it is called (``inlined``).
 MAX_INLINED = 60
