@@ -283,6 +283,10 @@ class ExprSource:
             return f"_next_live(st, {self.src(e.args[0].value, u)}, -1)"
         if name == "seats_from":
             return f"_live_from(st, {self.src(e.args[0].value, u)})"
+        if name in ("max", "min") and len(e.args) == 2:      # the commonest, max(0, x): no call
+            a, b, keep = u.temp("m"), u.temp("m"), ">=" if name == "max" else "<="
+            first, second = (self.src(arg.value, u) for arg in e.args)
+            return f"({a} if ({a} := {first}) {keep} ({b} := {second}) else {b})"
         if name in ("max", "min") and len(e.args) > 1:
             return f"{name}({', '.join(self.src(a.value, u) for a in e.args)})"
         if name == "range":

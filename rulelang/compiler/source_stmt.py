@@ -109,8 +109,14 @@ class StmtSource:
         out.line(f"if {c} is not None and {a} is not None and {z} is not None:", span)
         with out.indented():
             out.line(f"{have} = st.counters[{a}][{c}]", span)
-            amount = have if s.amount is None else f"max(0, min({self.e(s.amount, out)}, {have}))"
-            out.line(f"{k} = {amount}", span)
+            if s.amount is None:
+                out.line(f"{k} = {have}", span)
+            else:                       # max(0, min(amount, have)), without the two calls
+                out.line(f"{k} = {self.e(s.amount, out)}", span)
+                out.line(f"if {k} > {have}:", span)
+                out.line(f"    {k} = {have}", span)
+                out.line(f"if {k} < 0:", span)
+                out.line(f"    {k} = 0", span)
             out.line(f"if {k}:", span)
             with out.indented():
                 out.line(f"if st.counters[{z}][{c}] + {k} > {limit}:", span)
