@@ -221,6 +221,22 @@ def test_a_function_that_reads_only_its_parameters_is_written_where_it_is_called
             assert record.fingerprint(generated, players, seed) == record.fingerprint(closures, players, seed)
 
 
+def test_an_expression_split_apart_inside_a_loop_or_a_comprehension_reads_their_names(tmp_path: Path) -> None:
+    """Expressions nested past MAX_NESTING are compiled as functions of their own, called with ``L``: the
+    name of the loop or comprehension they stand in must be read from there, not from the Python variable
+    of the function that calls them (which they cannot see)."""
+    deep = "(" * 30 + "p.coin" + " + 1)" * 30        # the name read at the bottom, 30 levels down
+    folder = game_with(tmp_path, ["for each p in players:", "  p.coin = 3",
+                                  f"for each p in players where {deep} > 30:",
+                                  f"  p.bet = count(q in players where {deep.replace('p.', 'q.')} > 0)"])
+    doc = load_document(folder)
+    generated, closures = compile_game(doc), compile_game(doc, python=False)
+    for players in (2, 3):
+        state = generated.new_state(players, 1, before_first_turn=True)
+        assert [row[state.game.var_names.index("bet")] for row in state.vars] == [players] * players
+        assert record.fingerprint(generated, players, 1) == record.fingerprint(closures, players, 1)
+
+
 # --- rulelang compile --python -------------------------------------------------------------------------
 
 def test_compile_python_prints_a_module_with_each_function_under_its_spec_line(capsys) -> None:

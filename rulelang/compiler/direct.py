@@ -93,11 +93,12 @@ class DirectCompiler:
         u = Unit()
         body = u.new_function("direct")
         body.line("_n = len(st.stack)")
-        for op, span in parts.prefix:
-            self.instruction(op, span, body)
-        self.block(parts.stmts, body)
-        for op, span in parts.suffix:
-            self.instruction(op, span, body)
+        with self.xs.own_unit():
+            for op, span in parts.prefix:
+                self.instruction(op, span, body)
+            self.block(parts.stmts, body)
+            for op, span in parts.suffix:
+                self.instruction(op, span, body)
         guarded_lines(body)
         function = build(u)
         self.program.units.append((_where_of(parts.stmts), u))

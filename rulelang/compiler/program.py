@@ -36,7 +36,8 @@ class Program:
             return None
         u = Unit()
         body = u.new_function("expression")          # first: the function build returns
-        text = self.expressions.root(e, u)
+        with self.expressions.own_unit():
+            text = self.expressions.root(e, u)
         if text is None:
             return None                                # the unit is dropped unbuilt
         body.line(f"return {text}", e.span)
@@ -49,9 +50,10 @@ class Program:
         asked in order at every `check end`, in one call)."""
         u = Unit()
         body = u.new_function("expression")
-        for k, e in enumerate(exprs):
-            body.line(f"if {self.expressions.src(e, u)}:", e.span)
-            body.line(f"    return {k}", e.span)
+        with self.expressions.own_unit():
+            for k, e in enumerate(exprs):
+                body.line(f"if {self.expressions.src(e, u)}:", e.span)
+                body.line(f"    return {k}", e.span)
         body.line("return -1")
         function = build(u)
         self.units.append((_where(exprs[0].span if exprs else None), u))
@@ -66,7 +68,8 @@ class Program:
         body = u.new_function("instruction", "st, fr") if instruction else u.new_function("statements")
         if instruction:
             body.line(f"L = {FRAME_LOCALS}")
-        self.statements_source.block(stmts, body)
+        with self.expressions.own_unit():
+            self.statements_source.block(stmts, body)
         guarded_lines(body)
         function = build(u)
         self.units.append((_where(stmts[0].span if stmts else None), u))
@@ -77,7 +80,8 @@ class Program:
         u = Unit()
         body = u.new_function("instruction", "st, fr")
         body.line(f"L = {FRAME_LOCALS}")
-        fill(body)
+        with self.expressions.own_unit():
+            fill(body)
         function = build(u)
         self.units.append((_where(span), u))
         return function

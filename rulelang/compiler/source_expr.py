@@ -8,8 +8,8 @@ kind of expression works before it is taught to the generator.
 from __future__ import annotations
 
 import re
-
-from typing import TYPE_CHECKING
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Iterator
 
 from .. import nodes as n
 from ..visitors import Dispatch
@@ -49,6 +49,16 @@ class ExprSource:
         self.opaque = 0
         #: how many times code was written that reads a local from ``L`` by its name
         self.reads = 0
+
+    @contextmanager
+    def own_unit(self) -> Iterator[None]:
+        """While another unit is written (a function of its own, called with ``L``), the Python variables of
+        the one being written now are not there: it reads every local from ``L``."""
+        outer, self.aliases = self.aliases, {}
+        try:
+            yield
+        finally:
+            self.aliases = outer
 
     def local(self, name: str) -> str:
         """Source reading the local ``name``: its Python variable in a comprehension, else ``L``."""
