@@ -2,7 +2,7 @@
 
 ``start_game`` makes the state of a new game (``Game.new_state``): who goes
 first, the ``started`` event, then the turn loop runs to the first decision.
-The turn loop is one procedure, assembled by the compiler (compiler/__init__.py)
+The turn loop is one procedure, assembled by the compiler (compiler/turn_loop.py)
 from the instructions made here: begin a turn, start a step, and pass to the
 next seat or phase. ``end_turn`` unwinds to it, and ``check_end`` asks the end
 conditions in order.
@@ -101,7 +101,7 @@ def _ended(st: State, cond: EndCondition, local: dict) -> bool:
     return True
 
 
-# --- the turn loop's own instructions (assembled by compiler/__init__.py) -----------------
+# --- the turn loop's own instructions (assembled by compiler/turn_loop.py) ----------------
 
 def begin_turn(phase: Phase, in_place: list[tuple[str, Fn | None, Fn | None, int | None]] | None = None) -> Callable:
     """The first instruction of a phase's turns: count the turn (past the limit is an error) and say whose it is.

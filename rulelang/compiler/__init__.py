@@ -9,7 +9,7 @@ turn loop and the end conditions.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 from .. import nodes as n
 from ..bindings import Rule, scope as bound
@@ -20,23 +20,20 @@ from ..decisions import place_of
 from ..cards import after_resolving, discard_played, place_played
 from ..game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
 from ..errors import RulelangError, SpecError, raise_all
-from ..interpreter import Frame
 from ..loader import Document
 from ..model import Event, RuleText
-from ..model import Phase as PhaseSpec
 from ..model_build import build_spec, symbols_of
 from ..parser import parse_block, parse_expression
 from ..limits import FUNCTION_DEPTH
-from ..turns import begin_turn, call_step, next_turn
 from .bounds import function_order, too_deep_functions
 from .program import Program
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .forms import card_gate, target_form
 from .statements import Builder, StmtCompiler
+from .turn_loop import assemble_turn_loop
 from .derived import mark_zones, reads_only_zones, zones_read
-from .direct import Parts, compile_direct, turn_in_place
+from .direct import Parts, compile_direct
 from .hook_decls import HookDeclarations
-from .hooks import fire_turn_hooks
 from ..check_hooks import RETURNS
 from ..refs import RefKind
 
@@ -360,7 +357,8 @@ class GameCompiler(HookDeclarations):
         played = {c.play_proc for c in g.cards if c.play_proc is not None}
         procedures = {index: parts for index, parts in blocks.items() if index in played or index in proc_ids.values()}
         self.direct_steps = compile_direct(self, sc, g.program, procedures, framed_steps) if self.python else {}
-        self.generate_main(main, setup, phases)
+        self.finish(main, assemble_turn_loop(g, self.turn_hooks, self.direct_steps, setup, phases))
+        g.main = main
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]
 
@@ -427,39 +425,6 @@ class GameCompiler(HookDeclarations):
             gate, exact = card_gate(_tree(jobs, trig.cond.path), ec) if trig.cond is not None else (None, False)
             (decl.on_enter if event is Event.ENTER else decl.on_leave).append((cond, proc, gate, exact))
         return resolve
-
-    def generate_main(self, main: int, setup: int | None, phases: list[tuple[PhaseSpec, list]]) -> None:
-        """The turn loop: setup, then each phase's turns of steps, until an end condition holds."""
-        g = self.game
-        b = Builder("the turn loop")
-        if setup is not None:
-            b.emit(lambda st, fr: st.stack.append(Frame(setup, 0, {})), None)
-        for k, (spec, steps) in enumerate(phases):
-            phase = g.phases[k]
-            seat = spec.seat
-            hooks = self.turn_hooks
-            phase.begin_pc = b.emit(begin_turn(phase, turn_in_place(steps, hooks, self.direct_steps)), spec.limit_span or spec.span)
-            if hooks.get(("start turn", "")):
-                b.emit(fire_turn_hooks(hooks[("start turn", "")], seat), None)
-            for name, proc, span in steps:      # an inline step's failure without a place of its own points here
-                g.step_pcs[name] = b.emit(call_step(name, proc, seat, _before_step(hooks, name, seat),
-                                                    self.direct_steps.get(name)), span)
-                g.step_phase[name] = k
-                if hooks.get(("after step", name)):
-                    b.emit(fire_turn_hooks(hooks[("after step", name)], seat), None)
-            if hooks.get(("end turn", "")):
-                phase.end_pc = b.emit(fire_turn_hooks(hooks[("end turn", "")], seat), None)
-                b.emit(next_turn(g, k), spec.until_span)
-            else:
-                phase.end_pc = b.emit(next_turn(g, k), spec.until_span)
-        self.finish(main, b)
-        g.main = main
-
-
-def _before_step(hooks: dict, name: str, seat: bool) -> Callable | None:
-    """The instruction that starts a step's `before step` triggers, if it has any."""
-    before = hooks.get(("before step", name))
-    return fire_turn_hooks(before, seat) if before else None
 
 
 def _calls_in(node: Any) -> list[n.Call]:
