@@ -192,7 +192,7 @@ def decide(st: State, offer: Callable, take: Callable, local: dict) -> None:
     (``choices._decision``) asks it and takes the answer: ``offer`` gives (player, kind, prompt, options,
     values); one option (or none) is taken at once unless the game asks single options."""
     player, kind, _, options, values = offer(st, local)
-    if not values or len(values) == 1 and not st.ask_single:
+    if not st.asks(values):
         take(st, local, values[0] if values else None)
         return
     take(st, local, st.answer_one_in_place(kind, player, options, values))

@@ -202,6 +202,11 @@ class DecisionProtocol:
             self.pending = None
             run(self)
 
+    def asks(self, values: list) -> bool:
+        """Whether one player's decision among ``values`` is asked: more than one option, or one when the game
+        asks single options. Otherwise its one option (or none: None) is taken at once."""
+        return len(values) > 1 or bool(values) and self.ask_single
+
     def ask(self, kind: str, prompt: str, players: list[int], options: list[list], values: list[list]) -> bool:
         """Called by an instruction: wait for these players to choose."""
         if None in players:
@@ -225,8 +230,9 @@ class DecisionProtocol:
 
     def same_answers_in_place(self, kind: str, players: list[int], offered: list, values: list) -> list:
         """``answer_in_place`` for choosers who all have the same options (a secret choice among fixed
-        options, compiler/direct.py): the values picked, in the choosers' order, each pick logged as
-        ``_pick_now`` logs it."""
+        options, compiler/direct.py): the values picked, in the choosers' order, with no list of options
+        per chooser. Each pick is ``_pick_now``'s, written out in the loop: called once per chooser, it made
+        Jack's Friends' random games 4.6% slower."""
         if None in players:
             raise _missing_player()
         pick, log, turn, count = self.autopick, self.log, self.turn, len(offered)

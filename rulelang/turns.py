@@ -131,7 +131,7 @@ def begin_turn(phase: Phase, in_place: list[tuple[str, Fn | None, Fn | None, int
                 if inline(st, local):
                     return True
                 continue
-            stack.append(markers[proc])         # play_in_place, written out: this loop runs every step
+            stack.append(markers[proc])         # play_in_place, written out: a call per step cost 2.5%
             if direct(st, local):
                 return True if st.over else None    # or the turn was unwound: the loop is at its end already
             stack.pop()

@@ -241,6 +241,16 @@ class Node:
 CHANCE_NODE, TERMINAL_NODE = Node(CHANCE), Node(TERMINAL)
 
 
+def _play(box: Any, player: int, where: dict[int, int] | None, action: int) -> None:
+    """A player's action: their option it names, found in ``where``; or, for one it does not name (a seat
+    that sits out, the no-op, an action that is not legal), as ``choose`` tells it."""
+    index = None if where is None else where.get(action)
+    if index is None:
+        box.choose(player, action)
+    else:
+        box.take(player, index, action)
+
+
 class RulelangState(pyspiel.State):
     """A pyspiel state holding the game in play (``rulelang.adapters.chance_nodes``: sampled or explicit)."""
 
@@ -331,39 +341,30 @@ class RulelangState(pyspiel.State):
         state = box.state
         return [] if state is None else box.table.legal_actions(state, player)
 
-    def _apply_action(self, action: int) -> None:
-        node = self._node
-        if node is None:            # pyspiel asks current_player first, so this is rare
-            node = self._find_node()
-        self._node = None
-        box = self._inner
-        player = node.to_move
-        if player == CHANCE:
-            box.draw(self._rules.chance_actions.outcome(action))
-            return
-        index = None if node.where is None else node.where.get(action)
-        if index is None:           # a seat that sits out, or an action that is not legal (told by choose)
-            box.choose(player, action)
-        else:
-            box.take(player, index, action)
-
-    def _apply_actions(self, actions: Sequence[int]) -> None:
-        """Every seat's action at a simultaneous node (``WAIT`` for a seat that does not choose)."""
+    def _node_to_apply(self) -> Node:
+        """The node an action is applied at, forgotten as the action moves the game on (found now if nobody
+        asked: pyspiel asks current_player first, so that is rare)."""
         node = self._node
         if node is None:
             node = self._find_node()
         self._node = None
-        box = self._inner
+        return node
+
+    def _apply_action(self, action: int) -> None:
+        node = self._node_to_apply()
+        if node.to_move == CHANCE:
+            self._inner.draw(self._rules.chance_actions.outcome(action))
+            return
+        _play(self._inner, node.to_move, node.where, action)
+
+    def _apply_actions(self, actions: Sequence[int]) -> None:
+        """Every seat's action at a simultaneous node (``WAIT`` for a seat that does not choose)."""
+        node = self._node_to_apply()
         if node.seats is None:      # not a simultaneous node: told by choose_joint
-            box.choose_joint(actions)
+            self._inner.choose_joint(actions)
             return
         for player, (_legal, where) in node.seats.items():
-            action = actions[player]
-            index = where.get(action)
-            if index is None:       # the no-op, or an action that is not legal (told by choose)
-                box.choose(player, action)
-            else:
-                box.take(player, index, action)
+            _play(self._inner, player, where, actions[player])
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

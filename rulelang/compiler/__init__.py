@@ -329,8 +329,8 @@ class GameCompiler(HookDeclarations):
             g.end.append(EndCondition(cond.name, expr(cond.when), expr(cond.winner), cond.span))
         if self.python and spec.end:
             conditions = [jobs[cond.when.path].tree for cond in spec.end]
-            g.end_first = g.program.first_true(conditions)
-            g.end_kept = reads_only_zones(g.program.units[-1][1])
+            g.end_first, unit = g.program.first_true(conditions)
+            g.end_kept = reads_only_zones(unit)
             mark_zones(list(g.zones), zones_read(conditions, ec.function_trees) if g.end_kept else set())
         g.score = self.score(expr)
         g.score_span = self.doc.span(("score",)) if g.score is not None else None

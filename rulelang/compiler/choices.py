@@ -269,7 +269,7 @@ def _decision(offer: Callable, take: Callable) -> Callable:
             take(st, L, answer[0])
             return False
         player, kind, prompt, options, values = offer(st, L)
-        if not values or len(values) == 1 and not st.ask_single:
+        if not st.asks(values):
             take(st, L, values[0] if values else None)
             return False
         waiting = st.ask(kind, prompt, [player], [options], [values])

@@ -164,6 +164,13 @@ class Body:
         self.lines.append("    " * self.depth + text)
         self.unit.spans.setdefault(self.index, {})[len(self.lines)] = span
 
+    def charge(self, units: str, span: Span | None = None) -> None:
+        """Lines taking ``units`` (source of a number) of work from the budget, as ``limits.spend`` does,
+        written out: a loop's pass, a list looked over."""
+        self.line(f"st.work -= {units}", span)
+        self.line("if st.work < 0:", span)
+        self.line("    raise _over_budget(st)", span)
+
     def indented(self) -> "Indent":
         return Indent(self)
 

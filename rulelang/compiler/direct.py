@@ -188,9 +188,7 @@ class DirectCompiler:
         who, everyone, p = u.temp("ch"), u.temp("ev"), u.temp("p")
         out.line(f"{who} = []", span)
         out.line(f"{everyone} = {self.xs.iterable(s.players, u, copy=True)}", span)
-        out.line(f"st.work -= len({everyone})", span)
-        out.line("if st.work < 0:", span)
-        out.line("    raise _over_budget(st)", span)
+        out.charge(f"len({everyone})", span)
         out.line(f"for {p} in {everyone}:", span)
         with out.indented():
             out.line(f"L[{var}] = {p}", span)
@@ -241,21 +239,14 @@ class DirectCompiler:
         with out.indented():
             out.line(f"if not ({self.xs.src(s.cond, out.unit)}):", s.cond.span)
             out.line("    break", s.cond.span)
-            out.line("st.work -= 1", s.cond.span)
-            out.line("if st.work < 0:", s.cond.span)
-            out.line("    raise _over_budget(st)", s.cond.span)
+            out.charge("1", s.cond.span)
         self.body(s.body, out)
 
     def call(self, s: n.CallStmt, out: Body) -> None:
-        """`P(args)` as ``source_stmt.call`` builds its frame's locals, then a Python call."""
+        """`P(args)` on the locals a frame of it would start with (``source_stmt.call_locals``), as a Python call."""
         name = s.call.func
         proc = self.sc.ec.proc_ids[name]
-        bound = [p for p, _ in zip(self.sc.ec.sym.procedures[name], s.call.args)]
-        items = ", ".join(f"{p!r}: {self.xs.src(a.value, out.unit)}" for p, a in zip(bound, s.call.args))
-        out.line(f"_local = {{{items}}}", s.span)
-        if "me" not in bound:
-            out.line("if 'me' in L:", s.span)
-            out.line("    _local['me'] = L['me']", s.span)
+        self.source.call_locals(s, list(self.sc.ec.sym.procedures[name]), out, s.span)
         table = out.unit.constant(self.table, "the direct function of each procedure")
         out.line(f"if _enter(st, {table}, {proc}, _local):", s.span)
         out.line("    return True", s.span)

@@ -45,9 +45,9 @@ class Program:
         self.units.append((_where(e.span), u))
         return function
 
-    def first_true(self, exprs: list[n.Expr]) -> Callable:
+    def first_true(self, exprs: list[n.Expr]) -> tuple[Callable, Unit]:
         """``f(state, locals)``: the index of the first of ``exprs`` that holds, or -1 (the end conditions,
-        asked in order at every `check end`, in one call)."""
+        asked in order at every `check end`, in one call); and its unit, for what it reads (derived.py)."""
         u = Unit()
         body = u.new_function("expression")
         with self.expressions.own_unit():
@@ -57,7 +57,7 @@ class Program:
         body.line("return -1")
         function = build(u)
         self.units.append((_where(exprs[0].span if exprs else None), u))
-        return function
+        return function, u
 
     def statements(self, stmts: list[n.Stmt], instruction: bool = False) -> Callable:
         """``f(state, locals)`` running statements that never wait; True when a final `check end` ended the game.

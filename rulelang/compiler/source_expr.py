@@ -393,9 +393,7 @@ class ExprSource:
         if bound:
             f.line(f"_saved = L.get({var}, _MISSING)")
         f.line(f"_xs = {items}")
-        f.line("st.work -= len(_xs)")
-        f.line("if st.work < 0:")
-        f.line("    raise _over_budget(st)")
+        f.charge("len(_xs)")
         bind = [f"    L[{var}] = _x"] if bound else []
         first_match = name in ("any", "first", "empty")
         if name == "all":

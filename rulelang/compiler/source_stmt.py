@@ -205,10 +205,7 @@ class StmtSource:
         u = out.unit
         xs, x = u.temp("xs"), u.temp("x")
         out.line(f"{xs} = {items}", s.span)
-        out.line(f"st.work -= len({xs})", s.span)        # a pass of a loop is work
-        out.line("if st.work < 0:", s.span)
-        with out.indented():
-            out.line("raise _over_budget(st)", s.span)
+        out.charge(f"len({xs})", s.span)                 # a pass of a loop is work
         out.line(f"for {x} in {xs}:", filter_span)
         bind = f"L[{s.var!r}] = {x}"
         if s.cond is None:
@@ -247,23 +244,25 @@ class StmtSource:
     # -- instructions of their own: loops and branches that may hold decisions ------------------
 
     def call(self, s: n.CallStmt, proc: int, names: list[str], out: Body) -> None:
-        """`P(args)`: a frame for procedure ``proc``, with its parameters' values, in order, and the
-        caller's `me` unless a parameter is named so (as ``statements._call``)."""
+        """`P(args)`: a frame for procedure ``proc``, on the locals ``call_locals`` builds."""
+        self.call_locals(s, names, out)
+        out.line(f"st.stack.append({out.unit.constant(Frame, 'the frame of a procedure called')}({proc}, 0, _local))")
+
+    def call_locals(self, s: n.CallStmt, names: list[str], out: Body, span=None) -> None:
+        """``_local``, the locals a call of a procedure starts with: its parameters' values, in order, and
+        the caller's `me` unless a parameter is named so (as ``statements._call``)."""
         bound = [name for name, _ in zip(names, s.call.args)]
         items = ", ".join(f"{name!r}: {self.e(a.value, out)}" for name, a in zip(bound, s.call.args))
-        out.line(f"_local = {{{items}}}")
+        out.line(f"_local = {{{items}}}", span)
         if "me" not in bound:
-            out.line("if 'me' in L:")
-            out.line("    _local['me'] = L['me']")
-        out.line(f"st.stack.append({out.unit.constant(Frame, 'the frame of a procedure called')}({proc}, 0, _local))")
+            out.line("if 'me' in L:", span)
+            out.line("    _local['me'] = L['me']", span)
 
     def loop_start(self, s: n.ForEach, seq: str, pos: str, out: Body) -> None:
         """`for each`: keep the items (a copy) and a position in hidden locals; each item is work."""
         out.line(f"L[{seq!r}] = _xs = list({self.xs.as_list(s.source, out.unit)})")
         out.line(f"L[{pos!r}] = 0")
-        out.line("st.work -= len(_xs)")
-        out.line("if st.work < 0:")
-        out.line("    raise _over_budget(st)")
+        out.charge("len(_xs)")
 
     def loop_step(self, s: n.ForEach, seq: str, pos: str, end, out: Body) -> None:
         """The next item that passes the filter, or past the loop (``end``, a label) when none is left."""
