@@ -44,24 +44,32 @@ FLAPJACKS = load("flapjacks")
 
 
 def wire_rest_in_place(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Steps played in place run a card's play as its choice and ``rest_in_place``, as compiler/direct.py
-    writes it, here with a count of the plays that ran so (returned, filled as games are played)."""
+    """Count the plays that steps played in place run through ``rest_in_place`` (returned, filled as games
+    are played): compiler/direct.py's own ``in_frames`` writes each play, and the play's instructions it
+    compiles hand it a counting wrapper of their ``rest_in_place``."""
     ran: list[int] = []
     plain = direct.DirectCompiler.in_frames
 
     def in_frames(self, s, out):
         if not isinstance(s, nodes.Play):
             return plain(self, s, out)
-        choose = self.instructions([s]).code[0]
-        rest = choose.rest_in_place
+        compile_once = self.instructions
 
-        def counted(st, L, base):
-            ran.append(1)
-            return rest(st, L, base)
+        def counted_instructions(stmts):
+            b = compile_once(stmts)
+            rest = b.code[0].rest_in_place
 
-        self.decision(choose, s.span, out)
-        out.line(f"if {out.unit.constant(counted, 'declare, react, resolve')}(st, L, _n):", s.span)
-        out.line("    return True", s.span)
+            def counted(st, L, base):
+                ran.append(1)
+                return rest(st, L, base)
+            b.code[0].rest_in_place = counted
+            return b
+
+        self.instructions = counted_instructions
+        try:
+            return plain(self, s, out)
+        finally:
+            self.instructions = compile_once
 
     monkeypatch.setattr(direct.DirectCompiler, "in_frames", in_frames)
     return ran
