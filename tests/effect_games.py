@@ -7,21 +7,26 @@ from pathlib import Path
 import rulelang
 
 
-#: The turn and end of a one-step game, for a template to end with: its `{effect}`, then `check end`, which
-#: ends the game at once.
-ONE_STEP = """\
+def one_step(ends_when: str = '"true"') -> str:
+    """The turn and end of a one-step game, for a template to end with: its `{effect}`, then `check end`,
+    which ends the game once ``ends_when`` holds (at once, unless told otherwise)."""
+    return f"""\
 turn:
   order: seat
   steps:
     - name: work
       effect: |
-{effect}
+{{effect}}
         check end
 end:
   - name: done
-    when: "true"
+    when: {ends_when}
     winner: players
 """
+
+
+#: A one-step game's turn and end that end it at once.
+ONE_STEP = one_step()
 
 
 class EffectGames:

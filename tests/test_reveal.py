@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import rulelang
+from effect_games import one_step
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main as cli_main
 from rulelang.eventlog import event_problem
@@ -32,18 +33,7 @@ cards:
   - {id: rock, name: Rock, count: 4, zone: deck}
 setup: |
   shuffle deck
-turn:
-  order: seat
-  steps:
-    - name: work
-      effect: |
-{effect}
-        check end
-end:
-  - name: done
-    when: turn >= 6
-    winner: players
-"""
+""" + one_step("turn >= 6")
 
 
 def write_game(folder: Path, effect: str) -> Path:
