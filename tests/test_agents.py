@@ -471,3 +471,18 @@ def test_a_played_card_waiting_for_answers_stays_in_its_hand(flapjacks):
     for k in range(5):
         sample = Seat(state, 0).sample(random.Random(k))
         assert sample.loc[card] == where and sample.zones[where].index(card) == state.zones[where].index(card)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(min_value=-2**70, max_value=2**70),
+       counts=st.lists(st.integers(min_value=1, max_value=2**40), min_size=1, max_size=30))
+def test_random_agent_picks_what_randrange_would(seed, counts):
+    """RandomAgent.pick_index draws its bits itself: every pick, and the generator after them, are randrange's."""
+    agent, reference = RandomAgent(seed), random.Random(seed)
+    assert [agent.pick_index(0, c) for c in counts] == [reference.randrange(c) for c in counts]
+    assert agent.rng.getstate() == reference.getstate()
+
+
+def test_random_agent_refuses_to_pick_among_no_options():
+    with pytest.raises(ValueError, match="no option"):
+        RandomAgent(0).pick_index(0, 0)
