@@ -254,6 +254,20 @@ class DecisionProtocol:
         answered_in_place(self)
         return value
 
+    def number_in_place(self, player: int | None, lo: int, count: int) -> int:
+        """``answer_one_in_place`` for a choice of one of ``count`` numbers from ``lo`` (compiler/direct.py):
+        the number, with no list of options built; the option logged is the number, as its id is."""
+        if count == 1 and not self.ask_single:
+            return lo
+        if player is None:
+            raise _missing_player()
+        j = self.autopick(player, count)
+        if not 0 <= j < count:
+            raise RulelangError(f"option {j} is out of range")
+        self.log.append((_CHOSE, self.turn, player, str(lo + j), "number"))
+        answered_in_place(self)
+        return lo + j
+
     def _picks_now(self, kind: str, players: list[int], options: list[list], values: list[list]) -> list:
         """Every chooser's pick from ``autopick`` at once, in the order a play loop would ask them.
 

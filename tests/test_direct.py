@@ -255,3 +255,60 @@ def test_a_loops_name_keeps_its_last_item_after_the_loop_whether_or_not_it_passe
     row = dict(zip(game.var_names, state.vars[0]))
     assert row["last"] == 6 + 9             # 6 and 9 failed their filters, yet each was the name's last value
     assert row["kept"] == 4 + 5 + 30        # 3 passed, and the body made it 30
+
+
+NUMBERS = """
+game: Numbers
+players: {min: 2, max: 3}
+counters:
+  total: {label: total}
+vars:
+  low: {type: int, initial: 0}
+turn:
+  order: seat
+  limit: 40
+  steps:
+    - name: pick
+      effect: |
+        me chooses x from me.low to me.low - 2 + turn
+        game.total += x
+        me.low += 1
+        CHOOSER chooses y from 0 to WIDTH
+        game.total += y
+        check end
+end:
+  - name: long enough
+    when: turn >= 12
+    winner: players
+"""
+
+
+def numbers_game(tmp_path: Path, chooser: str = "me", width: str = "turn // 4", asked: bool = False) -> rulelang.Game:
+    text = NUMBERS.replace("CHOOSER", chooser).replace("WIDTH", width)
+    return spec_game(tmp_path, text + f"ask_single_options: {str(asked).lower()}\n")
+
+
+@pytest.mark.parametrize("asked", [False, True])
+def test_a_number_chosen_in_place_is_the_number_the_frames_choose(tmp_path: Path, asked: bool) -> None:
+    """`from A to B` in place builds no options (State.number_in_place): B below A offers A alone, one number
+    is taken at once unless single options are asked, and the log names the number chosen, both ways alike."""
+    game = numbers_game(tmp_path, asked=asked)
+    for players in (2, 3):
+        for seed in range(8):
+            in_place = both_ways(game, players, seed)
+            numbers = [e for e in in_place.events if e["type"] == "chose" and e["decision"] == "number"]
+            on_turn_1 = [e for e in numbers if e["turn"] == 1]
+            assert [e["option"] for e in on_turn_1] == (["0", "0"] if asked else [])   # x from 0 to -1, y from 0 to 0
+            assert any(e["turn"] >= 4 and int(e["option"]) > 0 for e in numbers)
+
+
+def test_a_number_choice_too_wide_or_for_nobody_fails_in_place_as_in_frames(tmp_path: Path) -> None:
+    for chooser, width, words in (("me", "100000 * turn", "more than the 100000 options"),
+                                  ("first(p in players where p.low > 99)", "3", "a player who is none")):
+        game = numbers_game(tmp_path, chooser, width)
+        with pytest.raises(RuleError) as framed:
+            pending_loop(game, 2, 1)
+        with pytest.raises(RuleError) as in_place:
+            play_out(game.new_state(2, 1), RandomAgent(1))
+        assert words in str(in_place.value)
+        assert (in_place.value.span.line, str(in_place.value)) == (framed.value.span.line, str(framed.value))

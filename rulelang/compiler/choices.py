@@ -68,11 +68,8 @@ class ChoiceStatements:
         name = s.target.id if isinstance(s.target, n.Name) else "how many"
 
         def offer(st, L):
-            lo, hi = low(st, L), high(st, L)
-            if hi - lo >= MAX_OPTIONS:
-                raise RuleError(f"a choice from {lo} to {hi} has more than the {MAX_OPTIONS} options a decision may have")
-            values = list(range(lo, hi + 1)) if hi > lo else [lo]
-            spend(st, len(values))
+            lo = low(st, L)
+            values = list(range(lo, lo + numbers_offered(st, lo, high(st, L))))
             return who(st, L), "number", f"choose {name}", [[str(v), str(v)] for v in values], values
         pc = b.emit(_decision(offer, store), s.span)
         self.sites.add(b.sites, pc, "number", s.name or target_word(s.target), s.span, None, numeric=True)
@@ -222,6 +219,17 @@ class ChoiceStatements:
         pc = b.emit(op, s.span)
         self.sites.add(b.sites, pc, "secret", s.name or target_word(s.target), s.span,
                        self.sites.items(item_of(s.source.type) or "?", (known, values), text))
+
+
+def numbers_offered(st: State, lo: int, hi: int) -> int:
+    """How many numbers `P chooses X from LO to HI` offers, LO first (LO alone when HI is not above it):
+    charged as work, and refused past MAX_OPTIONS. Its instruction and its direct form (compiler/direct.py)
+    both count them here."""
+    if hi - lo >= MAX_OPTIONS:
+        raise RuleError(f"a choice from {lo} to {hi} has more than the {MAX_OPTIONS} options a decision may have")
+    count = hi - lo + 1 if hi > lo else 1
+    spend(st, count)
+    return count
 
 
 def add_items(st: State, L: dict, xs: list, var: str | None, cond: Callable | None, text: Callable,

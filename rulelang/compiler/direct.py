@@ -36,7 +36,7 @@ from .. import nodes as n
 from .. import records
 from ..check import item_of
 from ..interpreter import Frame
-from .choices import take_branch
+from .choices import numbers_offered, take_branch
 from .codegen import Body, Unit, build, guarded_lines
 from .source_stmt import MAX_DEPTH
 from .statements import Builder
@@ -134,6 +134,8 @@ class DirectCompiler:
             self.choose_one(s, out)
         elif isinstance(s, n.SecretChoose) and self.sc.ec.constant(s.source)[0]:
             self.secret_choice(s, out)
+        elif isinstance(s, n.ChooseRange):
+            self.number_choice(s, out)
         else:
             self.in_frames(s, out)
 
@@ -211,6 +213,17 @@ class DirectCompiler:
             with out.indented():
                 out.line(f"L[{var}] = {p}", span)
                 self.source.store(s.target, v, span, out)
+
+    def number_choice(self, s: n.ChooseRange, out: Body) -> None:
+        """`P chooses X from A to B`, asked by its numbers alone (``State.number_in_place``): its instruction
+        (``choices.s_ChooseRange``) builds an option per number, which only a waiting decision needs. The
+        same order as there: A, B and the count, then P."""
+        u, span = out.unit, s.span
+        lo, count, v = u.temp("lo"), u.temp("count"), u.temp("v")
+        out.line(f"{lo} = {self.xs.src(s.low, u)}", span)
+        out.line(f"{count} = {u.constant(numbers_offered, 'how many numbers a choice offers')}(st, {lo}, {self.xs.src(s.high, u)})", span)
+        out.line(f"{v} = st.number_in_place({self.xs.src(s.player, u)}, {lo}, {count})", span)
+        self.source.store(s.target, v, span, out)
 
     def choose_one(self, s: n.ChooseOne, out: Body) -> None:
         """`P chooses one:` asked as its instruction, then the branch taken as a Python branch."""
