@@ -276,6 +276,13 @@ turn:
         CHOOSER chooses y from 0 to WIDTH
         game.total += y
         check end
+    - name: branch
+      effect: |
+        CHOOSER chooses one:
+          "by three" if turn - turn // 3 * 3 = 0:
+            game.total += 3
+          "by two" if turn - turn // 2 * 2 = 0:
+            game.total += 2
 end:
   - name: long enough
     when: turn >= 12
@@ -289,9 +296,10 @@ def numbers_game(tmp_path: Path, chooser: str = "me", width: str = "turn // 4", 
 
 
 @pytest.mark.parametrize("asked", [False, True])
-def test_a_number_chosen_in_place_is_the_number_the_frames_choose(tmp_path: Path, asked: bool) -> None:
-    """`from A to B` in place builds no options (State.number_in_place): B below A offers A alone, one number
-    is taken at once unless single options are asked, and the log names the number chosen, both ways alike."""
+def test_a_number_or_branch_chosen_in_place_is_the_one_the_frames_choose(tmp_path: Path, asked: bool) -> None:
+    """`from A to B` and `chooses one:` in place build no options (State.number_in_place, branch_in_place):
+    B below A offers A alone, one number or one open branch is taken at once unless single options are
+    asked, no open branch takes none, and the log names the option chosen, both ways alike."""
     game = numbers_game(tmp_path, asked=asked)
     for players in (2, 3):
         for seed in range(8):
@@ -300,15 +308,23 @@ def test_a_number_chosen_in_place_is_the_number_the_frames_choose(tmp_path: Path
             on_turn_1 = [e for e in numbers if e["turn"] == 1]
             assert [e["option"] for e in on_turn_1] == (["0", "0"] if asked else [])   # x from 0 to -1, y from 0 to 0
             assert any(e["turn"] >= 4 and int(e["option"]) > 0 for e in numbers)
+            branches = {(e["turn"], e["option"]) for e in in_place.events if e["type"] == "chose" and e["decision"] == "branch"}
+            assert {t for t, _ in branches} == {t for t in range(2, 12) if (t % 2 == 0 or t % 3 == 0)
+                                                 and (asked or t % 6 == 0)}      # turn 1: no branch is open
+            assert {o for t, o in branches if t % 6} <= {"by-two", "by-three"}
 
 
 def test_a_number_choice_too_wide_or_for_nobody_fails_in_place_as_in_frames(tmp_path: Path) -> None:
     for chooser, width, words in (("me", "100000 * turn", "more than the 100000 options"),
-                                  ("first(p in players where p.low > 99)", "3", "a player who is none")):
+                                  ("first(p in players where p.low > 99)", "3", "a player who is none"),
+                                  ("first(p in players where p.low > 99)", "0", "a player who is none")):
         game = numbers_game(tmp_path, chooser, width)
         with pytest.raises(RuleError) as framed:
             pending_loop(game, 2, 1)
         with pytest.raises(RuleError) as in_place:
             play_out(game.new_state(2, 1), RandomAgent(1))
         assert words in str(in_place.value)
-        assert (in_place.value.span.line, str(in_place.value)) == (framed.value.span.line, str(framed.value))
+        # the same message at the same statement; only the hint's context may differ: a decision asked through
+        # frames names its step too ("in step 'branch'"), as it did before these decisions had direct forms
+        assert (in_place.value.span, in_place.value.message) == (framed.value.span, framed.value.message)
+        assert in_place.value.hint.split(" (seed")[0] == framed.value.hint.split(" (seed")[0]

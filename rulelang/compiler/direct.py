@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from .. import nodes as n
 from .. import records
 from ..check import item_of
+from ..decisions import branch_id
 from ..interpreter import Frame
 from .choices import numbers_offered, take_branch
 from .codegen import Body, Unit, build, guarded_lines
@@ -226,12 +227,26 @@ class DirectCompiler:
         self.source.store(s.target, v, span, out)
 
     def choose_one(self, s: n.ChooseOne, out: Body) -> None:
-        """`P chooses one:` asked as its instruction, then the branch taken as a Python branch."""
-        choose, picked, guards = self.sc.choose_one(s)
+        """`P chooses one:` asked as its instruction, then the branch taken as a Python branch. With no `for`
+        branch, the branches open are listed by number and asked by their count (``State.branch_in_place``),
+        as the instruction's offer (``choices.choose_one``) would: each condition in order, then P."""
         u = out.unit
         k = u.temp("b")
-        self.decision(choose, s.span, out)
-        out.line(f"{k} = {u.constant(take_branch)}(L, {picked!r}, {u.constant(guards)})", s.span)
+        if any(isinstance(branch, n.EachBranch) for branch in s.branches):
+            choose, picked, guards = self.sc.choose_one(s)
+            self.decision(choose, s.span, out)
+            out.line(f"{k} = {u.constant(take_branch)}(L, {picked!r}, {u.constant(guards)})", s.span)
+        else:
+            open_ = u.temp("open")
+            out.line(f"{open_} = []", s.span)
+            for i, branch in enumerate(s.branches):
+                if branch.cond is None:
+                    out.line(f"{open_}.append({i})", s.span)
+                else:
+                    out.line(f"if {self.xs.src(branch.cond, u)}:", s.span)
+                    out.line(f"    {open_}.append({i})", s.span)
+            ids = u.constant([branch_id(branch) for branch in s.branches], "the option ids of the branches")
+            out.line(f"{k} = st.branch_in_place({self.xs.src(s.player, u)}, {open_}, {ids})", s.span)
         for i, branch in enumerate(s.branches):
             out.line(f"{'if' if i == 0 else 'elif'} {k} == {i}:", s.span)
             self.body(branch.body, out)
