@@ -5,6 +5,7 @@ import pickle
 
 import pytest
 
+from rulelang.check_types import declared_type, describe, die_of, item_of, tuple_items
 from rulelang.types import (ANY, ANY_DIE, BOOL, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, PLAYER, TEXT,
                             UNKNOWN, ZONE, Base, Type, list_of, roll_of, table_of, tuple_of)
 
@@ -79,3 +80,44 @@ def test_a_type_is_immutable_and_survives_a_pickle() -> None:
         kind.base = Base.BOOL       # type: ignore[misc]
     copy = pickle.loads(pickle.dumps(kind))
     assert copy == kind and hash(copy) == hash(kind) and str(copy) == "list:(int,player)"
+
+
+@pytest.mark.parametrize("kind, words", [
+    (INT, "a number"), (BOOL, "a condition (true/false)"), (TEXT, "a label"), (PLAYER, "a player"),
+    (LOCATION, "a location"), (COUNTER, "a counter name"), (CARD, "a card"), (ZONE, "a zone"), (GAME, "the game"),
+    (NONE, "none"), (CLASS, "a card kind"), (UNKNOWN, "?"),
+    (list_of(CARD), "a list of cards"), (list_of(PLAYER), "a list of players"), (list_of(UNKNOWN), "a list of ?s"),
+    (list_of(tuple_of([INT, PLAYER])), "a list of tuples (number, player)"),
+    (tuple_of([INT, PLAYER]), "a tuple (number, player)"),
+    (tuple_of([BOOL, CLASS, COUNTER]), "a tuple (condition (true/false), card kind, counter name)"),
+    (roll_of("d6"), "a dice roll"), (roll_of(), "a dice roll"), (table_of("prices"), "a table"),
+])
+def test_describe_says_a_type_in_the_words_of_error_messages(kind: Type, words: str) -> None:
+    assert describe(kind) == words
+
+
+def test_item_of_is_what_looping_over_a_value_gives() -> None:
+    assert item_of(list_of(PLAYER)) == PLAYER
+    assert item_of(list_of(tuple_of([INT, CARD]))) == tuple_of([INT, CARD])
+    assert item_of(list_of(UNKNOWN)) == UNKNOWN
+    assert item_of(ZONE) == CARD                # a zone holds cards
+    assert item_of(roll_of("d6")) == INT        # a roll holds faces
+    for kind in (INT, CARD, UNKNOWN, table_of("t"), tuple_of([INT, INT])):
+        assert item_of(kind) is None
+
+
+def test_die_of_and_tuple_items_take_compound_types_apart() -> None:
+    assert die_of(roll_of("d6")) == "d6"
+    assert die_of(roll_of()) == ANY_DIE
+    assert die_of(INT) is None and die_of(table_of("d6")) is None and die_of(None) is None
+    assert tuple_items(tuple_of([INT, PLAYER, BOOL])) == [INT, PLAYER, BOOL]
+    assert tuple_items(list_of(INT)) is None and tuple_items(INT) is None and tuple_items(None) is None
+
+
+@pytest.mark.parametrize("word, kind", [
+    ("int", INT), ("bool", BOOL), ("player", PLAYER), ("location", LOCATION), ("card", CARD), ("counter", COUNTER),
+    ("(int, player)", tuple_of([INT, PLAYER])), ("(bool,card,int)", tuple_of([BOOL, CARD, INT])),
+    ("text", None), ("zone", None), ("(int)", None), ("(int, zone)", None), ("list:int", None), (3, None), (None, None),
+])
+def test_a_declared_word_is_read_into_its_type_once(word, kind) -> None:
+    assert declared_type(word) == kind
