@@ -304,8 +304,8 @@ class Procedure:
     """Statements that rules call by name."""
 
     name: str
-    params: Mapping[str, str]          # param -> the type named in the YAML
-    returns: str | None
+    params: Mapping[str, Type]         # param -> the type its YAML word names (UNKNOWN if none)
+    returns: Type | None
     effect: RuleText | None
     span: Span
 
@@ -315,7 +315,7 @@ class Function:
     """A value computed from arguments, by name."""
 
     name: str
-    params: Mapping[str, str]
+    params: Mapping[str, Type]
     value: RuleText | None
     span: Span
 

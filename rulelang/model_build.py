@@ -165,13 +165,18 @@ def _score_parts(r: _Reader) -> dict[str, RuleText] | None:
 
 
 def _procedure(r: _Reader, name: str, decl: dict) -> Procedure:
-    return Procedure(name, dict(decl.get("params") or {}), decl.get("returns"),
+    returns = decl.get("returns")
+    return Procedure(name, _params(decl), None if returns is None else declared_type(returns) or UNKNOWN,
                      r.text(("procedures", name, "effect")), r.span(("procedures", name)))
 
 
 def _function(r: _Reader, name: str, decl: dict) -> Function:
-    return Function(name, dict(decl.get("params") or {}), r.text(("functions", name, "value")),
-                    r.span(("functions", name)))
+    return Function(name, _params(decl), r.text(("functions", name, "value")), r.span(("functions", name)))
+
+
+def _params(decl: dict) -> dict[str, Type]:
+    """A procedure's or function's params with the types their words name (UNKNOWN for a word that names none)."""
+    return {param: declared_type(word) or UNKNOWN for param, word in (decl.get("params") or {}).items()}
 
 
 def _trigger(r: _Reader, i: int, trig: dict) -> Trigger:
@@ -208,11 +213,10 @@ def symbols_of(spec: Spec) -> Symbols:
     s.tables = {name: list(table.columns) for name, table in spec.tables.items()}
     s.dice = {name: list(die.outcomes) for name, die in spec.dice.items()}
     for name, proc in spec.procedures.items():
-        s.procedures[name] = {p: declared_type(t) or UNKNOWN for p, t in proc.params.items()}
+        s.procedures[name] = dict(proc.params)
         if proc.returns is not None:
-            s.proc_returns[name] = declared_type(proc.returns) or UNKNOWN
-    s.functions = {name: {p: declared_type(t) or UNKNOWN for p, t in fn.params.items()}
-                   for name, fn in spec.functions.items()}
+            s.proc_returns[name] = proc.returns
+    s.functions = {name: dict(fn.params) for name, fn in spec.functions.items()}
     s.location_props = _prop_types(s.locations.values(), s)
     s.counter_props = _prop_types(s.counters.values(), s)
     limit = spec.limits.number_limit
