@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Mapping
 
-PLAYER, CARD, INT = "player", "card", "int"     # the checker's type names (rulelang/check.py)
-PLAYERS = "list:player"
+from .types import ANY_DIE, CARD, INT, PLAYER, UNKNOWN, Type, list_of, roll_of
+
+PLAYERS = list_of(PLAYER)
 
 #: Stands for the roll's own type, `roll:DIE`, in a roll trigger's binding (see ``Binding.scope``).
-ROLLED = "roll:?"
+ROLLED = roll_of(ANY_DIE)
 
 #: The names that some kind of rule text binds: never a global name, never assigned to.
 BOUND_WORDS = ("me", "target", "this", "card", "owner", "winners")
@@ -57,11 +58,11 @@ class Binding:
     phase's for texts that outlive a phase). ``internal``: locals the runtime adds that no rule text can name.
     """
 
-    names: Mapping[str, str]
+    names: Mapping[str, Type]
     me_by_seat: bool = False
     internal: tuple[str, ...] = field(default=())
 
-    def scope(self, seat: bool = True, rolled: str = "?") -> dict[str, str]:
+    def scope(self, seat: bool = True, rolled: Type = UNKNOWN) -> dict[str, Type]:
         """The names with their types; ``rolled`` is the type of a roll trigger's `rolled` (`roll:DIE`)."""
         out = {"me": PLAYER} if self.me_by_seat and seat else {}
         out.update(self.names)
@@ -91,6 +92,6 @@ BINDINGS: dict[Rule, Binding] = {
 }
 
 
-def scope(rule: Rule, seat: bool = True, rolled: str = "?") -> dict[str, str]:
+def scope(rule: Rule, seat: bool = True, rolled: Type = UNKNOWN) -> dict[str, Type]:
     """The names (with types) a rule text of kind ``rule`` sees: see ``Binding.scope``."""
     return BINDINGS[rule].scope(seat, rolled)

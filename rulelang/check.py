@@ -19,13 +19,14 @@ from .visitors import Visitor
 from .check_exprs import ExpressionChecks
 from .check_hooks import HookChecks
 from .check_stmts import StatementChecks
-from .check_types import (AGGREGATES, BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE,
-                          NULLABLE, PLAYER, TEXT, VAR_TYPES, ZONE, Scope, Symbols, describe, item_of, list_of)
+from .check_types import (ANY, AGGREGATES, BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE,
+                          NULLABLE, PLAYER, TEXT, UNKNOWN, VAR_TYPES, ZONE, Scope, Symbols, Type, describe, item_of,
+                          list_of)
 from .errors import RulelangError, Span, SpecError
 
 __all__ = ["AGGREGATES", "BOOL", "BUILTINS", "CARD", "CLASS", "COUNTER", "GAME", "INT", "LOCATION", "NONE",
-           "NULLABLE", "PLAYER", "TEXT", "VAR_TYPES", "ZONE", "Checker", "Scope", "Symbols", "describe",
-           "item_of", "list_of", "phase_specs"]
+           "NULLABLE", "PLAYER", "TEXT", "UNKNOWN", "VAR_TYPES", "ZONE", "Checker", "Scope", "Symbols", "Type",
+           "describe", "item_of", "list_of", "phase_specs"]
 
 
 class Checker(StatementChecks, ExpressionChecks, HookChecks, Visitor):
@@ -48,29 +49,29 @@ class Checker(StatementChecks, ExpressionChecks, HookChecks, Visitor):
 
     # --- reporting ---------------------------------------------------------
 
-    def error(self, message: str, span: Span, hint: str | None = None) -> str:
-        """Record an error; the unknown type "?" it returns stops follow-on errors."""
+    def error(self, message: str, span: Span, hint: str | None = None) -> Type:
+        """Record an error; the unknown type it returns stops follow-on errors."""
         self.errors.append(SpecError(message, span, hint))
-        return "?"
+        return UNKNOWN
 
-    def expect(self, expr: n.Expr, scope: Scope, wanted: str, what: str) -> str:
+    def expect(self, expr: n.Expr, scope: Scope, wanted: Type, what: str) -> Type:
         kind = self.expr(expr, scope)
         if kind == NONE and wanted in NULLABLE:
             return kind
         if not self.fits(kind, wanted):
-            if kind != "?":
+            if kind != UNKNOWN:
                 self.error(f"{what} must be {describe(wanted)}, not {describe(kind)}", expr.span,
                            _type_hint(kind, wanted))
-            return "?"
+            return UNKNOWN
         return kind
 
     @staticmethod
-    def fits(kind: str, wanted: str) -> bool:
-        if kind == "?" or kind == wanted:
+    def fits(kind: Type, wanted: Type) -> bool:
+        if kind == UNKNOWN or kind == wanted:
             return True
-        if wanted.startswith("list:") and kind == ZONE:
+        if wanted.is_list and kind == ZONE:
             return wanted == list_of(CARD)
-        if wanted == "list:any":
+        if wanted == list_of(ANY):
             return item_of(kind) is not None
         return False
 
@@ -92,20 +93,20 @@ class Checker(StatementChecks, ExpressionChecks, HookChecks, Visitor):
 
     # --- expressions ---------------------------------------------------------
 
-    def expr(self, e: n.Expr, scope: Scope) -> str:
+    def expr(self, e: n.Expr, scope: Scope) -> Type:
         kind = self.visit(e, scope)
         e.type = kind
         return kind
 
 
-def _type_hint(kind: str, wanted: str) -> str | None:
+def _type_hint(kind: Type, wanted: Type) -> str | None:
     if kind == ZONE and wanted == INT:
         return "count the cards with count(zone)"
-    if kind.startswith("list:") and wanted == INT:
+    if kind.is_list and wanted == INT:
         return "count a list with count(...)"
     if kind == INT and wanted == BOOL:
         return "compare it, as in x > 0"
-    if kind.startswith("list:") and wanted == BOOL:
+    if kind.is_list and wanted == BOOL:
         return "test a list with any(...) or empty(...)"
     return None
 

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Mapping
 from . import nodes as n
 from .bindings import RESERVED_WORDS
 from .check import BOOL, INT, LOCATION
-from .check_types import tuple_items
+from .check_types import Type, tuple_items
 from .document import Document
 from .errors import RulelangError, SpecError, did_you_mean, raise_all
 from .inputs import canonical
@@ -115,7 +115,8 @@ def _vars(spec: Spec, report: _Report) -> None:
         if elements is None:
             _initial_location(spec, report, var.type, var.initial, where)
         elif not isinstance(var.initial, list) or len(var.initial) != len(elements):
-            report.error(f"a variable of type ({', '.join(elements)}) starts as a list of {len(elements)} values, "
+            words = ", ".join(map(str, elements))
+            report.error(f"a variable of type ({words}) starts as a list of {len(elements)} values, "
                          f"not {canonical(var.initial)}", where, "write initial: [" + ", ".join(
                              "0" if k == INT else "false" if k == BOOL else "none" for k in elements) + "]")
         else:
@@ -123,7 +124,7 @@ def _vars(spec: Spec, report: _Report) -> None:
                 _initial_element(spec, report, kind, value, where + (k,))
 
 
-def _initial_element(spec: Spec, report: _Report, kind: str, value: Any, where: tuple) -> None:
+def _initial_element(spec: Spec, report: _Report, kind: Type, value: Any, where: tuple) -> None:
     """One element of a tuple variable's `initial`: a number, true or false, a location's name, or none."""
     if kind == INT and (type(value) is not int):
         report.error(f"element {where[-1]} of this tuple is a number, not {canonical(value)}", where)
@@ -136,7 +137,7 @@ def _initial_element(spec: Spec, report: _Report, kind: str, value: Any, where: 
         _initial_location(spec, report, kind, value, where)
 
 
-def _initial_location(spec: Spec, report: _Report, kind: str, value: Any, where: tuple) -> None:
+def _initial_location(spec: Spec, report: _Report, kind: Type, value: Any, where: tuple) -> None:
     if kind == LOCATION and value is not None and value not in spec.locations:
         report.error(f"unknown location '{value}'", where, did_you_mean(str(value), spec.locations))
 

@@ -13,7 +13,8 @@ from typing import Any, Collection, Mapping, NamedTuple
 from . import nodes as n
 from .bindings import BOUND_WORDS, GLOBAL_WORDS
 from .check_types import BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, MAX_LOOPS, MAX_TUPLE, NONE, \
-    NULLABLE, PLAYER, TEXT, TUPLE_ITEMS, ZONE, Scope, describe, die_of, list_of, tuple_items, tuple_of
+    NULLABLE, PLAYER, TEXT, TUPLE_ITEMS, UNKNOWN, ZONE, Scope, Type, describe, die_of, list_of, table_of, tuple_items, \
+    tuple_of
 from .errors import Span, did_you_mean
 from .refs import Ref, RefKind
 
@@ -22,14 +23,14 @@ class _Attributes(NamedTuple):
     """The attributes of one type of value, for `X.name`, and what to say of a name that is none of them."""
 
     #: In order: (the names, the ref (its kind, put before the name, or the whole ref), the type or a name -> type table)
-    fields: list[tuple[Collection[str], RefKind | Ref, str | Mapping[str, str]]]
+    fields: list[tuple[Collection[str], RefKind | Ref, Type | Mapping[str, Type]]]
     missing: str                 # the error's words before the name
     pool: Collection[str]        # the names a misspelling is matched against
     hint: str | None = None      # the hint when none is near
 
 
 class ExpressionChecks:
-    """The expression checks of ``check.Checker``; each returns the type, "?" once an error is recorded."""
+    """The expression checks of ``check.Checker``; each returns the type, UNKNOWN once an error is recorded."""
 
     def expr_Num(self, e, scope):
         if e.value > self.sym.number_limit:
@@ -52,7 +53,7 @@ class ExpressionChecks:
                 or name in s.teams or name in s.tables or name in s.params
                 or name in GLOBAL_WORDS)
 
-    def expr_Name(self, e: n.Name, scope: Scope) -> str:
+    def expr_Name(self, e: n.Name, scope: Scope) -> Type:
         s, name = self.sym, e.id
         if name in scope.names:
             e.ref = Ref(RefKind.LOCAL, name)
@@ -94,7 +95,7 @@ class ExpressionChecks:
             return list_of(CARD)
         if name in s.tables:
             e.ref = Ref(RefKind.TABLE, name)
-            return f"table:{name}"
+            return table_of(name)
         if name in s.classes():       # a card kind as a value (rulelang/compiler/kinds.py)
             e.ref = Ref(RefKind.CLASS, name)
             return CLASS
@@ -103,19 +104,19 @@ class ExpressionChecks:
         pool = set(scope.names) | s.global_names()
         return self.error(f"unknown name '{name}'", e.span, did_you_mean(name, pool))
 
-    def expr_ListLit(self, e: n.ListLit, scope: Scope) -> str:
+    def expr_ListLit(self, e: n.ListLit, scope: Scope) -> Type:
         kinds = [self.expr(item, scope) for item in e.items]
-        known = [k for k in kinds if k not in ("?", NONE)]
+        known = [k for k in kinds if k not in (UNKNOWN, NONE)]
         if not known:
-            return list_of("?") if kinds else "list:?"
+            return list_of(UNKNOWN)
         first = known[0]
         for item, kind in zip(e.items, kinds):
-            if kind not in ("?", NONE, first):
+            if kind not in (UNKNOWN, NONE, first):
                 self.error(f"a list holds one kind of thing: {describe(kind)} among {describe(first)}s",
                            item.span)
         return list_of(first)
 
-    def expr_TupleLit(self, e: n.TupleLit, scope: Scope) -> str:
+    def expr_TupleLit(self, e: n.TupleLit, scope: Scope) -> Type:
         """`(a, b)`: each element one plain value (a number, a player, a card kind ...), never none."""
         kinds = [self.expr(item, scope) for item in e.items]
         if len(kinds) > MAX_TUPLE:
@@ -124,15 +125,15 @@ class ExpressionChecks:
             if kind == NONE:
                 self.error("an element of a tuple is never none", item.span,
                            "a tuple holds values; keep 'none' in a variable of its own")
-            elif kind not in TUPLE_ITEMS and kind != "?":
+            elif kind not in TUPLE_ITEMS and kind != UNKNOWN:
                 self.error(f"an element of a tuple is one value (a number, a condition, a player, a location, "
                            f"a counter, a card or a card kind), not {describe(kind)}", item.span,
                            "tuples do not nest: write the values side by side, as (a, b, c)")
         if any(kind not in TUPLE_ITEMS for kind in kinds):
-            return "?"
+            return UNKNOWN
         return tuple_of(kinds)
 
-    def expr_ListComp(self, e: n.ListComp, scope: Scope) -> str:
+    def expr_ListComp(self, e: n.ListComp, scope: Scope) -> Type:
         """`[VALUE for x in A for y in B where COND]`: the loops' names are known to the later loops and VALUE."""
         if len(e.loops) > MAX_LOOPS:
             return self.error(f"a list built with 'for' has at most {MAX_LOOPS} loops, not {len(e.loops)}", e.span,
@@ -147,17 +148,17 @@ class ExpressionChecks:
             value = self.expr(e.value, inner)
         finally:
             self.value_calls = outer
-        if value == "?":
-            return list_of("?")
-        if value not in TUPLE_ITEMS and tuple_items(value) is None:
+        if value == UNKNOWN:
+            return list_of(UNKNOWN)
+        if value not in TUPLE_ITEMS and not value.is_tuple:
             return self.error(f"a list built with 'for' holds single values or tuples, not {describe(value)}",
                               e.value.span, "put several values in a tuple, as [(a, b) for a in A for b in B]")
         return list_of(value)
 
-    def expr_Attr(self, e: n.Attr, scope: Scope) -> str:
+    def expr_Attr(self, e: n.Attr, scope: Scope) -> Type:
         owner = self.expr(e.obj, scope)
-        if owner == "?":
-            return "?"
+        if owner == UNKNOWN:
+            return UNKNOWN
         known = self._attributes(owner)
         if known is None:
             return self.error(f"{describe(owner)} has no '{e.name}'", e.span)
@@ -166,10 +167,10 @@ class ExpressionChecks:
                 e.ref = ref if isinstance(ref, Ref) else Ref(ref, e.name)
                 if ref is RefKind.CCOUNTER:
                     self.uses_card_counters = True
-                return kind if isinstance(kind, str) else kind[e.name]
+                return kind if isinstance(kind, Type) else kind[e.name]
         return self.error(f"{known.missing} '{e.name}'", e.span, did_you_mean(e.name, known.pool) or known.hint)
 
-    def _attributes(self, owner: str) -> _Attributes | None:
+    def _attributes(self, owner: Type) -> _Attributes | None:
         """What `X.name` may name when X is of type ``owner``; None when that type has no attributes."""
         s = self.sym
         if owner == PLAYER:
@@ -192,12 +193,12 @@ class ExpressionChecks:
             outcomes = s.dice[die_of(owner)]
             return _Attributes([(outcomes, RefKind.OUTCOME, INT), ({"total"}, Ref(RefKind.TOTAL), INT), ({"size"}, Ref(RefKind.SIZE), INT)],
                                "a roll of this die has no", set(outcomes) | {"total", "size"})
-        if owner.startswith("table:"):
-            columns = s.tables[owner[6:]]
-            return _Attributes([(columns, RefKind.COLUMN, INT)], f"table '{owner[6:]}' has no column", columns)
+        if owner.is_table:
+            columns = s.tables[owner.name]
+            return _Attributes([(columns, RefKind.COLUMN, INT)], f"table '{owner.name}' has no column", columns)
         return None
 
-    def expr_Index(self, e: n.Index, scope: Scope) -> str:
+    def expr_Index(self, e: n.Index, scope: Scope) -> Type:
         owner = self.expr(e.obj, scope)
         elements = tuple_items(owner)
         if elements is not None:
@@ -206,7 +207,7 @@ class ExpressionChecks:
         self.expect(e.key, scope, COUNTER, "the counter")
         return INT
 
-    def _element(self, e: n.Index, elements: list[str]) -> str:
+    def _element(self, e: n.Index, elements: list[Type]) -> Type:
         """`t[0]`: an element of a tuple, by a position written as a number (so its type is known)."""
         last = len(elements) - 1
         if not isinstance(e.key, n.Num):
@@ -218,54 +219,54 @@ class ExpressionChecks:
         e.key.type = INT
         return elements[e.key.value]
 
-    def expr_BinOp(self, e: n.BinOp, scope: Scope) -> str:
+    def expr_BinOp(self, e: n.BinOp, scope: Scope) -> Type:
         return self._operands(e, scope, INT, f"the left side of '{e.op}'", f"the right side of '{e.op}'")
 
-    def _operands(self, e: n.BinOp | n.BoolOp, scope: Scope, kind: str, left: str, right: str) -> str:
+    def _operands(self, e: n.BinOp | n.BoolOp, scope: Scope, kind: Type, left: str, right: str) -> Type:
         """Both sides of an operator must be ``kind``, and so is what it makes (``left``, ``right``: their names)."""
         self.expect(e.left, scope, kind, left)
         self.expect(e.right, scope, kind, right)
         return kind
 
-    def expr_Neg(self, e: n.Neg, scope: Scope) -> str:
+    def expr_Neg(self, e: n.Neg, scope: Scope) -> Type:
         return self._operand(e, scope, INT, "a negated value")
 
-    def _operand(self, e: n.Neg | n.Not, scope: Scope, kind: str, what: str) -> str:
+    def _operand(self, e: n.Neg | n.Not, scope: Scope, kind: Type, what: str) -> Type:
         """The operand of a prefix operator must be ``kind``, and so is what it makes."""
         self.expect(e.operand, scope, kind, what)
         return kind
 
-    def expr_Compare(self, e: n.Compare, scope: Scope) -> str:
+    def expr_Compare(self, e: n.Compare, scope: Scope) -> Type:
         left = self.expr(e.left, scope)
         right = self.expr(e.right, scope)
         if e.op in ("=", "!="):
-            if "?" not in (left, right) and left != right and NONE not in (left, right):
+            if UNKNOWN not in (left, right) and left != right and NONE not in (left, right):
                 self.error(f"cannot compare {describe(left)} with {describe(right)}", e.span)
-            elif NONE in (left, right) and (left not in NULLABLE | {"?"} or right not in NULLABLE | {"?"}):
+            elif NONE in (left, right) and (left not in NULLABLE | {UNKNOWN} or right not in NULLABLE | {UNKNOWN}):
                 self.error(f"{describe(left if left != NONE else right)} is never none", e.span)
-        elif tuple_items(left) is not None or tuple_items(right) is not None:
+        elif left.is_tuple or right.is_tuple:
             self._tuple_order(e, left, right)
         else:
             for side, kind in ((e.left, left), (e.right, right)):
-                if kind not in (INT, "?"):
+                if kind not in (INT, UNKNOWN):
                     self.error(f"'{e.op}' compares numbers, not {describe(kind)}", side.span)
         return BOOL
 
-    def _tuple_order(self, e: n.Compare, left: str, right: str) -> None:
+    def _tuple_order(self, e: n.Compare, left: Type, right: Type) -> None:
         """Tuples of numbers are ordered element by element, the first that differs deciding (3-1 < 3-2 < 4-1)."""
-        if "?" in (left, right):
+        if UNKNOWN in (left, right):
             return
         if left != right:
             self.error(f"'{e.op}' compares two tuples of one kind, not {describe(left)} and {describe(right)}",
                        e.span)
-        elif any(kind != INT for kind in tuple_items(left) or []):
+        elif any(kind != INT for kind in left.items):
             self.error(f"'{e.op}' orders tuples of numbers, not {describe(left)}", e.span,
                        "compare their elements one by one, as in t[0] > u[0]; '=' and '!=' compare any tuples")
 
-    def expr_BoolOp(self, e: n.BoolOp, scope: Scope) -> str:
+    def expr_BoolOp(self, e: n.BoolOp, scope: Scope) -> Type:
         return self._operands(e, scope, BOOL, f"each side of '{e.op}'", f"each side of '{e.op}'")
 
-    def expr_CondExpr(self, e: n.CondExpr, scope: Scope) -> str:
+    def expr_CondExpr(self, e: n.CondExpr, scope: Scope) -> Type:
         """`A if COND else B`: both values of one kind (or none where a player, card, ... may be none)."""
         self.expect(e.cond, scope, BOOL, "the condition of 'if ... else'")
         outer, self.value_calls = self.value_calls, False   # a procedure's value is computed before the
@@ -273,20 +274,20 @@ class ExpressionChecks:
             then, orelse = self.expr(e.then, scope), self.expr(e.orelse, scope)
         finally:
             self.value_calls = outer
-        if then == orelse or orelse == "?" or (orelse == NONE and then in NULLABLE):
+        if then == orelse or orelse == UNKNOWN or (orelse == NONE and then in NULLABLE):
             return then
-        if then == "?" or (then == NONE and orelse in NULLABLE):
+        if then == UNKNOWN or (then == NONE and orelse in NULLABLE):
             return orelse
         return self.error(f"the two values of 'if ... else' must be of one kind, not {describe(then)} "
                           f"and {describe(orelse)}", e.span)
 
-    def expr_Not(self, e: n.Not, scope: Scope) -> str:
+    def expr_Not(self, e: n.Not, scope: Scope) -> Type:
         return self._operand(e, scope, BOOL, "what 'not' negates")
 
-    def expr_Member(self, e: n.Member, scope: Scope) -> str:
+    def expr_Member(self, e: n.Member, scope: Scope) -> Type:
         item = self.expr(e.item, scope)
         inner = self.iterable(e.container, scope)
-        if "?" not in (item, inner) and item != inner:
+        if UNKNOWN not in (item, inner) and item != inner:
             self.error(f"{describe(item)} is never in a list of {inner}s", e.span)
         return BOOL
 
@@ -297,7 +298,7 @@ class ExpressionChecks:
                        did_you_mean(name, self.sym.classes()) or "name a card id, a tag or a slot")
         return ref
 
-    def expr_IsTest(self, e: n.IsTest, scope: Scope) -> str:
+    def expr_IsTest(self, e: n.IsTest, scope: Scope) -> Type:
         kind = self.expr(e.obj, scope)
         if kind == PLAYER:
             if e.name in self.sym.roles:
@@ -308,7 +309,7 @@ class ExpressionChecks:
                 self.error(f"unknown role or team '{e.name}'", e.name_span or e.span,
                            did_you_mean(e.name, set(self.sym.roles) | set(self.sym.teams)))
             return BOOL
-        if kind not in (CARD, "?"):
+        if kind not in (CARD, UNKNOWN):
             self.error(f"'is' tests a card or a player, not {describe(kind)}", e.obj.span)
             return BOOL
         if scope.names.get(e.name) == CLASS:      # `c is k`, k a local holding a card kind
@@ -317,17 +318,17 @@ class ExpressionChecks:
         e.ref = self._class_ref(e.name, e.name_span, e.span)
         return BOOL
 
-    def expr_HasTest(self, e: n.HasTest, scope: Scope) -> str:
+    def expr_HasTest(self, e: n.HasTest, scope: Scope) -> Type:
         self.cards(e.zone, scope)
         e.ref = self._class_ref(e.name, e.name_span, e.span)
         return BOOL
 
-    def expr_Call(self, e: n.Call, scope: Scope) -> str:
+    def expr_Call(self, e: n.Call, scope: Scope) -> Type:
         s, f = self.sym, e.func
         if f in s.functions:
             e.ref = Ref(RefKind.FUNCTION, f)
             self.arguments(e, s.functions[f], scope)
-            return s.function_types.get(f, "?")
+            return s.function_types.get(f, UNKNOWN)
         if f in s.procedures and self.value_calls:
             return self.proc_value(e, scope)
         if f in s.procedures:
@@ -360,14 +361,14 @@ class ExpressionChecks:
             return self.error(f"'{f}' takes one list", e.span)
         return self.aggregate(e, e.args[0], scope)
 
-    def aggregate(self, e: n.Call, arg: n.Arg, scope: Scope) -> str:
+    def aggregate(self, e: n.Call, arg: n.Arg, scope: Scope) -> Type:
         outer, self.value_calls = self.value_calls, False     # a filter runs per item: no procedure there
         try:
             return self._aggregate(e, arg, scope)
         finally:
             self.value_calls = outer
 
-    def _aggregate(self, e: n.Call, arg: n.Arg, scope: Scope) -> str:
+    def _aggregate(self, e: n.Call, arg: n.Arg, scope: Scope) -> Type:
         f = e.func
         if arg.var is None:
             item = self.iterable(arg.value, scope)
@@ -379,14 +380,14 @@ class ExpressionChecks:
                 self.expect(arg.cond, inner, BOOL, "the filter")
             value = self.expr(arg.value, inner)
             if f in ("sum", "max", "min"):
-                if value not in (INT, "?"):
+                if value not in (INT, UNKNOWN):
                     self.error(f"'{f}' adds up numbers, not {describe(value)}", arg.value.span,
                                f"write {f}(c.prop for c in LIST)")
                 return INT
             if not (isinstance(arg.value, n.Name) and arg.value.id == arg.var):
                 self.error(f"'{f}' takes 'x in LIST where CONDITION'", arg.span)
         if f in ("sum", "max", "min"):
-            if item not in (INT, "?"):
+            if item not in (INT, UNKNOWN):
                 self.error(f"'{f}' needs numbers", arg.span, f"write {f}(c.prop for c in LIST)")
             return INT
         if f == "count":

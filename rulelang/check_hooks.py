@@ -5,7 +5,7 @@ A mixin of ``check.Checker`` (kept apart so that module stays small).
 from __future__ import annotations
 
 from . import nodes as n
-from .check_types import die_of
+from .check_types import BOOL, CARD, INT, PLAYER, UNKNOWN, ZONE, Type, die_of
 from .errors import did_you_mean
 from .refs import Ref, RefKind
 
@@ -16,7 +16,7 @@ RETURNS = "$returns"
 class HookChecks:
     """Statement checks added for hooks; relies on Checker's ``expr``, ``expect``, ``block`` and ``error``."""
 
-    def values_first(self, e: n.Expr, scope, wanted: str | None = None, what: str = "") -> str:
+    def values_first(self, e: n.Expr, scope, wanted: Type | None = None, what: str = "") -> Type:
         """Check an expression in which a procedure's value may be used: it is run before the statement."""
         outer, self.value_calls = self.value_calls, True
         try:
@@ -25,7 +25,7 @@ class HookChecks:
             self.value_calls = outer
 
     def stmt_While(self, s: n.While, scope) -> None:
-        self.values_first(s.cond, scope, "bool", "the condition")
+        self.values_first(s.cond, scope, BOOL, "the condition")
         self.block(s.body, scope)
 
     def stmt_Return(self, s: n.Return, scope) -> None:
@@ -41,7 +41,7 @@ class HookChecks:
             return
         self.values_first(s.value, scope, wanted, "the value returned")
 
-    def proc_value(self, call: n.Call, scope) -> str:
+    def proc_value(self, call: n.Call, scope) -> Type:
         """The type of `name(args)` for a procedure that returns a value (assigned with `x = name(args)`)."""
         wanted = self.sym.proc_returns.get(call.func)
         if not wanted:
@@ -59,7 +59,7 @@ class HookChecks:
     def roll_place(self, roll: n.Expr, scope) -> None:
         """A statement that changes a roll names the roll: a local `r` of `roll ... as r`, or `rolled` in a hook."""
         kind = self.expr(roll, scope)
-        if kind == "?":
+        if kind == UNKNOWN:
             return
         if not (isinstance(roll, n.Name) and die_of(kind) is not None and roll.id in scope.names):
             self.error("this is not a roll", roll.span,
@@ -67,20 +67,20 @@ class HookChecks:
 
     def stmt_Reroll(self, s: n.Reroll, scope) -> None:
         if s.face is not None:
-            self.expect(s.face, scope, "int", "the face to re-roll")
+            self.expect(s.face, scope, INT, "the face to re-roll")
         self.roll_place(s.roll, scope)
 
     def stmt_AddDice(self, s: n.AddDice, scope) -> None:
-        self.expect(s.amount, scope, "int", "the number of dice")
+        self.expect(s.amount, scope, INT, "the number of dice")
         self.roll_place(s.roll, scope)
 
     def stmt_RemoveDice(self, s: n.RemoveDice, scope) -> None:
-        self.expect(s.amount, scope, "int", "the number of dice")
+        self.expect(s.amount, scope, INT, "the number of dice")
         self.roll_place(s.roll, scope)
 
     def stmt_Create(self, s: n.Create, scope) -> None:
-        self.expect(s.amount, scope, "int", "the number of tokens")
-        self.expect(s.dest, scope, "zone", "where they go")
+        self.expect(s.amount, scope, INT, "the number of tokens")
+        self.expect(s.dest, scope, ZONE, "where they go")
         card = self.sym.cards.get(s.card)
         if card is None:
             self.error(f"unknown card '{s.card}'", s.card_span or s.span, did_you_mean(s.card, self.sym.cards))
@@ -89,8 +89,8 @@ class HookChecks:
                        "only cards declared with 'token: true' are created; other cards are moved or drawn")
 
     def stmt_ChangeFace(self, s: n.ChangeFace, scope) -> None:
-        self.expect(s.face, scope, "int", "the face")
-        self.expect(s.value, scope, "int", "the new face")
+        self.expect(s.face, scope, INT, "the face")
+        self.expect(s.value, scope, INT, "the new face")
         self.roll_place(s.roll, scope)
 
 
@@ -99,5 +99,5 @@ def is_proc_call(value: n.Expr, procedures) -> bool:
     return isinstance(value, n.Call) and value.func in procedures
 
 
-def _words(kind: str) -> str:
-    return {"int": "a number", "bool": "a condition", "player": "a player", "card": "a card"}.get(kind, kind)
+def _words(kind: Type) -> str:
+    return {INT: "a number", BOOL: "a condition", PLAYER: "a player", CARD: "a card"}.get(kind, str(kind))

@@ -11,8 +11,8 @@ from __future__ import annotations
 from . import nodes as n
 from .bindings import BOUND_WORDS
 from .check_hooks import is_proc_call
-from .check_types import BOOL, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, PLAYER, ZONE, Scope, describe, \
-    item_of, list_of, roll_of, tuple_items
+from .check_types import BOOL, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, PLAYER, UNKNOWN, ZONE, Scope, Type, \
+    describe, item_of, list_of, roll_of, tuple_items
 from .decisions import branch_id
 from .errors import did_you_mean
 from .refs import Ref, RefKind
@@ -27,28 +27,29 @@ class StatementChecks:
             if isinstance(s.target, n.Name) and s.target.id not in scope.names and not self._is_global(s.target.id):
                 scope.names[s.target.id] = kind
                 s.target.ref, s.target.type = ("local", s.target.id), kind
-            elif kind != "?" and not self.fits(kind, self.assignable(s.target, scope)):
-                self.error(f"the value must be {describe(s.target.type or '?')}, not {describe(kind)}", s.value.span)
+            elif kind != UNKNOWN and not self.fits(kind, self.assignable(s.target, scope)):
+                self.error(f"the value must be {describe(s.target.type or UNKNOWN)}, not {describe(kind)}",
+                           s.value.span)
             return
         if isinstance(s.target, n.Name) and s.target.id not in scope.names and not self._is_global(s.target.id):
             kind = self.values_first(s.value, scope)
-            if kind in (NONE, "?"):
-                kind = "?"
+            if kind in (NONE, UNKNOWN):
+                kind = UNKNOWN
             scope.names[s.target.id] = kind
             s.target.ref = Ref(RefKind.LOCAL, s.target.id)
             s.target.type = kind
             return
         kind = self.assignable(s.target, scope)
-        if kind != "?":
+        if kind != UNKNOWN:
             self.values_first(s.value, scope, kind, "the value")
 
     def stmt_AugAssign(self, s: n.AugAssign, scope: Scope) -> None:
         kind = self.assignable(s.target, scope)
-        if kind not in (INT, "?"):
+        if kind not in (INT, UNKNOWN):
             self.error(f"'{s.op}' needs a number to change, not {describe(kind)}", s.target.span)
         self.values_first(s.value, scope, INT, "the amount")
 
-    def assignable(self, target: n.Expr, scope: Scope) -> str:
+    def assignable(self, target: n.Expr, scope: Scope) -> Type:
         if isinstance(target, n.Name):
             if target.id in scope.names and target.id not in BOUND_WORDS:
                 target.ref = Ref(RefKind.LOCAL, target.id)
@@ -59,7 +60,7 @@ class StatementChecks:
         if isinstance(target, (n.Attr, n.Index)):
             kind = self.expr(target, scope)
             ref = getattr(target, "ref", None)
-            if isinstance(target, n.Index) and tuple_items(target.obj.type or "") is not None:
+            if isinstance(target, n.Index) and tuple_items(target.obj.type) is not None:
                 return self.error("an element of a tuple cannot be set", target.span,
                                   "set the whole tuple: t = (a, b)")
             if isinstance(target, n.Index) or (ref and ref.kind in (RefKind.PCOUNTER, RefKind.HCOUNTER, RefKind.GCOUNTER, RefKind.CCOUNTER, RefKind.PVAR)):
@@ -75,15 +76,15 @@ class StatementChecks:
         self.holder(s.source, scope)
         self.holder(s.dest, scope)
 
-    def holder(self, expr: n.Expr, scope: Scope) -> str:
+    def holder(self, expr: n.Expr, scope: Scope) -> Type:
         """Something that holds counters: a player, a location, a card or the game."""
         return self.holder_type(self.expr(expr, scope), expr)
 
-    def holder_type(self, kind: str, expr: n.Expr) -> str:
+    def holder_type(self, kind: Type, expr: n.Expr) -> Type:
         """The type of ``expr`` (checked already), which must hold counters."""
         if kind == CARD:
             self.uses_card_counters = True
-        elif kind not in (PLAYER, LOCATION, GAME, "?"):
+        elif kind not in (PLAYER, LOCATION, GAME, UNKNOWN):
             self.error(f"only players, locations, cards and the game hold counters, not {describe(kind)}",
                        expr.span)
         return kind
@@ -92,9 +93,9 @@ class StatementChecks:
         self.cards(s.cards, scope)
         self.expect(s.dest, scope, ZONE, "the destination")
 
-    def cards(self, expr: n.Expr, scope: Scope) -> str:
+    def cards(self, expr: n.Expr, scope: Scope) -> Type:
         kind = self.expr(expr, scope)
-        if kind not in (CARD, ZONE, list_of(CARD), "?", NONE):
+        if kind not in (CARD, ZONE, list_of(CARD), UNKNOWN, NONE):
             hint = "a kind names cards: pick them with (c in ZONE where c is KIND)" if kind == CLASS else None
             self.error(f"expected a card or cards, not {describe(kind)}", expr.span, hint)
         return kind
@@ -121,7 +122,7 @@ class StatementChecks:
         if s.die not in self.sym.dice:
             self.error(f"unknown die '{s.die}'", s.die_span or s.span,
                        did_you_mean(s.die, self.sym.dice) or "declare it under 'dice:'")
-            scope.names[s.var] = "?"
+            scope.names[s.var] = UNKNOWN
         else:
             scope.names[s.var] = roll_of(s.die)
 
@@ -139,20 +140,20 @@ class StatementChecks:
             self.expect(s.cond, scope, BOOL, "the filter")
         self.block(s.body, scope)
 
-    def iterable(self, expr: n.Expr, scope: Scope) -> str:
+    def iterable(self, expr: n.Expr, scope: Scope) -> Type:
         kind = self.expr(expr, scope)
         item = item_of(kind)
         if item is None:
-            if kind != "?":
+            if kind != UNKNOWN:
                 self.error(f"expected a list, not {describe(kind)}", expr.span)
-            return "?"
+            return UNKNOWN
         return item
 
     def decider(self, expr: n.Expr, scope: Scope) -> None:
         self.expect(expr, scope, PLAYER, "who chooses")
 
-    def choice_target(self, target: n.Expr, kind: str, scope: Scope) -> None:
-        if isinstance(target, n.Name) and (target.id not in scope.names or scope.names[target.id] in ("?", kind)):
+    def choice_target(self, target: n.Expr, kind: Type, scope: Scope) -> None:
+        if isinstance(target, n.Name) and (target.id not in scope.names or scope.names[target.id] in (UNKNOWN, kind)):
             if self._is_global(target.id) and target.id not in scope.names:
                 self.error(f"'{target.id}' is already a name of the game", target.span,
                            "choose into a new local name")
@@ -162,7 +163,7 @@ class StatementChecks:
             target.type = kind
             return
         wanted = self.assignable(target, scope)
-        if wanted != "?" and kind != "?" and wanted != kind:
+        if wanted != UNKNOWN and kind != UNKNOWN and wanted != kind:
             self.error(f"the choice is {describe(kind)} but this holds {describe(wanted)}", target.span)
 
     def stmt_ChooseIn(self, s: n.ChooseIn, scope: Scope) -> None:
@@ -202,10 +203,10 @@ class StatementChecks:
     def each_branch(self, branch: n.EachBranch, scope: Scope) -> None:
         """`for x in LIST where C:` among the branches: x names the item chosen in the filter and the body."""
         item = self.iterable(branch.source, scope)
-        known = scope.names.get(branch.var, "?")
+        known = scope.names.get(branch.var, UNKNOWN)
         if self._is_global(branch.var) and branch.var not in scope.names:
             self.error(f"'{branch.var}' is already a name of the game", branch.span, "name the item with a new name")
-        elif known not in ("?", item) and item != "?":
+        elif known not in (UNKNOWN, item) and item != UNKNOWN:
             self.error(f"'{branch.var}' holds {describe(known)} here, not {describe(item)}", branch.span,
                        "name the item with a new name")
         scope.names[branch.var] = item
@@ -216,7 +217,7 @@ class StatementChecks:
     def stmt_SecretChoose(self, s: n.SecretChoose, scope: Scope) -> None:
         inner = scope.child()
         item = self.iterable(s.players, scope)
-        if item not in (PLAYER, "?"):
+        if item not in (PLAYER, UNKNOWN):
             self.error("simultaneous choices are made by a list of players", s.players.span)
         inner.names[s.var] = PLAYER
         if s.players_cond is not None:
@@ -226,7 +227,7 @@ class StatementChecks:
             self.error("a simultaneous choice is stored in a player variable, like p.choice", s.target.span)
             return
         wanted = self.assignable(s.target, inner)
-        if wanted != "?" and option != "?" and wanted != option:
+        if wanted != UNKNOWN and option != UNKNOWN and wanted != option:
             self.error(f"the choice is {describe(option)} but this holds {describe(wanted)}", s.target.span)
         if s.cond is not None:
             self.error("filter the options of a simultaneous choice in its list", s.cond.span)
@@ -255,7 +256,7 @@ class StatementChecks:
         self.arguments(call, self.sym.procedures[call.func], scope)
         call.ref = Ref(RefKind.PROCEDURE, call.func)
 
-    def arguments(self, call: n.Call, params: dict[str, str], scope: Scope) -> None:
+    def arguments(self, call: n.Call, params: dict[str, Type], scope: Scope) -> None:
         if len(call.args) != len(params):
             self.error(f"'{call.func}' takes {len(params)} argument(s), got {len(call.args)}", call.span)
             return

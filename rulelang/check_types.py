@@ -1,9 +1,10 @@
 """The checker's vocabulary: the types a value of a rule text can have, and the tables names live in.
 
-Types are short strings (``INT``, ``PLAYER``, ``list:card``, ``roll:<die>`` ...) with helpers to build,
-take apart and describe them in words; ``Symbols`` holds every name a game declares and ``Scope``
-the local names visible at one point of a rule text. The checker, the compiler and the model builder
-all speak these, so they live apart from the checking itself (``check.py`` re-exports them).
+Types are ``Type`` values (``types.py``: ``INT``, ``PLAYER``, ``list_of(CARD)``, ``roll_of(die)`` ...),
+re-exported here with helpers to take them apart and describe them in words; ``Symbols`` holds every
+name a game declares and ``Scope`` the local names visible at one point of a rule text. The checker,
+the compiler and the model builder all speak these, so they live apart from the checking itself
+(``check.py`` re-exports them).
 """
 from __future__ import annotations
 
@@ -13,18 +14,20 @@ from typing import TYPE_CHECKING, Any, Mapping
 from .bindings import GLOBAL_WORDS
 from .limits import INT64
 from .refs import Ref, RefKind
+from .types import (ANY, ANY_DIE, BOOL, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, PLAYER, TEXT, UNKNOWN,
+                    ZONE, Base, Type, list_of, roll_of, table_of, tuple_of)
 
 if TYPE_CHECKING:
     from .model import Card, Role, Zone
 
-# Types are short strings: "int", "bool", "text", "player", "location",
-# "counter", "card", "zone", "game", "none", "class" (a card id, tag or slot),
-# "roll:<die>", "table:<name>", "list:<item type>" and tuples "(<type>,<type>...)".
-INT, BOOL, TEXT, PLAYER, LOCATION, COUNTER, CARD, ZONE, GAME, NONE, CLASS = (
-    "int", "bool", "text", "player", "location", "counter", "card", "zone", "game", "none", "class")
+__all__ = ["ANY", "ANY_DIE", "BOOL", "CARD", "CLASS", "COUNTER", "GAME", "INT", "LOCATION", "NONE", "PLAYER", "TEXT",
+           "UNKNOWN", "ZONE", "Base", "Type", "list_of", "roll_of", "table_of", "tuple_of",
+           "AGGREGATES", "BUILTINS", "MAX_LOOPS", "MAX_TUPLE", "NULLABLE", "TUPLE_ITEMS", "TUPLE_WORDS", "VAR_TYPES",
+           "Scope", "Symbols", "declared_type", "describe", "die_of", "item_of", "tuple_items"]
+
 NULLABLE = {PLAYER, LOCATION, COUNTER, CARD, CLASS, NONE}
-VAR_TYPES = {"int": INT, "bool": BOOL, "player": PLAYER, "location": LOCATION, "card": CARD,
-             "counter": COUNTER}
+#: The words a declaration's `type:` may name, with the types they name.
+VAR_TYPES = {"int": INT, "bool": BOOL, "player": PLAYER, "location": LOCATION, "card": CARD, "counter": COUNTER}
 
 #: What an element of a tuple may be: one plain value (no list, tuple, text or zone).
 TUPLE_ITEMS = (INT, BOOL, PLAYER, LOCATION, COUNTER, CARD, CLASS)
@@ -39,23 +42,12 @@ AGGREGATES = {"count", "any", "all", "first", "sum", "max", "min", "filter", "em
 BUILTINS = {"next", "previous", "seats_from", "range"} | AGGREGATES
 
 
-def list_of(item: str) -> str:
-    return f"list:{item}"
+def tuple_items(kind: Type | None) -> list[Type] | None:
+    """The element types of a tuple type (``tuple_of``'s inverse), or None for any other type (or none)."""
+    return list(kind.items) if kind is not None and kind.is_tuple else None
 
 
-def tuple_of(kinds: list[str]) -> str:
-    """The type of a tuple of values of these types, in order: ``(int,player)``."""
-    return "(" + ",".join(kinds) + ")"
-
-
-def tuple_items(kind: str) -> list[str] | None:
-    """The element types of a tuple type (``tuple_of``'s inverse), or None for any other type."""
-    if kind.startswith("(") and kind.endswith(")"):
-        return kind[1:-1].split(",")
-    return None
-
-
-def declared_type(word: Any) -> str | None:
+def declared_type(word: Any) -> Type | None:
     """The type a declaration's `type:` names: a word of VAR_TYPES or a tuple `(int, int)`; None if neither."""
     if not isinstance(word, str):
         return None
@@ -68,47 +60,42 @@ def declared_type(word: Any) -> str | None:
     return None
 
 
-def roll_of(die: str) -> str:
-    """The type of a roll of ``die`` (its faces, and what `r.total`, `r.OUTCOME` read)."""
-    return f"roll:{die}"
-
-
-def die_of(kind: str) -> str | None:
+def die_of(kind: Type | None) -> str | None:
     """The die a roll type is of (`roll_of`'s inverse), or None for any other type."""
-    return kind[len("roll:"):] if kind.startswith("roll:") else None
+    return kind.name if kind is not None and kind.is_roll else None
 
 
-def item_of(kind: str) -> str | None:
-    """The item type of a list (zones hold cards), or None if not a list."""
+def item_of(kind: Type) -> Type | None:
+    """The item type of a list (zones hold cards, rolls numbers), or None if not a list."""
     if kind == ZONE:
         return CARD
-    if kind.startswith("list:"):
-        return kind[5:]
-    if kind.startswith("roll:"):
+    if kind.is_list:
+        return kind.item
+    if kind.is_roll:
         return INT
     return None
 
 
-def describe(kind: str) -> str:
+_WORDS = {Base.INT: "a number", Base.BOOL: "a condition (true/false)", Base.TEXT: "a label", Base.PLAYER: "a player",
+          Base.LOCATION: "a location", Base.COUNTER: "a counter name", Base.CARD: "a card", Base.ZONE: "a zone",
+          Base.GAME: "the game", Base.NONE: "none", Base.CLASS: "a card kind", Base.ROLL: "a dice roll",
+          Base.TABLE: "a table"}
+
+
+def describe(kind: Type) -> str:
     """A type in words for error messages."""
-    if kind.startswith("list:"):
-        if tuple_items(kind[5:]) is not None:
-            return f"a list of tuples {_elements(kind[5:])}"
-        return f"a list of {kind[5:]}s"
-    if tuple_items(kind) is not None:
+    if kind.is_list:
+        if kind.item.is_tuple:
+            return f"a list of tuples {_elements(kind.item)}"
+        return f"a list of {kind.item}s"
+    if kind.is_tuple:
         return f"a tuple {_elements(kind)}"
-    if kind.startswith("roll:"):
-        return "a dice roll"
-    if kind.startswith("table:"):
-        return "a table"
-    return {INT: "a number", BOOL: "a condition (true/false)", TEXT: "a label", PLAYER: "a player",
-            LOCATION: "a location", COUNTER: "a counter name", CARD: "a card", ZONE: "a zone",
-            GAME: "the game", NONE: "none", CLASS: "a card kind"}.get(kind, kind)
+    return _WORDS.get(kind.base, str(kind))
 
 
-def _elements(kind: str) -> str:
+def _elements(kind: Type) -> str:
     """A tuple type's elements in words: ``(number, player)``."""
-    return "(" + ", ".join(describe(k).split(" ", 1)[-1] for k in tuple_items(kind) or []) + ")"
+    return "(" + ", ".join(describe(k).split(" ", 1)[-1] for k in kind.items) + ")"
 
 
 @dataclass
@@ -117,7 +104,7 @@ class Symbols:
 
     locations: dict[str, Mapping[str, Any]] = field(default_factory=dict)     # name -> its properties
     counters: dict[str, Mapping[str, Any]] = field(default_factory=dict)
-    vars: dict[str, str] = field(default_factory=dict)                # name -> type
+    vars: dict[str, Type] = field(default_factory=dict)               # name -> type
     zones: dict[str, Zone] = field(default_factory=dict)
     tags: set[str] = field(default_factory=set)
     slots: set[str] = field(default_factory=set)
@@ -127,12 +114,12 @@ class Symbols:
     teams: dict[str, list[str]] = field(default_factory=dict)
     tables: dict[str, list[str]] = field(default_factory=dict)
     dice: dict[str, list[str]] = field(default_factory=dict)         # die -> outcome names
-    procedures: dict[str, dict[str, str]] = field(default_factory=dict)   # name -> params
-    functions: dict[str, dict[str, str]] = field(default_factory=dict)
-    proc_returns: dict[str, str] = field(default_factory=dict)       # procedure -> type it returns
-    function_types: dict[str, str] = field(default_factory=dict)
-    location_props: dict[str, str] = field(default_factory=dict)    # prop -> type
-    counter_props: dict[str, str] = field(default_factory=dict)
+    procedures: dict[str, dict[str, Type]] = field(default_factory=dict)  # name -> params
+    functions: dict[str, dict[str, Type]] = field(default_factory=dict)
+    proc_returns: dict[str, Type] = field(default_factory=dict)      # procedure -> type it returns
+    function_types: dict[str, Type] = field(default_factory=dict)
+    location_props: dict[str, Type] = field(default_factory=dict)   # prop -> type
+    counter_props: dict[str, Type] = field(default_factory=dict)
     seat_turns: bool = True
     number_limit: int = INT64                                        # numbers lie in [-limit, limit]
     params: dict[str, int | bool] = field(default_factory=dict)      # param -> this instance's value
@@ -162,7 +149,7 @@ class Symbols:
 class Scope:
     """Local names visible at a point of a rule text, with their types."""
 
-    names: dict[str, str]
+    names: dict[str, Type]
     where: str = "rule"
 
     def child(self) -> "Scope":

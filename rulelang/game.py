@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from .decisions import DecisionSite
 from .errors import Span
 from .limits import CALL_DEPTH, INT64, STEP_BUDGET
-from .check_types import tuple_items
+from .check_types import CARD, COUNTER, LOCATION, PLAYER, Type, tuple_items
 from .model import FirstSeat, TurnOrder
 from .turns import start_game
 from .views import player_name
@@ -156,7 +156,7 @@ class Game:
         self.counter_labels: dict[str, str] = {}
         self.var_names: list[str] = []
         self.var_initial: list[Any] = []
-        self.var_types: list[str] = []
+        self.var_types: list[Type] = []
         self.var_visibility: list[str] = []        # public, owner or hidden: who sees the value
         self.zones: list[ZoneDecl] = []
         self.table_zones: list[ZoneDecl] = []
@@ -206,20 +206,20 @@ class Game:
         self.discard_after_roll: dict[str, tuple[list[bool], list[ZoneDecl]]] = {}
         self._layouts: dict[int, Layout] = {}
 
-    def plain(self, kind: str, value: Any) -> Any:
+    def plain(self, kind: Type, value: Any) -> Any:
         """A runtime value as people and JSON see it: places, counters and cards by name."""
         if value is None:
             return None
         elements = tuple_items(kind)
         if elements is not None:          # a tuple: its elements, each as people see it
             return [self.plain(k, v) for k, v in zip(elements, value)]
-        if kind == "player":
+        if kind == PLAYER:
             return player_name(value)
-        if kind == "location":
+        if kind == LOCATION:
             return self.locations[value - 1]
-        if kind == "counter":
+        if kind == COUNTER:
             return self.counters[value]
-        if kind == "card":
+        if kind == CARD:
             return self.card_type[value].id
         return value
 

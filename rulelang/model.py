@@ -15,6 +15,7 @@ from enum import Enum
 from typing import Any, Mapping
 
 from .errors import Span
+from .types import Type
 
 #: Declarations are values nobody changes; compared by identity (no generated __eq__/__hash__: cheaper to import).
 _model = dataclass(frozen=True, eq=False)
@@ -139,7 +140,7 @@ class Var:
     """A per-player variable."""
 
     name: str
-    type: str                  # a checker type: int, bool, player, location, card, counter
+    type: Type                 # int, bool, player, location, card, counter or a tuple of those
     initial: Any               # 0, false or none unless given
     visibility: str            # public, owner or hidden
     span: Span
@@ -303,8 +304,8 @@ class Procedure:
     """Statements that rules call by name."""
 
     name: str
-    params: Mapping[str, str]          # param -> the type named in the YAML
-    returns: str | None
+    params: Mapping[str, Type]         # param -> the type its YAML word names (UNKNOWN if none)
+    returns: Type | None
     effect: RuleText | None
     span: Span
 
@@ -314,7 +315,7 @@ class Function:
     """A value computed from arguments, by name."""
 
     name: str
-    params: Mapping[str, str]
+    params: Mapping[str, Type]
     value: RuleText | None
     span: Span
 

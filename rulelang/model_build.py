@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .check import BOOL, COUNTER, INT, LOCATION, Symbols, phase_specs
-from .check_types import declared_type, tuple_items
+from .check_types import UNKNOWN, Type, declared_type, tuple_items
 from .document import Document
 from .limits import CALL_DEPTH, INT64, STEP_BUDGET
 from .model import (Card, CardAnswer, CardPlay, Die, EndCondition, FirstSeat, Function, Limits, Owner, Param, Phase,
@@ -102,7 +102,7 @@ def _var(r: _Reader, name: str, decl: dict) -> Var:
     return Var(name, kind, initial, decl.get("visibility", "public"), r.span(("vars", name)))
 
 
-def _default_value(kind: str) -> Any:
+def _default_value(kind: Type) -> Any:
     """What a variable holds when its declaration gives no `initial`: 0, false, none, or a tuple of those."""
     elements = tuple_items(kind)
     if elements is not None:
@@ -165,13 +165,18 @@ def _score_parts(r: _Reader) -> dict[str, RuleText] | None:
 
 
 def _procedure(r: _Reader, name: str, decl: dict) -> Procedure:
-    return Procedure(name, dict(decl.get("params") or {}), decl.get("returns"),
+    returns = decl.get("returns")
+    return Procedure(name, _params(decl), None if returns is None else declared_type(returns) or UNKNOWN,
                      r.text(("procedures", name, "effect")), r.span(("procedures", name)))
 
 
 def _function(r: _Reader, name: str, decl: dict) -> Function:
-    return Function(name, dict(decl.get("params") or {}), r.text(("functions", name, "value")),
-                    r.span(("functions", name)))
+    return Function(name, _params(decl), r.text(("functions", name, "value")), r.span(("functions", name)))
+
+
+def _params(decl: dict) -> dict[str, Type]:
+    """A procedure's or function's params with the types their words name (UNKNOWN for a word that names none)."""
+    return {param: declared_type(word) or UNKNOWN for param, word in (decl.get("params") or {}).items()}
 
 
 def _trigger(r: _Reader, i: int, trig: dict) -> Trigger:
@@ -208,11 +213,10 @@ def symbols_of(spec: Spec) -> Symbols:
     s.tables = {name: list(table.columns) for name, table in spec.tables.items()}
     s.dice = {name: list(die.outcomes) for name, die in spec.dice.items()}
     for name, proc in spec.procedures.items():
-        s.procedures[name] = {p: declared_type(t) or "?" for p, t in proc.params.items()}
+        s.procedures[name] = dict(proc.params)
         if proc.returns is not None:
-            s.proc_returns[name] = declared_type(proc.returns) or "?"
-    s.functions = {name: {p: declared_type(t) or "?" for p, t in fn.params.items()}
-                   for name, fn in spec.functions.items()}
+            s.proc_returns[name] = proc.returns
+    s.functions = {name: dict(fn.params) for name, fn in spec.functions.items()}
     s.location_props = _prop_types(s.locations.values(), s)
     s.counter_props = _prop_types(s.counters.values(), s)
     limit = spec.limits.number_limit
@@ -222,27 +226,27 @@ def symbols_of(spec: Spec) -> Symbols:
     return s
 
 
-def _prop_types(props: Any, s: Symbols) -> dict[str, str]:
+def _prop_types(props: Any, s: Symbols) -> dict[str, Type]:
     """Each property of locations (or counters) with the type of the first value given for it."""
-    types: dict[str, str] = {}
+    types: dict[str, Type] = {}
     for decl in props:
         for key, value in decl.items():
             types.setdefault(key, _value_type(value, s))
     return types
 
 
-def _value_type(value: Any, s: Symbols) -> str:
+def _value_type(value: Any, s: Symbols) -> Type:
     if isinstance(value, bool):
         return BOOL
     if isinstance(value, int):
         return INT
     if not isinstance(value, str):
-        return "?"
+        return UNKNOWN
     if value in s.counters:
         return COUNTER
     if value in s.locations:
         return LOCATION
-    return "?"
+    return UNKNOWN
 
 
 def _get(data: Any, path: tuple) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .check_types import tuple_items
+from .check_types import BOOL, CARD, COUNTER, INT, LOCATION, PLAYER, Type, tuple_items
 from .engine import Game, State, player_name
 from .errors import RulelangError
 from .inputs import InputError, canonical, decode_text, read_regular_file, schema_validator, schema_words, strict_json
@@ -220,7 +220,7 @@ class _Check:
                 if problem:
                     self.fail(self.named(["vars", p, vi]), problem)
 
-    def bad_value(self, kind: str, value: Any) -> str | None:
+    def bad_value(self, kind: Type, value: Any) -> str | None:
         """Why a value cannot be held by a variable of this type (None when it can)."""
         game = self.game
         elements = tuple_items(kind)
@@ -228,14 +228,14 @@ class _Check:
             if type(value) is not list or len(value) != len(elements):
                 return f"a {kind} variable holds a list of {len(elements)} values, not {canonical(value)}"
             return next(filter(None, (self.bad_value(k, v) for k, v in zip(elements, value))), None)
-        if kind == "bool":
+        if kind == BOOL:
             return None if type(value) is bool else f"a bool variable holds true or false, not {canonical(value)}"
-        if kind == "int":
+        if kind == INT:
             if type(value) is int and -INT64 - 1 <= value <= INT64:
                 return None
             return f"an int variable holds a whole number (64-bit), not {canonical(value)}"
-        sizes = {"player": (0, self.n), "location": (1, 1 + len(game.locations)),
-                 "card": (0, len(game.card_type)), "counter": (0, len(game.counters))}
+        sizes = {PLAYER: (0, self.n), LOCATION: (1, 1 + len(game.locations)),
+                 CARD: (0, len(game.card_type)), COUNTER: (0, len(game.counters))}
         if kind not in sizes or value is None:
             return None
         low, high = sizes[kind]

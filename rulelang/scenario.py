@@ -15,7 +15,7 @@ from typing import Any
 
 from .engine import Game, State, player_name
 from .fixtures import arrange, go_to_step, halt_before, put_on_top, resume, script_dice
-from .check_types import tuple_items
+from .check_types import COUNTER, LOCATION, PLAYER, Type, tuple_items
 from .errors import RulelangError, RuleError, ScenarioError
 from .scenario_check import Where, check_scenario
 from .scenario_load import (GAME_FILE, GAME_KEYS, Scenario, added_by_mods, game_folder, game_for,
@@ -174,15 +174,15 @@ def _var_value(game: Game, name: str, value: Any, state: State) -> Any:
     elements = tuple_items(kind)
     if elements is not None:           # a tuple: each element as the engine holds it
         return [_element_value(game, k, v, state) for k, v in zip(elements, value)]
-    return _player(state, value) if kind == "player" and value is not None else value
+    return _player(state, value) if kind == PLAYER and value is not None else value
 
 
-def _element_value(game: Game, kind: str, value: Any, state: State) -> Any:
-    if value is None or kind not in ("player", "location", "counter"):
+def _element_value(game: Game, kind: Type, value: Any, state: State) -> Any:
+    if value is None or kind not in (PLAYER, LOCATION, COUNTER):
         return value
-    if kind == "player":
+    if kind == PLAYER:
         return _player(state, value)
-    return 1 + game.locations.index(value) if kind == "location" else game.counters.index(value)
+    return 1 + game.locations.index(value) if kind == LOCATION else game.counters.index(value)
 
 
 def _holder(state: State, holder: str) -> str | int | tuple | None:

@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from .engine import Game, Layout, player_name
 from .errors import ScenarioError, Span, did_you_mean
-from .check_types import tuple_items
+from .check_types import BOOL, COUNTER, INT, LOCATION, PLAYER, Type, tuple_items
 from .limits import INT64
 
 #: The largest value a scenario may give a counter (a signed 64-bit integer); counters never go below 0.
@@ -160,37 +160,37 @@ def check_counter_value(value: Any, span: Span, limit: int = INT64) -> None:
                             hint=f"the largest is {limit:,} (the game's number_limit)")
 
 
-def var_kind(game: Game, name: Any, span: Span) -> str:
+def var_kind(game: Game, name: Any, span: Span) -> Type:
     if name not in game.var_names:
         raise ScenarioError(f"unknown variable '{name}'", span,
                             hint=did_you_mean(str(name), game.var_names) or _listing("variables", game.var_names))
     return game.var_types[game.var_names.index(name)]
 
 
-def check_var_value(game: Game, kind: str, name: str, value: Any, names: list[str], span: Span) -> None:
+def check_var_value(game: Game, kind: Type, name: str, value: Any, names: list[str], span: Span) -> None:
     """A value of the variable's declared type, as a scenario writes it (players and places by name)."""
     elements = tuple_items(kind)
     if elements is not None:            # a tuple: a list of its elements, each checked as its own type
         if not isinstance(value, list) or len(value) != len(elements):
             got = f"a list of {len(value)}" if isinstance(value, list) else _shown(value)
-            raise ScenarioError(f"'{name}' is a ({', '.join(elements)}) variable: expected a list of "
+            raise ScenarioError(f"'{name}' is a ({', '.join(map(str, elements))}) variable: expected a list of "
                                 f"{len(elements)} values, got {got}", span)
         for k, (element, item) in enumerate(zip(elements, value)):
             check_var_value(game, element, f"{name}[{k}]", item, names, span)
-    elif kind == "int":
+    elif kind == INT:
         if not _is_int(value) or not INT_RANGE[0] <= value <= INT_RANGE[1]:
             raise ScenarioError(f"'{name}' is an int variable: expected a whole number, got {_shown(value)}", span)
-    elif kind == "bool":
+    elif kind == BOOL:
         if not isinstance(value, bool):
             raise ScenarioError(f"'{name}' is a bool variable: expected true or false, got {_shown(value)}", span)
     elif value is None:
         return
-    elif kind == "player":
+    elif kind == PLAYER:
         if value not in names:
             raise ScenarioError(f"'{name}' is a player variable: expected a player of this scenario or null, "
                                 f"got {_shown(value)}", span, hint="players are " + ", ".join(names))
-    elif kind in ("location", "counter"):
-        known = game.locations if kind == "location" else game.counters
+    elif kind in (LOCATION, COUNTER):
+        known = game.locations if kind == LOCATION else game.counters
         if value not in known:
             raise ScenarioError(f"'{name}' is a {kind} variable: expected a {kind} or null, got {_shown(value)}",
                                 span, hint=did_you_mean(str(value), known) or _listing(f"{kind}s", known))

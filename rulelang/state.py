@@ -24,6 +24,7 @@ from . import records
 from .protocol import DecisionProtocol
 from .records import EventLog, expand
 from .rng import start_state
+from .types import COUNTER, LOCATION
 from .views import make_view, player_name
 
 if TYPE_CHECKING:
@@ -192,9 +193,9 @@ class State(DecisionProtocol):
         """Set a player's variable by name (a location or counter may be given by name), without an event."""
         game = self.game
         kind = game.var_types[game.var_names.index(name)]
-        if kind == "location" and isinstance(value, str):
+        if kind == LOCATION and isinstance(value, str):
             value = 1 + game.locations.index(value)
-        elif kind == "counter" and isinstance(value, str):
+        elif kind == COUNTER and isinstance(value, str):
             value = game.counters.index(value)
         self.vars[player][game.var_names.index(name)] = value
 

@@ -18,7 +18,8 @@ import pytest
 from rulelang import load_game
 from rulelang.agents import play_out
 from rulelang.bindings import BINDINGS, BOUND_WORDS, RESERVED_WORDS, Rule, scope
-from rulelang.check import PLAYER
+from rulelang.check import CARD, PLAYER
+from rulelang.types import roll_of
 from rulelang.compiler.hook_decls import TRIGGER_RULES
 from rulelang.loader import load_document
 from rulelang.model_build import build_spec
@@ -212,8 +213,8 @@ def test_scopes_come_from_the_table() -> None:
     assert scope(Rule.STEP, seat=True) == {"me": PLAYER}
     assert scope(Rule.STEP, seat=False) == {}
     assert scope(Rule.FUNCTION) == {}
-    assert scope(Rule.AFTER_ROLL, rolled="roll:d6")["rolled"] == "roll:d6"
-    assert scope(Rule.CARD_PLAY) == {"me": PLAYER, "target": PLAYER, "this": "card"}
+    assert scope(Rule.AFTER_ROLL, rolled=roll_of("d6"))["rolled"] == roll_of("d6")
+    assert scope(Rule.CARD_PLAY) == {"me": PLAYER, "target": PLAYER, "this": CARD}
     assert set(BOUND_WORDS) <= RESERVED_WORDS
 
 

@@ -309,7 +309,7 @@ def test_a_set_up_variable_is_accepted_exactly_when_it_has_the_declared_type(val
     kind = game.var_types[game.var_names.index(name)]
     fits = {"int": isinstance(value, int) and not isinstance(value, bool) and -(2**63) <= value < 2**63,
             "bool": isinstance(value, bool),
-            "location": value is None or value in game.locations}[kind]
+            "location": value is None or value in game.locations}[str(kind)]
     span = Span("s.yaml", 4, 9)
     if fits:
         check_var_value(game, kind, name, value, ["P1", "P2"], span)

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from .. import nodes as n
 from ..bindings import Rule, scope as bound
 from ..check import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, list_of
-from ..check_types import tuple_items
+from ..check_types import UNKNOWN, Type, tuple_items
 from ..check_decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
 from ..decisions import place_of
 from ..cards import after_resolving, discard_played, place_played
@@ -39,11 +39,14 @@ from ..refs import RefKind
 
 __all__ = ["compile_game", "GameCompiler"]
 
+#: What an end condition's `winner:` must be: not one type but either of two (a player, a list of players).
+_WINNER = "winner"
+
 
 class _Job:
-    """One rule text of the spec: where it is, how to parse it, what it must be."""
+    """One rule text of the spec: where it is, how to parse it, what it must be (a type, _WINNER or None)."""
 
-    def __init__(self, text: RuleText, block: bool, scope: dict[str, str], want: str | None = None):
+    def __init__(self, text: RuleText, block: bool, scope: dict[str, Type], want: Type | str | None = None):
         self.text = text
         self.path = text.path
         self.block = block
@@ -87,9 +90,9 @@ class GameCompiler(HookDeclarations):
             checker.block(job.tree, scope)
         elif job.want is None:
             checker.expr(job.tree, scope)
-        elif job.want == "winner":
+        elif job.want is _WINNER:
             kind = checker.expr(job.tree, scope)
-            if kind not in (PLAYER, list_of(PLAYER), "?"):
+            if kind not in (PLAYER, list_of(PLAYER), UNKNOWN):
                 checker.error("the winner must be a player or a list of players (a role or a team)",
                               job.tree.span)
         else:
@@ -110,7 +113,7 @@ class GameCompiler(HookDeclarations):
             job = jobs[("functions", name, "value")]
             self.check(job, checker)
             if job.tree is not None:
-                self.sym.function_types[name] = job.tree.type or "?"
+                self.sym.function_types[name] = job.tree.type or UNKNOWN
         for key, job in jobs.items():
             if key[0] != "functions":
                 self.check(job, checker)
@@ -146,7 +149,7 @@ class GameCompiler(HookDeclarations):
         """Every rule text of the spec with the names its scope binds (``rulelang.bindings``)."""
         spec, seat, out = self.spec, self.seat, {}
 
-        def add(text: RuleText | None, block: bool, scope: dict, want: str | None = None) -> None:
+        def add(text: RuleText | None, block: bool, scope: dict, want: Type | str | None = None) -> None:
             if text is not None:
                 out[text.path] = _Job(text, block, scope, want)
 
@@ -179,7 +182,7 @@ class GameCompiler(HookDeclarations):
         add(spec.returns, False, bound(Rule.RETURNS), INT)
         for cond in spec.end:
             add(cond.when, False, bound(Rule.END, seat), BOOL)
-            add(cond.winner, False, bound(Rule.END, seat), "winner")
+            add(cond.winner, False, bound(Rule.END, seat), _WINNER)
         return out
 
     # -- declarations --------------------------------------------------------------------
@@ -224,7 +227,7 @@ class GameCompiler(HookDeclarations):
             g.var_types.append(var.type)
             g.var_visibility.append(var.visibility)
 
-    def initial_value(self, kind: str, value: Any) -> Any:
+    def initial_value(self, kind: Type, value: Any) -> Any:
         """A variable's declared `initial` as the rules hold it: a location by its holder id."""
         if kind == LOCATION and value is not None:
             return 1 + self.game.locations.index(value)

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from .. import nodes as n
 from .. import records
 from ..check import CARD, COUNTER, LOCATION, PLAYER, item_of
-from ..check_types import tuple_items
+from ..check_types import UNKNOWN, Type, tuple_items
 from ..decisions import branch_id
 from ..engine import NAMES, State
 from ..errors import RuleError
@@ -28,7 +28,7 @@ class ChoiceStatements:
 
     # -- labels of choices ---------------------------------------------------------
 
-    def option_text(self, kind: str) -> Callable[[State, Any], tuple[str, str]]:
+    def option_text(self, kind: Type) -> Callable[[State, Any], tuple[str, str]]:
         game = self.game
         elements = tuple_items(kind)
         if elements is not None:
@@ -51,7 +51,7 @@ class ChoiceStatements:
         cond = ec.expr(s.cond) if s.cond is not None else None
         var = s.target.id if isinstance(s.target, n.Name) else None
         store = self.setter(s.target)
-        text = self.option_text(item_of(s.source.type) or "?")
+        text = self.option_text(item_of(s.source.type) or UNKNOWN)
 
         def offer(st, L):
             options: list[list[str]] = []
@@ -60,7 +60,7 @@ class ChoiceStatements:
             return who(st, L), "choose", "choose", options, values
         pc = b.emit(_decision(offer, store), s.span)
         self.sites.add(b.sites, pc, "choose", s.name or target_word(s.target), s.span,
-                       self.sites.items(item_of(s.source.type) or "?", ec.constant(s.source), text))
+                       self.sites.items(item_of(s.source.type) or UNKNOWN, ec.constant(s.source), text))
 
     def s_ChooseRange(self, s: n.ChooseRange, b: Any) -> None:
         ec = self.ec
@@ -133,7 +133,7 @@ class ChoiceStatements:
         ec = self.ec
         items, var = ec.as_list(br.source), br.var
         cond = ec.expr(br.cond) if br.cond is not None else None
-        text = self.option_text(item_of(br.source.type) or "?")
+        text = self.option_text(item_of(br.source.type) or UNKNOWN)
 
         def add(st, L, k, options, values):
             add_items(st, L, items(st, L), var, cond, text, options, values, {o[0] for o in options}, branch=k)
@@ -146,7 +146,7 @@ class ChoiceStatements:
             if not isinstance(br, n.EachBranch):
                 options.append((guard[1], guard[0]))
                 continue
-            listed = self.sites.items(item_of(br.source.type) or "?", guard[4], guard[3])
+            listed = self.sites.items(item_of(br.source.type) or UNKNOWN, guard[4], guard[3])
             if listed is None:
                 return None
             options.extend(listed)
@@ -162,7 +162,7 @@ class ChoiceStatements:
         items = ec.as_list(s.source, copy=True)
         store = self.setter(s.target)
         var = s.var
-        text = self.option_text(item_of(s.source.type) or "?")
+        text = self.option_text(item_of(s.source.type) or UNKNOWN)
         waiting = self.fresh("secret")
         known, values = ec.constant(s.source)
         fixed = ([list(text(None, v)) for v in values], list(values)) if known else None
@@ -218,7 +218,7 @@ class ChoiceStatements:
         op.gather, op.keep = gather, keep      # how a step played in place asks it (compiler/direct.py)
         pc = b.emit(op, s.span)
         self.sites.add(b.sites, pc, "secret", s.name or target_word(s.target), s.span,
-                       self.sites.items(item_of(s.source.type) or "?", (known, values), text))
+                       self.sites.items(item_of(s.source.type) or UNKNOWN, (known, values), text))
 
 
 def numbers_offered(st: State, lo: int, hi: int) -> int:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .. import nodes as n
 from .. import records
-from ..check import item_of
+from ..check import UNKNOWN, item_of
 from ..decisions import branch_id
 from ..interpreter import Frame
 from .choices import numbers_offered, take_branch
@@ -184,7 +184,7 @@ class DirectCompiler:
         gathers, asks and keeps it: each player that passes the filter and has more than one option
         chooses; all are revealed at once, then stored in order."""
         u, span, var = out.unit, s.span, repr(s.var)
-        text = self.sc.option_text(item_of(s.source.type) or "?")
+        text = self.sc.option_text(item_of(s.source.type) or UNKNOWN)
         values = list(self.sc.ec.constant(s.source)[1])
         options = u.constant([list(text(None, v)) for v in values], "the options of a secret choice")
         values_k = u.constant(values, "the values of a secret choice")

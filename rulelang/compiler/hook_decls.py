@@ -6,7 +6,7 @@ A mixin of ``GameCompiler`` (which provides ``game``, ``spec``, ``sym``, ``seat`
 from __future__ import annotations
 
 from ..bindings import Rule, scope
-from ..check_types import roll_of
+from ..check_types import UNKNOWN, roll_of
 from ..game import ZoneDecl
 from ..limits import too_big
 from ..model import Card, Event, Trigger
@@ -27,7 +27,7 @@ class HookDeclarations:
         """The names a trigger's `if:` and effect may use, by what it is on."""
         event = trig.on.event if trig.on is not None else Event.ENTER
         die = trig.on.subject if trig.on is not None else ""
-        return scope(TRIGGER_RULES[event], self.seat, roll_of(die) if die in self.sym.dice else "?")
+        return scope(TRIGGER_RULES[event], self.seat, roll_of(die) if die in self.sym.dice else UNKNOWN)
 
     def hook_trigger(self, trig: Trigger, expr, block) -> None:
         """A trigger on a roll, a turn or a step: its `if:` is checked when it starts (on fresh values)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import nodes as n
-from ..check import CARD, COUNTER, LOCATION, PLAYER
+from ..check import CARD, COUNTER, LOCATION, PLAYER, Type
 from ..decisions import DecisionSite, Place
 from ..engine import NAMES, Game
 
@@ -43,7 +43,7 @@ class Sites:
         self.game.decisions.setdefault(name, []).append(site)
         return site
 
-    def items(self, kind: str, fixed: tuple[bool, Any], text: Callable) -> tuple[tuple[str, str], ...] | None:
+    def items(self, kind: Type, fixed: tuple[bool, Any], text: Callable) -> tuple[tuple[str, str], ...] | None:
         """Every (id, label) a choice among items of ``kind`` could offer: the fixed list, or all of that kind."""
         known, values = fixed
         if known and isinstance(values, list):

@@ -152,7 +152,7 @@ class _Folder:
         return [self.value(x, env) for x in e.items]
 
     def f_Index(self, e: n.Index, env: dict) -> Any:
-        if tuple_items(e.obj.type or "") is None:
+        if tuple_items(e.obj.type) is None:
             raise _Unknown
         return self.value(e.obj, env)[e.key.value]
 

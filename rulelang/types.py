@@ -1,0 +1,128 @@
+"""The checker's types as small immutable values: a ``Base`` and, for a compound type, what it is of.
+
+A ``Type`` compares by structure and prints as its old spelling (``int``, ``list:card``, ``roll:d6``,
+``table:NAME``, ``(int,player)``, ``?``), so messages and debug output that show a type read as they
+always did. It is never equal to a string: the checker's types used to be strings, and comparing one with
+a string now raises TypeError rather than quietly answering False.
+
+A leaf module (it imports nothing from rulelang), so the binding tables (``bindings.py``) can use it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable
+
+
+class Base(Enum):
+    """What kind of value a type is; the last few are compound or stand for no one type."""
+
+    INT = "int"
+    BOOL = "bool"
+    TEXT = "text"
+    PLAYER = "player"
+    LOCATION = "location"
+    COUNTER = "counter"
+    CARD = "card"
+    ZONE = "zone"
+    GAME = "game"
+    NONE = "none"
+    CLASS = "class"          # a card kind: a card id, a tag or a slot
+    LIST = "list"            # of ``item``
+    ROLL = "roll"            # of the die ``name``
+    TABLE = "table"          # the table ``name``
+    TUPLE = "tuple"          # of ``items``, in order
+    UNKNOWN = "?"            # an error was reported already: stops follow-on errors
+    ANY = "any"              # any item at all, in a list a builtin wants
+
+
+#: The die of a roll type that stands for whichever die was rolled (a roll trigger's `rolled`).
+ANY_DIE = "?"
+
+
+@dataclass(frozen=True, eq=False)
+class Type:
+    """One type of value: ``base``, with ``item`` (a list's), ``name`` (a roll's die, a table's name) or
+    ``items`` (a tuple's elements) for the compound ones."""
+
+    base: Base
+    item: Type | None = None
+    name: str | None = None
+    items: tuple[Type, ...] = ()
+
+    def __str__(self) -> str:
+        base = self.base
+        if base is Base.LIST:
+            return f"list:{self.item}"
+        if base is Base.ROLL or base is Base.TABLE:
+            return f"{base.value}:{self.name}"
+        if base is Base.TUPLE:
+            return "(" + ",".join(str(item) for item in self.items) + ")"
+        return base.value
+
+    def __repr__(self) -> str:
+        return f"Type({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        """Equal in structure; a string is never a type, and comparing one with a type is a bug: TypeError."""
+        if isinstance(other, Type):
+            return (self.base is other.base and self.name == other.name and self.item == other.item
+                    and self.items == other.items)
+        if isinstance(other, str):
+            raise TypeError(f"a checker type ({self}) compared with the string {other!r}")
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        """Its spelling's hash: a table keyed by words, looked up with a type (or the reverse), meets ``__eq__``."""
+        return hash(str(self))
+
+    @property
+    def is_list(self) -> bool:
+        return self.base is Base.LIST
+
+    @property
+    def is_tuple(self) -> bool:
+        return self.base is Base.TUPLE
+
+    @property
+    def is_roll(self) -> bool:
+        return self.base is Base.ROLL
+
+    @property
+    def is_table(self) -> bool:
+        return self.base is Base.TABLE
+
+
+INT = Type(Base.INT)
+BOOL = Type(Base.BOOL)
+TEXT = Type(Base.TEXT)
+PLAYER = Type(Base.PLAYER)
+LOCATION = Type(Base.LOCATION)
+COUNTER = Type(Base.COUNTER)
+CARD = Type(Base.CARD)
+ZONE = Type(Base.ZONE)
+GAME = Type(Base.GAME)
+NONE = Type(Base.NONE)
+CLASS = Type(Base.CLASS)
+UNKNOWN = Type(Base.UNKNOWN)
+ANY = Type(Base.ANY)
+
+
+def list_of(item: Type) -> Type:
+    """The type of a list of ``item``s."""
+    return Type(Base.LIST, item=item)
+
+
+def tuple_of(items: Iterable[Type]) -> Type:
+    """The type of a tuple of values of these types, in order: ``(int,player)``."""
+    return Type(Base.TUPLE, items=tuple(items))
+
+
+def roll_of(die: str = ANY_DIE) -> Type:
+    """The type of a roll of ``die`` (its faces, and what `r.total`, `r.OUTCOME` read)."""
+    return Type(Base.ROLL, name=die)
+
+
+def table_of(name: str) -> Type:
+    """The type of the table ``name`` (its columns, read for this game's player count)."""
+    return Type(Base.TABLE, name=name)
