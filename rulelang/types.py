@@ -9,7 +9,7 @@ A leaf module (it imports nothing from rulelang), so the binding tables (``bindi
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Iterable
 
@@ -49,8 +49,13 @@ class Type:
     item: Type | None = None
     name: str | None = None
     items: tuple[Type, ...] = ()
+    #: The spelling, made once: the checker hashes and prints types all the time.
+    text: str = field(init=False, repr=False, compare=False)
 
-    def __str__(self) -> str:
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", self._spelling())
+
+    def _spelling(self) -> str:
         base = self.base
         if base is Base.LIST:
             return f"list:{self.item}"
@@ -60,21 +65,23 @@ class Type:
             return "(" + ",".join(str(item) for item in self.items) + ")"
         return base.value
 
+    def __str__(self) -> str:
+        return self.text
+
     def __repr__(self) -> str:
-        return f"Type({str(self)!r})"
+        return f"Type({self.text!r})"
 
     def __eq__(self, other: object) -> bool:
         """Equal in structure; a string is never a type, and comparing one with a type is a bug: TypeError."""
         if isinstance(other, Type):
-            return (self.base is other.base and self.name == other.name and self.item == other.item
-                    and self.items == other.items)
+            return self.text == other.text          # the spelling says the whole structure
         if isinstance(other, str):
             raise TypeError(f"a checker type ({self}) compared with the string {other!r}")
         return NotImplemented
 
     def __hash__(self) -> int:
         """Its spelling's hash: a table keyed by words, looked up with a type (or the reverse), meets ``__eq__``."""
-        return hash(str(self))
+        return hash(self.text)
 
     @property
     def is_list(self) -> bool:
