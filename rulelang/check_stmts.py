@@ -26,7 +26,7 @@ class StatementChecks:
             kind = self.proc_value(s.value, scope)
             if isinstance(s.target, n.Name) and s.target.id not in scope.names and not self._is_global(s.target.id):
                 scope.names[s.target.id] = kind
-                s.target.ref, s.target.type = ("local", s.target.id), kind
+                s.target.ref, s.target.type = Ref(RefKind.LOCAL, s.target.id), kind
             elif kind != UNKNOWN and not self.fits(kind, self.assignable(s.target, scope)):
                 self.error(f"the value must be {describe(s.target.type or UNKNOWN)}, not {describe(kind)}",
                            s.value.span)

@@ -66,7 +66,7 @@ class NoneLit(Expr):
 @dataclass(eq=False)
 class Name(Expr):
     id: str
-    #: Set by the checker: what the name resolved to, e.g. ("local", "x").
+    #: Set by the checker: what the name resolved to, e.g. Ref(RefKind.LOCAL, "x").
     ref: Ref | None = field(default=None, repr=False, kw_only=True)
 
 
