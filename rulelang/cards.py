@@ -216,10 +216,17 @@ def shuffle_zone(st: State, zid: int) -> None:
 # --- playing a card, and answering one ---------------------------------------------
 
 def place_played(to: Fn) -> Callable:
-    """The first instruction of a card's play: put the card where it goes (``to``) before its effect."""
+    """The first instruction of a card's play: put the card where it goes (``to``) before its effect.
+
+    Like every instruction that never asks a decision, it tells what it does on the locals alone
+    (``acts``), so that a card's effect played in place does it without a frame (compiler/direct.py)."""
     def op(st, fr):
         L = fr.locals
         move_card(st, L["this"], to(st, L), "play")
+
+    def acts(st, L):
+        move_card(st, L["this"], to(st, L), "play")
+    op.acts = acts
     return op
 
 
@@ -236,6 +243,13 @@ def after_resolving(cond: Fn | None, proc: int) -> Callable:
 def discard_played(st: State, fr: Frame) -> None:
     """The first instruction of a card's play with no `to:`: it is discarded before its effect."""
     discard_card(st, fr.locals["this"], "resolved")
+
+
+def _discard_played_acts(st: State, L: dict) -> None:
+    discard_card(st, L["this"], "resolved")
+
+
+discard_played.acts = _discard_played_acts      # see place_played
 
 
 class CardTables:

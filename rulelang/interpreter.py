@@ -177,6 +177,17 @@ def instruction_in_place(st: State, op: Callable, local: dict, base: int) -> boo
     return _run_pushed(st, below, base)
 
 
+def fired_in_place(st: State, base: int) -> bool:
+    """After a statement or instruction done where a direct function stands that fired triggers or pushed
+    frames (a card moved): run them to their end, as ``instruction_in_place`` does after its instruction.
+    True when play must stop."""
+    fired = st.fired
+    if fired:
+        st.stack.extend(reversed(fired))
+        fired.clear()
+    return _run_pushed(st, base, base)
+
+
 def _run_pushed(st: State, below: int, base: int) -> bool:
     """Run the frames pushed above ``below`` to their end; True when play must stop: the game is over, or
     the turn was unwound below ``base``, where the direct function that asked stands."""

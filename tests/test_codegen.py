@@ -39,7 +39,7 @@ MADE_UP = re.compile(r"^(_[a-z]+\d*|expression|statements|instruction|direct|agg
 #: The attributes generated code reads: the state's own fields, a frame's locals and pc, list methods, and the
 #: protocol's answers in place (a number chosen, a branch, secret choices among fixed options).
 STATE_FIELDS = {"counters", "vars", "zones", "lay", "turn", "n", "out", "work", "log", "loc", "stack", "append", "get",
-                "role_players", "team_players", "roles", "tables", "locals", "pc", "number_in_place",
+                "role_players", "team_players", "roles", "tables", "locals", "pc", "fired", "number_in_place",
                 "branch_in_place", "same_answers_in_place"}
 
 

@@ -328,3 +328,54 @@ def test_a_number_choice_too_wide_or_for_nobody_fails_in_place_as_in_frames(tmp_
         # frames names its step too ("in step 'branch'"), as it did before these decisions had direct forms
         assert (in_place.value.span, in_place.value.message) == (framed.value.span, framed.value.message)
         assert in_place.value.hint.split(" (seed")[0] == framed.value.hint.split(" (seed")[0]
+
+
+FIRING = """
+game: Fired
+players: {min: 2, max: 3}
+counters:
+  coin: {label: coins}
+vars:
+  seen: {type: int, initial: 0}
+zones:
+  deck: {owner: table, visibility: hidden}
+  play: {owner: player, visibility: public}
+cards:
+  - {id: chip, name: Chip, count: 40, zone: deck}
+triggers:
+  - name: a card in play pays
+    on: enter play
+    effect: owner.coin += 1
+turn:
+  order: seat
+  limit: 60
+  steps:
+    - name: place
+      effect: |
+        me chooses k from 0 to 2
+        draw k from deck to me.play
+        me.seen = me.coin
+        check end
+end:
+  - name: rich
+    when: any(p in players where p.coin >= 6)
+    winner: first(p in players where p.coin >= 6)
+"""
+
+
+def test_a_card_moved_in_place_runs_the_triggers_it_fired_before_the_next_statement(tmp_path: Path) -> None:
+    """A move that may fire a zone trigger is written out in the step's direct function, then what it fired
+    runs (interpreter.fired_in_place), not as an instruction of its own: the next statement sees the coins."""
+    game = spec_game(tmp_path, FIRING)
+    source = game.program.source()
+    assert "(played in place)" in source and "_fired(st, _n)" in source and "_op(st," not in source
+    for players in (2, 3):
+        for seed in range(6):
+            in_place = both_ways(game, players, seed)
+            entered: dict[str, int] = {}
+            for e in in_place.events:
+                if e["type"] == "moved":
+                    entered[e["to"]] = entered.get(e["to"], 0) + 1
+                elif e["type"] == "set" and e.get("var") == "seen":
+                    assert e["value"] == entered.get(f"play:{e['player']}", 0), (players, seed, e)
+            assert in_place.over and any(e["type"] == "set" and e.get("var") == "seen" for e in in_place.events)

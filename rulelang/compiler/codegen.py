@@ -22,7 +22,7 @@ from ..elimination import live_from, live_players, next_live
 from ..engine import (FAILURES, NAMES, check_end, discard_card, draw_cards, end_roll_durations, located,
                       move_card, set_counter, set_player_var, shuffle_zone)
 from ..errors import RuleError, Span
-from ..interpreter import call_in_place, decide, decide_secretly, instruction_in_place, within
+from ..interpreter import call_in_place, decide, decide_secretly, fired_in_place, instruction_in_place, within
 from .. import records
 from .aggregates import any_of_kind
 from ..limits import over_budget, roll_dice, spend, too_big
@@ -45,7 +45,7 @@ HELPERS: dict[str, Any] = {
     "_set_player_var": set_player_var, "_shuffle_zone": shuffle_zone,
     "_over_budget": over_budget, "_roll_dice": roll_dice,
     "_within": within, "_enter": call_in_place, "_decide": decide, "_op": instruction_in_place,
-    "_decide_secretly": decide_secretly,
+    "_fired": fired_in_place, "_decide_secretly": decide_secretly,
 }
 
 _units = itertools.count()

@@ -106,9 +106,23 @@ class DirectCompiler:
         return function
 
     def instruction(self, op: Callable, span, out: Body) -> None:
-        """One instruction run where it stands (``interpreter.instruction_in_place``)."""
+        """One instruction run where it stands (``interpreter.instruction_in_place``); one that never asks and
+        says what it does on the locals (``op.acts``: a card placed or discarded as it is played) is done
+        without a frame, and what it fired after it."""
+        acts = getattr(op, "acts", None)
+        if acts is not None:
+            out.line(f"{out.unit.constant(acts, 'what an instruction does')}(st, L)", span)
+            self.run_fired(span, out)
+            return
         out.line(f"if _op(st, {out.unit.constant(op, 'an instruction')}, L, _n):", span)
         out.line("    return True", span)
+
+    def run_fired(self, span, out: Body) -> None:
+        """After a statement that may fire triggers (a card moved): run what it fired or pushed, if anything
+        (``interpreter.fired_in_place``). Every statement starts with the stack as the function found it."""
+        out.line("if st.fired or len(st.stack) > _n:", span)
+        out.line("    if _fired(st, _n):", span)
+        out.line("        return True", span)
 
     def block(self, stmts: list[n.Stmt], out: Body) -> None:
         for s in stmts:
@@ -137,6 +151,9 @@ class DirectCompiler:
             self.secret_choice(s, out)
         elif isinstance(s, n.ChooseRange):
             self.number_choice(s, out)
+        elif isinstance(s, sc.CARD_MOVES):      # written out; its zone triggers run after it
+            self.source.block([s], out)
+            self.run_fired(s.span, out)
         else:
             self.in_frames(s, out)
 

@@ -112,7 +112,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
 
     _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
                  n.RemoveDice, n.ChangeFace, n.Reveal)
-    _CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
+    CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
 
     def is_straight(self, s: n.Stmt) -> bool:
         """True for statements that never wait, jump out or push a frame.
@@ -128,7 +128,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return False
         if isinstance(s, self._STRAIGHT) or homes.is_straight(type(s)):
             return True
-        if isinstance(s, self._CARD_MOVES):
+        if isinstance(s, self.CARD_MOVES):
             return not self.has_triggers or self.zone_triggers == frozenset() or \
                 quiet_draw(s, self.zone_triggers, self.game.zones)
         if isinstance(s, n.If):
