@@ -220,12 +220,11 @@ def place_played(to: Fn) -> Callable:
 
     Like every instruction that never asks a decision, it tells what it does on the locals alone
     (``acts``), so that a card's effect played in place does it without a frame (compiler/direct.py)."""
-    def op(st, fr):
-        L = fr.locals
-        move_card(st, L["this"], to(st, L), "play")
-
     def acts(st, L):
         move_card(st, L["this"], to(st, L), "play")
+
+    def op(st, fr):
+        acts(st, fr.locals)
     op.acts = acts
     return op
 
@@ -240,16 +239,16 @@ def after_resolving(cond: Fn | None, proc: int) -> Callable:
     return op
 
 
-def discard_played(st: State, fr: Frame) -> None:
-    """The first instruction of a card's play with no `to:`: it is discarded before its effect."""
-    discard_card(st, fr.locals["this"], "resolved")
-
-
-def _discard_played_acts(st: State, L: dict) -> None:
+def _discard_played(st: State, L: dict) -> None:
     discard_card(st, L["this"], "resolved")
 
 
-discard_played.acts = _discard_played_acts      # see place_played
+def discard_played(st: State, fr: Frame) -> None:
+    """The first instruction of a card's play with no `to:`: it is discarded before its effect."""
+    _discard_played(st, fr.locals)
+
+
+discard_played.acts = _discard_played      # what it does on the locals alone (see place_played)
 
 
 class CardTables:

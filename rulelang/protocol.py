@@ -259,29 +259,29 @@ class DecisionProtocol:
         the number, with no list of options built; the option logged is the number, as its id is."""
         if count == 1 and not self.ask_single:
             return lo
-        if player is None:
-            raise _missing_player()
-        j = self.autopick(player, count)
-        if not 0 <= j < count:
-            raise RulelangError(f"option {j} is out of range")
-        self.log.append((_CHOSE, self.turn, player, str(lo + j), "number"))
+        value = lo + self._pick_by_count(player, count)
+        self.log.append((_CHOSE, self.turn, player, str(value), "number"))
         answered_in_place(self)
-        return lo + j
+        return value
 
     def branch_in_place(self, player: int | None, open_: list[int], ids: list[str]) -> int | None:
         """``answer_one_in_place`` for `P chooses one:` (compiler/direct.py): the branch picked among those
         open (none open: None), by number, with no list of options built; the option logged is its id."""
         if not self.asks(open_):
             return open_[0] if open_ else None
-        if player is None:
-            raise _missing_player()
-        j = self.autopick(player, len(open_))
-        if not 0 <= j < len(open_):
-            raise RulelangError(f"option {j} is out of range")
-        k = open_[j]
+        k = open_[self._pick_by_count(player, len(open_))]
         self.log.append((_CHOSE, self.turn, player, ids[k], "branch"))
         answered_in_place(self)
         return k
+
+    def _pick_by_count(self, player: int | None, count: int) -> int:
+        """A chooser's pick among ``count`` options from ``autopick``, checked; the caller logs the option."""
+        if player is None:
+            raise _missing_player()
+        j = self.autopick(player, count)
+        if not 0 <= j < count:
+            raise RulelangError(f"option {j} is out of range")
+        return j
 
     def _picks_now(self, kind: str, players: list[int], options: list[list], values: list[list]) -> list:
         """Every chooser's pick from ``autopick`` at once, in the order a play loop would ask them.
