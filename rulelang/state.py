@@ -23,19 +23,21 @@ from .limits import too_big
 from . import records
 from .protocol import DecisionProtocol
 from .records import EventLog, expand
-from .rng import start_state
+from .rng import MASK64, MIX1, MIX2, STEP, outputs, start_state
 from .types import COUNTER, LOCATION
 from .views import make_view, player_name
 
 if TYPE_CHECKING:
     from .game import Fn, Game, Layout
 
-MASK64 = (1 << 64) - 1
+#: A game's first draws come one at a time; then the RNG works out this many outputs at once (rng.outputs).
+SINGLE_DRAWS, BATCH = 16, 128
 
 _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
            "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "out", "revealed")
 #: Held in slots of their own: ``events`` is read through the log (``log``, see records.py).
-_SLOTS = tuple(name for name in _FIELDS if name != "events") + ("log",)
+_SLOTS = tuple(name for name in _FIELDS if name not in ("events", "rng")) + ("log", "_rng", "_drawn", "_ahead",
+                                                                               "_singles")
 #: Set by tests and scenarios (fixtures.py), never saved: scripted dice (``dice_script``), a step to stop before
 #: (``halt``), and the outcomes of random draws given one by one (``chance``: rulelang/chance.py; None draws
 #: from ``rng``).
@@ -53,14 +55,40 @@ class State(DecisionProtocol):
 
     # -- chance ---------------------------------------------------------------
 
+    @property
+    def rng(self) -> int:
+        """The RNG's state (SplitMix64's whole state is one int): where the next draw starts."""
+        return (self._rng + self._drawn * STEP) & MASK64
+
+    @rng.setter
+    def rng(self, value: int) -> None:
+        self._rng, self._drawn, self._ahead, self._singles = value, 0, (), SINGLE_DRAWS
+
     def randbelow(self, n: int) -> int:
-        """SplitMix64: a tiny, fast RNG whose whole state is one int; every random draw of a game comes here."""
+        """A number below ``n`` from SplitMix64, a tiny, fast RNG; every random draw of a game comes here.
+
+        A game's first draws are worked out one at a time; after them, ``BATCH`` raw outputs at once
+        (``_draw_ahead``), ``_drawn`` of them taken since the state ``_rng``. ``rng`` is the exact state
+        at every moment, so copies, saves and replays see the one stream they always did."""
         if self.chance is not None:             # explicit chance: the outcome is given (rulelang/chance.py)
             return scripted_draw(self, n)
-        self.rng = x = (self.rng + 0x9E3779B97F4A7C15) & MASK64
-        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
-        return ((x ^ (x >> 31)) * n) >> 64
+        ahead = self._ahead
+        if not ahead:
+            if self._singles:                   # a batch costs a microsecond to set up: few-draw games skip it
+                self._singles -= 1
+                self._rng = x = (self._rng + STEP) & MASK64
+                x = ((x ^ (x >> 30)) * MIX1) & MASK64
+                x = ((x ^ (x >> 27)) * MIX2) & MASK64
+                return ((x ^ (x >> 31)) * n) >> 64
+            ahead = self._draw_ahead()
+        self._drawn += 1
+        return (ahead.pop() * n) >> 64
+
+    def _draw_ahead(self) -> list[int]:
+        """The next ``BATCH`` raw outputs, from the exact state (``rng.outputs``); none is ``()``."""
+        self._rng, self._drawn = self.rng, 0
+        self._ahead = outputs(self._rng, BATCH)
+        return self._ahead
 
     def roll_die(self, faces: int) -> int:
         if self.dice_script:
@@ -217,7 +245,7 @@ class State(DecisionProtocol):
         st.lay = lay
         st.n = lay.n
         st.seed = seed
-        st.rng = start_state(seed)
+        st._rng, st._drawn, st._ahead, st._singles = start_state(seed), 0, (), SINGLE_DRAWS    # as State.rng sets it
         st.counters, st.vars, st.zones, st.loc, st.out = lay.fresh_lists()    # worked out once per player count
         st.stack = [Frame(game.main, 0, {})]
         st.revealed = []              # [card, seat] pairs: cards shown to a player, until they move

@@ -6,12 +6,12 @@ import math
 import statistics
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import rulelang
 from rulelang.agents import RandomAgent, play_out
-from rulelang.rng import batch_seed, start_state
+from rulelang.rng import batch_seed, outputs, start_state
 
 
 def draws(seed: int, count: int) -> list[int]:
@@ -91,3 +91,44 @@ def test_the_start_of_a_stream_is_the_personalised_blake2b_of_the_seed_text(seed
 
     assert start_state(seed) == reference(seed)
     assert batch_seed(seed, index) == reference(seed, index) & (2**53 - 1)
+
+
+def splitmix64(state: int, bounds: list[int]) -> tuple[list[int], int]:
+    """SplitMix64 one draw at a time, as the engine drew before it worked outputs out in batches:
+    each ``(output * n) >> 64``, and the state after them."""
+    mask, out = (1 << 64) - 1, []
+    for n in bounds:
+        state = x = (state + 0x9E3779B97F4A7C15) & mask
+        x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
+        out.append(((x ^ (x >> 31)) * n) >> 64)
+    return out, state
+
+
+@settings(max_examples=60, deadline=None)
+@given(start=st.integers(min_value=0, max_value=2**64 - 1),
+       bounds=st.lists(st.integers(min_value=1, max_value=2**64), min_size=1, max_size=420),
+       cut=st.integers(min_value=0, max_value=420))
+@example(start=5, bounds=[6] * 400, cut=200)           # singles, a whole batch, and a cut inside the second
+def test_the_batched_stream_is_splitmix64_draw_for_draw(start: int, bounds: list[int], cut: int) -> None:
+    """Single draws, then batches (rng.outputs, State.randbelow): the same numbers as one draw at a time, and
+    ``rng`` is the exact state at every moment, so a copy or a save taken in the middle of a batch goes on
+    with the very same stream."""
+    state = rulelang.load_game("examples/pig").new_state(players=2, seed=0)
+    state.rng = start
+    cut = min(cut, len(bounds))
+    expected, middle = splitmix64(start, bounds[:cut])
+    assert [state.randbelow(n) for n in bounds[:cut]] == expected
+    assert state.rng == middle
+    rest, end = splitmix64(middle, bounds[cut:])
+    copied, saved = state.copy(), rulelang.State.from_json(state.game, state.to_json())
+    for twin in (state, copied, saved):
+        assert [twin.randbelow(n) for n in bounds[cut:]] == rest
+        assert twin.rng == end
+
+
+@pytest.mark.parametrize("count", [1, 3, 128, 300])
+def test_outputs_packed_in_lanes_are_the_outputs_one_at_a_time(count: int) -> None:
+    for start in (0, 1, 2**64 - 1, 0x9E3779B97F4A7C15 * 7 % 2**64):
+        raw, _ = splitmix64(start, [2**64] * count)
+        assert outputs(start, count) == raw[::-1]
