@@ -348,30 +348,41 @@ def first_of_each(st: State, cards: list[int], kind_of: list) -> list[tuple[int,
 def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
     """Every (card, target) the player may play from a zone, targets in seat order from the player.
 
-    One option per kind of card (the first copy in zone order), as ``kinds_in`` gives them, with the
-    work it charges. A target condition is not asked where its form tells (CardType.target_others,
-    target_not_me).
+    One option per kind of card (the first copy in zone order), as ``first_of_each`` finds them (written
+    out here: every card play asks this), with the work it charges. A target condition is not asked where
+    its form tells (CardType.target_others, target_not_me).
     """
     n = st.n
     tables = card_tables(st.game, n)
-    play_self, play_on = tables.play_self, tables.play_on
+    play_self, play_on, playable = tables.play_self, tables.play_on, tables.playable
     seats = tables.around(n)[player]        # every seat in order from the player, the player first
-    options, values = [], []
-    for card, ctype in first_of_each(st, st.zones[zid], tables.playable):
+    others = seats[1:]
+    cards = st.zones[zid]
+    st.work -= len(cards)
+    if st.work < 0:
+        raise over_budget(st)
+    options, values, seen = [], [], []
+    for card in cards:
+        ctype = playable[card]
+        if ctype is None:
+            continue
         k = ctype.index
+        if k in seen:
+            continue
+        seen.append(k)
         allows = ctype.play_target
         if allows is None:
             options.append(play_self[k])
             values.append(["play", card, player, player])
         elif ctype.target_others:
             on = play_on[k]
-            for t in seats[1:]:
+            for t in others:
                 options.append(on[t])
                 values.append(["play", card, player, t])
         else:
             on = play_on[k]
             local = {"me": player, "this": card}
-            for t in seats[1:] if ctype.target_not_me else seats:
+            for t in others if ctype.target_not_me else seats:
                 local["target"] = t
                 if allows(st, local):
                     options.append(play_self[k] if t == player else on[t])
