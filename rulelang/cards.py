@@ -348,28 +348,18 @@ def first_of_each(st: State, cards: list[int], kind_of: list) -> list[tuple[int,
 def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
     """Every (card, target) the player may play from a zone, targets in seat order from the player.
 
-    One option per kind of card (the first copy in zone order), as ``first_of_each`` finds them (written
-    out here: every card play asks this), with the work it charges. A target condition is not asked where
-    its form tells (CardType.target_others, target_not_me).
+    One option per kind of card (the first copy in zone order), as ``first_of_each`` finds them, with the
+    work it charges. A target condition is not asked where its form tells (CardType.target_others,
+    target_not_me).
     """
     n = st.n
     tables = card_tables(st.game, n)
-    play_self, play_on, playable = tables.play_self, tables.play_on, tables.playable
+    play_self, play_on = tables.play_self, tables.play_on
     seats = tables.around(n)[player]        # every seat in order from the player, the player first
     others = seats[1:]
-    cards = st.zones[zid]
-    st.work -= len(cards)
-    if st.work < 0:
-        raise over_budget(st)
-    options, values, seen = [], [], []
-    for card in cards:
-        ctype = playable[card]
-        if ctype is None:
-            continue
+    options, values = [], []
+    for card, ctype in first_of_each(st, st.zones[zid], tables.playable):
         k = ctype.index
-        if k in seen:
-            continue
-        seen.append(k)
         allows = ctype.play_target
         if allows is None:
             options.append(play_self[k])

@@ -168,24 +168,19 @@ def instruction_in_place(st: State, op: Callable, local: dict, base: int) -> boo
         if st.over:
             return True
         asked_in_place(st)
-    fired = st.fired
+    return fired_in_place(st, below, base)
+
+
+def fired_in_place(st: State, below: int, base: int) -> bool:
+    """After an instruction or a statement done where a direct function stands (a card moved, compiler/direct.py):
+    the triggers it fired and the frames it pushed above ``below``, run to their end. True when play must stop."""
+    stack, fired = st.stack, st.fired
     if fired:
         stack.extend(reversed(fired))
         fired.clear()
     elif len(stack) <= below:              # the usual case, nothing pushed: no call to run nothing
         return st.over or len(stack) < base
     return _run_pushed(st, below, base)
-
-
-def fired_in_place(st: State, base: int) -> bool:
-    """After a statement or instruction done where a direct function stands that fired triggers or pushed
-    frames (a card moved): run them to their end, as ``instruction_in_place`` does after its instruction.
-    True when play must stop."""
-    fired = st.fired
-    if fired:
-        st.stack.extend(reversed(fired))
-        fired.clear()
-    return _run_pushed(st, base, base)
 
 
 def _run_pushed(st: State, below: int, base: int) -> bool:
@@ -203,7 +198,7 @@ def decide(st: State, offer: Callable, take: Callable, local: dict) -> None:
     (``choices._decision``) asks it and takes the answer: ``offer`` gives (player, kind, prompt, options,
     values); one option (or none) is taken at once unless the game asks single options."""
     player, kind, _, options, values = offer(st, local)
-    if not st.asks(values):
+    if not st.asks(len(values)):
         take(st, local, values[0] if values else None)
         return
     take(st, local, st.answer_one_in_place(kind, player, options, values))

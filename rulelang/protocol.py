@@ -202,10 +202,10 @@ class DecisionProtocol:
             self.pending = None
             run(self)
 
-    def asks(self, values: list) -> bool:
-        """Whether one player's decision among ``values`` is asked: more than one option, or one when the game
+    def asks(self, count: int) -> bool:
+        """Whether one player's decision among ``count`` options is asked: more than one, or one when the game
         asks single options. Otherwise its one option (or none: None) is taken at once."""
-        return len(values) > 1 or bool(values) and self.ask_single
+        return count > 1 or count == 1 and self.ask_single
 
     def ask(self, kind: str, prompt: str, players: list[int], options: list[list], values: list[list]) -> bool:
         """Called by an instruction: wait for these players to choose."""
@@ -257,7 +257,7 @@ class DecisionProtocol:
     def number_in_place(self, player: int | None, lo: int, count: int) -> int:
         """``answer_one_in_place`` for a choice of one of ``count`` numbers from ``lo`` (compiler/direct.py):
         the number, with no list of options built; the option logged is the number, as its id is."""
-        if count == 1 and not self.ask_single:
+        if not self.asks(count):
             return lo
         value = lo + self._pick_by_count(player, count)
         self.log.append((_CHOSE, self.turn, player, str(value), "number"))
@@ -267,7 +267,7 @@ class DecisionProtocol:
     def branch_in_place(self, player: int | None, open_: list[int], ids: list[str]) -> int | None:
         """``answer_one_in_place`` for `P chooses one:` (compiler/direct.py): the branch picked among those
         open (none open: None), by number, with no list of options built; the option logged is its id."""
-        if not self.asks(open_):
+        if not self.asks(len(open_)):
             return open_[0] if open_ else None
         k = open_[self._pick_by_count(player, len(open_))]
         self.log.append((_CHOSE, self.turn, player, ids[k], "branch"))
@@ -295,9 +295,7 @@ class DecisionProtocol:
         """One chooser's pick from ``autopick``, written to the log as ``_take`` writes it."""
         if not offered:
             raise RuleError(f"{player_name(player)} must choose but has no legal option")
-        j = self.autopick(player, len(offered))
-        if not 0 <= j < len(offered):
-            raise RulelangError(f"option {j} is out of range")
+        j = self._pick_by_count(player, len(offered))
         self.log.append((_CHOSE, self.turn, player, offered[j][0], kind))
         return j
 

@@ -245,7 +245,7 @@ class State(DecisionProtocol):
         st.lay = lay
         st.n = lay.n
         st.seed = seed
-        st._rng, st._drawn, st._ahead, st._singles = start_state(seed), 0, (), SINGLE_DRAWS    # as State.rng sets it
+        st.rng = start_state(seed)
         st.counters, st.vars, st.zones, st.loc, st.out = lay.fresh_lists()    # worked out once per player count
         st.stack = [Frame(game.main, 0, {})]
         st.revealed = []              # [card, seat] pairs: cards shown to a player, until they move

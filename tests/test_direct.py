@@ -368,7 +368,7 @@ def test_a_card_moved_in_place_runs_the_triggers_it_fired_before_the_next_statem
     runs (interpreter.fired_in_place), not as an instruction of its own: the next statement sees the coins."""
     game = spec_game(tmp_path, FIRING)
     source = game.program.source()
-    assert "(played in place)" in source and "_fired(st, _n)" in source and "_op(st," not in source
+    assert "(played in place)" in source and "_fired(st, _n, _n)" in source and "_op(st," not in source
     for players in (2, 3):
         for seed in range(6):
             in_place = both_ways(game, players, seed)

@@ -277,7 +277,7 @@ def _decision(offer: Callable, take: Callable) -> Callable:
             take(st, L, answer[0])
             return False
         player, kind, prompt, options, values = offer(st, L)
-        if not st.asks(values):
+        if not st.asks(len(values)):
             take(st, L, values[0] if values else None)
             return False
         waiting = st.ask(kind, prompt, [player], [options], [values])

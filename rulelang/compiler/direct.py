@@ -121,7 +121,7 @@ class DirectCompiler:
         """After a statement that may fire triggers (a card moved): run what it fired or pushed, if anything
         (``interpreter.fired_in_place``). Every statement starts with the stack as the function found it."""
         out.line("if st.fired or len(st.stack) > _n:", span)
-        out.line("    if _fired(st, _n):", span)
+        out.line("    if _fired(st, _n, _n):", span)
         out.line("        return True", span)
 
     def block(self, stmts: list[n.Stmt], out: Body) -> None:
@@ -239,7 +239,8 @@ class DirectCompiler:
         u, span = out.unit, s.span
         lo, count, v = u.temp("lo"), u.temp("count"), u.temp("v")
         out.line(f"{lo} = {self.xs.src(s.low, u)}", span)
-        out.line(f"{count} = {u.constant(numbers_offered, 'how many numbers a choice offers')}(st, {lo}, {self.xs.src(s.high, u)})", span)
+        offered = u.constant(numbers_offered, "how many numbers a choice offers")
+        out.line(f"{count} = {offered}(st, {lo}, {self.xs.src(s.high, u)})", span)
         out.line(f"{v} = st.number_in_place({self.xs.src(s.player, u)}, {lo}, {count})", span)
         self.source.store(s.target, v, span, out)
 
