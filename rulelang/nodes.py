@@ -23,6 +23,10 @@ class Node:
     span: Span = field(repr=False, kw_only=True)
     #: The names of the fields the rule text gave, in order (set for every class at the end of this module).
     SYNTAX_FIELDS: ClassVar[tuple[str, ...]] = ()
+    #: The fields that name a local this node binds (a name, or a ``Name`` target): ``bound_names`` reads them.
+    #: A statement that binds a local must list its field here, or the compiler would keep reading an
+    #: older value of the local from a Python variable (source_stmt.py).
+    BINDS: ClassVar[tuple[str, ...]] = ()
 
     def syntax_items(self) -> Iterator[tuple[str, Any]]:
         """(field name, value) of each syntax field, in order: values, names, child nodes and lists of them."""
@@ -191,12 +195,14 @@ class Stmt(Node):
 
 @dataclass(eq=False)
 class Assign(Stmt):
+    BINDS = ('target',)
     target: Expr
     value: Expr
 
 
 @dataclass(eq=False)
 class AugAssign(Stmt):
+    BINDS = ('target',)
     target: Expr
     op: str                  # "+=" / "-="
     value: Expr
@@ -237,6 +243,7 @@ class Reveal(Stmt):
 
 @dataclass(eq=False)
 class Roll(Stmt):
+    BINDS = ('var',)
     amount: Expr
     die: str
     var: str
@@ -253,6 +260,7 @@ class If(Stmt):
 
 @dataclass(eq=False)
 class ForEach(Stmt):
+    BINDS = ('var',)
     var: str
     source: Expr
     cond: Expr | None
@@ -261,6 +269,7 @@ class ForEach(Stmt):
 
 @dataclass(eq=False)
 class ChooseIn(Stmt):
+    BINDS = ('target',)
     player: Expr
     target: Expr
     source: Expr
@@ -270,6 +279,7 @@ class ChooseIn(Stmt):
 
 @dataclass(eq=False)
 class ChooseRange(Stmt):
+    BINDS = ('target',)
     player: Expr
     target: Expr
     low: Expr
@@ -288,6 +298,8 @@ class Branch(Node):
 @dataclass(eq=False)
 class EachBranch(Node):
     """`for x in LIST where C:` among the branches of `chooses one`: one option per item, its body run with x."""
+
+    BINDS = ('var',)
     var: str
     source: Expr
     cond: Expr | None
@@ -303,6 +315,7 @@ class ChooseOne(Stmt):
 
 @dataclass(eq=False)
 class SecretChoose(Stmt):
+    BINDS = ('var', 'target')
     var: str
     players: Expr
     players_cond: Expr | None
@@ -348,6 +361,7 @@ class Return(Stmt):
 class Reroll(Stmt):
     """`reroll R` (every die) or `reroll F in R` (one die showing F)."""
 
+    BINDS = ('roll',)
     roll: Expr
     face: Expr | None
 
@@ -356,6 +370,7 @@ class Reroll(Stmt):
 class AddDice(Stmt):
     """`add N to R`: N more dice are rolled into R."""
 
+    BINDS = ('roll',)
     amount: Expr
     roll: Expr
 
@@ -364,6 +379,7 @@ class AddDice(Stmt):
 class RemoveDice(Stmt):
     """`remove N from R`: the last N dice rolled leave the roll."""
 
+    BINDS = ('roll',)
     amount: Expr
     roll: Expr
 
@@ -372,6 +388,7 @@ class RemoveDice(Stmt):
 class ChangeFace(Stmt):
     """`change F to V in R`: one die showing F now shows V."""
 
+    BINDS = ('roll',)
     face: Expr
     value: Expr
     roll: Expr
@@ -408,6 +425,19 @@ def walk(root: Node | Iterable[Any]) -> Iterator[Node]:
         under = list(node.children())
         under.reverse()
         stack.extend(under)
+
+
+def bound_names(root: Node | Iterable[Any]) -> set[str]:
+    """The locals a statement or a block may bind anywhere inside it (``Node.BINDS``)."""
+    names = set()
+    for node in walk(root):
+        for name in node.BINDS:
+            value = getattr(node, name)
+            if isinstance(value, str):
+                names.add(value)
+            elif isinstance(value, Name):
+                names.add(value.id)
+    return names
 
 
 def node_classes() -> Iterator[type[Node]]:

@@ -103,38 +103,26 @@ def _ended(st: State, cond: EndCondition, local: dict) -> bool:
 
 # --- the turn loop's own instructions (assembled by compiler/turn_loop.py) ----------------
 
-def begin_turn(phase: Phase, in_place: list[tuple[str, Fn | None, Fn | None, int | None]] | None = None) -> Callable:
+def begin_turn(phase: Phase, in_place: Fn | None = None) -> Callable:
     """The first instruction of a phase's turns: count the turn (past the limit is an error) and say whose it is.
 
-    ``in_place`` lists the phase's steps as (name, inline, direct, procedure) when every one of them can be
-    played in place (compiler/direct.py) and no turn hook watches the phase: while every decision is
-    answered in place, and no scenario halts or observes the game, the whole turn is played here, each
-    step as ``call_step`` would, and the turn loop goes on at the end of the turn.
+    ``in_place`` is the phase's whole turn as one function (compiler/direct.py), when every step can be
+    played in place and no turn hook watches the phase: while every decision is answered in place, and no
+    scenario halts or observes the game, the turn is played here, each step as ``call_step`` would play
+    it, and the turn loop goes on at the end of the turn.
     """
     limit, seat = phase.limit, phase.by_seat
-    step_record = records.step
 
     def op(st, fr):
         st.turn += 1
         if st.turn > limit:
             raise RuleError(f"the game did not end within {limit} turns",
                             hint=f"seed {st.seed}: check the end conditions, or raise the limit")
-        log = st.log
-        log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
+        st.log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
         if in_place is None or st.autopick is None or st.halt is not None or st.observer is not None:
             return None
-        stack, markers = st.stack, st.game.markers
-        for name, inline, direct, proc in in_place:
-            log.append((step_record, st.turn, name))
-            local = {"me": st.active} if seat else {}
-            if inline is not None:
-                if inline(st, local):
-                    return True
-                continue
-            stack.append(markers[proc])         # play_in_place, written out: a call per step cost 2.5%
-            if direct(st, local):
-                return True if st.over else None    # or the turn was unwound: the loop is at its end already
-            stack.pop()
+        if in_place(st):
+            return True if st.over else None    # or the turn was unwound: the loop is at its end already
         fr.pc = phase.end_pc
         return None
     return op

@@ -35,12 +35,13 @@ import record  # noqa: E402  (the fingerprint of a game: decisions offered and t
 
 #: What generated code may name: its arguments, its helpers, and names the generator makes up.
 OWN_NAMES = {"st", "L", "fr", "error", "_blame", "_line_spans", "q", *HELPERS}
-MADE_UP = re.compile(r"^(_[a-z]+\d*|expression|statements|instruction|direct|aggregate\d+|function\d+)$")
+MADE_UP = re.compile(r"^(_[a-z]+\d*|expression|statements|instruction|direct|turn|aggregate\d+|function\d+)$")
 #: The attributes generated code reads: the state's own fields, a frame's locals and pc, list methods, and the
-#: protocol's answers in place (a number chosen, a branch, secret choices among fixed options).
+#: protocol's answers in place (a number chosen, a branch, secret choices among fixed options), and whose turn it is
+#: (a whole turn played in place).
 STATE_FIELDS = {"counters", "vars", "zones", "lay", "turn", "n", "out", "work", "log", "loc", "stack", "append", "get",
                 "role_players", "team_players", "roles", "tables", "locals", "pc", "fired", "number_in_place",
-                "branch_in_place", "same_answers_in_place"}
+                "branch_in_place", "same_answers_in_place", "active", "pop"}
 
 
 def identifiers(source: str) -> tuple[set[str], set[str], list[str]]:

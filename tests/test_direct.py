@@ -196,6 +196,14 @@ def test_the_generated_module_lists_the_functions_played_in_place() -> None:
     listing = game.program.source()
     assert "(played in place)" in listing
     assert "def direct(st, L):" in listing
+    assert listing.count("def turn(st):") == 1          # the whole turn, its eight steps in one function
+    assert "(a whole turn from this step, played in place)" in listing
+
+
+def test_a_phase_with_turn_hooks_has_no_whole_turn_in_place() -> None:
+    """Hooks run between steps (``turns.call_step``), so a phase they watch plays its steps one by one."""
+    folder, mods = GOLDEN["hooks"]
+    assert "def turn(st):" not in load(folder, mods).program.source()
 
 
 @pytest.mark.parametrize("name", ["jacks_friends", "flapjacks", "hooks", "kuhn_poker", "goofspiel"])
@@ -379,3 +387,63 @@ def test_a_card_moved_in_place_runs_the_triggers_it_fired_before_the_next_statem
                 elif e["type"] == "set" and e.get("var") == "seen":
                     assert e["value"] == entered.get(f"play:{e['player']}", 0), (players, seed, e)
             assert in_place.over and any(e["type"] == "set" and e.get("var") == "seen" for e in in_place.events)
+
+
+LOCALS = """
+game: Locals
+players: {min: 2, max: 3}
+dice:
+  d: {faces: 6}
+vars:
+  a: {type: int, initial: 0}
+  b: {type: int, initial: 0}
+  c: {type: int, initial: 0}
+  d: {type: int, initial: 0}
+  e: {type: int, initial: 0}
+turn:
+  order: seat
+  limit: 10
+  steps:
+    - name: kept
+      effect: |
+        x = 1
+        if turn > 0:
+          x = 5
+        me.a += x
+        y = 0
+        for each p in players:
+          me.b += y
+          y = y + 10
+        me.c += y
+        roll 1 d as r
+        add 2 to r
+        me.d += count(r)
+        for each p in players:
+          me chooses n from 0 to 1
+          me.e += n + count(q in players where q = p) * 10
+        check end
+end:
+  - name: over
+    when: turn >= 4
+    winner: players
+"""
+
+
+@pytest.mark.parametrize("ways", ["in place", "frames"])
+def test_a_local_read_from_its_python_variable_is_the_value_it_holds(tmp_path: Path, ways: str) -> None:
+    """Generated code reads a local from the Python variable it was just stored from, until a statement that may
+    bind it again (compiler/source_expr.keep, forget): a branch's assignment, a loop's pass that reassigns it,
+    `add` changing a roll, and a loop's name beside a decision that binds another local all read what the
+    rules left, as the closures do."""
+    game = spec_game(tmp_path, LOCALS)
+    for players in (2, 3):
+        for seed in range(4):
+            state = both_ways(game, players, seed) if ways == "in place" else pending_loop(game, players, seed)
+            for p in range(players):
+                turns = len([t for t in range(1, 5) if (t - 1) % players == p])
+                row = dict(zip(game.var_names, state.vars[p]))
+                assert row["a"] == 5 * turns                                  # the branch's x, not the first
+                assert row["b"] == sum(10 * k for k in range(players)) * turns   # y as each pass left it
+                assert row["c"] == 10 * players * turns
+                assert row["d"] == 3 * turns                                  # the roll `add` made longer
+                assert 0 <= row["e"] - 10 * players * turns <= players * turns    # p as each pass bound it

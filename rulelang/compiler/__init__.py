@@ -32,7 +32,7 @@ from .forms import card_gate, target_form
 from .statements import Builder, StmtCompiler
 from .turn_loop import assemble_turn_loop
 from .derived import mark_zones, reads_only_zones, zones_read
-from .direct import Parts, compile_direct
+from .direct import Parts, PhaseStep, compile_direct
 from .hook_decls import HookDeclarations
 from ..check_hooks import RETURNS
 from ..refs import RefKind
@@ -341,26 +341,30 @@ class GameCompiler(HookDeclarations):
         g.returns_span = self.doc.span(("returns",)) if g.returns is not None else None
         g.heuristic = expr(spec.heuristic)
         setup = block(spec.setup, "setup") if spec.setup is not None and spec.setup.text else None
-        phases = []
+        phases, in_place = [], []
         for k, phase in enumerate(spec.phases):
             g.phases[k].until = expr(phase.until)
-            steps = []
+            steps, whole_turn = [], []
             for step in phase.steps:
                 span = self.doc.span(step.path + ("effect",))
-                inline = None if self.turn_hooks.get(("before step", step.name)) else \
-                    sc.inline_body(jobs[step.effect.path].tree)
+                job = jobs[step.effect.path]
+                inline = None if self.turn_hooks.get(("before step", step.name)) else sc.inline_body(job.tree)
                 if inline is not None:      # a step that never waits runs in place, with no frame
                     steps.append((step.name, inline, span))
+                    whole_turn.append(PhaseStep(step.name, Parts(job.tree, place_of(data, job.path)), None))
                 else:
                     index = block(step.effect, f"step '{step.name}'")
                     steps.append((step.name, index, span))
                     if not self.turn_hooks.get(("before step", step.name)):
                         framed_steps[step.name] = blocks.pop(index)
+                        whole_turn.append(PhaseStep(step.name, framed_steps[step.name], index))
             phases.append((phase, steps))
+            in_place.append(whole_turn if len(whole_turn) == len(steps) else None)     # a step with a hook: never
         played = {c.play_proc for c in g.cards if c.play_proc is not None}
         procedures = {index: parts for index, parts in blocks.items() if index in played or index in proc_ids.values()}
-        self.direct_steps = compile_direct(self, sc, g.program, procedures, framed_steps) if self.python else {}
-        self.finish(main, assemble_turn_loop(g, self.turn_hooks, self.direct_steps, setup, phases))
+        self.direct_steps, turns = compile_direct(self, sc, g.program, procedures, framed_steps, in_place) \
+            if self.python else ({}, [None] * len(phases))
+        self.finish(main, assemble_turn_loop(g, self.turn_hooks, self.direct_steps, turns, setup, phases))
         g.main = main
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]

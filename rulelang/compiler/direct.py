@@ -30,7 +30,7 @@ turn loop (`end turn`, a skip on one's own turn), which then goes on from where 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from .. import nodes as n
 from .. import records
@@ -105,6 +105,39 @@ class DirectCompiler:
         self.program.units.append((_where_of(parts.stmts), u))
         return function
 
+    def turn(self, steps: list[PhaseStep], seat: bool) -> Callable:
+        """``turn(st)``: a phase's whole turn, every step written out in order in one function, as
+        ``turns.begin_turn`` played them one call each: the step's record, its own locals (`me`, in a phase
+        played by seat), and, for a step with frames, a finished frame of it on the stack as a marker (see
+        ``call_in_place``). True when play must stop."""
+        u = Unit()
+        body = u.new_function("turn", "st")
+        step = u.constant(records.step, "the record of a step")
+        if seat:
+            body.line("_me = st.active")
+        for name, parts, proc in steps:
+            self.sc.place = parts.place
+            body.line(f"st.log.append(({step}, st.turn, {name!r}))")
+            body.line("L = {'me': _me}" if seat else "L = {}")
+            if proc is not None:
+                body.line(f"st.stack.append({u.constant(marker(self.game, proc), 'the marker of a step')})")
+            body.line("_n = len(st.stack)")
+            with self.xs.own_unit():
+                if seat:
+                    self.xs.keep("me", "_me")      # nothing binds `me`: the seat whose turn it is
+                for op, span in parts.prefix:
+                    self.instruction(op, span, body)
+                self.block(parts.stmts, body)
+                for op, span in parts.suffix:
+                    self.instruction(op, span, body)
+            if proc is not None:
+                body.line("st.stack.pop()")
+        guarded_lines(body)
+        function = build(u)
+        where = _where_of(steps[0].parts.stmts) if steps else "(played in place)"
+        self.program.units.append((where.replace("(played in place)", "(a whole turn from this step, played in place)"), u))
+        return function
+
     def instruction(self, op: Callable, span, out: Body) -> None:
         """One instruction run where it stands (``interpreter.instruction_in_place``); one that never asks and
         says what it does on the locals (``op.acts``: a card placed or discarded as it is played) is done
@@ -126,6 +159,7 @@ class DirectCompiler:
 
     def block(self, stmts: list[n.Stmt], out: Body) -> None:
         for s in stmts:
+            self.xs.forget(s)
             self.statement(s, out)
 
     def statement(self, s: n.Stmt, out: Body) -> None:
@@ -158,7 +192,7 @@ class DirectCompiler:
             self.in_frames(s, out)
 
     def body(self, stmts: list[n.Stmt], out: Body) -> None:
-        with out.indented():
+        with out.indented(), self.xs.block_scope():
             self.block(stmts, out)
             if not stmts:
                 out.line("pass")
@@ -243,6 +277,8 @@ class DirectCompiler:
         out.line(f"{count} = {offered}(st, {lo}, {self.xs.src(s.high, u)})", span)
         out.line(f"{v} = st.number_in_place({self.xs.src(s.player, u)}, {lo}, {count})", span)
         self.source.store(s.target, v, span, out)
+        if isinstance(s.target, n.Name):
+            self.xs.keep(s.target.id, v)
 
     def choose_one(self, s: n.ChooseOne, out: Body) -> None:
         """`P chooses one:` asked as its instruction, then the branch taken as a Python branch. With no `for`
@@ -275,8 +311,9 @@ class DirectCompiler:
     def loop(self, s: n.ForEach, out: Body) -> None:
         """As ``source_stmt.loop_start``/``loop_step``: a copy of the items, each one work, the filter
         tested just before its item's pass, a failing filter told at the loop."""
-        after = self.source.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), s.span, out)
-        self.body(s.body, out)
+        after, x = self.source.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), s.span, out)
+        with self.source.loop_scope(s, x):
+            self.body(s.body, out)
         self.source.after_loop(after, s.span, out)
 
     def while_loop(self, s: n.While, out: Body) -> None:
@@ -310,13 +347,25 @@ class Parts:
     suffix: list = field(default_factory=list)
 
 
+class PhaseStep(NamedTuple):
+    """A step of a phase, for its whole turn played in place: its name, its statements, and the procedure
+    its frames run (None: a step that never waits, run with no frame)."""
+
+    name: str
+    parts: Parts
+    proc: int | None
+
+
 def compile_direct(gc, sc: StmtCompiler, program: Program, procedures: dict[int, Parts],
-                   steps: dict[str, Parts]) -> dict[str, Callable]:
-    """The direct functions of a game: each procedure's that can have one (into ``game.direct``), and
-    each framed step's, returned by step name for the turn loop.
+                   steps: dict[str, Parts], phases: list[list[PhaseStep] | None]
+                   ) -> tuple[dict[str, Callable], list[Callable | None]]:
+    """The direct functions of a game: each procedure's that can have one (into ``game.direct``), each
+    framed step's, by step name, and each phase's whole turn (``DirectCompiler.turn``; None where a step
+    cannot be played in place), for the turn loop.
 
     ``gc`` is the game compiler (``new_proc``, ``finish``); ``procedures`` maps a procedure's index
-    (those called by name, and cards' plays) to its parts; ``steps`` maps a step's name to its parts.
+    (those called by name, and cards' plays) to its parts; ``steps`` maps a framed step's name to its
+    parts; ``phases`` lists every step of each phase.
     """
     game = gc.game
 
@@ -352,12 +401,19 @@ def compile_direct(gc, sc: StmtCompiler, program: Program, procedures: dict[int,
         if plays_in_place(parts.stmts):
             sc.place = parts.place
             direct_steps[name] = dc.function(parts)
+    turns = [dc.turn(steps, phase.by_seat) if steps is not None and all(plays_in_place(step.parts.stmts) for step in steps)
+             else None for steps, phase in zip(phases, game.phases)]
     dc.table.extend([None] * len(game.procs))
     for index, function in functions.items():
         dc.table[index] = function
     game.direct = dc.table
-    game.markers = [Frame(index, len(proc.code), {}) for index, proc in enumerate(game.procs)]
-    return direct_steps
+    game.markers = [marker(game, index) for index in range(len(game.procs))]
+    return direct_steps, turns
+
+
+def marker(game: Game, proc: int) -> Frame:
+    """A finished frame of a procedure: on the stack while its direct function runs (``call_in_place``)."""
+    return Frame(proc, len(game.procs[proc].code), {})
 
 
 def _where_of(stmts: list[n.Stmt]) -> str:
@@ -365,21 +421,11 @@ def _where_of(stmts: list[n.Stmt]) -> str:
     return f"{span.file}:{span.line}:{span.col} (played in place)" if span is not None else "(played in place)"
 
 
-def turn_in_place(steps: list[tuple[str, int | Callable, object]], hooks: dict,
-                  direct_steps: dict[str, Callable]) -> list[tuple] | None:
-    """A phase's steps as ``turns.begin_turn`` plays a whole turn in place: (name, inline, direct,
-    procedure) each; None when a step has neither form or a turn hook (start, end, before or after a
-    step) would have to run between them."""
-    if hooks.get(("start turn", "")) or hooks.get(("end turn", "")):
+def turn_in_place(turn: Callable | None, steps: list[tuple[str, int | Callable, object]], hooks: dict) -> Callable | None:
+    """A phase's whole turn as ``turns.begin_turn`` plays it in place (``DirectCompiler.turn``); None when
+    it has none or a turn hook (start, end, before or after a step) would have to run between its steps."""
+    if turn is None or hooks.get(("start turn", "")) or hooks.get(("end turn", "")):
         return None
-    out = []
-    for name, proc, _ in steps:
-        if hooks.get(("before step", name)) or hooks.get(("after step", name)):
-            return None
-        if not isinstance(proc, int):
-            out.append((name, proc, None, None))
-        elif name in direct_steps:
-            out.append((name, None, direct_steps[name], proc))
-        else:
-            return None
-    return out
+    if any(hooks.get(("before step", name)) or hooks.get(("after step", name)) for name, _, _ in steps):
+        return None
+    return turn

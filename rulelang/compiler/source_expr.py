@@ -60,6 +60,30 @@ class ExprSource:
         finally:
             self.aliases = outer
 
+    @contextmanager
+    def block_scope(self) -> Iterator[None]:
+        """Locals kept in Python variables inside a block (a branch, a loop's body) are known there only: after
+        it, a branch not taken or a pass not made leaves those variables unset."""
+        outer = self.aliases
+        try:
+            yield
+        finally:
+            self.aliases = outer
+
+    def keep(self, name: str, variable: str) -> None:
+        """The local ``name`` was just stored from the Python variable ``variable`` (and in ``L``, for code that
+        reads ``L``): later lines of this block read the variable, until a statement that may bind it again
+        (``forget``)."""
+        self.aliases = {**self.aliases, name: variable}
+
+    def forget(self, stmt: n.Stmt) -> None:
+        """Before a statement that may bind locals anywhere inside it (``nodes.bound_names``): read them from
+        ``L`` again, where that statement's code, or a closure's, stores them."""
+        if self.aliases:
+            bound = n.bound_names(stmt)
+            if not bound.isdisjoint(self.aliases):
+                self.aliases = {k: v for k, v in self.aliases.items() if k not in bound}
+
     def local(self, name: str) -> str:
         """Source reading the local ``name``: its Python variable in a comprehension, else ``L``."""
         alias = self.aliases.get(name)

@@ -8,7 +8,8 @@ with no source of their own are called as their closure. A statement kept in one
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from .. import nodes as n
 from ..interpreter import Frame
@@ -39,6 +40,7 @@ class StmtSource:
     def block(self, stmts: list[n.Stmt], out: Body) -> None:
         """Lines for statements in order."""
         for s in stmts:
+            self.xs.forget(s)
             method = _SOURCES.get(type(s))
             if out.depth > MAX_DEPTH and isinstance(s, (n.If, n.ForEach)):
                 method = None
@@ -86,11 +88,13 @@ class StmtSource:
     def g_Assign(self, s: n.Assign, out: Body) -> None:
         target = s.target
         if isinstance(target, n.Attr) and target.ref.kind == RefKind.PVAR and local_name(target.obj) is not None:
-            self.set_player_var(f"L[{local_name(target.obj)!r}]", target.name, self.e(s.value, out), s.span, out)
+            self.set_player_var(self.xs.local(local_name(target.obj)), target.name, self.e(s.value, out), s.span, out)
             return
         v = out.unit.temp("v")
         out.line(f"{v} = {self.e(s.value, out)}", s.span)
         self.store(target, v, s.span, out)
+        if isinstance(target, n.Name):
+            self.xs.keep(target.id, v)
 
     def g_AugAssign(self, s: n.AugAssign, out: Body) -> None:
         v, limit = out.unit.temp("v"), self.game.number_limit
@@ -151,6 +155,7 @@ class StmtSource:
         rolled, who = u.temp("r"), u.temp("w")
         roller = self.e(s.player, out) if s.player is not None else "L.get('me')"
         out.line(f"L[{s.var!r}] = {rolled} = _roll_dice(st, max(0, {self.e(s.amount, out)}), {faces})", s.span)
+        self.xs.keep(s.var, rolled)
         out.line(f"{who} = {roller}", s.span)
         out.line(f"st.log.append({{'type': 'rolled', 'turn': st.turn, 'die': {die!r}, 'faces': {rolled}, "
                  f"'player': None if {who} is None else _NAMES[{who}]}})", s.span)
@@ -166,7 +171,7 @@ class StmtSource:
     # -- control flow ---------------------------------------------------------------------------
 
     def branch(self, body: list[n.Stmt], out: Body) -> None:
-        with out.indented():
+        with out.indented(), self.xs.block_scope():
             if body:
                 self.block(body, out)
             else:
@@ -188,19 +193,29 @@ class StmtSource:
     def g_ForEach(self, s: n.ForEach, out: Body) -> None:
         # the closures blame a failing filter on a lone body statement, else on the loop
         filter_span = s.body[0].span if len(s.body) == 1 else s.span
-        after = self.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), filter_span, out)
-        with out.indented():
+        after, x = self.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), filter_span, out)
+        with out.indented(), self.loop_scope(s, x):
             self.block(s.body, out)
         self.after_loop(after, s.span, out)
 
-    def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> list[str]:
+    @contextmanager
+    def loop_scope(self, s: n.ForEach, x: str) -> Iterator[None]:
+        """A loop's body, where the loop's name is read as its Python variable ``x`` unless the body may bind
+        the name again."""
+        with self.xs.block_scope():
+            if s.var not in n.bound_names(s.body):
+                self.xs.keep(s.var, x)
+            yield
+
+    def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> tuple[list[str], str]:
         """The head of a `for each` as a Python `for` over ``items``: each item is a unit of work, tested by
         the filter, then bound to the loop's name (the body goes one level deeper).
 
         The filter reads the item as the loop's Python variable, and only an item that passes is written
         to ``L``, unless the filter hands ``L`` to code that may read the name (then every item is bound
         first, as the closures bind it). The name keeps the last item after the loop, as the closures leave
-        it: the lines returned (for ``after_loop``) bind it when the last item failed the filter.
+        it: the lines returned (for ``after_loop``) bind it when the last item failed the filter. Returned
+        with them: the item's Python variable (``loop_scope``).
         """
         u = out.unit
         xs, x = u.temp("xs"), u.temp("x")
@@ -210,21 +225,21 @@ class StmtSource:
         bind = f"L[{s.var!r}] = {x}"
         if s.cond is None:
             out.line(f"    {bind}", filter_span)
-            return []
+            return [], x
         test, read_in_l = self.filter_source(s, x, out)
         with out.indented():
             if read_in_l:
                 out.line(bind, filter_span)
                 out.line(f"if not ({test}):", filter_span)
                 out.line("    continue", filter_span)
-                return []
+                return [], x
             passed = u.temp("ok")
             out.line(f"if not ({test}):", filter_span)
             out.line(f"    {passed} = False", filter_span)
             out.line("    continue", filter_span)
             out.line(f"{passed} = True", filter_span)
             out.line(bind, filter_span)
-        return [f"if {xs} and not {passed}:", f"    L[{s.var!r}] = {xs}[-1]"]
+        return [f"if {xs} and not {passed}:", f"    L[{s.var!r}] = {xs}[-1]"], x
 
     def filter_source(self, s: n.ForEach, x: str, out: Body) -> tuple[str, bool]:
         """A loop's filter reading its item as ``x``; and whether it hands ``L`` to code that may read the

@@ -18,16 +18,17 @@ from .hooks import fire_turn_hooks
 from .statements import Builder
 
 
-def assemble_turn_loop(g: Game, hooks: dict, direct_steps: dict[str, Callable], setup: int | None,
-                       phases: list[tuple[PhaseSpec, list]]) -> Builder:
-    """The main procedure's instructions; each phase's begin and end, and each step's start, noted on ``g``."""
+def assemble_turn_loop(g: Game, hooks: dict, direct_steps: dict[str, Callable], turns: list[Callable | None],
+                       setup: int | None, phases: list[tuple[PhaseSpec, list]]) -> Builder:
+    """The main procedure's instructions; each phase's begin and end, and each step's start, noted on ``g``.
+    ``turns`` holds each phase's whole turn played in place (compiler/direct.py), if it has one."""
     b = Builder("the turn loop")
     if setup is not None:
         b.emit(lambda st, fr: st.stack.append(Frame(setup, 0, {})), None)
     for k, (spec, steps) in enumerate(phases):
         phase = g.phases[k]
         seat = spec.seat
-        phase.begin_pc = b.emit(begin_turn(phase, turn_in_place(steps, hooks, direct_steps)),
+        phase.begin_pc = b.emit(begin_turn(phase, turn_in_place(turns[k], steps, hooks)),
                                 spec.limit_span or spec.span)
         if hooks.get(("start turn", "")):
             b.emit(fire_turn_hooks(hooks[("start turn", "")], seat), None)
