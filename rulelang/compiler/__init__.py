@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from .. import nodes as n
-from ..bindings import Rule, scope as bound
+from ..bindings import BINDINGS, Rule, scope as bound
 from ..check import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, list_of
 from ..check_types import UNKNOWN, Type, tuple_items
 from ..check_decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
@@ -322,7 +322,7 @@ class GameCompiler(HookDeclarations):
             b = Builder(f"procedure {name}")
             job = jobs[spec.procedures[name].effect.path]
             sc.place = place_of(data, job.path)
-            blocks[index] = Parts(job.tree, sc.place)
+            blocks[index] = Parts(job.tree, sc.place, given=tuple(self.sym.procedures[name]))
             sc.block(job.tree, b)
             b.exit.pc = b.here()
             self.finish(index, b)
@@ -361,6 +361,8 @@ class GameCompiler(HookDeclarations):
             phases.append((phase, steps))
             in_place.append(whole_turn if len(whole_turn) == len(steps) else None)     # a step with a hook: never
         played = {c.play_proc for c in g.cards if c.play_proc is not None}
+        for index in played:                # what plays.rest_in_place gives a card's effect
+            blocks[index].given = tuple(BINDINGS[Rule.CARD_PLAY].names)
         procedures = {index: parts for index, parts in blocks.items() if index in played or index in proc_ids.values()}
         self.direct_steps, turns = compile_direct(self, sc, g.program, procedures, framed_steps, in_place) \
             if self.python else ({}, [None] * len(phases))

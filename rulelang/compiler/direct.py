@@ -29,6 +29,7 @@ turn loop (`end turn`, a skip on one's own turn), which then goes on from where 
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
@@ -95,6 +96,7 @@ class DirectCompiler:
         body = u.new_function("direct")
         body.line("_n = len(st.stack)")
         with self.xs.own_unit():
+            self.given_locals(parts, body)
             for op, span in parts.prefix:
                 self.instruction(op, span, body)
             self.block(parts.stmts, body)
@@ -104,6 +106,20 @@ class DirectCompiler:
         function = build(u)
         self.program.units.append((_where_of(parts.stmts), u))
         return function
+
+    def given_locals(self, parts: Parts, out: Body) -> None:
+        """The locals every call of the function is given (``Parts.given``) that its statements read more than
+        once and never bind: read from ``L`` once, at the start, into Python variables."""
+        if not parts.given:
+            return
+        bound = n.bound_names(parts.stmts)
+        reads = Counter(node.id for node in n.walk(parts.stmts)
+                        if isinstance(node, n.Name) and node.ref is not None and node.ref.kind == RefKind.LOCAL)
+        for name in parts.given:
+            if reads[name] > 1 and name not in bound:
+                variable = out.unit.temp("given")
+                out.line(f"{variable} = L[{name!r}]")
+                self.xs.keep(name, variable)
 
     def turn(self, steps: list[PhaseStep], seat: bool) -> Callable:
         """``turn(st)``: a phase's whole turn, every step written out in order in one function, as
@@ -345,6 +361,8 @@ class Parts:
     place: Any
     prefix: list = field(default_factory=list)
     suffix: list = field(default_factory=list)
+    #: the locals every call gives it: a procedure's parameters, a card play's `me`, `target` and `this`
+    given: tuple[str, ...] = ()
 
 
 class PhaseStep(NamedTuple):
