@@ -400,6 +400,16 @@ vars:
   c: {type: int, initial: 0}
   d: {type: int, initial: 0}
   e: {type: int, initial: 0}
+  f: {type: int, initial: 0}
+procedures:
+  grow:
+    params: {p: player, k: int}
+    effect: |
+      p.f += k
+      for each q in players:
+        p.f += k
+        k = k + 1
+      p.f += k
 turn:
   order: seat
   limit: 10
@@ -421,6 +431,7 @@ turn:
         for each p in players:
           me chooses n from 0 to 1
           me.e += n + count(q in players where q = p) * 10
+        grow(me, 1)
         check end
 end:
   - name: over
@@ -433,8 +444,8 @@ end:
 def test_a_local_read_from_its_python_variable_is_the_value_it_holds(tmp_path: Path, ways: str) -> None:
     """Generated code reads a local from the Python variable it was just stored from, until a statement that may
     bind it again (compiler/source_expr.keep, forget): a branch's assignment, a loop's pass that reassigns it,
-    `add` changing a roll, and a loop's name beside a decision that binds another local all read what the
-    rules left, as the closures do."""
+    `add` changing a roll, a loop's name beside a decision that binds another local, and a procedure's
+    parameter read at its start then reassigned in a loop all read what the rules left, as the closures do."""
     game = spec_game(tmp_path, LOCALS)
     for players in (2, 3):
         for seed in range(4):
@@ -447,3 +458,4 @@ def test_a_local_read_from_its_python_variable_is_the_value_it_holds(tmp_path: P
                 assert row["c"] == 10 * players * turns
                 assert row["d"] == 3 * turns                                  # the roll `add` made longer
                 assert 0 <= row["e"] - 10 * players * turns <= players * turns    # p as each pass bound it
+                assert row["f"] == (1 + sum(range(1, players + 1)) + players + 1) * turns   # k, then as each pass left it

@@ -109,14 +109,14 @@ class DirectCompiler:
 
     def given_locals(self, parts: Parts, out: Body) -> None:
         """The locals every call of the function is given (``Parts.given``) that its statements read more than
-        once and never bind: read from ``L`` once, at the start, into Python variables."""
+        once: read from ``L`` once, at the start, into Python variables (until a statement binds one again,
+        ``ExprSource.forget``)."""
         if not parts.given:
             return
-        bound = n.bound_names(parts.stmts)
         reads = Counter(node.id for node in n.walk(parts.stmts)
                         if isinstance(node, n.Name) and node.ref is not None and node.ref.kind == RefKind.LOCAL)
         for name in parts.given:
-            if reads[name] > 1 and name not in bound:
+            if reads[name] > 1:
                 variable = out.unit.temp("given")
                 out.line(f"{variable} = L[{name!r}]")
                 self.xs.keep(name, variable)
