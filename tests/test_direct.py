@@ -198,6 +198,7 @@ def test_the_generated_module_lists_the_functions_played_in_place() -> None:
     assert "def direct(st, L):" in listing
     assert listing.count("def turn(st):") == 1          # the whole turn, its eight steps in one function
     assert "(a whole turn from this step, played in place)" in listing
+    assert "the record of a skipped turn" in listing      # `t skips turn` as lines of its own (Skip.in_place)
 
 
 def test_a_phase_with_turn_hooks_has_no_whole_turn_in_place() -> None:

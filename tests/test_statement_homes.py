@@ -105,14 +105,25 @@ def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
         def python(self, ss, out):
             pass
 
+    class InPlaceOfAClosure(n.Stmt):
+        def check(self, ck, scope):
+            pass
+
+        def closure(self, sc):
+            return lambda st, L: None
+
+        def in_place(self, dc, out):
+            pass
+
     try:
         for cls, words in ((NoCheck, "a check and either"), (TwoWays, "a check and either"),
-                           (SourceOfAnInstruction, "only a statement run as a closure")):
+                           (SourceOfAnInstruction, "only a statement run as a closure"),
+                           (InPlaceOfAClosure, "only a statement run as an instruction")):
             with pytest.raises(TypeError, match=words):
                 homes.statement(cls)
-        assert not {"no_check", "two_ways", "source_of_an_instruction"} & set(homes.BY_RULE)
+        assert not {"no_check", "two_ways", "source_of_an_instruction", "in_place_of_a_closure"} & set(homes.BY_RULE)
     finally:
-        del NoCheck, TwoWays, SourceOfAnInstruction, cls     # no node class of a test outlives it
+        del NoCheck, TwoWays, SourceOfAnInstruction, InPlaceOfAClosure, cls     # no node class of a test outlives it
         gc.collect()
 
 

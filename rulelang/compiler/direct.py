@@ -204,8 +204,15 @@ class DirectCompiler:
         elif isinstance(s, sc.CARD_MOVES):      # written out; its zone triggers run after it
             self.source.block([s], out)
             self.run_fired(s.span, out)
+        elif callable(getattr(s, "in_place", None)):    # a home statement's own lines (rulelang/statements/)
+            s.in_place(self, out)
         else:
             self.in_frames(s, out)
+
+    def unwound(self, span, out: Body) -> None:
+        """After a statement that may end the turn: play stops when the stack was unwound below this function."""
+        out.line("if len(st.stack) < _n:", span)
+        out.line("    return True", span)
 
     def body(self, stmts: list[n.Stmt], out: Body) -> None:
         with out.indented(), self.xs.block_scope():

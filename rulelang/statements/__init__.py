@@ -15,7 +15,9 @@ own. The class carries, as methods taking the checker or compiler first:
   - ``instruction(self, sc, b)``: a statement emitted as an instruction of its own (``b.emit(op, span)``,
     ``op(state, frame)``): it may end the turn, jump or push a frame. One that asks a decision also
     names its site (``sc.sites.add(b.sites, pc, ...)``, as ``compiler/choices.py`` does), so that
-    ``decisions.py`` knows it.
+    ``decisions.py`` knows it. Optionally with ``in_place(self, dc, out)``, the same work as lines of a
+    step played in place (``compiler.direct``; ``dc.unwound`` stops play where the turn ended); without
+    it, the instruction runs there as one.
 
 The checker and the compiler find these through ``visitors.Visitor.OWN`` and ``visitors.Dispatch``, exactly
 where they find their own methods for the other statements, so errors, budgets, generated code,
@@ -47,6 +49,8 @@ def statement(cls: type) -> type[n.Stmt]:
         raise TypeError(f"{cls.__name__}: a statement has a check and either a closure or an instruction")
     if callable(getattr(node, "python", None)) and runs != ["closure"]:
         raise TypeError(f"{cls.__name__}: only a statement run as a closure has generated Python")
+    if callable(getattr(node, "in_place", None)) and runs != ["instruction"]:
+        raise TypeError(f"{cls.__name__}: only a statement run as an instruction has lines played in place")
     rule = camel_to_snake(cls.__name__)
     if rule in BY_RULE:
         raise TypeError(f"two statements are built from the rule '{rule}'")
