@@ -103,6 +103,8 @@ class Phase:
     until: Fn | None = None       # checked after each of its turns: when it holds, the next phase begins
     begin_pc: int = 0             # where its turns start and end in the turn loop
     end_pc: int = 0
+    first_step_pc: int = -1       # where the first step of a turn starts (none: -1)
+    in_place: Fn | None = None    # the whole turn played in place (compiler/direct.py), if it can be
     span: Span | None = None
     by_seat: bool = field(init=False)   # order is TurnOrder.SEAT: asked on every turn, so kept as a bool
 

@@ -103,14 +103,9 @@ def _ended(st: State, cond: EndCondition, local: dict) -> bool:
 
 # --- the turn loop's own instructions (assembled by compiler/turn_loop.py) ----------------
 
-def begin_turn(phase: Phase, in_place: Fn | None = None) -> Callable:
-    """The first instruction of a phase's turns: count the turn (past the limit is an error) and say whose it is.
-
-    ``in_place`` is the phase's whole turn as one function (compiler/direct.py), when every step can be
-    played in place and no turn hook watches the phase: while every decision is answered in place, and no
-    scenario halts or observes the game, the turn is played here, each step as ``call_step`` would play
-    it, and the turn loop goes on at the end of the turn.
-    """
+def begin_turn(phase: Phase) -> Callable:
+    """The first instruction of a phase's turns: count the turn (past the limit is an error) and say whose it is;
+    then, when it can, play the whole turn in place (``turn_in_place``)."""
     limit, seat = phase.limit, phase.by_seat
 
     def op(st, fr):
@@ -119,13 +114,32 @@ def begin_turn(phase: Phase, in_place: Fn | None = None) -> Callable:
             raise RuleError(f"the game did not end within {limit} turns",
                             hint=f"seed {st.seed}: check the end conditions, or raise the limit")
         st.log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
-        if in_place is None or st.autopick is None or st.halt is not None or st.observer is not None:
-            return None
-        if in_place(st):
-            return True if st.over else None    # or the turn was unwound: the loop is at its end already
-        fr.pc = phase.end_pc
-        return None
+        return turn_in_place(st, fr, phase)
     return op
+
+
+def turn_in_place(st: State, fr: Frame, phase: Phase) -> bool | None:
+    """Play the turn that starts now as ``phase.in_place``, its steps written out in one function
+    (compiler/direct.py), when the phase has one and nothing may stop or watch the game between its steps:
+    every decision is answered in place, and no scenario halts or observes the game. The turn loop then goes
+    on at the end of the turn; otherwise its steps start one by one (``call_step``). True when play must
+    stop (the game is over)."""
+    if phase.in_place is None or st.autopick is None or st.halt is not None or st.observer is not None:
+        return None
+    if phase.in_place(st):
+        return True if st.over else None    # or the turn was unwound: the loop is at its end already
+    fr.pc = phase.end_pc
+    return None
+
+
+def resume_before_step(st: State) -> None:
+    """Go on from a game stopped where a step is about to start (``fixtures.halted_before_step``); stopped
+    before a turn's first step (``new_state(before_first_turn=True)``), the turn is played as
+    ``begin_turn`` would play it."""
+    fr, phase = st.stack[0], st.game.phases[st.phase]
+    if fr.pc == phase.first_step_pc:
+        turn_in_place(st, fr, phase)
+    run(st)
 
 
 def next_turn(game: Game, k: int) -> Callable:

@@ -460,3 +460,22 @@ def test_a_local_read_from_its_python_variable_is_the_value_it_holds(tmp_path: P
                 assert row["d"] == 3 * turns                                  # the roll `add` made longer
                 assert 0 <= row["e"] - 10 * players * turns <= players * turns    # p as each pass bound it
                 assert row["f"] == (1 + sum(range(1, players + 1)) + players + 1) * turns   # k, then as each pass left it
+
+
+def test_a_game_started_before_its_first_step_plays_every_turn_whole_in_place() -> None:
+    """``play_new`` stops before turn 1's first step; the play-out then plays that turn through the phase's
+    whole-turn function too (``turns.resume_before_step``), as ``begin_turn`` plays every later one."""
+    game = rulelang.load_game(ROOT / "games" / "jacks_friends")
+    phase = game.phases[0]
+    whole_turn, played = phase.in_place, []
+
+    def counted(st):
+        played.append(st.turn)
+        return whole_turn(st)
+    phase.in_place = counted
+    try:
+        state = play_new(game, 4, 5, RandomAgent(5))
+    finally:
+        phase.in_place = whole_turn
+    assert played == list(range(1, state.turn + 1))
+    assert state.events == play_out(game.new_state(4, 5), RandomAgent(5)).events

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol
 from ..engine import State, player_name, run
 from ..errors import RuleError, RulelangError
 from ..fixtures import halted_before_step
+from ..turns import resume_before_step
 from ..limits import DecisionLimit
 from .seat import Seat
 
@@ -141,7 +142,7 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
     state.picks_left = max_decisions           # steps played in place count their decisions here too
     try:
         if halted_before_step(state):
-            run(state)                         # stopped before a step (``play_new``): it goes on from there
+            resume_before_step(state)          # stopped before a step (``play_new``): it goes on from there
         while state.picks_left > 0:
             state.picks_left -= 1
             if state.answer is not None and not state.over:    # picked in place: the asking instruction takes it

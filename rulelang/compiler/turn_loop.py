@@ -28,13 +28,15 @@ def assemble_turn_loop(g: Game, hooks: dict, direct_steps: dict[str, Callable], 
     for k, (spec, steps) in enumerate(phases):
         phase = g.phases[k]
         seat = spec.seat
-        phase.begin_pc = b.emit(begin_turn(phase, turn_in_place(turns[k], steps, hooks)),
-                                spec.limit_span or spec.span)
+        phase.in_place = turn_in_place(turns[k], steps, hooks)
+        phase.begin_pc = b.emit(begin_turn(phase), spec.limit_span or spec.span)
         if hooks.get(("start turn", "")):
             b.emit(fire_turn_hooks(hooks[("start turn", "")], seat), None)
         for name, proc, span in steps:      # an inline step's failure without a place of its own points here
             g.step_pcs[name] = b.emit(call_step(name, proc, seat, _before_step(hooks, name, seat),
                                                 direct_steps.get(name)), span)
+            if phase.first_step_pc < 0:
+                phase.first_step_pc = g.step_pcs[name]
             g.step_phase[name] = k
             if hooks.get(("after step", name)):
                 b.emit(fire_turn_hooks(hooks[("after step", name)], seat), None)
