@@ -72,14 +72,18 @@ class Table:
     __slots__ = ("state", "_seats", "agents", "fast", "blind")
 
     def __init__(self, state: State, agents: list[Any] | Any):
-        per_seat = agents if isinstance(agents, list) else [agents] * state.n
-        if len(per_seat) != state.n:
-            raise ValueError(f"{len(per_seat)} agents for {state.n} players")
         self.state = state
         self._seats: list[Seat] | None = None
-        self.agents = per_seat
-        self.fast = [getattr(agent, "choose_index", None) for agent in per_seat]
-        self.blind = [_blind_pick(agent) for agent in per_seat]
+        if isinstance(agents, list):
+            if len(agents) != state.n:
+                raise ValueError(f"{len(agents)} agents for {state.n} players")
+            self.agents = agents
+            self.fast = [getattr(agent, "choose_index", None) for agent in agents]
+            self.blind = [_blind_pick(agent) for agent in agents]
+        else:                           # one agent at every seat: looked at once (a table per game of a batch)
+            self.agents = [agents] * state.n
+            self.fast = [getattr(agents, "choose_index", None)] * state.n
+            self.blind = [_blind_pick(agents)] * state.n
 
     @property
     def seats(self) -> list[Seat]:
