@@ -4,8 +4,10 @@ Run: python bench/bench.py [--games N] [--only jacks_friends|flapjacks] [--basel
 This is a measurement script, not a test: it prints figures for the notes.
 
 Speed goals are ratios against the hand-written simulators of ``shared/baselines/`` (beside this
-checkout by default), run in the same run, right after rulelang at each player count, because the
-machines here are shared and noisy. Where they are missing, only rulelang's own figures are printed.
+checkout by default), run in the same run, because the machines here are shared and noisy: each round
+plays rulelang's games and then one run of the simulator, so a load that comes and goes falls on both
+sides alike. A figure is the best of each side over the rounds, with the median of the rounds' own
+ratios beside it. Where the simulators are missing, only rulelang's own figures are printed.
 """
 from __future__ import annotations
 
@@ -45,19 +47,16 @@ def games_per_second(game, players: int, count: int) -> tuple[float, float, floa
 
 
 def baseline_rate(folder: Path | None, name: str, players: int, count: int) -> float | None:
-    """Games per second of the hand-written simulator (best of 3), or None when it is not there."""
+    """Games per second of one run of the hand-written simulator, or None when it is not there."""
     if folder is None:
         return None
     script, extra = BASELINES[name]
     if not (folder / script).is_file():
         return None
-    rates = []
-    for _ in range(3):
-        done = subprocess.run([sys.executable, script, str(players), str(count), "0", *extra], cwd=folder,
-                              capture_output=True, text=True, check=True)
-        fields = dict(part.split("=", 1) for part in done.stdout.split() if "=" in part)
-        rates.append(float(fields["games_per_s"]))
-    return max(rates)
+    done = subprocess.run([sys.executable, script, str(players), str(count), "0", *extra], cwd=folder,
+                          capture_output=True, text=True, check=True)
+    fields = dict(part.split("=", 1) for part in done.stdout.split() if "=" in part)
+    return float(fields["games_per_s"])
 
 
 def validate_time(path: Path, repeats: int = 3) -> float:
@@ -75,6 +74,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000, help="games per player count")
     parser.add_argument("--only", choices=sorted(GAMES))
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="rounds per player count, each rulelang's games then one run of the hand-written "
+                             "simulator (interleaved: a load on the machine falls on both sides alike)")
     parser.add_argument("--baselines", type=Path, default=ROOT.parent / "shared" / "baselines",
                         help="folder of the hand-written simulators (default: shared/baselines beside the checkout)")
     args = parser.parse_args()
@@ -94,12 +96,20 @@ def main() -> None:
               f"`rulelang validate` {validate_time(path):.2f} s (wall, with its smoke games)")
         for players in counts:
             count = args.games if name == "jacks_friends" else max(200, args.games // 4)
-            rates = [games_per_second(game, players, count) for _ in range(3)]
+            rates, hands = [], []
+            for _ in range(args.rounds):        # each round: rulelang, then the hand-written simulator
+                rates.append(games_per_second(game, players, count))
+                hand = baseline_rate(baselines, name, players, count * 4)
+                if hand is not None:
+                    hands.append(hand)
             best = max(rates)
-            hand = baseline_rate(baselines, name, players, count * 4)
-            ratio = f"   hand-written {hand:8.0f} games/s: x{hand / best[0]:.1f} the time" if hand else ""
+            ratio = ""
+            if hands:
+                paired = statistics.median(h / r[0] for h, r in zip(hands, rates))
+                ratio = (f"   hand-written {max(hands):8.0f} games/s: x{max(hands) / best[0]:.1f} the time"
+                         f" (x{paired:.1f} the median of the rounds)")
             print(f"  {players} players: {best[0]:8.0f} games/s   mean length {best[1]:5.1f} turns"
-                  f"   {best[2]:9.0f} turns/s   (best of 3 x {count} games; median "
+                  f"   {best[2]:9.0f} turns/s   (best of {args.rounds} x {count} games; median "
                   f"{statistics.median(r[0] for r in rates):.0f}){ratio}")
 
 
