@@ -479,3 +479,41 @@ def test_a_game_started_before_its_first_step_plays_every_turn_whole_in_place() 
         phase.in_place = whole_turn
     assert played == list(range(1, state.turn + 1))
     assert state.events == play_out(game.new_state(4, 5), RandomAgent(5)).events
+
+
+NAMED = """
+game: Named
+players: {min: 2, max: 2}
+counters:
+  total: {label: total}
+turn:
+  order: seat
+  limit: 10
+  steps:
+    - name: "st.counters st.log 'x'"
+      effect: |
+        game.total += 1
+        game.total += 1
+    - name: 'st.vars "y" st.zones \\\\ st.log'
+      effect: |
+        game.total += 1
+        check end
+end:
+  - name: over
+    when: game.total >= 9
+    winner: players
+"""
+
+
+def test_a_whole_turn_reads_the_states_lists_once_and_leaves_string_literals_alone(tmp_path: Path) -> None:
+    """A direct function that names ``st.counters`` (or vars, zones, log) more than once reads it once into a
+    local (codegen.hoist_state_lists); the reprs of names in its lines, such as step names that spell the same
+    words, stay as they are."""
+    game = spec_game(tmp_path, NAMED)
+    turn = next(unit for unit in game.program.source().split("# from ") if "def turn(st):" in unit)
+    assert "_log, _counters = st.log, st.counters" in turn and "st.counters[" not in turn
+    assert "'st.counters st.log \\'x\\''" in turn or "\"st.counters st.log 'x'\"" in turn
+    state = both_ways(game, 2, 0)
+    steps = [e["step"] for e in state.events if e["type"] == "step"]
+    assert steps[:2] == ["st.counters st.log 'x'", 'st.vars "y" st.zones \\\\ st.log'] and len(steps) == 6
+    assert state.counter("game", "total") == 9

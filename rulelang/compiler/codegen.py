@@ -14,6 +14,7 @@ pays nothing for it.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Callable
@@ -215,6 +216,35 @@ def blame(error: BaseException, line_spans: dict[int, Span | None]) -> BaseExcep
     tb: TracebackType | None = error.__traceback__
     span = line_spans.get(tb.tb_lineno) if tb is not None else None
     return located(error, span)
+
+
+#: The state's lists that generated code reads most and nothing reassigns while a game is played (their items
+#: change; the lists stay), each with the local a direct function may read it into once (``hoist_state_lists``).
+STATE_LISTS = {"counters": "_counters", "vars": "_vars", "zones": "_zones", "log": "_log"}
+_STATE_LIST = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|\bst\.(counters|vars|zones|log)\b""")
+
+
+def hoist_state_lists(body: Body) -> None:
+    """Read each of ``STATE_LISTS`` that a function's lines name more than once from ``st`` once, at its start,
+    into a local (a whole turn names them a hundred times). String literals (the reprs of names) are left
+    as they are."""
+    text = "\n".join(body.lines)
+    named: dict[str, int] = {}
+    for match in _STATE_LIST.finditer(text):
+        if match.group(2):
+            named[match.group(2)] = named.get(match.group(2), 0) + 1
+    hoisted = [name for name, times in named.items() if times > 1]
+    if not hoisted:
+        return
+
+    def local(match: re.Match) -> str:
+        field = match.group(2)
+        return match.group(0) if field is None or field not in hoisted else STATE_LISTS[field]
+    body.lines[:] = [_STATE_LIST.sub(local, line) for line in body.lines]
+    spans = body.unit.spans.get(body.index, {})
+    body.unit.spans[body.index] = {k + 1: span for k, span in spans.items()}
+    body.lines.insert(0, "    " + ", ".join(STATE_LISTS[name] for name in hoisted) + " = "
+                      + ", ".join(f"st.{name}" for name in hoisted))
 
 
 def guarded_lines(body: Body) -> None:

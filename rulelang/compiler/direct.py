@@ -39,7 +39,7 @@ from ..check import UNKNOWN, item_of
 from ..decisions import branch_id
 from ..interpreter import Frame
 from .choices import numbers_offered, take_branch
-from .codegen import Body, Unit, build, guarded_lines
+from .codegen import Body, Unit, build, guarded_lines, hoist_state_lists
 from .source_stmt import MAX_DEPTH
 from .statements import Builder
 from ..refs import RefKind
@@ -102,6 +102,7 @@ class DirectCompiler:
             self.block(parts.stmts, body)
             for op, span in parts.suffix:
                 self.instruction(op, span, body)
+        hoist_state_lists(body)
         guarded_lines(body)
         function = build(u)
         self.program.units.append((_where_of(parts.stmts), u))
@@ -148,6 +149,7 @@ class DirectCompiler:
                     self.instruction(op, span, body)
             if proc is not None:
                 body.line("st.stack.pop()")
+        hoist_state_lists(body)
         guarded_lines(body)
         function = build(u)
         where = _where_of(steps[0].parts.stmts) if steps else "(played in place)"
