@@ -105,6 +105,7 @@ class Phase:
     end_pc: int = 0
     first_step_pc: int = -1       # where the first step of a turn starts (none: -1)
     in_place: Fn | None = None    # the whole turn played in place (compiler/direct.py), if it can be
+    after_turn: Op | None = None  # the instruction at end_pc (next_turn), when no hook runs before it
     span: Span | None = None
     by_seat: bool = field(init=False)   # order is TurnOrder.SEAT: asked on every turn, so kept as a bool
 

@@ -105,16 +105,27 @@ def _ended(st: State, cond: EndCondition, local: dict) -> bool:
 
 def begin_turn(phase: Phase) -> Callable:
     """The first instruction of a phase's turns: count the turn (past the limit is an error) and say whose it is;
-    then, when it can, play the whole turn in place (``turn_in_place``)."""
+    then, when it can, play the whole turn in place (``turn_in_place``), and the next one, as long as the phase
+    goes on and its turns can be played so: the instruction after the turn (``Phase.after_turn``) is run here,
+    as the run loop would run it, and this one again."""
     limit, seat = phase.limit, phase.by_seat
 
     def op(st, fr):
-        st.turn += 1
-        if st.turn > limit:
-            raise RuleError(f"the game did not end within {limit} turns",
-                            hint=f"seed {st.seed}: check the end conditions, or raise the limit")
-        st.log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
-        return turn_in_place(st, fr, phase)
+        while True:
+            st.turn += 1
+            if st.turn > limit:
+                raise RuleError(f"the game did not end within {limit} turns",
+                                hint=f"seed {st.seed}: check the end conditions, or raise the limit")
+            st.log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
+            if turn_in_place(st, fr, phase):
+                return True
+            if fr.pc != phase.end_pc or phase.after_turn is None:
+                return None         # its steps start one by one, or the turn loop goes on as it is
+            fr.pc += 1              # the turn played in place: the instruction after it, here, as the run loop
+            phase.after_turn(st, fr)        # would (the next seat, or the next phase)
+            if fr.pc != phase.begin_pc:
+                return None
+            fr.pc += 1              # another turn of this phase: this instruction again, without the run loop
     return op
 
 

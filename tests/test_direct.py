@@ -518,3 +518,55 @@ def test_a_whole_turn_reads_the_states_lists_once_and_leaves_string_literals_alo
     steps = [e["step"] for e in state.events if e["type"] == "step"]
     assert steps[:2] == ["st.counters st.log 'x'", 'st.vars "y" st.zones \\\\ st.log'] and len(steps) == 6
     assert state.counter("game", "total") == 9
+
+
+PHASED = """
+game: Phased
+players: {min: 2, max: 3}
+counters:
+  coin: {label: coin}
+locations:
+  pot: {label: pot}
+phases:
+  - name: gather
+    order: seat
+    first: random
+    until: turn >= 5
+    steps:
+      - name: earn
+        effect: |
+          me.coin += 1
+          if turn = 3:
+            me skips turn
+          me.coin += 1
+  - name: spend
+    order: seat
+    first: first
+    steps:
+      - name: pay
+        effect: |
+          me chooses n from 0 to me.coin
+          move n coin from me to pot
+          check end
+end:
+  - name: the pot is full
+    when: pot.coin >= 6
+    winner: players
+"""
+
+
+def test_whole_turns_follow_one_another_within_a_phase_and_stop_where_it_ends(tmp_path: Path) -> None:
+    """``begin_turn`` plays a phase's whole turns one after another without the run loop (``Phase.after_turn``,
+    then itself again), a turn ended early included, and hands back to the run loop when the next phase
+    begins: the same game as the frames play."""
+    game = spec_game(tmp_path, PHASED)
+    assert all(phase.in_place is not None and phase.after_turn is not None for phase in game.phases)
+    for players in (2, 3):
+        for seed in range(6):
+            state = both_ways(game, players, seed)
+            phases = [(e["turn"], e["phase"]) for e in state.events if e["type"] == "phase"]
+            assert phases == [(0, "gather"), (5, "spend")]
+            earned = [e for e in state.events if e["type"] == "set" and e.get("counter") == "coin"
+                      and e["turn"] <= 5]
+            assert len(earned) == 2 * 5 - 1          # two coins a turn, one on turn 3 (its turn ended)
+            assert state.over and state.counter("pot", "coin") >= 6

@@ -44,7 +44,8 @@ def assemble_turn_loop(g: Game, hooks: dict, direct_steps: dict[str, Callable], 
             phase.end_pc = b.emit(fire_turn_hooks(hooks[("end turn", "")], seat), None)
             b.emit(next_turn(g, k), spec.until_span)
         else:
-            phase.end_pc = b.emit(next_turn(g, k), spec.until_span)
+            phase.after_turn = next_turn(g, k)
+            phase.end_pc = b.emit(phase.after_turn, spec.until_span)
     return b
 
 
