@@ -22,6 +22,7 @@ from rulelang.limits import DecisionLimit
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "golden"))
 from record import GAMES as GOLDEN  # noqa: E402
+from test_phases import TWO_PHASES  # noqa: E402
 
 EXAMPLES = {name: (f"examples/{name}", ()) for name in ("kuhn_poker", "leduc_poker", "goofspiel", "liars_dice")}
 
@@ -520,39 +521,13 @@ def test_a_whole_turn_reads_the_states_lists_once_and_leaves_string_literals_alo
     assert state.counter("game", "total") == 9
 
 
-PHASED = """
-game: Phased
-players: {min: 2, max: 3}
-counters:
-  coin: {label: coin}
-locations:
-  pot: {label: pot}
-phases:
-  - name: gather
-    order: seat
-    first: random
-    until: turn >= 5
-    steps:
-      - name: earn
-        effect: |
+#: test_phases.py's two phases, the first with no decision and a turn that ends early
+PHASED = TWO_PHASES.replace("        effect: me.coin += 1\n", """        effect: |
           me.coin += 1
           if turn = 3:
             me skips turn
           me.coin += 1
-  - name: spend
-    order: seat
-    first: first
-    steps:
-      - name: pay
-        effect: |
-          me chooses n from 0 to me.coin
-          move n coin from me to pot
-          check end
-end:
-  - name: the pot is full
-    when: pot.coin >= 6
-    winner: players
-"""
+""")
 
 
 def test_whole_turns_follow_one_another_within_a_phase_and_stop_where_it_ends(tmp_path: Path) -> None:
@@ -565,8 +540,8 @@ def test_whole_turns_follow_one_another_within_a_phase_and_stop_where_it_ends(tm
         for seed in range(6):
             state = both_ways(game, players, seed)
             phases = [(e["turn"], e["phase"]) for e in state.events if e["type"] == "phase"]
-            assert phases == [(0, "gather"), (5, "spend")]
+            assert phases == [(0, "gather"), (4, "spend")]
             earned = [e for e in state.events if e["type"] == "set" and e.get("counter") == "coin"
-                      and e["turn"] <= 5]
-            assert len(earned) == 2 * 5 - 1          # two coins a turn, one on turn 3 (its turn ended)
-            assert state.over and state.counter("pot", "coin") >= 6
+                      and e["turn"] <= 4]
+            assert len(earned) == 2 * 4 - 1          # two coins a turn, one on turn 3 (its turn ended)
+            assert state.over and state.counter("pot", "coin") >= 3
