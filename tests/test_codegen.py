@@ -23,7 +23,7 @@ import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main
 from rulelang.compiler import compile_game
-from rulelang.compiler.codegen import HELPERS
+from rulelang.compiler.codegen import HELPERS, Body, Unit, hoist_state_lists
 from rulelang.errors import RuleError, SpecError
 from rulelang.loader import load_document
 
@@ -238,6 +238,28 @@ def test_an_expression_split_apart_inside_a_loop_or_a_comprehension_reads_their_
         state = generated.new_state(players, 1, before_first_turn=True)
         assert [row[state.game.var_names.index("bet")] for row in state.vars] == [players] * players
         assert record.fingerprint(generated, players, 1) == record.fingerprint(closures, players, 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts=st.lists(st.text(max_size=20) | st.sampled_from(["st.log", "st.counters[0]", "'", '"', "\\", "\\'"]),
+                      min_size=1, max_size=3))
+def test_reading_the_states_lists_once_leaves_every_string_literal_as_it_was(texts: list[str]) -> None:
+    """``codegen.hoist_state_lists`` renames ``st.counters`` (and vars, zones, log) only outside the string
+    literals of a function's lines, which are reprs of names: whatever the names hold, they come out whole."""
+    u = Unit()
+    body = u.new_function("direct")
+    named = texts * 2                   # each list named twice at least: read once into a local
+    for text in named:
+        body.line(f"st.log.append(({text!r}, st.counters[0], {text!r} + 'st.log'))")
+    hoist_state_lists(body)
+    assert body.lines[0].strip() == "_log, _counters = st.log, st.counters"
+    assert len(body.lines) == len(named) + 1
+    for text, line in zip(named, body.lines[1:]):
+        call = ast.parse(line.strip()).body[0].value
+        assert ast.unparse(call.func) == "_log.append"
+        first, counters, last = call.args[0].elts
+        assert ast.literal_eval(first) == text and ast.literal_eval(last.left) == text
+        assert ast.unparse(counters) == "_counters[0]" and ast.literal_eval(last.right) == "st.log"
 
 
 # --- rulelang compile --python -------------------------------------------------------------------------
