@@ -97,16 +97,20 @@ class DirectCompiler:
         body.line("_n = len(st.stack)")
         with self.xs.own_unit():
             self.given_locals(parts, body)
-            for op, span in parts.prefix:
-                self.instruction(op, span, body)
-            self.block(parts.stmts, body)
-            for op, span in parts.suffix:
-                self.instruction(op, span, body)
+            self.parts_lines(parts, body)
         hoist_state_lists(body)
         guarded_lines(body)
         function = build(u)
         self.program.units.append((_where_of(parts.stmts), u))
         return function
+
+    def parts_lines(self, parts: Parts, out: Body) -> None:
+        """A procedure's or a step's lines: its statements, between the instructions before and after them."""
+        for op, span in parts.prefix:
+            self.instruction(op, span, out)
+        self.block(parts.stmts, out)
+        for op, span in parts.suffix:
+            self.instruction(op, span, out)
 
     def given_locals(self, parts: Parts, out: Body) -> None:
         """The locals every call of the function is given (``Parts.given``) that its statements read more than
@@ -142,11 +146,7 @@ class DirectCompiler:
             with self.xs.own_unit():
                 if seat:
                     self.xs.keep("me", "_me")      # nothing binds `me`: the seat whose turn it is
-                for op, span in parts.prefix:
-                    self.instruction(op, span, body)
-                self.block(parts.stmts, body)
-                for op, span in parts.suffix:
-                    self.instruction(op, span, body)
+                self.parts_lines(parts, body)
             if proc is not None:
                 body.line("st.stack.pop()")
         hoist_state_lists(body)
@@ -448,7 +448,7 @@ def _where_of(stmts: list[n.Stmt]) -> str:
     return f"{span.file}:{span.line}:{span.col} (played in place)" if span is not None else "(played in place)"
 
 
-def turn_in_place(turn: Callable | None, steps: list[tuple[str, int | Callable, object]], hooks: dict) -> Callable | None:
+def unhooked_turn(turn: Callable | None, steps: list[tuple[str, int | Callable, object]], hooks: dict) -> Callable | None:
     """A phase's whole turn as ``turns.begin_turn`` plays it in place (``DirectCompiler.turn``); None when
     it has none or a turn hook (start, end, before or after a step) would have to run between its steps."""
     if turn is None or hooks.get(("start turn", "")) or hooks.get(("end turn", "")):

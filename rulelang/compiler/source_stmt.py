@@ -200,11 +200,10 @@ class StmtSource:
 
     @contextmanager
     def loop_scope(self, s: n.ForEach, x: str) -> Iterator[None]:
-        """A loop's body, where the loop's name is read as its Python variable ``x`` unless the body may bind
-        the name again."""
+        """A loop's body, where the loop's name is read as its Python variable ``x`` (each pass binds both anew;
+        a statement of the body that may bind the name again ends that, ``ExprSource.forget``)."""
         with self.xs.block_scope():
-            if s.var not in n.bound_names(s.body):
-                self.xs.keep(s.var, x)
+            self.xs.keep(s.var, x)
             yield
 
     def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> tuple[list[str], str]:

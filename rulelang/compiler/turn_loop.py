@@ -13,7 +13,7 @@ from ..game import Game
 from ..interpreter import Frame
 from ..model import Phase as PhaseSpec
 from ..turns import begin_turn, call_step, next_turn
-from .direct import turn_in_place
+from .direct import unhooked_turn
 from .hooks import fire_turn_hooks
 from .statements import Builder
 
@@ -28,7 +28,7 @@ def assemble_turn_loop(g: Game, hooks: dict, direct_steps: dict[str, Callable], 
     for k, (spec, steps) in enumerate(phases):
         phase = g.phases[k]
         seat = spec.seat
-        phase.in_place = turn_in_place(turns[k], steps, hooks)
+        phase.in_place = unhooked_turn(turns[k], steps, hooks)
         phase.begin_pc = b.emit(begin_turn(phase), spec.limit_span or spec.span)
         if hooks.get(("start turn", "")):
             b.emit(fire_turn_hooks(hooks[("start turn", "")], seat), None)

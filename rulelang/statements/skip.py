@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..compiler.codegen import Body
     from ..compiler.direct import DirectCompiler
     from ..compiler.statements import Builder, StmtCompiler
+    from ..state import State
 
 
 @statement
@@ -23,21 +24,22 @@ class Skip(n.Stmt):
         ck.decider(self.player, scope)
 
     def instruction(self, sc: StmtCompiler, b: Builder) -> None:
-        who, game = sc.ec.expr(self.player), sc.game
+        who = sc.ec.expr(self.player)
 
         def op(st, fr):
-            p = who(st, fr.locals)
-            st.log.append((records.skipped, st.turn, p))
-            if game.phases[st.phase].by_seat and p == st.active:
-                end_turn(st)
+            skip_turn(st, who(st, fr.locals))
         b.emit(op, self.span)
 
     def in_place(self, dc: DirectCompiler, out: Body) -> None:
-        """The instruction's lines in a step played in place; on one's own turn, play stops there."""
-        u, span = out.unit, self.span
-        p = u.temp("skip")
-        out.line(f"{p} = {dc.xs.src(self.player, u)}", span)
-        out.line(f"st.log.append(({u.constant(records.skipped, 'the record of a skipped turn')}, st.turn, {p}))", span)
-        out.line(f"if st.game.phases[st.phase].by_seat and {p} == st.active:", span)
-        out.line(f"    {u.constant(end_turn, 'the end of the turn')}(st)", span)
-        dc.unwound(span, out)
+        """The instruction's work in a step played in place, with no frame; on one's own turn, play stops there."""
+        u = out.unit
+        skip = u.constant(skip_turn, "the record of a skipped turn, and the end of one's own")
+        out.line(f"{skip}(st, {dc.xs.src(self.player, u)})", self.span)
+        dc.unwound(self.span, out)
+
+
+def skip_turn(st: State, p: int | None) -> None:
+    """P skips a turn: recorded, and on P's own turn in seat order the turn ends here."""
+    st.log.append((records.skipped, st.turn, p))
+    if st.game.phases[st.phase].by_seat and p == st.active:
+        end_turn(st)
