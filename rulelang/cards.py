@@ -45,7 +45,7 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
         pile.remove(card)
     ddecl, downer = places[dest]
     if ddecl.unique:
-        _evict_slot(st, card, dest, ddecl, downer)
+        _evict_slot(st, card, dest)
     zones[dest].append(card)
     loc[card] = dest
     if st.revealed:
@@ -73,16 +73,13 @@ def _clear_card_counters(st: State, card: int) -> None:
     st.log.append((records.cleared, st.turn, h))
 
 
-def _evict_slot(st: State, card: int, dest: int, decl: ZoneDecl, owner: int | None) -> None:
-    """Discard the cards in the arriving card's slot: in its zone ``dest``, then in the zones sharing slots with it.
-
-    Each card looked at is work; an empty zone costs none."""
-    game, zones = st.game, st.zones
-    slot_of = game.slot_of
+def _evict_slot(st: State, card: int, dest: int) -> None:
+    """Discard the cards in the arriving card's slot: in its zone ``dest``, then in the zones sharing slots with it
+    (``Layout.slot_zones``). Each card looked at is work; an empty zone costs none."""
+    zones, slot_of = st.zones, st.game.slot_of
     slot = slot_of[card]
-    shared = decl.unique_with
-    for k in range(len(shared) + 1):
-        cards = zones[dest] if k == 0 else zones[game.zone_id(game.zones[shared[k - 1]], owner, st.n)]
+    for zid in st.lay.slot_zones[dest]:
+        cards = zones[zid]
         if not cards:
             continue
         st.work -= len(cards)
@@ -126,7 +123,7 @@ def _check_watchers(st: State, zid: int, owner: int | None) -> None:
     st.work -= len(cards)
     if st.work < 0:
         raise over_budget(st)
-    rules = card_tables(st.game, st.n).discard_when
+    rules = st.tables.discard_when
     for card in cards:
         if rules[card] is not None:
             break
@@ -156,7 +153,7 @@ def end_roll_durations(st: State, die: str, roller: int | None) -> None:
 
 def discard_zone(st: State, card: int) -> int:
     """The pile a card is discarded to: its own ``discard:``, or its zone's; a player's pile is its holder's."""
-    pile = card_tables(st.game, st.n).table_discard[card]
+    pile = st.tables.table_discard[card]
     if pile is not None:
         return pile
     ctype = st.game.card_type[card]
@@ -353,7 +350,7 @@ def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
     target_not_me).
     """
     n = st.n
-    tables = card_tables(st.game, n)
+    tables = st.tables
     play_self, play_on = tables.play_self, tables.play_on
     seats = tables.around(n)[player]        # every seat in order from the player, the player first
     others = seats[1:]
@@ -392,7 +389,7 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     if not game.reaction_types:
         return []
     n = st.n
-    may = card_tables(game, n).answerable[card]     # the card alone decides it, mostly
+    may = st.tables.answerable[card]     # the card alone decides it, mostly
     if may is None:
         may = _asked_if_answerable(st, card, player)
     return [(player + i) % n for i in range(1, n)] if may else []
@@ -424,7 +421,7 @@ def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) 
     One per kind of answering card (the first copy in zone order), as ``kinds_in`` gives them, with the
     work it charges; a hand that holds no answering card is only counted."""
     options, values = [], []
-    tables = card_tables(st.game, st.n)
+    tables = st.tables
     answer_with = tables.answer_with
     for reaction, rtype in first_of_each(st, st.zones[zid], tables.answering):
         said = by_kind(rtype.answer_gate, rtype.answer_exact, card)

@@ -137,6 +137,9 @@ class Layout:
     #: a new game's counters, variables, zones, card places and eliminated flags, which no seed changes, packed
     #: once (``marshal``: made here, never read from outside) so that each game unpacks fresh lists in one call
     blank: bytes = b""
+    #: zid -> the zones a card arriving there evicts a card of its slot from: the zone itself, then those
+    #: sharing slots with it (``unique_with``, of the same owner); () for a zone without slots
+    slot_zones: list[tuple[int, ...]] = field(default_factory=list)
 
     def fresh_lists(self) -> tuple[list[list[int]], list[list], list[list[int]], list[int], list[bool]]:
         """New lists of a game that has not begun: (counters, vars, zones, loc, out), shared with nothing."""
@@ -265,8 +268,10 @@ class Game:
         holders = self.player_holder + n + len(self.card_type)    # game, places, players, cards
         blank = ([[0] * len(self.counters) for _ in range(holders)], [list(self.var_initial) for _ in range(n)],
                  start_zones, start_loc, [False] * n)
+        slot_zones = [(zid, *(self.zone_id(self.zones[k], owner, n) for k in decl.unique_with)) if decl.unique else ()
+                      for zid, (decl, owner) in enumerate(zones)]
         return Layout(n, zones, labels, roles, role_players, team_players, tables,
-                      marshal.dumps(blank))
+                      marshal.dumps(blank), slot_zones)
 
     def new_state(self, players: int, seed: int = 0, observer: Callable | None = None,
                   before_first_turn: bool = False, ask_single_options: bool | None = None,

@@ -146,6 +146,11 @@ def cleared(st: State, r: tuple) -> dict:
     return {"type": "cleared", "turn": r[1], "holder": holder_label(st, r[2])}
 
 
+def rolled(st: State, r: tuple) -> dict:
+    """(die, faces, roller's seat or None): a roll of the roller's own (one made for another player is a dict)"""
+    return {"type": "rolled", "turn": r[1], "die": r[2], "faces": r[3], "player": None if r[4] is None else NAMES[r[4]]}
+
+
 def played(st: State, r: tuple) -> dict:
     """(seat, card instance, target's name)"""
     return {"type": "played", "turn": r[1], "player": NAMES[r[2]], "card": st.game.card_type[r[3]].id,

@@ -16,6 +16,7 @@ import marshal
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import fixtures
+from .cards import card_tables
 from .chance import scripted_draw
 from .errors import RulelangError, RuleError, Span
 from .interpreter import FAILURES, Frame, located
@@ -51,7 +52,7 @@ class State(DecisionProtocol):
     """One game in progress: plain data plus a reference to its compiled game."""
 
     __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "ask_single",
-                                        "autopick", "picks_left", "end_known")
+                                        "autopick", "picks_left", "end_known", "tables")
 
     # -- chance ---------------------------------------------------------------
 
@@ -244,6 +245,7 @@ class State(DecisionProtocol):
         st.game = game
         st.lay = lay
         st.n = lay.n
+        st.tables = card_tables(game, lay.n)
         st.seed = seed
         st.rng = start_state(seed)
         st.counters, st.vars, st.zones, st.loc, st.out = lay.fresh_lists()    # worked out once per player count
@@ -276,6 +278,7 @@ class State(DecisionProtocol):
         new = State.__new__(State)
         new.game, new.lay, new.n, new.seed, new.rng = self.game, self.lay, self.n, self.seed, self.rng
         new.ask_single = self.ask_single
+        new.tables = self.tables
         new.counters = list(map(list.copy, self.counters))      # row by row, without a Python loop
         new.vars = list(map(list.copy, self.vars))
         new.zones = list(map(list.copy, self.zones))
@@ -339,6 +342,7 @@ class State(DecisionProtocol):
             setattr(st, name, _copy_plain(data[name]) if name in data else [])
         st.stack = [Frame(proc, pc, local) for proc, pc, local in st.stack]
         st.lay = game.layout(st.n)
+        st.tables = card_tables(game, st.n)
         st.ask_single = game.ask_single_options
         st.dice_script = []
         st.halt = None

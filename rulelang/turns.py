@@ -64,8 +64,8 @@ def end_turn(st: State) -> None:
     st.fired.clear()
 
 
-def check_end(st: State, L: dict) -> bool:
-    """The first end condition that holds ends the game."""
+def check_end(st: State) -> bool:
+    """The first end condition that holds ends the game (its `me`: the active player, in a phase by seat)."""
     game = st.game
     seat = game.phases[st.phase].by_seat
     local = {"me": st.active} if seat else {}    # `me` in end conditions: the active player

@@ -72,9 +72,12 @@ def _metered(st: Any, items: list) -> list:
     return items
 
 
-def _count_in(rolled: list, faces: frozenset) -> int:
-    """How many dice of a roll show one of these faces (a plain loop: a roll holds a few dice, and a
-    generator costs more to start than this loop takes)."""
+def _count_in(st: Any, rolled: list, faces: frozenset) -> int:
+    """How many dice of a roll show one of these faces, each die charged as a unit of work (a plain loop, one
+    call: a roll holds a few dice, and a generator costs more to start than this loop takes)."""
+    st.work -= len(rolled)
+    if st.work < 0:
+        raise over_budget(st)
     count = 0
     for face in rolled:
         if face in faces:
@@ -86,8 +89,8 @@ def _count_in(rolled: list, faces: frozenset) -> int:
 _MISSING = object()
 
 HELPERS.update(_too_big_now=_too_big_now, _zero_division=_zero_division, _charge=_charge, _metered=_metered,
-               _has=any_of_kind, _count_in=_count_in, _MISSING=_MISSING, _transferred=records.transferred,
-               _set_var=records.set_var)
+               _has=any_of_kind, _count_in=_count_in, _MISSING=_MISSING,
+               _transferred=records.transferred, _set_var=records.set_var, _rolled=records.rolled)
 
 
 @dataclass
@@ -164,6 +167,12 @@ class Body:
     def line(self, text: str, span: Span | None = None) -> None:
         self.lines.append("    " * self.depth + text)
         self.unit.spans.setdefault(self.index, {})[len(self.lines)] = span
+
+    def comment_out(self, index: int) -> None:
+        """Line ``index`` (from 0) kept as a comment, not run: the lines after it keep their numbers (the line table)."""
+        line = self.lines[index]
+        body = line.lstrip()
+        self.lines[index] = f"{line[:len(line) - len(body)]}# {body}"
 
     def charge(self, units: str, span: Span | None = None) -> None:
         """Lines taking ``units`` (source of a number) of work from the budget, as ``limits.spend`` does,

@@ -29,6 +29,7 @@ turn loop (`end turn`, a skip on one's own turn), which then goes on from where 
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
@@ -53,6 +54,8 @@ if TYPE_CHECKING:
 Compile = Callable[[list[n.Stmt]], Builder]
 #: ``register(builder)``: instructions made a procedure of the game; its index.
 Register = Callable[[Builder], int]
+#: A line that may read a step's locals (``L`` as a name; a name inside a string literal only makes it keep them).
+_READS_L = re.compile(r"(?<![\w.'\"])L\b")
 #: Decisions that compile to one instruction, asked through its parts (``DirectCompiler.decision``).
 ONE_INSTRUCTION = (n.ChooseIn, n.ChooseRange, n.SecretChoose)
 
@@ -139,6 +142,7 @@ class DirectCompiler:
         for name, parts, proc in steps:
             self.sc.place = parts.place
             body.line(f"st.log.append(({step}, st.turn, {name!r}))")
+            made = len(body.lines)
             body.line("L = {'me': _me}" if seat else "L = {}")
             if proc is not None:
                 body.line(f"st.stack.append({u.constant(marker(self.game, proc), 'the marker of a step')})")
@@ -149,6 +153,8 @@ class DirectCompiler:
                 self.parts_lines(parts, body)
             if proc is not None:
                 body.line("st.stack.pop()")
+            if not any(_READS_L.search(line) for line in body.lines[made + 1:]):
+                body.comment_out(made)      # nothing of this step reads its locals: no dict to make
         hoist_state_lists(body)
         guarded_lines(body)
         function = build(u)
@@ -183,7 +189,7 @@ class DirectCompiler:
     def statement(self, s: n.Stmt, out: Body) -> None:
         sc = self.sc
         if isinstance(s, n.CheckEnd):
-            out.line("if _check_end(st, L):", s.span)
+            out.line("if _check_end(st):", s.span)
             out.line("    return True", s.span)
         elif sc.is_straight(s):
             self.source.block([s], out)

@@ -225,7 +225,7 @@ class ExprSource:
             return self.none_or(obj, table, u)
         if kind == RefKind.OUTCOME:
             faces = frozenset(f for f, o in game.dice[die_of(e.obj.type)].items() if o == e.name)
-            return f"_count_in(_metered(st, {obj}), {u.constant(faces)})"
+            return f"_count_in(st, {obj}, {u.constant(faces)})"
         if kind == RefKind.TOTAL:
             return self.checked(f"sum(_metered(st, {obj}))", e.span, u)
         if kind == RefKind.CARDPROP:

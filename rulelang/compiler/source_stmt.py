@@ -157,8 +157,7 @@ class StmtSource:
         out.line(f"L[{s.var!r}] = {rolled} = _roll_dice(st, max(0, {self.e(s.amount, out)}), {faces})", s.span)
         self.xs.keep(s.var, rolled)
         out.line(f"{who} = {roller}", s.span)
-        out.line(f"st.log.append({{'type': 'rolled', 'turn': st.turn, 'die': {die!r}, 'faces': {rolled}, "
-                 f"'player': None if {who} is None else _NAMES[{who}]}})", s.span)
+        out.line(f"st.log.append((_rolled, st.turn, {die!r}, {rolled}, {who}))", s.span)
         out.line(f"_end_roll_durations(st, {die!r}, {who})", s.span)
         return True
 
@@ -166,7 +165,7 @@ class StmtSource:
         out.line("pass", s.span)
 
     def g_CheckEnd(self, s: n.CheckEnd, out: Body) -> None:
-        out.line("return _check_end(st, L)", s.span)
+        out.line("return _check_end(st)", s.span)
 
     # -- control flow ---------------------------------------------------------------------------
 
@@ -267,8 +266,11 @@ class StmtSource:
         the caller's `me` unless a parameter is named so (as ``statements._call``)."""
         bound = [name for name, _ in zip(names, s.call.args)]
         items = ", ".join(f"{name!r}: {self.e(a.value, out)}" for name, a in zip(bound, s.call.args))
+        me = None if "me" in bound else self.xs.aliases.get("me")
+        if me is not None:           # kept in a Python variable: it is in L
+            items = f"{items}, 'me': {me}" if items else f"'me': {me}"
         out.line(f"_local = {{{items}}}", span)
-        if "me" not in bound:
+        if "me" not in bound and me is None:
             out.line("if 'me' in L:", span)
             out.line("    _local['me'] = L['me']", span)
 

@@ -199,7 +199,9 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         b.emit(lambda st, fr: body(st, fr.locals), stmts[0].span)
 
     def f_CheckEnd(self, s: n.CheckEnd) -> Fn:
-        return check_end
+        def check(st, L):
+            return check_end(st)
+        return check
 
     def f_If(self, s: n.If) -> Fn:
         branches = [(self.ec.expr(cond),) + self.body(body) for cond, body in s.branches]
@@ -356,8 +358,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         def roll(st, L):
             L[var] = rolled = roll_dice(st, max(0, amount(st, L)), faces)
             who = roller(st, L)
-            st.log.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
-                              "player": None if who is None else NAMES[who]})
+            st.log.append((records.rolled, st.turn, die, rolled, who))
             end_roll_durations(st, die, who)
         return roll
 
