@@ -368,13 +368,24 @@ def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
                 values.append(["play", card, player, t])
         else:
             on = play_on[k]
-            local = {"me": player, "this": card}
-            for t in others if ctype.target_not_me else seats:
-                local["target"] = t
-                if allows(st, local):
-                    options.append(play_self[k] if t == player else on[t])
-                    values.append(["play", card, player, t])
+            for t in ctype.play_targets(st, player, card, others if ctype.target_not_me else seats):
+                options.append(play_self[k] if t == player else on[t])
+                values.append(["play", card, player, t])
     return options, values
+
+
+def targets_asking(allows: Fn) -> Callable:
+    """A card's ``play_targets`` that asks its `target:` condition seat by seat, on the locals a card play has:
+    the form without generated code (``compiler.Program.targets`` writes the condition out in its loop)."""
+    def targets(st: State, me: int, this: int, seats: tuple[int, ...]) -> list[int]:
+        local = {"me": me, "this": this}
+        found = []
+        for t in seats:
+            local["target"] = t
+            if allows(st, local):
+                found.append(t)
+        return found
+    return targets
 
 
 def discard_options(st: State, zid: int) -> tuple[list, list]:

@@ -63,6 +63,8 @@ class CardType:
     tags: tuple[str, ...]
     text: str = ""
     play_target: Fn | None = None     # condition on target; None: only `me`
+    #: ``(state, me, this, seats)`` -> the seats, in order, that the condition lets its player target (legal_plays)
+    play_targets: Callable | None = None
     #: the condition is `target != me`, or begins `target != me and`: the player is never a target,
     #: and in the first form every other seat is, so legal_plays asks the condition for no seat
     target_not_me: bool = False

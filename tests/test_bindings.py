@@ -18,6 +18,7 @@ import pytest
 from rulelang import load_game
 from rulelang.agents import play_out
 from rulelang.bindings import BINDINGS, BOUND_WORDS, RESERVED_WORDS, Rule, scope
+from rulelang.cards import targets_asking
 from rulelang.check import CARD, PLAYER
 from rulelang.types import roll_of
 from rulelang.compiler.hook_decls import TRIGGER_RULES
@@ -109,6 +110,8 @@ class _Watch:
         # sees every condition asked with the names it is given.
         for ctype in g.cards:
             ctype.play_target = self._wrap("play target", ctype.play_target, BINDINGS[Rule.CARD_PLAY].locals_names())
+            if ctype.play_target is not None:        # asked seat by seat through the watched closure
+                ctype.play_targets = targets_asking(ctype.play_target)
             ctype.answer_when = self._wrap("answer when", ctype.answer_when, BINDINGS[Rule.ANSWER].locals_names())
             ctype.discard_when = self._wrap("discard_when", ctype.discard_when,
                                             BINDINGS[Rule.DISCARD_WHEN].locals_names())

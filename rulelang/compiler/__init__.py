@@ -17,7 +17,7 @@ from ..check import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, list_of
 from ..check_types import UNKNOWN, Type, tuple_items
 from ..check_decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
 from ..decisions import place_of
-from ..cards import after_resolving, discard_played, place_played
+from ..cards import after_resolving, discard_played, place_played, targets_asking
 from ..game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
 from ..errors import RulelangError, SpecError, raise_all
 from ..loader import Document
@@ -379,7 +379,11 @@ class GameCompiler(HookDeclarations):
             if card.play is not None:
                 ctype.play_target = expr(card.play.target)
                 if card.play.target is not None:
-                    ctype.target_not_me, ctype.target_others = target_form(_tree(jobs, card.play.target.path))
+                    target = _tree(jobs, card.play.target.path)
+                    ctype.target_not_me, ctype.target_others = target_form(target)
+                    if not ctype.target_others:     # else legal_plays asks no condition: every other seat is one
+                        ctype.play_targets = g.program.targets(target) if g.program is not None \
+                            else targets_asking(ctype.play_target)
                 to = expr(card.play.to)
                 after = [(after_resolving(cond, proc), span) for cond, proc, ref, span in resolve
                          if is_of_kind(ctype, ref)]

@@ -31,6 +31,10 @@ from ..limits import over_budget, roll_dice, spend, too_big
 #: The file name generated code is compiled under (tracebacks and the line table use it).
 FILENAME = "<rulelang generated>"
 
+#: Source that may read the locals ``L``: the name, not part of another name or next to a string's quote (a name
+#: inside a string literal only makes the locals kept when they need not be).
+READS_LOCALS = re.compile(r"(?<![\w.'\"])L\b")
+
 #: How generated instructions read their frame's locals.
 FRAME_LOCALS = "fr.locals"
 #: How generated instructions jump: the frame's program counter.

@@ -29,7 +29,6 @@ turn loop (`end turn`, a skip on one's own turn), which then goes on from where 
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
@@ -40,7 +39,7 @@ from ..check import UNKNOWN, item_of
 from ..decisions import branch_id
 from ..interpreter import Frame
 from .choices import numbers_offered, take_branch
-from .codegen import Body, Unit, build, guarded_lines, hoist_state_lists
+from .codegen import READS_LOCALS, Body, Unit, build, guarded_lines, hoist_state_lists
 from .source_stmt import MAX_DEPTH
 from .statements import Builder
 from ..refs import RefKind
@@ -54,8 +53,6 @@ if TYPE_CHECKING:
 Compile = Callable[[list[n.Stmt]], Builder]
 #: ``register(builder)``: instructions made a procedure of the game; its index.
 Register = Callable[[Builder], int]
-#: A line that may read a step's locals (``L`` as a name; a name inside a string literal only makes it keep them).
-_READS_L = re.compile(r"(?<![\w.'\"])L\b")
 #: Decisions that compile to one instruction, asked through its parts (``DirectCompiler.decision``).
 ONE_INSTRUCTION = (n.ChooseIn, n.ChooseRange, n.SecretChoose)
 
@@ -153,7 +150,7 @@ class DirectCompiler:
                 self.parts_lines(parts, body)
             if proc is not None:
                 body.line("st.stack.pop()")
-            if not any(_READS_L.search(line) for line in body.lines[made + 1:]):
+            if not any(READS_LOCALS.search(line) for line in body.lines[made + 1:]):
                 body.comment_out(made)      # nothing of this step reads its locals: no dict to make
         hoist_state_lists(body)
         guarded_lines(body)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Callable
 
 from .. import nodes as n
 from ..errors import Span
-from .codegen import FRAME_LOCALS, Body, Unit, build, guarded_lines
+from .codegen import FRAME_LOCALS, READS_LOCALS, Body, Unit, build, guarded_lines
 from .source_expr import ExprSource
 from .source_stmt import StmtSource
 
@@ -41,6 +41,31 @@ class Program:
         if text is None:
             return None                                # the unit is dropped unbuilt
         body.line(f"return {text}", e.span)
+        function = build(u)
+        self.units.append((_where(e.span), u))
+        return function
+
+    def targets(self, e: n.Expr) -> Callable:
+        """``f(state, me, this, seats)``: the seats of ``seats``, in order, that a card's `target:` condition ``e``
+        lets its player choose (``CardType.play_targets``). The loop over the seats and the condition are written
+        in one function, which reads `me`, `this` and `target` from Python variables; ``L`` holds them too, as
+        the locals of a card play, for what reads them there (an aggregate, a function)."""
+        u = Unit()
+        body = u.new_function("targets", "st, _me, _this, _seats")
+        with self.expressions.own_unit():
+            for name, variable in (("me", "_me"), ("this", "_this"), ("target", "_t")):
+                self.expressions.keep(name, variable)
+            condition = self.expressions.src(e, u)
+        needs_locals = READS_LOCALS.search(condition) is not None      # else no dict to make: nothing reads it
+        if needs_locals:
+            body.line("L = {'me': _me, 'this': _this}")
+        body.line("_found = []")
+        body.line("for _t in _seats:")
+        if needs_locals:
+            body.line("    L['target'] = _t")
+        body.line(f"    if {condition}:", e.span)
+        body.line("        _found.append(_t)", e.span)
+        body.line("return _found")
         function = build(u)
         self.units.append((_where(e.span), u))
         return function
