@@ -167,7 +167,8 @@ def discard_zone(st: State, card: int) -> int:
 
 
 def discard_card(st: State, card: int, how: str = "discarded") -> None:
-    move_card(st, card, discard_zone(st, card), how)
+    pile = st.tables.table_discard[card]        # a table's pile, known per card: no call to find it
+    move_card(st, card, pile if pile is not None else discard_zone(st, card), how)
 
 
 def draw_cards(st: State, count: int, src: int, dest: int) -> None:

@@ -248,8 +248,6 @@ class DecisionProtocol:
 
     def answer_one_in_place(self, kind: str, player: int, options: list, values: list) -> Any:
         """``answer_in_place`` for one chooser, the commonest decision: the value picked."""
-        if player is None:
-            raise _missing_player()
         value = values[self._pick_now(kind, player, options)]
         answered_in_place(self)
         return value
@@ -292,10 +290,16 @@ class DecisionProtocol:
         return [values[i][self._pick_now(kind, player, options[i])] for i, player in enumerate(players)]
 
     def _pick_now(self, kind: str, player: int, offered: list) -> int:
-        """One chooser's pick from ``autopick``, written to the log as ``_take`` writes it."""
-        if not offered:
+        """One chooser's pick from ``autopick``, checked and written to the log as ``_take`` writes it
+        (``_pick_by_count``'s checks written out: this runs at every card play and answer of a play-out)."""
+        if player is None:
+            raise _missing_player()
+        count = len(offered)
+        if not count:
             raise RuleError(f"{player_name(player)} must choose but has no legal option")
-        j = self._pick_by_count(player, len(offered))
+        j = self.autopick(player, count)
+        if not 0 <= j < count:
+            raise RulelangError(f"option {j} is out of range")
         self.log.append((_CHOSE, self.turn, player, offered[j][0], kind))
         return j
 

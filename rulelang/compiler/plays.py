@@ -148,7 +148,7 @@ class PlayStatements:
                         return instruction_in_place(st, react, L, base)
                     i, options, values = next_holder(st, card, player, reactors, i + 1)
             proc = game.card_type[card].play_proc
-            if not effect_in_place(st, proc):
+            if game.direct[proc] is None:   # every decision is answered in place here: effect_in_place's one test
                 L[slot] = [card, player, target, reactors, len(reactors)]
                 return instruction_in_place(st, resolve, L, base)
             L.pop(slot)
