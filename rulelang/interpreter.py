@@ -144,10 +144,12 @@ def call_in_place(st: State, table: list, proc: int, local: dict) -> bool:
     (one per procedure, shared: nothing runs it or reads its locals): call depth counts it, and an unwound
     turn takes it away. True when play must stop."""
     stack = st.stack
-    if len(stack) >= IN_PLACE_DEPTH:
-        return within(st, proc, local, len(stack))
-    stack.append(st.game.markers[proc])
-    if len(stack) > st.game.call_depth:
+    depth = len(stack)
+    if depth >= IN_PLACE_DEPTH:
+        return within(st, proc, local, depth)
+    game = st.game
+    stack.append(game.markers[proc])
+    if depth >= game.call_depth:       # the stack with the marker is deeper than a game allows
         error = too_deep(st)
         error.span = None          # the direct function names the call that went too deep (codegen.blame)
         raise error

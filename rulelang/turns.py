@@ -67,11 +67,13 @@ def end_turn(st: State) -> None:
 def check_end(st: State) -> bool:
     """The first end condition that holds ends the game (its `me`: the active player, in a phase by seat)."""
     game = st.game
+    k = st.end_known
+    if k is not None and k < 0:                    # kept: none held, and nothing they read has changed since
+        return False
     seat = game.phases[st.phase].by_seat
     local = {"me": st.active} if seat else {}    # `me` in end conditions: the active player
     first = game.end_first
     if first is not None:                          # all of them in one generated function
-        k = st.end_known
         if k is None:
             k = first(st, local)
             if game.end_kept:                      # it reads only zones: kept until one changes (compiler/derived.py)
