@@ -181,3 +181,38 @@ def test_a_gated_trigger_condition_never_holds_for_a_card_its_gate_leaves_out(se
             holds = cond(state, {"card": card, "owner": seed % players, "me": seed % players})
             assert passes or not holds
             assert not exact or bool(holds) == passes
+
+
+#: Cards whose `target:` conditions read `me`, `this` and `target` every way the generated loop reads them:
+#: directly, through an aggregate over a zone (handed the locals ``L``), and through a function of the spec.
+TARGETED = """
+functions:
+  poorer:
+    params: {p: player}
+    value: p.coin < 2
+"""
+TARGET_CARDS = """
+  - {id: fine, name: Fine, count: 2, zone: deck, play: {target: "target.coin >= me.coin and this is fine"}}
+  - {id: raid, name: Raid, count: 2, zone: deck, play: {target: "target != me and any(c in target.hand where c is gem)"}}
+  - {id: tithe, name: Tithe, count: 2, zone: deck, play: {target: "poorer(target) or target = me"}}
+"""
+
+
+@settings(max_examples=20, deadline=None)
+@given(coins=st.lists(st.integers(0, 3), min_size=3, max_size=3), seed=st.integers(0, 1_000))
+def test_generated_target_loops_offer_what_asking_each_seat_offers(tmp_path_factory, coins, seed):
+    game = make(tmp_path_factory.mktemp("targets"), TARGETED, "draw 4 from deck to me.hand\nplay from me.hand",
+                TARGET_CARDS)
+    kinds = [c for c in game.cards if c.play_target is not None]
+    assert kinds and all(c.play_targets is not None for c in kinds)
+    state = game.new_state(3, seed, before_first_turn=True)
+    for p, coin in enumerate(coins):
+        state.counters[game.player_holder + p][0] = coin
+        cards.draw_cards(state, 2, 0, game.zone_id(next(z for z in game.zones if z.name == "hand"), p, 3))
+    for p in range(3):
+        zid = game.zone_id(next(z for z in game.zones if z.name == "hand"), p, 3)
+        assert cards.legal_plays(state, p, zid) == asked_plays(state, p, zid)
+        for kind in kinds:
+            seats = tuple((p + i) % 3 for i in range(3))
+            asked = cards.targets_asking(kind.play_target)(state, p, state.zones[zid][0], seats)
+            assert kind.play_targets(state, p, state.zones[zid][0], seats) == asked

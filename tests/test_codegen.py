@@ -23,7 +23,7 @@ import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main
 from rulelang.compiler import compile_game
-from rulelang.compiler.codegen import HELPERS, Body, Unit, hoist_state_lists
+from rulelang.compiler.codegen import HELPERS, READS_LOCALS, Body, Unit, hoist_state_lists
 from rulelang.errors import RuleError, SpecError
 from rulelang.loader import load_document
 
@@ -260,6 +260,30 @@ def test_reading_the_states_lists_once_leaves_every_string_literal_as_it_was(tex
         first, counters, last = call.args[0].elts
         assert ast.literal_eval(first) == text and ast.literal_eval(last.left) == text
         assert ast.unparse(counters) == "_counters[0]" and ast.literal_eval(last.right) == "st.log"
+
+
+@pytest.mark.parametrize("line, reads", [
+    ("L = {'me': _me}", True), ("_decide(st, _k6, _k7, L)", True), ("x = L['me']", True), ("L.get('me')", True),
+    ("if aggregate1(st, L, _t):", True), ("_L = 1", False), ("LIST = []", False), ("st.L", False),
+    ("_log.append((_k0, st.turn, 'L'))", False), ('names = "L"', False), ("_local = {'p': _me}", False),
+])
+def test_a_line_reads_the_locals_when_it_names_L_outside_another_name(line: str, reads: bool) -> None:
+    """``READS_LOCALS`` tells which generated lines may read ``L``: a step or a target loop whose lines never do
+    makes no dict of locals. A name inside a string only keeps them when they need not be; never the reverse."""
+    assert (READS_LOCALS.search(line) is not None) == reads
+
+
+def test_a_step_of_a_whole_turn_makes_its_locals_only_where_its_lines_read_them() -> None:
+    """Flapjacks' whole turn: 'draw a Jack card' reads neither its locals nor the stack's depth, and has both
+    lines as comments (the line table keeps its numbers); 'play a card' hands its locals to the decision."""
+    game = rulelang.load_game(ROOT / "games" / "flapjacks")
+    source = game.program.source()
+    turn = source[source.index("def turn(st):"):]
+    jack = turn[turn.index("'draw a Jack card'"):turn.index("'play a card'")]
+    play = turn[turn.index("'play a card'"):turn.index("'chopping roll'")]
+    assert "# L = {'me': _me}" in jack and "# _n = len(st.stack)" in jack
+    assert "\n        L = {'me': _me}" in play and "\n        _n = len(st.stack)" in play
+    compile(turn.split("\n# from")[0], "turn", "exec")        # the comments leave valid Python
 
 
 # --- rulelang compile --python -------------------------------------------------------------------------

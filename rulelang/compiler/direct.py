@@ -29,6 +29,7 @@ turn loop (`end turn`, a skip on one's own turn), which then goes on from where 
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
@@ -49,6 +50,8 @@ if TYPE_CHECKING:
     from .program import Program
     from .statements import StmtCompiler
 
+#: A line that reads ``_n``, the depth of the stack where a step or function started.
+_READS_DEPTH = re.compile(r"(?<![\w.'\"])_n\b")
 #: ``instructions(stmts)``: statements compiled to instructions once more, without their decision sites.
 Compile = Callable[[list[n.Stmt]], Builder]
 #: ``register(builder)``: instructions made a procedure of the game; its index.
@@ -143,6 +146,7 @@ class DirectCompiler:
             body.line("L = {'me': _me}" if seat else "L = {}")
             if proc is not None:
                 body.line(f"st.stack.append({u.constant(marker(self.game, proc), 'the marker of a step')})")
+            depth = len(body.lines)
             body.line("_n = len(st.stack)")
             with self.xs.own_unit():
                 if seat:
@@ -152,6 +156,8 @@ class DirectCompiler:
                 body.line("st.stack.pop()")
             if not any(READS_LOCALS.search(line) for line in body.lines[made + 1:]):
                 body.comment_out(made)      # nothing of this step reads its locals: no dict to make
+            if not any(_READS_DEPTH.search(line) for line in body.lines[depth + 1:]):
+                body.comment_out(depth)     # nor the depth of the stack where it started
         hoist_state_lists(body)
         guarded_lines(body)
         function = build(u)

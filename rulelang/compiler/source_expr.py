@@ -212,7 +212,8 @@ class ExprSource:
             return f"st.vars[{obj}][{game.var_names.index(e.name)}]"
         if kind == RefKind.PZONE:
             base, k = len(game.table_zones), zone_decl(game, e.name).index
-            return f"{base} + {k} * st.n + {obj}"
+            seats = "" if k == 0 else "st.n + " if k == 1 else f"{k} * st.n + "     # the zones before it: k per seat
+            return f"{base} + {seats}{obj}"
         if kind == RefKind.SEAT:
             return obj
         if kind in (RefKind.HCOUNTER, RefKind.GCOUNTER):
