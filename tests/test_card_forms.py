@@ -198,11 +198,16 @@ TARGET_CARDS = """
 """
 
 
+_TARGETED_GAME: dict[str, rulelang.Game] = {}
+
+
 @settings(max_examples=20, deadline=None)
 @given(coins=st.lists(st.integers(0, 3), min_size=3, max_size=3), seed=st.integers(0, 1_000))
 def test_generated_target_loops_offer_what_asking_each_seat_offers(tmp_path_factory, coins, seed):
-    game = make(tmp_path_factory.mktemp("targets"), TARGETED, "draw 4 from deck to me.hand\nplay from me.hand",
-                TARGET_CARDS)
+    if "game" not in _TARGETED_GAME:    # compiled once: the examples change only the coins and the seed
+        _TARGETED_GAME["game"] = make(tmp_path_factory.mktemp("targets"), TARGETED,
+                                      "draw 4 from deck to me.hand\nplay from me.hand", TARGET_CARDS)
+    game = _TARGETED_GAME["game"]
     kinds = [c for c in game.cards if c.play_target is not None]
     assert kinds and all(c.play_targets is not None for c in kinds)
     state = game.new_state(3, seed, before_first_turn=True)
