@@ -205,8 +205,9 @@ def shuffle_zone(st: State, zid: int) -> None:
     st.end_known = None               # an end check may read the order (first, last): asked again
     cards = st.zones[zid]
     spend(st, len(cards))
+    draw = st.randbelow
     for i in range(len(cards) - 1, 0, -1):
-        j = st.randbelow(i + 1)
+        j = draw(i + 1)
         cards[i], cards[j] = cards[j], cards[i]
     st.log.append({"type": "shuffled", "turn": st.turn, "zone": st.lay.zone_labels[zid]})
 
@@ -406,11 +407,11 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     game = st.game
     if not game.reaction_types:
         return []
-    n = st.n
-    may = st.tables.answerable[card]     # the card alone decides it, mostly
+    tables = st.tables
+    may = tables.answerable[card]     # the card alone decides it, mostly
     if may is None:
         may = _asked_if_answerable(st, card, player)
-    return [(player + i) % n for i in range(1, n)] if may else []
+    return list(tables.around(st.n)[player][1:]) if may else []
 
 
 def _asked_if_answerable(st: State, card: int, player: int) -> bool:

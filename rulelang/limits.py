@@ -52,7 +52,10 @@ def roll_dice(st: "State", count: int, faces: int, already: int = 0) -> list[int
     draw = st.randbelow                 # what roll_die does without a script, one call fewer per die
     if count == 1:                      # one die, the commonest roll: no comprehension to set up
         return [draw(faces) + 1]
-    return [draw(faces) + 1 for _ in range(count)]
+    dice = []                           # a loop, not a comprehension: a roll has a few dice, and a comprehension
+    for _ in range(count):              # is a call of its own
+        dice.append(draw(faces) + 1)
+    return dice
 
 
 def over_budget(st: "State") -> RuleError:
