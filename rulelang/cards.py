@@ -319,6 +319,7 @@ def card_tables(game: Game, n: int) -> CardTables:
         tables = game.card_tables = CardTables(game)
     if n > tables.seats:
         tables.add_seats(n)
+    tables.around(n)            # known from now on: play and answers read ``seats_from[n]`` without a call
     return tables
 
 
@@ -358,7 +359,7 @@ def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
         raise over_budget(st)
     tables = st.tables
     playable, play_self, play_on = tables.playable, tables.play_self, tables.play_on
-    seats = tables.around(st.n)[player]     # every seat in order from the player, the player first
+    seats = tables.seats_from[st.n][player]     # every seat in order from the player, the player first
     options, values, seen = [], [], []
     for card in hand:
         ctype = playable[card]
@@ -411,7 +412,7 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     may = tables.answerable[card]     # the card alone decides it, mostly
     if may is None:
         may = _asked_if_answerable(st, card, player)
-    return list(tables.around(st.n)[player][1:]) if may else []
+    return list(tables.seats_from[st.n][player][1:]) if may else []
 
 
 def _asked_if_answerable(st: State, card: int, player: int) -> bool:
