@@ -200,7 +200,7 @@ def decide(st: State, offer: Callable, take: Callable, local: dict) -> None:
     (``choices._decision``) asks it and takes the answer: ``offer`` gives (player, kind, prompt, options,
     values); one option (or none) is taken at once unless the game asks single options."""
     player, kind, _, options, values = offer(st, local)
-    if not st.asks(len(values)):
+    if len(values) < 2 and not (values and st.ask_single):     # not State.asks: taken at once, without a call
         take(st, local, values[0] if values else None)
         return
     take(st, local, st.answer_one_in_place(kind, player, options, values))

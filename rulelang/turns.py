@@ -113,14 +113,20 @@ def begin_turn(phase: Phase) -> Callable:
     limit, seat = phase.limit, phase.by_seat
 
     def op(st, fr):
+        whole = plays_whole(st, phase)      # asked once: a turn played whole changes none of what it reads
         while True:
             st.turn += 1
             if st.turn > limit:
                 raise RuleError(f"the game did not end within {limit} turns",
                                 hint=f"seed {st.seed}: check the end conditions, or raise the limit")
             st.log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
-            if turn_in_place(st, fr, phase):
-                return True
+            if not whole:
+                return None         # its steps start one by one
+            if phase.in_place(st):  # as turn_in_place plays it, without its call and its questions each turn
+                if st.over:
+                    return True     # or the turn was unwound: the loop is at its end already
+            else:
+                fr.pc = phase.end_pc
             if fr.pc != phase.end_pc or phase.after_turn is None:
                 return None         # its steps start one by one, or the turn loop goes on as it is
             fr.pc += 1              # the turn played in place: the instruction after it, here, as the run loop
@@ -131,13 +137,18 @@ def begin_turn(phase: Phase) -> Callable:
     return op
 
 
+def plays_whole(st: State, phase: Phase) -> bool:
+    """Whether the phase's turns are played as ``phase.in_place``, their steps written out in one function
+    (compiler/direct.py): the phase has one and nothing may stop or watch the game between its steps (every
+    decision is answered in place, and no scenario halts or observes the game). Otherwise their steps start
+    one by one (``call_step``)."""
+    return phase.in_place is not None and st.autopick is not None and st.halt is None and st.observer is None
+
+
 def turn_in_place(st: State, fr: Frame, phase: Phase) -> bool | None:
-    """Play the turn that starts now as ``phase.in_place``, its steps written out in one function
-    (compiler/direct.py), when the phase has one and nothing may stop or watch the game between its steps:
-    every decision is answered in place, and no scenario halts or observes the game. The turn loop then goes
-    on at the end of the turn; otherwise its steps start one by one (``call_step``). True when play must
-    stop (the game is over)."""
-    if phase.in_place is None or st.autopick is None or st.halt is not None or st.observer is not None:
+    """Play the turn that starts now whole, when it can be (``plays_whole``); the turn loop then goes on at its
+    end. True when play must stop (the game is over)."""
+    if not plays_whole(st, phase):
         return None
     if phase.in_place(st):
         return True if st.over else None    # or the turn was unwound: the loop is at its end already
