@@ -43,6 +43,8 @@ def collected(command: list[str], cwd: Path | None = None) -> int:
     """Instructions callgrind counts for the whole run of ``command``."""
     done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
                           cwd=cwd, capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": "0"})
+    if done.returncode != 0:        # valgrind exits as the program did: a failed run counts nothing real
+        raise SystemExit(f"{' '.join(command[:2])} ... failed (exit {done.returncode}):\n{done.stderr[-2000:]}")
     found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
         raise SystemExit(f"callgrind gave no count:\n{done.stderr[-2000:]}")
