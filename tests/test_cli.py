@@ -257,8 +257,11 @@ def test_an_interrupt_while_the_log_is_written_lands_the_lines_written(tmp_path:
 def test_sigint_to_the_command_keeps_the_log_without_a_traceback(tmp_path: Path) -> None:
     log = tmp_path / "game.jsonl"
     started = tmp_path / "started"
+    # A shell without job control starts background jobs with SIGINT ignored, and a child inherits that:
+    # the child takes Python's own handler back, as a command run from a terminal has it.
     child = subprocess_cli(
-        "import sys, time, pathlib, rulelang.agents as agents\n"
+        "import signal, sys, time, pathlib, rulelang.agents as agents\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "class Slow(agents.RandomAgent):\n"
         "    def choose_index(self, state, player, count):\n"
         f"        pathlib.Path({str(started)!r}).touch()\n"
