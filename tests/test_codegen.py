@@ -297,6 +297,18 @@ def test_compile_python_prints_a_module_with_each_function_under_its_spec_line(c
     assert "def instruction(st, fr):" in out and "def expression(st, L):" in out
 
 
+@pytest.mark.parametrize("game", ["games/flapjacks", "games/jacks_friends", "examples/hooks"])
+def test_compile_python_prints_the_same_listing_on_every_run(game: str, capsys) -> None:
+    """A listing is read and compared (by diff, in review): no constant may be described by its address."""
+    listings = []
+    for _ in range(2):
+        assert main(["compile", str(ROOT / game), "--python"]) == 0
+        listings.append(capsys.readouterr().out)
+    assert " object at 0x" not in listings[0]
+    assert re.search(r"^# _k\d+: the jump to instruction \d+ of its procedure$", listings[0], re.M)
+    assert listings[0] == listings[1]
+
+
 def test_compile_without_python_is_a_usage_error(capsys) -> None:
     assert main(["compile", str(ROOT / "games" / "jacks_friends")]) == 2
     assert "--python" in capsys.readouterr().err

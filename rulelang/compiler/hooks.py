@@ -29,12 +29,17 @@ DONE = 1 << 40
 
 
 class Label:
-    """A jump target, fixed once its place is known (the same as statements.Label)."""
+    """A jump target of a procedure's instructions (branches, loops, choices), fixed once its place is known."""
 
     __slots__ = ("pc",)
 
     def __init__(self) -> None:
         self.pc = -1
+
+    def __repr__(self) -> str:
+        """What `rulelang compile --python` says of a jump's constant: its place, the same on every run
+        (the default repr holds the object's address)."""
+        return f"the jump to instruction {self.pc} of its procedure"
 
 
 # --- triggers: what `on:` says ---------------------------------------------------------------
