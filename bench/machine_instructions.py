@@ -23,19 +23,19 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: The game folder, the simulator's script and its extra arguments (bench.py's pairs).
-GAMES = {"flapjacks": ("fs_handwritten.py", []), "jacks_friends": ("jf_handwritten.py", ["--random"])}
+sys.path.insert(0, str(ROOT / "bench"))
 
-#: rulelang's side: N random games from seed 0 with one agent, as bench.py plays them.
+from bench import BASELINES as GAMES  # noqa: E402  (each game's simulator and its arguments: bench.py's pairs)
+
+#: rulelang's side: bench.py's own loop over seeds 0..count-1 with one agent, so both count the same games.
+#: The run of none still loads the game and imports the bench, so that both cancel out.
 RULELANG = """
 import sys
-sys.path.insert(0, {root!r})
-import rulelang
-from rulelang.agents import RandomAgent, play_new
+sys.path[:0] = [{root!r}, {bench!r}]
+import rulelang, bench
 game = rulelang.load_game({path!r})
-agent = RandomAgent(0)
-for seed in range({count}):
-    play_new(game, {players}, seed, agent)
+if {count}:
+    bench.games_per_second(game, {players}, {count})
 """
 
 
@@ -60,7 +60,8 @@ def per_game(runs: list[list[str]], count: int, cwd: Path | None = None) -> floa
 
 def rulelang_side(game: str, players: int, count: int) -> float:
     def command(n: int) -> list[str]:
-        code = RULELANG.format(root=str(ROOT), path=str(ROOT / "games" / game), count=n, players=players)
+        code = RULELANG.format(root=str(ROOT), bench=str(ROOT / "bench"), path=str(ROOT / "games" / game),
+                               count=n, players=players)
         return [sys.executable, "-c", code]
     return per_game([command(0), command(count)], count)
 
