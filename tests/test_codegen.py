@@ -309,6 +309,16 @@ def test_compile_python_prints_the_same_listing_on_every_run(game: str, capsys) 
     assert listings[0] == listings[1]
 
 
+def test_a_constant_with_no_repr_of_its_own_is_described_by_its_kind_not_its_address() -> None:
+    from rulelang.compiler.program import _describe
+
+    class Marker:
+        __slots__ = ()
+
+    assert _describe(Marker()) == "a Marker of the compiler"
+    assert _describe((1, "a")) == "(1, 'a')"       # a constant with a repr of its own keeps it
+
+
 def test_compile_without_python_is_a_usage_error(capsys) -> None:
     assert main(["compile", str(ROOT / "games" / "jacks_friends")]) == 2
     assert "--python" in capsys.readouterr().err

@@ -127,6 +127,8 @@ def _describe(value: object) -> str:
         return f"the place {_where(value)}"
     if callable(value):
         return "a rule compiled as a closure (rulelang/compiler/expressions.py, statements.py)"
+    if type(value).__repr__ is object.__repr__:     # its address, which changes from run to run
+        return f"a {type(value).__name__} of the compiler"
     text = repr(value)
     return text if len(text) <= 100 else text[:97] + "..."
 
