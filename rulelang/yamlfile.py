@@ -1,8 +1,8 @@
 """One YAML file into plain data that remembers where every value came from.
 
-PyYAML composes the node graph (its pure-Python safe parser, because we need
-to hook composition to bound nesting depth, values and aliases); we then build
-the plain data ourselves so that no PyYAML constructor ever runs on user input.
+PyYAML composes the node graph (yaml_compose.py, which bounds nesting depth,
+values and aliases as it goes); we then build the plain data ourselves so
+that no PyYAML constructor ever runs on user input.
 Scalars are resolved with the YAML 1.2 core schema: ``on``/``yes``/``no`` stay
 strings (``on: enter play`` is a trigger key, not ``True``), dates stay strings.
 Hostile input (Python tags, alias bombs, absurd nesting, floods of values or
@@ -12,30 +12,19 @@ limits are counted in a ``Budget`` shared by all the files of one spec.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from rulelang.document import Document, ScalarText, SourceFile
 from rulelang.errors import RulelangError, Span, SpecError, raise_all
-from rulelang.yaml_errors import mark_span, reader_error, syntax_error
+from rulelang.yaml_compose import (BOOL, BOOL_RE, FLOAT, FLOAT_RE, INT, INT_RE, MAP, MERGE, NULL, NULL_RE, SEQ, STD,
+                                   STR, VALUE, compose)
+from rulelang.yaml_errors import mark_span
 
-_STD = "tag:yaml.org,2002:"
-STR, INT, FLOAT, BOOL, NULL = (_STD + t for t in ("str", "int", "float", "bool", "null"))
-MAP, SEQ, MERGE, VALUE = (_STD + t for t in ("map", "seq", "merge", "value"))
 _SCALAR_TAGS = {STR, INT, FLOAT, BOOL, NULL, VALUE, MERGE}  # MERGE: "<<" used as a value is text
-
-_NULL_RE = re.compile(r"^(?:~|null|Null|NULL|)$")
-_BOOL_RE = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
-_INT_RE = re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
-_FLOAT_RE = re.compile(
-    r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
-    r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
-)
 
 #: Digits of an integer literal: far past any count a game needs, far below Python's conversion limit (4,300).
 MAX_NUMBER_DIGITS = 100
@@ -69,106 +58,8 @@ class Budget:
         return max(self.limits.bytes - self.bytes, 0)
 
 
-# ---------------------------------------------------------------------------
-# Composition: PyYAML's safe parser with budgets
-
-
-
-class _Composer(yaml.SafeLoader):
-    """Compose nodes with a depth and alias budget, resolving scalars by YAML 1.2 rules."""
-
-    yaml_implicit_resolvers: dict = {}
-
-    def __init__(self, text: str, source: SourceFile, budget: Budget):
-        super().__init__(text)
-        self.source = source
-        self.budget = budget
-        self.depth = 0
-        self.nodes = 0
-        self.aliases = 0
-        self.anchor_names: dict[int, str] = {}
-
-    def compose_node(self, parent: Node | None, index: Any) -> Node:
-        event = self.peek_event()
-        if isinstance(event, yaml.AliasEvent):
-            self._count_alias(event)
-            return super().compose_node(parent, index)
-        self._count_node(event)
-        if self.depth >= self.budget.limits.depth:
-            raise SpecError(
-                f"nesting is too deep: more than {self.budget.limits.depth} levels of lists and mappings",
-                mark_span(self.source, event.start_mark),
-                "a game spec never needs this much nesting; check for runaway brackets",
-            )
-        self.depth += 1
-        try:
-            node = super().compose_node(parent, index)
-        finally:
-            self.depth -= 1
-        if event.anchor is not None:
-            self.anchor_names[id(node)] = event.anchor
-        return node
-
-    def _count_node(self, event: yaml.Event) -> None:
-        """Stop a file of millions of plain values before it is all in memory."""
-        self.nodes += 1
-        if self.budget.values + self.nodes > self.budget.limits.values:
-            before = self.budget.values
-            self.budget.spent = True
-            raise SpecError(
-                f"this file holds more than {self.budget.limits.values:,} values" if not before else
-                f"the game's files hold more than {self.budget.limits.values:,} values together "
-                f"({before:,} of them in the files read before this one)",
-                mark_span(self.source, event.start_mark),
-                "a game spec is far smaller; check for generated data",
-            )
-
-    def _count_alias(self, event: yaml.AliasEvent) -> None:
-        self.aliases += 1
-        if self.budget.aliases + self.aliases > self.budget.limits.aliases:
-            self.budget.spent = True
-            where = "in one file" if not self.budget.aliases else "in the game's files together"
-            raise SpecError(
-                f"too many aliases: more than {self.budget.limits.aliases} uses of '*name' {where}",
-                mark_span(self.source, event.start_mark),
-                "write the values out, or split the file",
-            )
-
-
-def _add_resolver(tag: str, regexp: re.Pattern, first: str) -> None:
-    _Composer.add_implicit_resolver(tag, regexp, list(first))
-
-
-_add_resolver(BOOL, _BOOL_RE, "tTfF")
-_add_resolver(INT, _INT_RE, "-+0123456789")
-_add_resolver(FLOAT, _FLOAT_RE, "-+0123456789.")
-_add_resolver(NULL, _NULL_RE, "~nN")
-_Composer.add_implicit_resolver(NULL, _NULL_RE, [""])
-_add_resolver(MERGE, re.compile(r"^<<$"), "<")
-
-
 def _node_span(source: SourceFile, node: Node) -> Span:
     return mark_span(source, node.start_mark, node.end_mark)
-
-
-def _compose(text: str, source: SourceFile, budget: Budget) -> tuple[Node | None, dict[int, str]]:
-    """Parse one file's text into a node graph, turning every PyYAML failure into a SpecError."""
-    try:
-        composer = _Composer(text, source, budget)
-        try:
-            root = composer.get_single_node()
-            budget.aliases += composer.aliases
-            return root, composer.anchor_names
-        finally:
-            composer.dispose()
-    except yaml.reader.ReaderError as error:
-        raise reader_error(error, text, source) from None
-    except yaml.MarkedYAMLError as error:
-        raise syntax_error(error, source) from None
-    except yaml.YAMLError as error:
-        raise SpecError(f"cannot read this file as YAML: {error}", source.span(1, 1)) from None
-    except RecursionError:
-        raise SpecError(f"nesting is too deep: more than {budget.limits.depth} levels", source.span(1, 1)) from None
 
 
 # ---------------------------------------------------------------------------
@@ -177,7 +68,7 @@ def _compose(text: str, source: SourceFile, budget: Budget) -> tuple[Node | None
 
 
 def _tag_name(tag: str) -> str:
-    return "!!" + tag[len(_STD):] if tag.startswith(_STD) else tag
+    return "!!" + tag[len(STD):] if tag.startswith(STD) else tag
 
 
 _KIND_WORDS = {ScalarNode: "a single value", SequenceNode: "a list", MappingNode: "a mapping"}
@@ -253,7 +144,8 @@ class _Builder:
             return [self._value(item, path + (i,)) for i, item in enumerate(node.value)]
         value = self._scalar(node)
         if isinstance(value, str):
-            self.doc._scalars[path] = ScalarText(value, node.style, self.file,
+            # libyaml calls a plain scalar's style '', PyYAML None: the Document is the same from either parser
+            self.doc._scalars[path] = ScalarText(value, node.style or None, self.file,
                                               node.start_mark.line + 1, node.start_mark.column + 1)
         return value
 
@@ -385,11 +277,11 @@ def _convert_scalar(tag: str, text: str) -> Any:
     if tag in (STR, VALUE, MERGE):
         return text
     if tag == NULL:
-        if not _NULL_RE.match(text):
+        if not NULL_RE.match(text):
             raise ValueError(text)
         return None
     if tag == BOOL:
-        if not _BOOL_RE.match(text):
+        if not BOOL_RE.match(text):
             raise ValueError(text)
         return text.lower() == "true"
     if tag == INT:
@@ -406,7 +298,7 @@ class _NumberTooLong(ValueError):
 
 
 def _to_int(text: str) -> int:
-    if not _INT_RE.match(text):
+    if not INT_RE.match(text):
         raise ValueError(text)
     digits = len(text.lstrip("+-").removeprefix("0x").removeprefix("0o"))
     if digits > MAX_NUMBER_DIGITS:
@@ -419,14 +311,14 @@ def _to_int(text: str) -> int:
 
 
 def _to_float(text: str) -> float:
-    if not _FLOAT_RE.match(text) and not _INT_RE.match(text):
+    if not FLOAT_RE.match(text) and not INT_RE.match(text):
         raise ValueError(text)
     lowered = text.lower()
     if lowered.endswith(".inf"):
         return -math.inf if lowered.startswith("-") else math.inf
     if lowered == ".nan":
         return math.nan
-    return float(_to_int(text)) if _INT_RE.match(text) else float(text)
+    return float(_to_int(text)) if INT_RE.match(text) else float(text)
 
 
 # ---------------------------------------------------------------------------
@@ -471,7 +363,7 @@ def load_file(raw: bytes, file: str, budget: Budget) -> Document:
     doc = Document(None, Path(file))
     source = doc._sources[file] = SourceFile(file, text)
     _count_lines(source, budget)
-    root, anchors = _compose(text, source, budget)
+    root, anchors = compose(text, source, budget)
     if root is None or (isinstance(root, ScalarNode) and root.tag == NULL):
         raise SpecError("file is empty", source.span(1, 1), EMPTY_FILE_HINT)
     builder = _Builder(source, doc, anchors, budget)
