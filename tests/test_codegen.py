@@ -262,6 +262,24 @@ def test_reading_the_states_lists_once_leaves_every_string_literal_as_it_was(tex
         assert ast.unparse(counters) == "_counters[0]" and ast.literal_eval(last.right) == "st.log"
 
 
+def test_a_roles_players_named_twice_are_read_once_and_a_literal_that_names_them_stays() -> None:
+    """``hoist_state_lists`` reads the players of a role named more than once into a local (the layout's list,
+    the same for the whole game); a role named once, and the same words inside a string literal, stay."""
+    u = Unit()
+    body = u.new_function("direct")
+    said = "st.lay.role_players['giant']"
+    body.line("_xs0 = st.lay.role_players['giant']")
+    body.line(f"_log.append(({said!r}, st.lay.role_players['giant'], st.lay.role_players['elf']))")
+    hoist_state_lists(body)
+    assert body.lines[0].strip() == "_roles_0 = st.lay.role_players['giant']"
+    assert body.lines[1].strip() == "_xs0 = _roles_0"
+    call = ast.parse(body.lines[2].strip()).body[0].value
+    text, giant, elf = call.args[0].elts
+    assert ast.literal_eval(text) == said and ast.unparse(giant) == "_roles_0"
+    assert ast.unparse(elf) == "st.lay.role_players['elf']"
+    assert set(u.spans[body.index]) == {2, 3}       # the line table moved with the lines
+
+
 @pytest.mark.parametrize("line, reads", [
     ("L = {'me': _me}", True), ("_decide(st, _k6, _k7, L)", True), ("x = L['me']", True), ("L.get('me')", True),
     ("if aggregate1(st, L, _t):", True), ("_L = 1", False), ("LIST = []", False), ("st.L", False),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import sys
+import re
 from pathlib import Path
 
 import pytest
@@ -227,6 +228,8 @@ vars:
   last: {type: int, initial: 0}
   kept: {type: int, initial: 0}
   pick: {type: int, initial: 0}
+  passed: {type: int, initial: 0}
+  plain: {type: int, initial: 0}
 turn:
   order: seat
   limit: 10
@@ -236,6 +239,16 @@ turn:
         for each k in [4, 5, 6] where k < 6:
           me.kept += k
         me.last = k
+    - name: the last passes
+      effect: |
+        for each j in [1, 2, 3] where j > 1:
+          me.kept += j * 100
+        me.passed = j
+    - name: no filter
+      effect: |
+        for each i in [7, 8]:
+          me.kept += i * 1000
+        me.plain = i
     - name: renamed in its body
       effect: |
         for each k in [1, 2, 3] where k > 1:
@@ -264,7 +277,18 @@ def test_a_loops_name_keeps_its_last_item_after_the_loop_whether_or_not_it_passe
     state = both_ways(game, 2, 0) if ways == "in place" else pending_loop(game, 2, 0)
     row = dict(zip(game.var_names, state.vars[0]))
     assert row["last"] == 6 + 9             # 6 and 9 failed their filters, yet each was the name's last value
-    assert row["kept"] == 4 + 5 + 30        # 3 passed, and the body made it 30
+    assert row["passed"] == 3 and row["plain"] == 8     # bound once, after loops whose bodies read no locals
+    assert row["kept"] == 4 + 5 + 500 + 15000 + 30      # 3 passed, and the body made it 30
+
+
+def test_a_loop_whose_body_reads_no_locals_binds_its_name_once_after_it(tmp_path: Path) -> None:
+    """A body that reads the item as its Python variable needs no binding at each pass (source_stmt.after_loop):
+    the listing binds `i` and `j` after their loops only, while `k`, renamed in its body, is bound in it."""
+    listing = spec_game(tmp_path, LOOPS).program.source()
+    for name in "ij":
+        assert f"L[{name!r}] = _xs" in listing                  # after the loop: its last item
+        assert f"    pass  # L[{name!r}] = _x" in listing       # no longer at each pass
+    assert re.search(r"^ +L\['k'\] = _x\d+$", listing, re.M)   # the renaming loop binds it at each pass
 
 
 NUMBERS = """

@@ -345,10 +345,10 @@ class DirectCompiler:
     def loop(self, s: n.ForEach, out: Body) -> None:
         """As ``source_stmt.loop_start``/``loop_step``: a copy of the items, each one work, the filter
         tested just before its item's pass, a failing filter told at the loop."""
-        after, x = self.source.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), s.span, out)
-        with self.source.loop_scope(s, x):
+        head = self.source.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), s.span, out)
+        with self.source.loop_scope(s, head.x):
             self.body(s.body, out)
-        self.source.after_loop(after, s.span, out)
+        self.source.after_loop(head, s.span, out)
 
     def while_loop(self, s: n.While, out: Body) -> None:
         """As ``hooks.s_While``: the test, then a unit of work for the pass, then the body."""

@@ -9,19 +9,35 @@ with no source of their own are called as their closure. A statement kept in one
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from .. import nodes as n
 from ..interpreter import Frame
 from ..visitors import Dispatch
 from .. import statements as homes  # noqa: F401  (their node classes exist before the table at the end)
-from .codegen import FRAME_PC, Body
+from .codegen import FRAME_PC, READS_LOCALS, Body
 from .expressions import local_name
 from ..refs import RefKind
 
 if TYPE_CHECKING:
     from .source_expr import ExprSource
     from .statements import StmtCompiler
+
+
+
+
+@dataclass
+class LoopHead:
+    """What ``for_items`` wrote of a `for each`: its name, the Python variables of its items and item, where its
+    body starts, the lines that bind its name or track its filter, and the lines that go after it."""
+
+    var: str
+    xs: str
+    x: str
+    body: int
+    binds: list[int] = field(default_factory=list)
+    after: list[str] = field(default_factory=list)
 
 
 #: Blocks nested deeper than this run as closures, each body compiled apart: Python allows
@@ -192,10 +208,10 @@ class StmtSource:
     def g_ForEach(self, s: n.ForEach, out: Body) -> None:
         # the closures blame a failing filter on a lone body statement, else on the loop
         filter_span = s.body[0].span if len(s.body) == 1 else s.span
-        after, x = self.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), filter_span, out)
-        with out.indented(), self.loop_scope(s, x):
+        head = self.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), filter_span, out)
+        with out.indented(), self.loop_scope(s, head.x):
             self.block(s.body, out)
-        self.after_loop(after, s.span, out)
+        self.after_loop(head, s.span, out)
 
     @contextmanager
     def loop_scope(self, s: n.ForEach, x: str) -> Iterator[None]:
@@ -205,39 +221,43 @@ class StmtSource:
             self.xs.keep(s.var, x)
             yield
 
-    def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> tuple[list[str], str]:
+    def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> "LoopHead":
         """The head of a `for each` as a Python `for` over ``items``: each item is a unit of work, tested by
         the filter, then bound to the loop's name (the body goes one level deeper).
 
         The filter reads the item as the loop's Python variable, and only an item that passes is written
         to ``L``, unless the filter hands ``L`` to code that may read the name (then every item is bound
         first, as the closures bind it). The name keeps the last item after the loop, as the closures leave
-        it: the lines returned (for ``after_loop``) bind it when the last item failed the filter. Returned
-        with them: the item's Python variable (``loop_scope``).
+        it (``after_loop``).
         """
         u = out.unit
         xs, x = u.temp("xs"), u.temp("x")
         out.line(f"{xs} = {items}", s.span)
         out.charge(f"len({xs})", s.span)                 # a pass of a loop is work
         out.line(f"for {x} in {xs}:", filter_span)
+        head = LoopHead(s.var, xs, x, len(out.lines))
         bind = f"L[{s.var!r}] = {x}"
         if s.cond is None:
+            head.binds.append(len(out.lines))
             out.line(f"    {bind}", filter_span)
-            return [], x
+            return head
         test, read_in_l = self.filter_source(s, x, out)
         with out.indented():
             if read_in_l:
                 out.line(bind, filter_span)
                 out.line(f"if not ({test}):", filter_span)
                 out.line("    continue", filter_span)
-                return [], x
+                return head
             passed = u.temp("ok")
             out.line(f"if not ({test}):", filter_span)
+            head.binds.append(len(out.lines))
             out.line(f"    {passed} = False", filter_span)
             out.line("    continue", filter_span)
+            head.binds.extend((len(out.lines), len(out.lines) + 1))
             out.line(f"{passed} = True", filter_span)
             out.line(bind, filter_span)
-        return [f"if {xs} and not {passed}:", f"    L[{s.var!r}] = {xs}[-1]"], x
+        head.after = [f"if {xs} and not {passed}:", f"    L[{s.var!r}] = {xs}[-1]"]
+        return head
 
     def filter_source(self, s: n.ForEach, x: str, out: Body) -> tuple[str, bool]:
         """A loop's filter reading its item as ``x``; and whether it hands ``L`` to code that may read the
@@ -250,8 +270,19 @@ class StmtSource:
         finally:
             xs.aliases = outer
 
-    def after_loop(self, lines: list[str], span, out: Body) -> None:
-        for line in lines:
+    def after_loop(self, head: "LoopHead", span, out: Body) -> None:
+        """After the loop, its name holds the last item. When nothing in the loop reads ``L`` (its body reads
+        the item as the Python variable), it is bound there once, after the loop, not at every pass: the
+        lines that bound it, and kept track of whether the last item passed the filter, do nothing."""
+        binds = set(head.binds)
+        if binds and not any(READS_LOCALS.search(line) for k, line in enumerate(out.lines[head.body:], head.body)
+                             if k not in binds):
+            for index in head.binds:            # the line numbers stay (the line table): each line a `pass`
+                line = out.lines[index]
+                body = line.lstrip()
+                out.lines[index] = f"{line[:len(line) - len(body)]}pass  # {body} (the name is bound after the loop)"
+            head.after = [f"if {head.xs}:", f"    L[{head.var!r}] = {head.xs}[-1]"]
+        for line in head.after:
             out.line(line, span)
 
     # -- instructions of their own: loops and branches that may hold decisions ------------------
