@@ -149,3 +149,29 @@ def test_walk_and_reflection_agree_on_random_expressions(text: str) -> None:
     walked = list(n.walk(tree))
     assert len(walked) == len({id(x) for x in walked})
     assert {id(x) for x in walked} == {id(x) for x in reachable(tree)}
+
+
+def dataclass_repr(value) -> str:
+    """What ``@dataclass`` would write for a node, its fields with ``repr`` on, nested nodes likewise."""
+    if isinstance(value, n.Node):
+        shown = ", ".join(f"{f.name}={dataclass_repr(getattr(value, f.name))}"
+                          for f in dataclasses.fields(value) if f.repr)
+        return f"{type(value).__qualname__}({shown})"
+    if isinstance(value, list):
+        return "[" + ", ".join(dataclass_repr(item) for item in value) + "]"
+    if isinstance(value, tuple):
+        inner = ", ".join(dataclass_repr(item) for item in value)
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    return repr(value)
+
+
+@pytest.mark.parametrize("name", sorted(record.GAMES))
+def test_a_nodes_repr_is_the_one_a_dataclass_would_write(name: str) -> None:
+    """``Node.__repr__`` stands in for each node class's generated one (nodes.node): the same text."""
+    tops = [top for tree in checked_trees(name) for top in n.nodes_in(tree)]
+    assert tops
+    kinds = set()
+    for top in tops:
+        assert repr(top) == dataclass_repr(top)
+        kinds.update(type(x) for x in n.walk([top]))
+    assert len(kinds) > 5

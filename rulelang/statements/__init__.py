@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass
 
 from lark.ast_utils import camel_to_snake
 
@@ -42,7 +41,7 @@ def statement(cls: type) -> type[n.Stmt]:
     """Make ``cls`` a node dataclass and register it under its rule (the class name in snake_case)."""
     if not issubclass(cls, n.Stmt):
         raise TypeError(f"{cls.__name__}: a statement's node is a nodes.Stmt")
-    node = dataclass(eq=False)(cls)
+    node = n.node(cls)
     n.set_syntax_fields(node)
     runs = [way for way in ("closure", "instruction") if callable(getattr(node, way, None))]
     if not callable(getattr(node, "check", None)) or len(runs) != 1:
