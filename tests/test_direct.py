@@ -569,3 +569,49 @@ def test_whole_turns_follow_one_another_within_a_phase_and_stop_where_it_ends(tm
                       and e["turn"] <= 4]
             assert len(earned) == 2 * 4 - 1          # two coins a turn, one on turn 3 (its turn ended)
             assert state.over and state.counter("pot", "coin") >= 3
+
+
+
+SECRETS = """
+game: Secrets
+players: {min: 3, max: 3}
+vars:
+  open: {type: int, initial: 0}
+  pick: {type: int, initial: 0}
+turn:
+  order: seat
+  limit: 20
+  steps:
+    - name: open some
+      effect: |
+        for each p in players:
+          p.open = (turn + p.pick) // 2 - (turn + p.pick) // 4 * 2
+    - name: choose
+      effect: |
+        each p in players where p.open = 1 secretly chooses p.pick in [1, 2, 3]
+        check end
+end:
+  - name: done
+    when: turn >= 6
+    winner: players
+"""
+
+
+def test_a_secret_choice_reads_its_chooser_as_a_python_variable_and_plays_as_the_frames_do(
+        tmp_path: Path) -> None:
+    """The filter and the stores of a secret choice read the chooser as a Python variable when nothing they
+    call reads the locals (direct.secret_choice): the same games as through frames, turns where nobody
+    chooses among them."""
+    game = spec_game(tmp_path, SECRETS)
+    source = game.program.source()
+    assert re.search(r"if not \(+_vars\[_p\d+\]\[\d\]\) == \(1\)+:", source), "the filter reads _p"
+    assert "L['p'] = _p" not in source.split("if _ch")[0].split("def direct")[-1]   # no binding per player
+    seen = set()
+    for seed in range(12):
+        state = both_ways(game, 3, seed)
+        per_turn = {}
+        for e in state.events:
+            if e["type"] == "revealed":
+                per_turn[e["turn"]] = len(e["choices"])
+        seen.update(per_turn.get(turn, 0) for turn in range(1, state.turn + 1))
+    assert 0 in seen and 3 in seen and len(seen) >= 3     # turns where nobody, some and all chose

@@ -244,9 +244,9 @@ _ROLE_LIST = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|\bst\.lay\
 
 def hoist_state_lists(body: Body) -> None:
     """Read each of ``STATE_LISTS`` that a function's lines name more than once from ``st`` once, at its start,
-    into a local (a whole turn names them a hundred times), and so each role's players (a whole turn of Jack's
-    Friends names the townsfolk six times: 2.6% of its machine instructions). String literals (the reprs of
-    names) are left as they are."""
+    into a local (a whole turn names them a hundred times), and so each role's players (a whole turn may name
+    one role's six times: 1.4% of such a game's machine instructions). String literals (the reprs of names)
+    are left as they are."""
     _hoist_role_lists(body)
     text = "\n".join(body.lines)
     named: dict[str, int] = {}
