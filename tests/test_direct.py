@@ -571,7 +571,6 @@ def test_whole_turns_follow_one_another_within_a_phase_and_stop_where_it_ends(tm
             assert state.over and state.counter("pot", "coin") >= 3
 
 
-
 SECRETS = """
 game: Secrets
 players: {min: 3, max: 3}

@@ -247,43 +247,30 @@ def hoist_state_lists(body: Body) -> None:
     into a local (a whole turn names them a hundred times), and so each role's players (a whole turn may name
     one role's six times: 1.4% of such a game's machine instructions). String literals (the reprs of names)
     are left as they are."""
-    _hoist_role_lists(body)
-    text = "\n".join(body.lines)
+    _hoist(body, _ROLE_LIST, lambda roles: {role: f"_roles_{i}" for i, role in enumerate(roles)},
+           lambda role: f"st.lay.role_players[{role!r}]")
+    _hoist(body, _STATE_LIST, lambda names: {name: STATE_LISTS[name] for name in names}, lambda name: f"st.{name}")
+
+
+def _hoist(body: Body, reads: re.Pattern, locals_for: Callable[[list[str]], dict[str, str]],
+           source: Callable[[str], str]) -> None:
+    """Each thing ``reads`` finds (its group 2; group 1 is a string literal, passed over) named more than once:
+    read into its local (``locals_for`` the names) in a line put first, and that local read where it was."""
     named: dict[str, int] = {}
-    for match in _STATE_LIST.finditer(text):
+    for match in reads.finditer("\n".join(body.lines)):
         if match.group(2):
             named[match.group(2)] = named.get(match.group(2), 0) + 1
-    hoisted = [name for name, times in named.items() if times > 1]
+    hoisted = locals_for([name for name, times in named.items() if times > 1])
     if not hoisted:
         return
 
     def local(match: re.Match) -> str:
-        field = match.group(2)
-        return match.group(0) if field is None or field not in hoisted else STATE_LISTS[field]
-    body.lines[:] = [_STATE_LIST.sub(local, line) for line in body.lines]
+        name = match.group(2)
+        return match.group(0) if name is None or name not in hoisted else hoisted[name]
+    body.lines[:] = [reads.sub(local, line) for line in body.lines]
     spans = body.unit.spans.get(body.index, {})
     body.unit.spans[body.index] = {k + 1: span for k, span in spans.items()}
-    body.lines.insert(0, "    " + ", ".join(STATE_LISTS[name] for name in hoisted) + " = "
-                      + ", ".join(f"st.{name}" for name in hoisted))
-
-
-def _hoist_role_lists(body: Body) -> None:
-    named: dict[str, int] = {}
-    for match in _ROLE_LIST.finditer("\n".join(body.lines)):
-        if match.group(2):
-            named[match.group(2)] = named.get(match.group(2), 0) + 1
-    hoisted = {role: f"_roles_{i}" for i, role in enumerate(r for r, times in named.items() if times > 1)}
-    if not hoisted:
-        return
-
-    def local(match: re.Match) -> str:
-        role = match.group(2)
-        return match.group(0) if role is None or role not in hoisted else hoisted[role]
-    body.lines[:] = [_ROLE_LIST.sub(local, line) for line in body.lines]
-    spans = body.unit.spans.get(body.index, {})
-    body.unit.spans[body.index] = {k + 1: span for k, span in spans.items()}
-    body.lines.insert(0, "    " + ", ".join(hoisted.values()) + " = "
-                      + ", ".join(f"st.lay.role_players[{role!r}]" for role in hoisted))
+    body.lines.insert(0, "    " + ", ".join(hoisted.values()) + " = " + ", ".join(map(source, hoisted)))
 
 
 def guarded_lines(body: Body) -> None:
