@@ -13,7 +13,7 @@ both refuse in their own words, is looked for first with PyYAML's own test.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from yaml.composer import Composer
@@ -23,6 +23,9 @@ from yaml.resolver import Resolver
 from rulelang.document import SourceFile
 from rulelang.errors import SpecError
 from rulelang.yaml_errors import mark_span, reader_error, syntax_error
+
+if TYPE_CHECKING:
+    from rulelang.yamlfile import Budget
 
 try:
     from yaml._yaml import CParser
@@ -48,7 +51,7 @@ class _Budgeted(Resolver):
 
     yaml_implicit_resolvers: dict = {}
 
-    def __init__(self, source: SourceFile, budget: Any):
+    def __init__(self, source: SourceFile, budget: Budget):
         Composer.__init__(self)
         Resolver.__init__(self)
         self.source = source
@@ -120,7 +123,7 @@ _add_resolver(MERGE, re.compile(r"^<<$"), "<")
 class _PurePython(_Budgeted, yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, Composer):
     """PyYAML's pure-Python parser: the reference, whose errors a designer is shown."""
 
-    def __init__(self, text: str, source: SourceFile, budget: Any):
+    def __init__(self, text: str, source: SourceFile, budget: Budget):
         yaml.reader.Reader.__init__(self, text)
         yaml.scanner.Scanner.__init__(self)
         yaml.parser.Parser.__init__(self)
@@ -131,7 +134,7 @@ if CParser is not None:
     class _Libyaml(_Budgeted, Composer, CParser):
         """libyaml's events, composed by ``Composer`` (ahead of CParser's own, which has no budget hooks)."""
 
-        def __init__(self, text: str, source: SourceFile, budget: Any):
+        def __init__(self, text: str, source: SourceFile, budget: Budget):
             CParser.__init__(self, text)
             _Budgeted.__init__(self, source, budget)
 else:
@@ -142,12 +145,12 @@ else:
 #: (libyaml takes ``key:<tab>value``, PyYAML refuses it), a byte-order mark past the start, a tag (``!``, but
 #: not the ``!=`` of rule texts), a comment right after a block scalar's ``|`` or ``>``, a ``?`` in a file with
 #: ``[`` or ``{`` (in a flow collection PyYAML ends a plain scalar at ``?``, libyaml reads on); and a last line
-#: with no line break (libyaml ends the top mapping on the line after it). A file with none of them composes into the
-#: same nodes, with the same marks, from both.
+#: with no line break (libyaml ends the top mapping on the line after it). A file with none of them composes
+#: into the same nodes, with the same marks, from both.
 _PURE_ONLY = re.compile(yaml.reader.Reader.NON_PRINTABLE.pattern + r"|[\t\ufeff]|!(?!=)|[|>][-+0-9]*#")
 
 
-def compose(text: str, source: SourceFile, budget: Any) -> tuple[Node | None, dict[int, str]]:
+def compose(text: str, source: SourceFile, budget: Budget) -> tuple[Node | None, dict[int, str]]:
     """Parse one file's text into a node graph and the names of its anchors (by node id), turning every
     PyYAML failure into a SpecError: with libyaml first, when it may read it (``reads_with_libyaml``)."""
     if reads_with_libyaml(text):
@@ -174,7 +177,7 @@ def reads_with_libyaml(text: str) -> bool:
     return "?" not in text or ("[" not in text and "{" not in text)
 
 
-def _composed(composer: _Budgeted, budget: Any) -> tuple[Node | None, dict[int, str]]:
+def _composed(composer: _Budgeted, budget: Budget) -> tuple[Node | None, dict[int, str]]:
     try:
         root = composer.get_single_node()
         budget.aliases += composer.aliases

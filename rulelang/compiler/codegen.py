@@ -174,9 +174,29 @@ class Body:
 
     def comment_out(self, index: int) -> None:
         """Line ``index`` (from 0) kept as a comment, not run: the lines after it keep their numbers (the line table)."""
+        self._rewrite(index, "# {}")
+
+    def pass_instead(self, index: int, why: str) -> None:
+        """Line ``index`` made a ``pass`` that shows it and ``why``: like ``comment_out``, but the line may be
+        all a block holds."""
+        self._rewrite(index, f"pass  # {{}} ({why})")
+
+    def _rewrite(self, index: int, form: str) -> None:
         line = self.lines[index]
         body = line.lstrip()
-        self.lines[index] = f"{line[:len(line) - len(body)]}# {body}"
+        self.lines[index] = line[:len(line) - len(body)] + form.format(body)
+
+    def mark(self) -> tuple[int, int]:
+        """Where this function and its unit end now: ``rollback`` forgets every line and function written since."""
+        return len(self.lines), self.unit.mark()
+
+    def rollback(self, mark: tuple[int, int]) -> None:
+        lines, functions = mark
+        del self.lines[lines:]
+        spans = self.unit.spans.get(self.index, {})
+        for k in [k for k in spans if k > lines]:
+            del spans[k]
+        self.unit.rollback(functions)
 
     def charge(self, units: str, span: Span | None = None) -> None:
         """Lines taking ``units`` (source of a number) of work from the budget, as ``limits.spend`` does,

@@ -46,93 +46,60 @@ class DirectDecisions:
         """A secret choice among fixed options, written out as its instruction (``choices.s_SecretChoose``)
         gathers, asks and keeps it: each player that passes the filter and has more than one option
         chooses; all are revealed at once, then stored in order. The filter and the stores read the chooser
-        as a Python variable when nothing they call may read ``L`` (``secret_choice_aliased``)."""
-        u = out.unit
+        as a Python variable, unless something they call may read ``L``: then it is written again, each
+        player bound in ``L`` as the instruction binds them."""
         values = list(self.sc.ec.constant(s.source)[1])
         if len(values) > 1 and not isinstance(s.target, n.Name):
-            lines, functions, opaque = len(out.lines), u.mark(), self.xs.opaque
-            self.secret_choice_aliased(s, values, out)
+            mark, opaque = out.mark(), self.xs.opaque
+            self.write_secret_choice(s, values, out, aliased=True)
             if self.xs.opaque == opaque:
                 return
-            del out.lines[lines:]                   # something reads L after all: written again, binding it
-            spans = u.spans.get(out.index, {})
-            for k in [k for k in spans if k > lines]:
-                del spans[k]
-            u.rollback(functions)
-        self.secret_choice_bound(s, values, out)
+            out.rollback(mark)
+        self.write_secret_choice(s, values, out, aliased=False)
 
-    def secret_choice_parts(self, s: n.SecretChoose, values: list, out: Body) -> tuple[str, str, str, str, str]:
-        """The constants of a secret choice (its options, values and their names) and its choosers' lists."""
-        u = out.unit
+    def write_secret_choice(self, s: n.SecretChoose, values: list, out: Body, aliased: bool) -> None:
+        """The choice's lines. ``aliased``: the chooser read as ``p`` and the name bound once, after it, to
+        what the instruction leaves there (the last chooser, else the last player looked at); otherwise
+        every player looked at and every chooser is bound in ``L`` first."""
+        u, span, var = out.unit, s.span, repr(s.var)
         text = self.sc.option_text(item_of(s.source.type) or UNKNOWN)
         options = u.constant([list(text(None, v)) for v in values], "the options of a secret choice")
         values_k = u.constant(values, "the values of a secret choice")
-        who, everyone = u.temp("ch"), u.temp("ev")
-        out.line(f"{who} = []", s.span)
-        out.line(f"{everyone} = {self.xs.iterable(s.players, u, copy=True)}", s.span)
-        out.charge(f"len({everyone})", s.span)
-        return options, values_k, u.constant(text, "the names of the options"), who, everyone
-
-    def reveal_secret_choices(self, s: n.SecretChoose, parts: tuple, out: Body) -> str:
-        """Ask the choosers at once and log what they chose, revealed; the answers' Python variable."""
-        options, values_k, names, who, _ = parts
-        answer, u = out.unit.temp("an"), out.unit
-        out.line(f"{answer} = st.same_answers_in_place('secret', {who}, {options}, {values_k})", s.span)
-        out.line(f"st.log.append(({u.constant(records.revealed_choices, 'the record of choices revealed')}, "
-                 f"st.turn, {names}, {who}, {answer}))", s.span)
-        return answer
-
-    def secret_choice_aliased(self, s: n.SecretChoose, values: list, out: Body) -> None:
-        """The filter and the stores read the chooser as ``p``; the name is bound once, after the choice, to
-        what the instruction leaves in it: the last chooser, else the last player looked at."""
-        u, span, var = out.unit, s.span, repr(s.var)
-        parts = self.secret_choice_parts(s, values, out)
-        who, everyone, p, v = parts[3], parts[4], u.temp("p"), u.temp("v")
-        outer = self.xs.aliases
-        self.xs.aliases = {**outer, s.var: p}
-        try:
+        who, everyone, p, v, answer = u.temp("ch"), u.temp("ev"), u.temp("p"), u.temp("v"), u.temp("an")
+        out.line(f"{who} = []", span)
+        out.line(f"{everyone} = {self.xs.iterable(s.players, u, copy=True)}", span)
+        out.charge(f"len({everyone})", span)
+        with self.xs.block_scope():
+            if aliased:
+                self.xs.keep(s.var, p)
             out.line(f"for {p} in {everyone}:", span)
             with out.indented():
+                if not aliased:
+                    out.line(f"L[{var}] = {p}", span)
                 if s.players_cond is not None:
                     out.line(f"if not ({self.xs.src(s.players_cond, u)}):", span)
                     out.line("    continue", span)
-                out.line(f"{who}.append({p})", span)
+                if len(values) == 1:
+                    out.line("if not st.ask_single:", span)
+                    with out.indented():
+                        self.source.store(s.target, values_k + "[0]", span, out)
+                        out.line("continue", span)
+                out.line(f"{who}.append({p})" if values else "pass", span)
             out.line(f"if {who}:", span)
             with out.indented():
-                answer = self.reveal_secret_choices(s, parts, out)
+                out.line(f"{answer} = st.same_answers_in_place('secret', {who}, {options}, {values_k})", span)
+                out.line(f"st.log.append(({u.constant(records.revealed_choices, 'the record of choices revealed')}, "
+                         f"st.turn, {u.constant(text, 'the names of the options')}, {who}, {answer}))", span)
                 out.line(f"for {p}, {v} in zip({who}, {answer}):", span)
                 with out.indented():
+                    if not aliased:
+                        out.line(f"L[{var}] = {p}", span)
                     self.source.store(s.target, v, span, out)
-                out.line(f"L[{var}] = {p}", span)
-            out.line(f"elif {everyone}:", span)
-            out.line(f"    L[{var}] = {everyone}[-1]", span)
-        finally:
-            self.xs.aliases = outer
-
-    def secret_choice_bound(self, s: n.SecretChoose, values: list, out: Body) -> None:
-        """Each player looked at, then each chooser, bound to the name in ``L`` as the instruction binds it."""
-        u, span, var = out.unit, s.span, repr(s.var)
-        parts = self.secret_choice_parts(s, values, out)
-        values_k, who, everyone, p, v = parts[1], parts[3], parts[4], u.temp("p"), u.temp("v")
-        out.line(f"for {p} in {everyone}:", span)
-        with out.indented():
-            out.line(f"L[{var}] = {p}", span)
-            if s.players_cond is not None:
-                out.line(f"if not ({self.xs.src(s.players_cond, u)}):", span)
-                out.line("    continue", span)
-            if len(values) == 1:
-                out.line("if not st.ask_single:", span)
-                with out.indented():
-                    self.source.store(s.target, values_k + "[0]", span, out)
-                    out.line("continue", span)
-            out.line(f"{who}.append({p})" if values else "pass", span)
-        out.line(f"if {who}:", span)
-        with out.indented():
-            answer = self.reveal_secret_choices(s, parts, out)
-            out.line(f"for {p}, {v} in zip({who}, {answer}):", span)
-            with out.indented():
-                out.line(f"L[{var}] = {p}", span)
-                self.source.store(s.target, v, span, out)
+                if aliased:
+                    out.line(f"L[{var}] = {p}", span)
+            if aliased:
+                out.line(f"elif {everyone}:", span)
+                out.line(f"    L[{var}] = {everyone}[-1]", span)
 
     def number_choice(self, s: n.ChooseRange, out: Body) -> None:
         """`P chooses X from A to B`, asked by its numbers alone (``State.number_in_place``): its instruction

@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from .statements import StmtCompiler
 
 
-
-
 @dataclass
 class LoopHead:
     """What ``for_items`` wrote of a `for each`: its name, the Python variables of its items and item, where its
@@ -221,7 +219,7 @@ class StmtSource:
             self.xs.keep(s.var, x)
             yield
 
-    def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> "LoopHead":
+    def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> LoopHead:
         """The head of a `for each` as a Python `for` over ``items``: each item is a unit of work, tested by
         the filter, then bound to the loop's name (the body goes one level deeper).
 
@@ -270,17 +268,15 @@ class StmtSource:
         finally:
             xs.aliases = outer
 
-    def after_loop(self, head: "LoopHead", span, out: Body) -> None:
+    def after_loop(self, head: LoopHead, span, out: Body) -> None:
         """After the loop, its name holds the last item. When nothing in the loop reads ``L`` (its body reads
         the item as the Python variable), it is bound there once, after the loop, not at every pass: the
         lines that bound it, and kept track of whether the last item passed the filter, do nothing."""
         binds = set(head.binds)
         if binds and not any(READS_LOCALS.search(line) for k, line in enumerate(out.lines[head.body:], head.body)
                              if k not in binds):
-            for index in head.binds:            # the line numbers stay (the line table): each line a `pass`
-                line = out.lines[index]
-                body = line.lstrip()
-                out.lines[index] = f"{line[:len(line) - len(body)]}pass  # {body} (the name is bound after the loop)"
+            for index in head.binds:
+                out.pass_instead(index, "the name is bound after the loop")
             head.after = [f"if {head.xs}:", f"    L[{head.var!r}] = {head.xs}[-1]"]
         for line in head.after:
             out.line(line, span)
