@@ -144,6 +144,28 @@ def test_generated_code_plays_every_seed_as_the_closures_do(name: str) -> None:
                 (players, seed)
 
 
+def test_counters_written_out_in_place_keep_their_rules(tmp_path: Path) -> None:
+    """The counter stores written out in generated code (no call to state.set_counter) and `in` a list fixed
+    when the game loads (one set lookup) do what the closures do: never below 0, a move takes at most what
+    there is, `in` and `not in` as a list would answer."""
+    folder = game_with(tmp_path, [
+        "pot.coin = 5", "pot.coin -= 9",                      # 0, not -4
+        "for each p in players:", "  p.coin = 4", "  move 7 coin from p to pot",    # 4 there: 4 move
+        "pot.coin += 2",                                      # a counter plus a literal
+        "for each p in guest:", "  move 1 coin from pot to p",
+        "  p.bet = 1 if 2 in [1, 2, 3] else 0",
+        "  if 4 not in [1, 2, 3]:", "    p.bet += 10",
+        "  if 3 not in [1, 2, 3]:", "    p.bet += 100",
+        "game.coin = 0 - 2", "game.coin += 1"])               # kept at 0, then 1
+    doc = load_document(folder)
+    for game in (compile_game(doc), compile_game(doc, python=False)):
+        state = game.new_state(3, seed=1, before_first_turn=True)
+        guests = [p for p in range(3) if state.lay.roles[p] == "guest"]
+        assert state.counter("pot", "coin") == 4 * 3 + 2 - len(guests)
+        assert state.counter("game", "coin") == 1
+        assert [state.var(p, "bet") for p in guests] == [11] * len(guests) and guests
+
+
 # --- failures are told at their statement --------------------------------------------------------
 
 def test_a_failure_inside_generated_code_names_its_statement(tmp_path: Path) -> None:

@@ -94,7 +94,7 @@ _MISSING = object()
 
 HELPERS.update(_too_big_now=_too_big_now, _zero_division=_zero_division, _charge=_charge, _metered=_metered,
                _has=any_of_kind, _count_in=_count_in, _MISSING=_MISSING,
-               _transferred=records.transferred, _set_var=records.set_var, _rolled=records.rolled)
+               _transferred=records.transferred, _counter_set=records.set_counter, _set_var=records.set_var, _rolled=records.rolled)
 
 
 @dataclass

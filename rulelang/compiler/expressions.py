@@ -83,6 +83,14 @@ class ExprCompiler:
         """The closure for ``e``'s own node (its parts compiled by ``expr``): what generated code falls back on."""
         return _CLOSURES(self, e)
 
+    def fixed_set(self, e: n.Expr) -> frozenset | None:
+        """The items of a list fixed when the game compiles (`t.at in gathering_places()`), as a set, when
+        they are plain values: `x in` it is then one lookup, not a walk through the list charged as work."""
+        known, items = self.constant(e)
+        if known and isinstance(items, list) and all(x is None or type(x) in (bool, int, str) for x in items):
+            return frozenset(items)
+        return None
+
     def constant(self, e: n.Expr) -> tuple[bool, Any]:
         """Fold what cannot change during a game: literals, place and counter names, lists of them."""
         if isinstance(e, (n.Num, n.Text, n.Bool)):
@@ -332,6 +340,12 @@ class ExprCompiler:
         return lambda st, L: not a(st, L)
 
     def c_Member(self, e: n.Member) -> Fn:
+        fixed = self.fixed_set(e.container)
+        if fixed is not None:           # looked up at once: no item looked at, no work
+            item = self.expr(e.item)
+            if e.negated:
+                return lambda st, L: item(st, L) not in fixed
+            return lambda st, L: item(st, L) in fixed
         item, box = self.expr(e.item), self.as_list(e.container)
 
         def member(st, L):

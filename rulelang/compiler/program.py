@@ -129,7 +129,10 @@ def _describe(value: object) -> str:
         return "a rule compiled as a closure (rulelang/compiler/expressions.py, statements.py)"
     if type(value).__repr__ is object.__repr__:     # its address, which changes from run to run
         return f"a {type(value).__name__} of the compiler"
-    text = repr(value)
+    if isinstance(value, frozenset):                # in a fixed order: a set's own changes with the hash seed
+        text = f"the set {{{', '.join(sorted(map(repr, value)))}}}"
+    else:
+        text = repr(value)
     return text if len(text) <= 100 else text[:97] + "..."
 
 

@@ -49,6 +49,8 @@ class ExprSource:
         self.opaque = 0
         #: how many times code was written that reads a local from ``L`` by its name
         self.reads = 0
+        #: Python variables that never hold None: a loop's over the players, a role or a team
+        self.present: set[str] = set()
 
     @contextmanager
     def own_unit(self) -> Iterator[None]:
@@ -156,6 +158,8 @@ class ExprSource:
 
     def holder(self, e: n.Expr, u: Unit) -> str:
         text, base = self.src(e, u), self.game.player_holder
+        if e.type == PLAYER and text in self.present:
+            return f"{base} + {text}"
         if e.type == PLAYER:
             t = u.temp()
             return f"(None if ({t} := {text}) is None else {base} + {t})"
@@ -163,6 +167,13 @@ class ExprSource:
             t = u.temp()
             return f"(None if ({t} := {text}) is None else {base} + st.n + {t})"
         return text
+
+    def never_none(self, text: str) -> bool:
+        """Whether source written here is sure not to be None: a number, or a holder of a seat that is there."""
+        if text.isdigit():
+            return True
+        base, plus, rest = text.partition(" + ")
+        return bool(plus) and base.isdigit() and rest in self.present
 
     def checked(self, text: str, span, u: Unit) -> str:
         """A number kept within the game's number_limit, as the closures keep it."""
@@ -277,6 +288,9 @@ class ExprSource:
         return f"(not ({self.src(e.operand, u)}))"
 
     def x_Member(self, e: n.Member, u: Unit) -> str:
+        fixed = self.ec.fixed_set(e.container)
+        if fixed is not None:           # a list fixed when the game compiles: one lookup, no work charged
+            return f"(({self.src(e.item, u)}) {'not in' if e.negated else 'in'} {u.constant(fixed)})"
         t = u.temp("xs")                # the list first and its length charged, then the item
         test = f"(_charge(st, ({t} := {self.as_list(e.container, u)})) and ({self.src(e.item, u)}) in {t})"
         return f"(not {test})" if e.negated else test

@@ -8,7 +8,7 @@ with no source of their own are called as their closure. A statement kept in one
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Iterator
 
@@ -18,6 +18,7 @@ from ..visitors import Dispatch
 from .. import statements as homes  # noqa: F401  (their node classes exist before the table at the end)
 from .codegen import FRAME_PC, READS_LOCALS, Body
 from .expressions import local_name
+from ..check_types import PLAYER
 from ..refs import RefKind
 
 if TYPE_CHECKING:
@@ -74,18 +75,51 @@ class StmtSource:
 
     # -- assignment ---------------------------------------------------------------------------
 
-    def store(self, target: n.Expr, value: str, span, out: Body) -> None:
-        """Store ``value`` (a Python local already computed) where ``target`` names."""
+    def store(self, target: n.Expr, value: str, span, out: Body, in_range: bool = False,
+              at_least_0: bool = False) -> None:
+        """Store ``value`` (a Python local already computed) where ``target`` names; ``in_range``: it is known
+        to be within the number limit, ``at_least_0``: not below 0 either (a counter needs no clamp then)."""
         u = out.unit
         if isinstance(target, n.Name):
             out.line(f"L[{target.id!r}] = {value}", span)
         elif isinstance(target, n.Index):
-            out.line(f"_set_counter(st, {self.xs.holder(target.obj, u)}, {self.e(target.key, out)}, {value})", span)
+            self.set_counter(self.xs.holder(target.obj, u), self.e(target.key, out), value, in_range, span, out,
+                             at_least_0)
         elif target.ref.kind == RefKind.PVAR:
             self.set_player_var(self.e(target.obj, out), target.name, value, span, out)
         else:
             ci = self.game.counters.index(target.name)
-            out.line(f"_set_counter(st, {self.xs.holder(target.obj, u)}, {ci}, {value})", span)
+            self.set_counter(self.xs.holder(target.obj, u), str(ci), value, in_range, span, out, at_least_0)
+
+    def set_counter(self, holder: str, counter: str, value: str, in_range: bool, span, out: Body,
+                    at_least_0: bool = False) -> None:
+        """state.set_counter written out in place, in its order: holder and counter first, then the value kept
+        at 0 or more (and within the limit, unless ``in_range``), then the change and its record."""
+        u, limit = out.unit, self.game.number_limit
+        if not value.isidentifier():        # a local of its own: the clamp below assigns it
+            v = u.temp("v")
+            out.line(f"{v} = {value}", span)
+            value = v
+        if not holder.isdigit():
+            h = u.temp("h")
+            out.line(f"{h} = {holder}", span)
+            holder = h
+        if not counter.isdigit():
+            c = u.temp("c")
+            out.line(f"{c} = {counter}", span)
+            counter = c
+        if not at_least_0:
+            out.line(f"if {value} < 0:", span)
+            out.line(f"    {value} = 0", span)
+        if not in_range:
+            out.line(f"{'elif' if not at_least_0 else 'if'} {value} > {limit}:", span)
+            out.line(f"    _too_big_now({value}, {limit}, None)", span)
+        row = u.temp("row")
+        out.line(f"{row} = st.counters[{holder}]", span)
+        out.line(f"if {row}[{counter}] != {value}:", span)
+        with out.indented():
+            out.line(f"{row}[{counter}] = {value}", span)
+            out.line(f"st.log.append((_counter_set, st.turn, {holder}, {counter}, {value}))", span)
 
     def set_player_var(self, player: str, name: str, value: str, span, out: Body) -> None:
         """state.set_player_var written out in place (the commonest change of all): player, then value, once each."""
@@ -114,21 +148,37 @@ class StmtSource:
         v, limit = out.unit.temp("v"), self.game.number_limit
         sign = "+" if s.op == "+=" else "-"
         out.line(f"{v} = ({self.e(s.target, out)}) {sign} ({self.e(s.value, out)})", s.span)
-        out.line(f"if not -{limit} <= {v} <= {limit}:", s.span)
+        growing = sign == "+" and _is_counter(s.target) and _count_literal(s.value) is not None
+        # a counter (never below 0) plus a number of 0 or more can only pass the top of the range
+        out.line(f"if {v} > {limit}:" if growing else f"if not -{limit} <= {v} <= {limit}:", s.span)
         with out.indented():
             out.line(f"_too_big_now({v}, {limit}, {out.unit.constant(s.span)})", s.span)
-        self.store(s.target, v, s.span, out)
+        self.store(s.target, v, s.span, out, in_range=True, at_least_0=growing)
 
     def g_MoveCounter(self, s: n.MoveCounter, out: Body) -> None:
         u, span, limit = out.unit, s.span, self.game.number_limit
-        c, a, z, have, k = (u.temp(x) for x in ("c", "from", "z", "have", "moved"))
-        out.line(f"{c}, {a}, {z} = {self.e(s.counter, out)}, {self.xs.holder(s.source, u)}, "
-                 f"{self.xs.holder(s.dest, u)}", span)
-        out.line(f"if {c} is not None and {a} is not None and {z} is not None:", span)
-        with out.indented():
+        have, k = u.temp("have"), u.temp("moved")
+        parts = []                      # counter, from, to: in that order; a number written out needs no local
+        unknown = []                    # those that may be None
+        for what, text in (("c", self.e(s.counter, out)), ("from", self.xs.holder(s.source, u)),
+                           ("z", self.xs.holder(s.dest, u))):
+            if not text.isdigit():
+                name = u.temp(what)
+                out.line(f"{name} = {text}", span)
+                if not self.xs.never_none(text):
+                    unknown.append(name)
+                text = name
+            parts.append(text)
+        c, a, z = parts
+        if unknown:
+            out.line(f"if {' and '.join(f'{x} is not None' for x in unknown)}:", span)
+        with out.indented() if unknown else nullcontext():
             out.line(f"{have} = st.counters[{a}][{c}]", span)
+            amount = None if s.amount is None else _count_literal(s.amount)
             if s.amount is None:
                 out.line(f"{k} = {have}", span)
+            elif amount is not None:    # a number of 0 or more: at most what there is
+                out.line(f"{k} = {amount} if {have} > {amount} else {have}", span)
             else:                       # max(0, min(amount, have)), without the two calls
                 out.line(f"{k} = {self.e(s.amount, out)}", span)
                 out.line(f"if {k} > {have}:", span)
@@ -217,6 +267,8 @@ class StmtSource:
         a statement of the body that may bind the name again ends that, ``ExprSource.forget``)."""
         with self.xs.block_scope():
             self.xs.keep(s.var, x)
+            if isinstance(s.source, n.Name) and s.source.ref.kind in _SEATS and s.source.type != PLAYER:
+                self.xs.present.add(x)      # a seat, never None (a fresh temporary: nothing else binds it)
             yield
 
     def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> LoopHead:
@@ -332,3 +384,19 @@ class StmtSource:
 #: Each statement class's lines (``g_<Class>``, or a home statement's ``python``), found once; a class
 #: with none is called as its closure.
 _SOURCES = Dispatch(StmtSource, "g_", n.Stmt, own="python")
+
+
+#: Names of lists of seats, every item a player.
+_SEATS = (RefKind.PLAYERS, RefKind.ROLE, RefKind.TEAM)
+
+
+def _is_counter(target: n.Expr) -> bool:
+    """Whether an assignment's target is a counter (held at 0 or more), not a local or a player variable."""
+    return isinstance(target, n.Index) or (isinstance(target, n.Attr) and target.ref.kind != RefKind.PVAR)
+
+
+def _count_literal(e: n.Expr) -> int | None:
+    """The number ``e`` writes out, when it is one of 0 or more."""
+    if isinstance(e, n.Num) and type(e.value) is int and e.value >= 0:
+        return e.value
+    return None
