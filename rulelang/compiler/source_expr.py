@@ -384,6 +384,8 @@ class ExprSource:
         """count, sum, any, ... over a list: each item looked at is work, and a sum stays in range."""
         if arg.var is not None:
             return self.comprehension(name, arg, u)
+        if name == "count" and isinstance(arg.value, n.Name) and arg.value.ref.kind == RefKind.PLAYERS:
+            return "(st.n - st.out.count(True))"        # the players still in, with no list of them built
         items = self.as_list(arg.value, u)
         t = u.temp("xs")
         plain = {"count": f"len({items})", "empty": f"(not {items})",
