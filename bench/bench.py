@@ -8,15 +8,25 @@ checkout by default), run in the same run, because the machines here are shared 
 plays rulelang's games and then one run of the simulator, so a load that comes and goes falls on both
 sides alike. A figure is the best of each side over the rounds, with the median of the rounds' own
 ratios beside it. Where the simulators are missing, only rulelang's own figures are printed.
+
+The load here comes and goes within a second, and a run of the simulator in a process of its own is over
+in a tenth of one, so one quiet moment sets its best. A second figure, ``interleaved``, is steadier: the
+simulator's own game function is loaded into this process and both sides take turns every few games (the
+same count for each, about 50 ms of rulelang's games), hundreds of times, so a moment's load falls on both
+alike; the ratio is of their whole times, with the middle half of the turns' own ratios beside it.
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import random
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -27,6 +37,10 @@ from rulelang.agents import RandomAgent, play_new  # noqa: E402
 GAMES = {"jacks_friends": (2, 4, 6), "flapjacks": (2, 4, 8)}
 #: The hand-written simulator of each game, and its arguments after PLAYERS GAMES SEED (uniform random play).
 BASELINES = {"jacks_friends": ("jf_handwritten.py", ["--random"]), "flapjacks": ("fs_handwritten.py", [])}
+#: The simulator's function that plays one game, called as its own main loop calls it (players, rng, extras).
+GAME_FUNCTIONS = {"jacks_friends": ("play", (True,)), "flapjacks": ("play_game", ())}
+#: Games of each side per turn of the interleaved figure, aimed at about 50 ms of rulelang's games.
+INTERLEAVED_CHUNK = {"jacks_friends": 200, "flapjacks": 16}
 
 
 def games_per_second(game, players: int, count: int) -> tuple[float, float, float]:
@@ -59,6 +73,39 @@ def baseline_rate(folder: Path | None, name: str, players: int, count: int) -> f
     return float(fields["games_per_s"])
 
 
+def simulator_game(folder: Path | None, name: str) -> Callable[[int, random.Random], object] | None:
+    """The hand-written simulator's one-game function, loaded into this process, or None when it is not there."""
+    if folder is None or not (folder / BASELINES[name][0]).is_file():
+        return None
+    found = importlib.util.spec_from_file_location(f"_baseline_{name}", folder / BASELINES[name][0])
+    module: ModuleType = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    function, extras = GAME_FUNCTIONS[name]
+    play = getattr(module, function)
+    return lambda players, rng: play(players, rng, *extras)
+
+
+def interleaved(game, play, players: int, chunk: int, turns: int) -> tuple[float, float, float]:
+    """(ratio of whole times, first and third quartile of the turns' own ratios): rulelang's games and the
+    simulator's, ``chunk`` at a time each, taking turns ``turns`` times; rulelang's seeds go on from turn to
+    turn, the simulator draws every game from one ``random.Random`` as its main loop does."""
+    agent, rng, clock = RandomAgent(0), random.Random(0), time.perf_counter
+    ours = theirs = 0.0
+    ratios = []
+    for k in range(turns):
+        start = clock()
+        for seed in range(k * chunk, (k + 1) * chunk):
+            play_new(game, players, seed, agent)
+        middle = clock()
+        for _ in range(chunk):
+            play(players, rng)
+        end = clock()
+        ours, theirs = ours + middle - start, theirs + end - middle
+        ratios.append((middle - start) / (end - middle))
+    low, _, high = statistics.quantiles(ratios, n=4)
+    return ours / theirs, low, high
+
+
 def validate_time(path: Path, repeats: int = 3) -> float:
     """Wall time of the whole `rulelang validate` command, best of a few runs."""
     times = []
@@ -79,6 +126,8 @@ def main() -> None:
                              "simulator (interleaved: a load on the machine falls on both sides alike)")
     parser.add_argument("--baselines", type=Path, default=ROOT.parent / "shared" / "baselines",
                         help="folder of the hand-written simulators (default: shared/baselines beside the checkout)")
+    parser.add_argument("--turns", type=int, default=200,
+                        help="turns of the interleaved figure, each a few games of either side (0: none)")
     args = parser.parse_args()
     baselines = args.baselines if args.baselines.is_dir() else None
     if baselines is None:
@@ -94,6 +143,7 @@ def main() -> None:
         load = time.perf_counter() - start
         print(f"{name}: load+check+compile {load * 1000:.0f} ms; "
               f"`rulelang validate` {validate_time(path):.2f} s (wall, with its smoke games)")
+        play = simulator_game(baselines, name) if args.turns else None
         for players in counts:
             count = args.games if name == "jacks_friends" else max(200, args.games // 4)
             rates, hands = [], []
@@ -111,6 +161,10 @@ def main() -> None:
             print(f"  {players} players: {best[0]:8.0f} games/s   mean length {best[1]:5.1f} turns"
                   f"   {best[2]:9.0f} turns/s   (best of {args.rounds} x {count} games; median "
                   f"{statistics.median(r[0] for r in rates):.0f}){ratio}")
+            if play is not None:
+                whole, low, high = interleaved(game, play, players, INTERLEAVED_CHUNK[name], args.turns)
+                print(f"             interleaved in this process, {args.turns} x {INTERLEAVED_CHUNK[name]} games "
+                      f"each side: x{whole:.2f} the time (the turns' middle half x{low:.2f}-x{high:.2f})")
 
 
 if __name__ == "__main__":
