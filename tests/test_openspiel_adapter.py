@@ -130,11 +130,26 @@ def test_information_state_hides_the_other_players_card():
 
 
 def test_openspiel_learners_train_on_a_spec_through_rl_environment():
-    """OpenSpiel's RL environment reads the observation tensor; its tabular Q-learners play legal actions."""
+    """OpenSpiel's RL environment reads the observation tensor; its tabular Q-learners play legal actions.
+
+    The environment's chance draws and the learners' exploration (numpy's global generator) are seeded, so
+    the 200 games are the same on every run: unseeded, their total could come out 0 by chance, as it once did."""
+    import numpy as np
     from open_spiel.python import rl_environment
     from open_spiel.python.algorithms import tabular_qlearner
     game = load_game(KUHN, seed=3)
-    env = rl_environment.Environment(game, observation_type=rl_environment.ObservationType.OBSERVATION)
+    env = rl_environment.Environment(game, observation_type=rl_environment.ObservationType.OBSERVATION,
+                                     chance_event_sampler=rl_environment.ChanceEventSampler(seed=4))
+    kept = np.random.get_state()
+    np.random.seed(5)
+    try:
+        _train_q_learners(env, game, tabular_qlearner)
+    finally:
+        np.random.set_state(kept)
+
+
+def _train_q_learners(env, game, tabular_qlearner) -> None:
+    """200 games of two Q-learners: every action legal, returns that add up to 0 and are not all 0."""
     assert env.observation_spec()["info_state"] == (game.observation_tensor_size(),)
     learners = [tabular_qlearner.QLearner(player_id=p, num_actions=2) for p in range(2)]
     totals = [0.0, 0.0]
