@@ -140,29 +140,24 @@ def test_openspiel_learners_train_on_a_spec_through_rl_environment():
     game = load_game(KUHN, seed=3)
     env = rl_environment.Environment(game, observation_type=rl_environment.ObservationType.OBSERVATION,
                                      chance_event_sampler=rl_environment.ChanceEventSampler(seed=4))
-    kept = np.random.get_state()
-    np.random.seed(5)
-    try:
-        _train_q_learners(env, game, tabular_qlearner)
-    finally:
-        np.random.set_state(kept)
-
-
-def _train_q_learners(env, game, tabular_qlearner) -> None:
-    """200 games of two Q-learners: every action legal, returns that add up to 0 and are not all 0."""
     assert env.observation_spec()["info_state"] == (game.observation_tensor_size(),)
     learners = [tabular_qlearner.QLearner(player_id=p, num_actions=2) for p in range(2)]
     totals = [0.0, 0.0]
-    for _ in range(200):
-        step = env.reset()
-        while not step.last():
-            player = step.observations["current_player"]
-            output = learners[player].step(step)
-            assert output.action in step.observations["legal_actions"][player]
-            step = env.step([output.action])
-        for p, learner in enumerate(learners):
-            learner.step(step)
-            totals[p] += step.rewards[p]
+    kept = np.random.get_state()
+    np.random.seed(5)
+    try:
+        for _ in range(200):
+            step = env.reset()
+            while not step.last():
+                player = step.observations["current_player"]
+                output = learners[player].step(step)
+                assert output.action in step.observations["legal_actions"][player]
+                step = env.step([output.action])
+            for p, learner in enumerate(learners):
+                learner.step(step)
+                totals[p] += step.rewards[p]
+    finally:
+        np.random.set_state(kept)
     assert totals[0] == -totals[1] and totals[0] != 0
 
 

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from ..elimination import live_from, live_players, next_live
 from ..engine import (FAILURES, NAMES, check_end, discard_card, draw_cards, end_roll_durations, located,
-                      move_card, set_counter, set_player_var, shuffle_zone)
+                      move_card, shuffle_zone)
 from ..errors import RuleError, Span
 from ..interpreter import call_in_place, decide, decide_secretly, fired_in_place, instruction_in_place, within
 from .. import records
@@ -46,8 +46,8 @@ HELPERS: dict[str, Any] = {
     "_FAILURES": FAILURES, "_NAMES": NAMES,
     "_live_from": live_from, "_live_players": live_players, "_next_live": next_live,
     "_check_end": check_end, "_discard_card": discard_card, "_draw_cards": draw_cards,
-    "_end_roll_durations": end_roll_durations, "_move_card": move_card, "_set_counter": set_counter,
-    "_set_player_var": set_player_var, "_shuffle_zone": shuffle_zone,
+    "_end_roll_durations": end_roll_durations, "_move_card": move_card,
+    "_shuffle_zone": shuffle_zone,
     "_over_budget": over_budget, "_roll_dice": roll_dice,
     "_within": within, "_enter": call_in_place, "_decide": decide, "_op": instruction_in_place,
     "_fired": fired_in_place, "_decide_secretly": decide_secretly,
@@ -94,7 +94,8 @@ _MISSING = object()
 
 HELPERS.update(_too_big_now=_too_big_now, _zero_division=_zero_division, _charge=_charge, _metered=_metered,
                _has=any_of_kind, _count_in=_count_in, _MISSING=_MISSING,
-               _transferred=records.transferred, _counter_set=records.set_counter, _set_var=records.set_var, _rolled=records.rolled)
+               _transferred=records.transferred, _counter_set=records.set_counter, _set_var=records.set_var,
+               _rolled=records.rolled)
 
 
 @dataclass

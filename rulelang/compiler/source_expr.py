@@ -49,7 +49,8 @@ class ExprSource:
         self.opaque = 0
         #: how many times code was written that reads a local from ``L`` by its name
         self.reads = 0
-        #: Python variables that never hold None: a loop's over the players, a role or a team
+        #: Python variables that never hold None, while the loop that binds them is written: a loop's over the
+        #: players, a role or a team (``StmtSource.loop_scope``)
         self.present: set[str] = set()
 
     @contextmanager
@@ -158,7 +159,7 @@ class ExprSource:
 
     def holder(self, e: n.Expr, u: Unit) -> str:
         text, base = self.src(e, u), self.game.player_holder
-        if e.type == PLAYER and text in self.present:
+        if self.is_present_seat(e):
             return f"{base} + {text}"
         if e.type == PLAYER:
             t = u.temp()
@@ -168,12 +169,11 @@ class ExprSource:
             return f"(None if ({t} := {text}) is None else {base} + st.n + {t})"
         return text
 
-    def never_none(self, text: str) -> bool:
-        """Whether source written here is sure not to be None: a number, or a holder of a seat that is there."""
-        if text.isdigit():
-            return True
-        base, plus, rest = text.partition(" + ")
-        return bool(plus) and base.isdigit() and rest in self.present
+    def is_present_seat(self, e: n.Expr) -> bool:
+        """Whether ``e`` is a seat that is surely there: the name of a loop over the players, a role or a team,
+        read as its Python variable (its holder needs no test for None)."""
+        return (e.type == PLAYER and isinstance(e, n.Name) and e.ref.kind == RefKind.LOCAL
+                and self.aliases.get(e.ref.name) in self.present)
 
     def checked(self, text: str, span, u: Unit) -> str:
         """A number kept within the game's number_limit, as the closures keep it."""

@@ -160,12 +160,13 @@ class StmtSource:
         have, k = u.temp("have"), u.temp("moved")
         parts = []                      # counter, from, to: in that order; a number written out needs no local
         unknown = []                    # those that may be None
-        for what, text in (("c", self.e(s.counter, out)), ("from", self.xs.holder(s.source, u)),
-                           ("z", self.xs.holder(s.dest, u))):
+        for what, text, sure in (("c", self.e(s.counter, out), False),
+                                 ("from", self.xs.holder(s.source, u), self.xs.is_present_seat(s.source)),
+                                 ("z", self.xs.holder(s.dest, u), self.xs.is_present_seat(s.dest))):
             if not text.isdigit():
                 name = u.temp(what)
                 out.line(f"{name} = {text}", span)
-                if not self.xs.never_none(text):
+                if not sure:
                     unknown.append(name)
                 text = name
             parts.append(text)
@@ -265,11 +266,15 @@ class StmtSource:
     def loop_scope(self, s: n.ForEach, x: str) -> Iterator[None]:
         """A loop's body, where the loop's name is read as its Python variable ``x`` (each pass binds both anew;
         a statement of the body that may bind the name again ends that, ``ExprSource.forget``)."""
+        seats = isinstance(s.source, n.Name) and s.source.ref.kind in _SEATS and s.source.type != PLAYER
         with self.xs.block_scope():
             self.xs.keep(s.var, x)
-            if isinstance(s.source, n.Name) and s.source.ref.kind in _SEATS and s.source.type != PLAYER:
-                self.xs.present.add(x)      # a seat, never None (a fresh temporary: nothing else binds it)
-            yield
+            if seats:                       # each item a seat, never None; known inside this loop only, as
+                self.xs.present.add(x)      # another function's temporaries may reuse the name
+            try:
+                yield
+            finally:
+                self.xs.present.discard(x)
 
     def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> LoopHead:
         """The head of a `for each` as a Python `for` over ``items``: each item is a unit of work, tested by
