@@ -34,5 +34,5 @@ def load_game(path: str | Path, mods: "Sequence[str | Path]" = (),
     from .schema import validate_document
 
     doc = load_document(path, mods=mods)
-    validate_document(doc)
+    validate_document(doc, remember=True)
     return compile_game(doc, params)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING, Any
 
 from .errors import RulelangError, Span
 from .schema import SCHEMA_DIR
 from .inputs import InputError, decode_text, read_regular_file, schema_validator, schema_words, strict_json
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 #: The types of event (the enum of the schema's `type`).
 EVENT_TYPES = frozenset(json.loads((SCHEMA_DIR / "event-log.schema.json").read_text(encoding="utf-8"))
@@ -56,12 +57,13 @@ def _validators_by_type() -> dict[str, Draft202012Validator]:
     The schema says "if type is X then ..." for every type; checking one event
     against all of them costs most of the time of reading a long log.
     """
-    schema = schema_validator("event-log").schema
+    validator = schema_validator("event-log")
+    schema = validator.schema
     base = {k: v for k, v in schema.items() if k not in ("allOf", "$defs", "$schema", "$id")}
     out = {}
     for kind in schema["properties"]["type"]["enum"]:
         rules = [case["then"] for case in schema.get("allOf", []) if _applies(case["if"], kind)]
-        out[kind] = Draft202012Validator({"$defs": schema.get("$defs", {}), "allOf": [base] + rules})
+        out[kind] = type(validator)({"$defs": schema.get("$defs", {}), "allOf": [base] + rules})
     return out
 
 

@@ -15,14 +15,16 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-
+from rulelang import cache
 from rulelang.errors import RulelangError, SpecError, closest, did_you_mean, raise_all
 from rulelang.loader import Document
 from rulelang.rulings import ruling_errors
+
+if TYPE_CHECKING:       # jsonschema is imported where a document is checked: it costs a cold command ~0.1 s
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
 
 def _schema_dir() -> Path:
     """The repository's `schemas/`, or the copy a regular (non-editable) install puts under share/."""
@@ -43,6 +45,15 @@ NAME_RULE = "names use lowercase letters, digits and '_', and do not start with 
 
 @functools.lru_cache(maxsize=None)
 def _schema(name: str) -> dict:
+    try:
+        return json.loads(_schema_text(name))
+    except ValueError as error:
+        raise SpecError(f"cannot read schema '{name}.schema.json': {error}") from None
+
+
+@functools.lru_cache(maxsize=None)
+def _schema_text(name: str) -> str:
+    """The text of ``schemas/<name>.schema.json``: what ``_schema`` parses, and part of a verdict's hash."""
     if not re.match(NAME_PATTERN, name):
         raise SpecError(f"'{name}' is not a schema name")
     path = SCHEMA_DIR / f"{name}.schema.json"
@@ -50,7 +61,7 @@ def _schema(name: str) -> dict:
         known = [p.name[: -len(".schema.json")] for p in SCHEMA_DIR.glob("*.schema.json")]
         raise SpecError(f"unknown schema '{name}'", None, did_you_mean(name, known))
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return path.read_text(encoding="utf-8")
     except (OSError, ValueError) as error:
         raise SpecError(f"cannot read schema '{path.name}': {error}") from None
 
@@ -67,18 +78,39 @@ def _validator(name: str) -> Draft202012Validator:
     The schemas ship with rulelang, so they are checked against the metaschema by the tests
     (tests/test_schema.py), not on every load: that check alone cost a cold command ~0.1 s.
     """
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(_schema(name))
 
 
-def validate_document(doc: Document, schema_name: str = "game") -> None:
-    """Raise every structural problem of ``doc`` at once (SpecError or ErrorList); None when it fits."""
-    validator = _validator(schema_name)
-    errors: list[RulelangError] = []
-    for error in validator.iter_errors(_jsonable(doc.data)):
-        errors.extend(_report(doc, error))
-    if schema_name == "game" and not errors:    # a cross-reference no JSON Schema can state, in a sound structure
-        errors.extend(ruling_errors(doc, _schema(schema_name)))
-    raise_all(_without_misspelt_required(_unique(errors)), one_per_place=False)  # e.g. two missing keys of one mapping
+def validate_document(doc: Document, schema_name: str = "game", remember: bool = False) -> None:
+    """Raise every structural problem of ``doc`` at once (SpecError or ErrorList); None when it fits.
+
+    With ``remember``, a document that fits is remembered by a hash of its data and the schema, in the
+    private cache folder (``cache.py``), and the same document is not checked again: importing jsonschema
+    and checking a game cost a cold command about a quarter of its time. ``load_game`` remembers; the
+    many passing variants of a sweep or a mutation run do not, so they do not push the games out.
+    """
+    data = _jsonable(doc.data)
+    seen = _fingerprint(data, schema_name) if remember else None
+    if seen is None or not cache.has_verdict("schema", seen):
+        errors: list[RulelangError] = []
+        for error in _validator(schema_name).iter_errors(data):
+            errors.extend(_report(doc, error))
+        raise_all(_without_misspelt_required(_unique(errors)), one_per_place=False)  # e.g. two missing keys
+        if seen is not None:
+            cache.keep_verdict("schema", seen)
+    if schema_name == "game":           # a cross-reference no JSON Schema can state, in a sound structure
+        raise_all(_unique(ruling_errors(doc, _schema(schema_name))), one_per_place=False)
+
+
+def _fingerprint(data: Any, schema_name: str) -> str | None:
+    """A hash of the document's data as JSON and of the schema, or None when the data is not JSON."""
+    try:
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):     # a value JSON has no spelling for: check it every time
+        return None
+    return cache.digest(_schema_text(schema_name), text)
 
 
 # ---------------------------------------------------------------------------
@@ -196,7 +228,7 @@ def _description(schema: Any) -> str | None:
 # One jsonschema error -> SpecErrors
 
 
-Handler = Callable[[Document, ValidationError, tuple], list[RulelangError]]
+Handler = Callable[[Document, "ValidationError", tuple], list[RulelangError]]
 
 
 def _report(doc: Document, error: ValidationError) -> list[RulelangError]:
@@ -308,6 +340,8 @@ def _alternatives(doc: Document, error: ValidationError, path: tuple) -> list[Ru
 
 def _most_specific(error: ValidationError) -> ValidationError:
     """The branch error that says most: jsonschema's best match, else the deepest one."""
+    from jsonschema.exceptions import best_match
+
     best = best_match([error])
     if best is not None and best is not error:
         return best
