@@ -62,8 +62,10 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
         _fire(st, ddecl.on_enter, card, downer)
     if ddecl.watched:
         _check_watchers(st, dest, downer)
-    if sdecl.ends_read or ddecl.ends_read:
-        st.end_known = None         # the kept end check read one of these zones (compiler/derived.py)
+    if sdecl.ends_read or ddecl.ends_read:     # kept end conditions read one of these zones (compiler/derived.py)
+        known = st.end_known
+        if known:
+            st.end_known = known & ~(sdecl.ends_read | ddecl.ends_read)
 
 
 def _clear_card_counters(st: State, card: int) -> None:

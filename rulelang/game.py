@@ -46,7 +46,9 @@ class ZoneDecl:
     on_enter: list[tuple[Fn | None, int, list[bool] | None, bool]] = field(default_factory=list)
     on_leave: list[tuple[Fn | None, int, list[bool] | None, bool]] = field(default_factory=list)
     watched: bool = False         # holds cards with discard_when
-    ends_read: bool = False       # the end check, kept between checks, reads it (compiler/derived.py)
+    #: the end conditions (bit k: the k-th) whose kept answer a card entering or leaving this zone sets
+    #: aside, because they read it (compiler/derived.py); 0: none reads it
+    ends_read: int = 0
 
 
 @dataclass
@@ -198,10 +200,13 @@ class Game:
         self.ask_single_options = False           # ask a decision that has a single option (else it is taken)
         self.heuristic: Fn | None = None          # how well a player stands, for agents that search
         self.program: Any = None                  # the generated Python (rulelang/compiler/program.py), if any
-        #: ``f(state, locals)``: the index of the first end condition that holds, or -1 (generated; None: ask each)
+        #: ``f(state, locals, known)``: the index of the first end condition that holds, or -1, skipping those
+        #: ``known`` (a bit each) says are false (generated; None: ask each)
         self.end_first: Any = None
-        #: whether end_first's answer is kept until a zone it reads changes (compiler/derived.py)
+        #: whether end_first's answers are kept, each condition's until a zone it reads changes (compiler/derived.py)
         self.end_kept = False
+        #: a bit for each end condition: ``State.end_known`` when every one is known to be false
+        self.end_all = 0
         #: each procedure's direct function, played while decisions are answered in place (compiler/direct.py)
         self.direct: list[Any] = []
         #: a finished frame of each procedure, put on the stack while its direct function runs (call depth)

@@ -63,7 +63,8 @@ def expand(st: State, log: EventLog) -> list:
         for k in range(log.shown, len(log)):
             record = log[k]
             if record.__class__ is tuple:
-                put(log, k, record[0](st, record))
+                put(log, k, record[0](st, record) if record[0] is not later_step
+                    else {"type": "step", "turn": log[k - 1]["turn"], "step": record[1]})
         log.shown = len(log)
     return log
 
@@ -105,6 +106,13 @@ def set_var(st: State, r: tuple) -> dict:
 def step(st: State, r: tuple) -> dict:
     """(step name)"""
     return {"type": "step", "turn": r[1], "step": r[2]}
+
+
+def later_step(st: State, r: tuple) -> dict:
+    """(later_step, step name), no turn: a step after the first of a turn played whole (compiler/direct.py),
+    one record made once per step of the game, so a turn builds none. It is always in the same turn as the
+    entry before it (nothing in a turn changes the turn), and ``expand`` takes the turn from that entry."""
+    raise AssertionError("a later step's record is expanded by expand(), which knows the entry before it")
 
 
 def turn(st: State, r: tuple) -> dict:

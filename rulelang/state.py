@@ -45,7 +45,8 @@ _SLOTS = tuple(name for name in _FIELDS if name not in ("events", "rng")) + ("lo
 _FIXTURES = ("dice_script", "halt", "chance")
 #: Never saved either: ``autopick``, an agent that answers every decision in place (protocol.ask, agents.play_out),
 #: and ``picks_left``, how many more decisions a play-out allows (interpreter.run_within counts those taken in place);
-#: ``end_known``, the end check's answer kept while nothing it reads changes (None: ask it; compiler/derived.py).
+#: ``end_known``, the end conditions known to be false (a bit each) while nothing they read changes (None: none;
+#: compiler/derived.py).
 
 
 class State(DecisionProtocol):

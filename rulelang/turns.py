@@ -67,17 +67,16 @@ def end_turn(st: State) -> None:
 def check_end(st: State) -> bool:
     """The first end condition that holds ends the game (its `me`: the active player, in a phase by seat)."""
     game = st.game
-    k = st.end_known
-    if k is not None and k < 0:                    # kept: none held, and nothing they read has changed since
+    known = st.end_known
+    if known is not None and known == game.end_all:    # kept: none held, and nothing they read has changed
         return False
     seat = game.phases[st.phase].by_seat
     local = {"me": st.active} if seat else {}    # `me` in end conditions: the active player
     first = game.end_first
     if first is not None:                          # all of them in one generated function
-        if k is None:
-            k = first(st, local)
-            if game.end_kept:                      # it reads only zones: kept until one changes (compiler/derived.py)
-                st.end_known = k
+        k = first(st, local, known or 0)           # those known to be false are not asked again
+        if k < 0 and game.end_kept:                # they read only zones: kept until one changes (compiler/derived.py)
+            st.end_known = game.end_all
         return k >= 0 and _ended(st, game.end[k], local)
     for cond in game.end:
         if cond.when(st, local):

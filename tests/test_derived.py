@@ -108,8 +108,27 @@ def test_a_state_set_up_by_hand_is_asked_again_when_play_resumes(tmp_path: Path)
     "nothing ended", and P2's turn would have begun.)"""
     game = rulelang.load_game(spec_folder(tmp_path))
     state = game.new_state(2, seed=1)               # waiting in Keep, turn 1
-    assert state.end_known == -1                    # Draw's check end kept its answer
+    assert state.end_known == game.end_all == 0b11  # Draw's check end kept both answers: neither held
     state.arrange({VAULT: ["gem", "gem", "gem"]})
     state.apply_index(0)                            # keep nothing: no card moves in Keep
     assert state.over and state.winner_names() == ["P1"]
     assert state.events[-1]["type"] == "ended" and state.events[-1]["turn"] == 1
+
+
+def test_a_card_moving_sets_aside_only_the_answers_of_the_conditions_that_read_its_zones(tmp_path: Path) -> None:
+    """"three gems" reads the vaults, "no cards left" the deck and the pile: a draw from the deck leaves the
+    first kept, a card put in a vault the second; a shuffle sets both aside."""
+    from rulelang.cards import move_card, shuffle_zone
+
+    game = rulelang.load_game(spec_folder(tmp_path))
+    state = game.new_state(2, seed=1)
+    zone = state.lay.zone_labels.index
+    assert state.end_known == 0b11
+    move_card(state, state.zones[zone("deck")][-1], zone("hand:P1"))
+    assert state.end_known == 0b01                  # "three gems" is still known to be false
+    assert game.end_first(state, {}, state.end_known) == -1     # only "no cards left" is asked, and fails
+    move_card(state, state.zones[zone("hand:P1")][-1], zone("vault:P2"))
+    assert state.end_known == 0b00
+    state.end_known = game.end_all
+    shuffle_zone(state, zone("deck"))
+    assert state.end_known is None

@@ -332,9 +332,9 @@ class GameCompiler(HookDeclarations):
             g.end.append(EndCondition(cond.name, expr(cond.when), expr(cond.winner), cond.span))
         if self.python and spec.end:
             conditions = [jobs[cond.when.path].tree for cond in spec.end]
-            g.end_first, unit = g.program.first_true(conditions)
-            g.end_kept = reads_only_zones(unit)
-            mark_zones(list(g.zones), zones_read(conditions, ec.function_trees) if g.end_kept else set())
+            g.end_first, g.end_kept = g.program.first_true(conditions, reads_only_zones)
+            g.end_all = (1 << len(conditions)) - 1
+            mark_zones(list(g.zones), [zones_read([c], ec.function_trees) for c in conditions] if g.end_kept else [])
         g.score = self.score(expr)
         g.score_span = self.doc.span(("score",)) if g.score is not None else None
         g.returns = expr(spec.returns)

@@ -3,11 +3,13 @@
 Most `check end`s of a game find that nothing has ended, and most of them recompute the same answer:
 every player's score, read from zones that did not change since the last check. When the generated
 end check (``Program.first_true``) reads nothing but zones, the list of players still in and fixed
-data (card properties, the layout's roles and tables), its answer is kept in ``State.end_known`` and
-set aside when a card enters or leaves a zone of a kind it reads (``ZoneDecl.ends_read``, tested in
-``cards.move_card``), when a zone it reads is shuffled or refilled, when a player is eliminated, and
+data (card properties, the layout's roles and tables), its answers are kept in ``State.end_known``, a
+bit for each condition known to be false. A card entering or leaving a zone of a kind that some of them
+read sets aside theirs only (``ZoneDecl.ends_read``, their bits, tested in ``cards.move_card``): a
+player drawing a card leaves "someone has 21 points" kept, though "the deck is empty" is asked again.
+All of them are set aside when a zone is shuffled or refilled, when a player is eliminated, and
 whenever play is resumed from outside (``interpreter.run``: tools and scenarios may have set the
-state up in between). A check that uses the kept answer does none of the work of recomputing it.
+state up in between). A condition kept false is not asked, and does none of the work of asking it.
 
 What the check reads is found twice, each time where it is certain: the kinds of zone from the checked
 trees (every zone a rule can reach is named by a zone or a player's zone in them, or in a function
@@ -87,7 +89,8 @@ def reads_only_zones(unit: Unit) -> bool:
     return True
 
 
-def mark_zones(zones: list[Any], names: set[str]) -> None:
-    """Tell each kind of zone whether the kept end check reads it (``cards.move_card`` asks)."""
+def mark_zones(zones: list[Any], read: list[set[str]]) -> None:
+    """Tell each kind of zone which kept end conditions read it, a bit each (``cards.move_card`` asks);
+    ``read``: the kinds of zone each condition reads, in order."""
     for decl in zones:
-        decl.ends_read = decl.name in names
+        decl.ends_read = sum(1 << k for k, names in enumerate(read) if decl.name in names)

@@ -137,9 +137,13 @@ class DirectCompiler(DirectDecisions):
         step = u.constant(records.step, "the record of a step")
         if seat:
             body.line("_me = st.active")
-        for name, parts, proc in steps:
+        for k, (name, parts, proc) in enumerate(steps):
             self.sc.place = parts.place
-            body.line(f"st.log.append(({step}, st.turn, {name!r}))")
+            if k == 0:
+                body.line(f"st.log.append(({step}, st.turn, {name!r}))")
+            else:       # in the turn of the entry before it: one record for every turn (records.later_step)
+                record = u.constant((records.later_step, name), f"the record of step {name!r}")
+                body.line(f"st.log.append({record})   # step {name!r}")
             made = len(body.lines)
             body.line("L = {'me': _me}" if seat else "L = {}")
             if proc is not None:

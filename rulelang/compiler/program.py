@@ -70,19 +70,31 @@ class Program:
         self.units.append((_where(e.span), u))
         return function
 
-    def first_true(self, exprs: list[n.Expr]) -> tuple[Callable, Unit]:
-        """``f(state, locals)``: the index of the first of ``exprs`` that holds, or -1 (the end conditions,
-        asked in order at every `check end`, in one call); and its unit, for what it reads (derived.py)."""
+    def first_true(self, exprs: list[n.Expr], keeps: Callable[[Unit], bool]) -> tuple[Callable, bool]:
+        """``f(state, locals, known)``: the index of the first of ``exprs`` that holds, or -1 (the end
+        conditions, asked in order at every `check end`, in one call); and whether their answers may be
+        kept, as ``keeps`` finds from what the unit reads (derived.py). Where they may, those whose bit
+        ``known`` sets (known to be false) are not asked; where not, ``known`` is never set, and no line
+        tests it."""
+        u = self._first_true_unit(exprs, gated=False)
+        function = build(u)             # what it reads is read from its source, which building gives
+        kept = keeps(u)
+        if kept:
+            u = self._first_true_unit(exprs, gated=True)
+            function = build(u)
+        self.units.append((_where(exprs[0].span if exprs else None), u))
+        return function, kept
+
+    def _first_true_unit(self, exprs: list[n.Expr], gated: bool) -> Unit:
         u = Unit()
-        body = u.new_function("expression")
+        body = u.new_function("expression", "st, L, _known")
         with self.expressions.own_unit():
             for k, e in enumerate(exprs):
-                body.line(f"if {self.expressions.src(e, u)}:", e.span)
+                gate = f"not (_known & {1 << k}) and " if gated else ""
+                body.line(f"if {gate}({self.expressions.src(e, u)}):", e.span)
                 body.line(f"    return {k}", e.span)
         body.line("return -1")
-        function = build(u)
-        self.units.append((_where(exprs[0].span if exprs else None), u))
-        return function, u
+        return u
 
     def statements(self, stmts: list[n.Stmt], instruction: bool = False) -> Callable:
         """``f(state, locals)`` running statements that never wait; True when a final `check end` ended the game.
