@@ -26,6 +26,7 @@ if TYPE_CHECKING:       # jsonschema is imported where a document is checked: it
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
+
 def _schema_dir() -> Path:
     """The repository's `schemas/`, or the copy a regular (non-editable) install puts under share/."""
     beside = Path(__file__).resolve().parent.parent / "schemas"
