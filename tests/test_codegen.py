@@ -326,6 +326,36 @@ def test_a_step_of_a_whole_turn_makes_its_locals_only_where_its_lines_read_them(
     compile(turn.split("\n# from")[0], "turn", "exec")        # the comments leave valid Python
 
 
+def test_a_loops_name_bound_after_it_is_bound_only_where_the_step_reads_it_again(tmp_path: Path) -> None:
+    """In a whole turn, a loop's name is bound after the loop only where something later in the step reads
+    it: 'Tally' never reads `p` again, so its binding is a `pass`; 'Last' reads it after its loop. Both play
+    as the closures do."""
+    folder = tmp_path / "game"
+    shutil.copytree(VALID, folder)
+    path = folder / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index("    - name: Draw"), text.index("\nend:")
+    steps = ("    - name: Tally\n      effect: |\n        for each p in players:\n          p.bet = p.coin\n"
+             "    - name: Last\n      effect: |\n        for each p in players where p.coin > 2:\n"
+             "          pot.coin += 1\n        if p != none:\n          p.bet += 5\n"
+             "    - name: Draw\n      effect: |\n        draw 1 from deck to me.hand\n        check end\n")
+    path.write_text(text[:start] + steps + text[end:], encoding="utf-8")
+    doc = load_document(folder)
+    generated = compile_game(doc)
+    turn = generated.program.source()
+    turn = turn[turn.index("def turn(st):"):]
+    tally, last = turn[:turn.index("# step 'Last'")], turn[turn.index("# step 'Last'"):turn.index("# step 'Draw'")]
+    assert re.search(r"pass  # L\['p'\] = _\w+\[-1\] \(nothing after it reads the name\)", tally)
+    assert re.search(r"\n +L\['p'\] = _\w+\[-1\]\n", last) and "nothing after it" not in last
+    compile(turn.split("\n# from")[0], "turn", "exec")
+    for seed in range(3):
+        states = [game.new_state(3, seed=seed) for game in (generated, compile_game(doc, python=False))]
+        for state in states:
+            play_out(state, RandomAgent(seed))
+        assert states[0].dumps() == states[1].dumps()
+        assert states[0].over
+
+
 # --- rulelang compile --python -------------------------------------------------------------------------
 
 def test_compile_python_prints_a_module_with_each_function_under_its_spec_line(capsys) -> None:

@@ -168,6 +168,9 @@ class Body:
     index: int
     depth: int = 1
     name: str = ""
+    #: lines that bind a loop's name to its last item after the loop (``StmtSource.after_loop``): dead where
+    #: nothing after them reads ``L`` (a whole turn's step drops its locals at its end: compiler/direct.py)
+    late_binds: list[int] = field(default_factory=list)
 
     def line(self, text: str, span: Span | None = None) -> None:
         self.lines.append("    " * self.depth + text)
@@ -194,6 +197,7 @@ class Body:
     def rollback(self, mark: tuple[int, int]) -> None:
         lines, functions = mark
         del self.lines[lines:]
+        self.late_binds = [k for k in self.late_binds if k < lines]
         spans = self.unit.spans.get(self.index, {})
         for k in [k for k in spans if k > lines]:
             del spans[k]

@@ -96,9 +96,11 @@ class DirectDecisions:
                         out.line(f"L[{var}] = {p}", span)
                     self.source.store(s.target, v, span, out)
                 if aliased:
+                    out.late_binds.append(len(out.lines))
                     out.line(f"L[{var}] = {p}", span)
             if aliased:
                 out.line(f"elif {everyone}:", span)
+                out.late_binds.append(len(out.lines))
                 out.line(f"    L[{var}] = {everyone}[-1]", span)
 
     def number_choice(self, s: n.ChooseRange, out: Body) -> None:

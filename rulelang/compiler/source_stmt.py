@@ -335,6 +335,7 @@ class StmtSource:
             for index in head.binds:
                 out.pass_instead(index, "the name is bound after the loop")
             head.after = [f"if {head.xs}:", f"    L[{head.var!r}] = {head.xs}[-1]"]
+            out.late_binds.append(len(out.lines) + 1)
         for line in head.after:
             out.line(line, span)
 
