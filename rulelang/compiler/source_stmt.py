@@ -148,11 +148,14 @@ class StmtSource:
         v, limit = out.unit.temp("v"), self.game.number_limit
         sign = "+" if s.op == "+=" else "-"
         out.line(f"{v} = ({self.e(s.target, out)}) {sign} ({self.e(s.value, out)})", s.span)
-        growing = sign == "+" and _is_counter(s.target) and _count_literal(s.value) is not None
-        # a counter (never below 0) plus a number of 0 or more can only pass the top of the range
-        out.line(f"if {v} > {limit}:" if growing else f"if not -{limit} <= {v} <= {limit}:", s.span)
-        with out.indented():
-            out.line(f"_too_big_now({v}, {limit}, {out.unit.constant(s.span)})", s.span)
+        step = _count_literal(s.value) if _is_counter(s.target) else None
+        growing = sign == "+" and step is not None
+        # a counter (0 to the limit) plus a number of 0 or more can only pass the top of the range; less a
+        # number from 0 to the limit, it cannot leave the range (it may go below 0: the store clamps it)
+        if sign == "+" or step is None or step > limit:
+            out.line(f"if {v} > {limit}:" if growing else f"if not -{limit} <= {v} <= {limit}:", s.span)
+            with out.indented():
+                out.line(f"_too_big_now({v}, {limit}, {out.unit.constant(s.span)})", s.span)
         self.store(s.target, v, s.span, out, in_range=True, at_least_0=growing)
 
     def g_MoveCounter(self, s: n.MoveCounter, out: Body) -> None:
