@@ -207,6 +207,8 @@ class Game:
         self.end_kept = False
         #: a bit for each end condition: ``State.end_known`` when every one is known to be false
         self.end_all = 0
+        #: whether end_first may read its locals (`me`): if not, none are made for it (compiler/derived.py)
+        self.end_reads_locals = True
         #: each procedure's direct function, played while decisions are answered in place (compiler/direct.py)
         self.direct: list[Any] = []
         #: a finished frame of each procedure, put on the stack while its direct function runs (call depth)

@@ -70,18 +70,23 @@ def check_end(st: State) -> bool:
     known = st.end_known
     if known is not None and known == game.end_all:    # kept: none held, and nothing they read has changed
         return False
-    seat = game.phases[st.phase].by_seat
-    local = {"me": st.active} if seat else {}    # `me` in end conditions: the active player
     first = game.end_first
     if first is not None:                          # all of them in one generated function
+        local = _end_locals(st) if game.end_reads_locals else None
         k = first(st, local, known or 0)           # those known to be false are not asked again
         if k < 0 and game.end_kept:                # they read only zones: kept until one changes (compiler/derived.py)
             st.end_known = game.end_all
-        return k >= 0 and _ended(st, game.end[k], local)
+        return k >= 0 and _ended(st, game.end[k], local if local is not None else _end_locals(st))
+    local = _end_locals(st)
     for cond in game.end:
         if cond.when(st, local):
             return _ended(st, cond, local)
     return False
+
+
+def _end_locals(st: State) -> dict:
+    """The locals of the end conditions: `me`, the active player, in a phase played by seat."""
+    return {"me": st.active} if st.game.phases[st.phase].by_seat else {}
 
 
 def _ended(st: State, cond: EndCondition, local: dict) -> bool:

@@ -31,7 +31,7 @@ from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .forms import card_gate, target_form
 from .statements import Builder, StmtCompiler
 from .turn_loop import assemble_turn_loop
-from .derived import mark_zones, reads_only_zones, zones_read
+from .derived import mark_zones, reads_locals, reads_only_zones, zones_read
 from .direct import Parts, PhaseStep, compile_direct
 from .hook_decls import HookDeclarations
 from ..check_hooks import RETURNS
@@ -332,7 +332,8 @@ class GameCompiler(HookDeclarations):
             g.end.append(EndCondition(cond.name, expr(cond.when), expr(cond.winner), cond.span))
         if self.python and spec.end:
             conditions = [jobs[cond.when.path].tree for cond in spec.end]
-            g.end_first, g.end_kept = g.program.first_true(conditions, reads_only_zones)
+            g.end_first, g.end_kept, unit = g.program.first_true(conditions, reads_only_zones)
+            g.end_reads_locals = reads_locals(unit)
             g.end_all = (1 << len(conditions)) - 1
             mark_zones(list(g.zones), [zones_read([c], ec.function_trees) for c in conditions] if g.end_kept else [])
         g.score = self.score(expr)

@@ -57,6 +57,26 @@ def zones_read(trees: list[n.Expr], function_trees: dict[str, n.Expr]) -> set[st
     return names
 
 
+def reads_locals(unit: Unit) -> bool:
+    """Whether a generated unit may read its locals: it reads ``L`` by name, or hands ``L`` to a function that is
+    not its own (a closure may read any local). Read from its tokens, as ``reads_only_zones`` reads them."""
+    tokens = [t.string for t in tokenize.generate_tokens(io.StringIO(unit.source).readline)
+              if t.type in (tokenize.NAME, tokenize.OP)]
+    own = set(unit.names)
+    calls: list[str] = []           # the function of each bracket open here ("" for one that is not a call)
+    for k, token in enumerate(tokens):
+        if token in ("(", "[", "{"):
+            calls.append(tokens[k - 1] if token == "(" and k else "")
+        elif token in (")", "]", "}"):
+            if calls:
+                calls.pop()
+        elif token == "L":
+            after = tokens[k + 1] if k + 1 < len(tokens) else ""
+            if after in ("[", ".") or not calls or calls[-1] not in own:
+                return True
+    return False
+
+
 def reads_only_zones(unit: Unit) -> bool:
     """Whether a generated unit reads nothing of the state but zones, the players still in and fixed data:
     its value can change only when one of those does.

@@ -70,12 +70,12 @@ class Program:
         self.units.append((_where(e.span), u))
         return function
 
-    def first_true(self, exprs: list[n.Expr], keeps: Callable[[Unit], bool]) -> tuple[Callable, bool]:
+    def first_true(self, exprs: list[n.Expr], keeps: Callable[[Unit], bool]) -> tuple[Callable, bool, Unit]:
         """``f(state, locals, known)``: the index of the first of ``exprs`` that holds, or -1 (the end
         conditions, asked in order at every `check end`, in one call); and whether their answers may be
         kept, as ``keeps`` finds from what the unit reads (derived.py). Where they may, those whose bit
         ``known`` sets (known to be false) are not asked; where not, ``known`` is never set, and no line
-        tests it."""
+        tests it. Its unit comes third, for what it reads."""
         u = self._first_true_unit(exprs, gated=False)
         function = build(u)             # what it reads is read from its source, which building gives
         kept = keeps(u)
@@ -83,7 +83,7 @@ class Program:
             u = self._first_true_unit(exprs, gated=True)
             function = build(u)
         self.units.append((_where(exprs[0].span if exprs else None), u))
-        return function, kept
+        return function, kept, u
 
     def _first_true_unit(self, exprs: list[n.Expr], gated: bool) -> Unit:
         u = Unit()
