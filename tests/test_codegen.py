@@ -23,7 +23,7 @@ import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main
 from rulelang.compiler import compile_game
-from rulelang.compiler.codegen import HELPERS, READS_LOCALS, Body, Unit, hoist_state_lists
+from rulelang.compiler.codegen import HELPERS, READS_LOCALS, Unit, hoist_state_lists
 from rulelang.errors import RuleError, SpecError
 from rulelang.loader import load_document
 
