@@ -64,7 +64,7 @@ def expand(st: State, log: EventLog) -> list:
             record = log[k]
             if record.__class__ is tuple:
                 put(log, k, record[0](st, record) if record[0] is not later_step
-                    else {"type": "step", "turn": log[k - 1]["turn"], "step": record[1]})
+                    else later_step(record, log[k - 1]["turn"]))
         log.shown = len(log)
     return log
 
@@ -108,11 +108,11 @@ def step(st: State, r: tuple) -> dict:
     return {"type": "step", "turn": r[1], "step": r[2]}
 
 
-def later_step(st: State, r: tuple) -> dict:
-    """(later_step, step name), no turn: a step after the first of a turn played whole (compiler/direct.py),
-    one record made once per step of the game, so a turn builds none. It is always in the same turn as the
-    entry before it (nothing in a turn changes the turn), and ``expand`` takes the turn from that entry."""
-    raise AssertionError("a later step's record is expanded by expand(), which knows the entry before it")
+def later_step(r: tuple, turn: int) -> dict:
+    """(step name), no turn: a step after the first of a turn played whole (compiler/direct.py), one record
+    made once per step of the game, so a turn builds none. It is always in the same turn as the entry
+    before it (nothing in a turn changes the turn): ``expand`` gives it that entry's turn."""
+    return {"type": "step", "turn": turn, "step": r[1]}
 
 
 def turn(st: State, r: tuple) -> dict:

@@ -68,7 +68,7 @@ def check_end(st: State) -> bool:
     """The first end condition that holds ends the game (its `me`: the active player, in a phase by seat)."""
     game = st.game
     known = st.end_known
-    if known is not None and known == game.end_all:    # kept: none held, and nothing they read has changed
+    if known == game.end_all:                      # kept: none held, and nothing they read has changed
         return False
     first = game.end_first
     if first is not None:                          # all of them in one generated function

@@ -227,13 +227,21 @@ class Indent:
         self.body.depth -= 1
 
 
-def build(unit: Unit) -> Callable:
-    """Compile a unit's functions; return its first (the others are its helpers, such as aggregates)."""
+def assemble(unit: Unit) -> list[int]:
+    """Put the unit's functions together as ``unit.source`` (what ``derived.py`` reads, and the listing shows);
+    the line number of each function's header."""
     source, offsets = [], []
     for header, lines in zip(unit.headers, unit.functions):
         offsets.append(len(source) + 1)         # the header's line number
         source.append(header)
         source.extend(lines or ["    pass"])
+    unit.source = "\n".join(source)
+    return offsets
+
+
+def build(unit: Unit) -> Callable:
+    """Compile a unit's functions; return its first (the others are its helpers, such as aggregates)."""
+    offsets = assemble(unit)
     tag = next(_units)
     filename = f"{FILENAME} {tag}"
     namespace: dict[str, Any] = {"__builtins__": {}, **HELPERS, **unit.constants}
@@ -243,9 +251,8 @@ def build(unit: Unit) -> Callable:
             line_spans[start + k] = span
     namespace["_line_spans"] = line_spans
     namespace["_blame"] = blame
-    code = compile("\n".join(source) + "\n", filename, "exec")
+    code = compile(unit.source + "\n", filename, "exec")
     exec(code, namespace)                       # our own source, built from checked trees only
-    unit.source = "\n".join(source)
     return namespace[unit.names[0]]
 
 

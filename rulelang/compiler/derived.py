@@ -57,11 +57,17 @@ def zones_read(trees: list[n.Expr], function_trees: dict[str, n.Expr]) -> set[st
     return names
 
 
+def _tokens(unit: Unit) -> list[tokenize.TokenInfo]:
+    """The names and operators of a unit's source, by Python's own tokenizer: string literals are single
+    tokens, so nothing a spec writes in one can pass for code."""
+    return [t for t in tokenize.generate_tokens(io.StringIO(unit.source).readline)
+            if t.type in (tokenize.NAME, tokenize.OP)]
+
+
 def reads_locals(unit: Unit) -> bool:
     """Whether a generated unit may read its locals: it reads ``L`` by name, or hands ``L`` to a function that is
-    not its own (a closure may read any local). Read from its tokens, as ``reads_only_zones`` reads them."""
-    tokens = [t.string for t in tokenize.generate_tokens(io.StringIO(unit.source).readline)
-              if t.type in (tokenize.NAME, tokenize.OP)]
+    not its own (a closure may read any local). Read from its tokens (``_tokens``)."""
+    tokens = [t.string for t in _tokens(unit)]
     own = set(unit.names)
     calls: list[str] = []           # the function of each bracket open here ("" for one that is not a call)
     for k, token in enumerate(tokens):
@@ -81,13 +87,11 @@ def reads_only_zones(unit: Unit) -> bool:
     """Whether a generated unit reads nothing of the state but zones, the players still in and fixed data:
     its value can change only when one of those does.
 
-    Read from the unit's tokens (Python's own tokenizer: string literals are single tokens, so nothing a
-    spec writes in one can pass for code): each attribute read must be one of the state's or layout's
+    Read from the unit's tokens (``_tokens``): each attribute read must be one of the state's or layout's
     allowed above, no local is read from ``L`` by name, and each call is to one of the unit's functions,
     a pure helper or a builtin, never a closure.
     """
-    tokens = [t for t in tokenize.generate_tokens(io.StringIO(unit.source).readline)
-              if t.type in (tokenize.NAME, tokenize.OP)]
+    tokens = _tokens(unit)
     own = set(unit.names)
     for k, token in enumerate(tokens):
         after = tokens[k + 1].string if k + 1 < len(tokens) else ""

@@ -74,8 +74,7 @@ def plays_in_place(stmts: list[n.Stmt]) -> bool:
     return True
 
 
-
-def reads_locals(line: str) -> bool:
+def _line_reads_locals(line: str) -> bool:
     """Whether a generated line reads or hands on ``L``; a line made a comment or a ``pass`` runs nothing."""
     code = line.lstrip()
     return not code.startswith(("#", "pass  #")) and READS_LOCALS.search(code) is not None
@@ -86,9 +85,11 @@ def drop_late_binds(body: Body, start: int) -> None:
     the loop (``Body.late_binds``) reads ``L``, those do nothing, since the step's locals are dropped at its
     end, and become a ``pass``."""
     late = [k for k in body.late_binds if k >= start]
-    if late and not any(reads_locals(line) for k, line in enumerate(body.lines[start:], start) if k not in late):
+    if late and not any(_line_reads_locals(line) for k, line in enumerate(body.lines[start:], start)
+                        if k not in late):
         for k in late:
             body.pass_instead(k, "nothing after it reads the name")
+
 
 class DirectCompiler(DirectDecisions):
     """Writes the direct function of each step and procedure (see the module's docstring)."""
@@ -173,7 +174,7 @@ class DirectCompiler(DirectDecisions):
             if proc is not None:
                 body.line("st.stack.pop()")
             drop_late_binds(body, made + 1)
-            if not any(reads_locals(line) for line in body.lines[made + 1:]):
+            if not any(_line_reads_locals(line) for line in body.lines[made + 1:]):
                 body.comment_out(made)      # nothing of this step reads its locals: no dict to make
             if not any(_READS_DEPTH.search(line) for line in body.lines[depth + 1:]):
                 body.comment_out(depth)     # nor the depth of the stack where it started

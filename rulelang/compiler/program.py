@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Callable
 
 from .. import nodes as n
 from ..errors import Span
-from .codegen import FRAME_LOCALS, READS_LOCALS, Body, Unit, build, guarded_lines
+from .codegen import FRAME_LOCALS, READS_LOCALS, Body, Unit, assemble, build, guarded_lines
 from .source_expr import ExprSource
 from .source_stmt import StmtSource
 
@@ -77,11 +77,11 @@ class Program:
         ``known`` sets (known to be false) are not asked; where not, ``known`` is never set, and no line
         tests it. Its unit comes third, for what it reads."""
         u = self._first_true_unit(exprs, gated=False)
-        function = build(u)             # what it reads is read from its source, which building gives
+        assemble(u)                     # what it reads is read from its source
         kept = keeps(u)
         if kept:
             u = self._first_true_unit(exprs, gated=True)
-            function = build(u)
+        function = build(u)
         self.units.append((_where(exprs[0].span if exprs else None), u))
         return function, kept, u
 

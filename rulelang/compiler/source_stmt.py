@@ -150,9 +150,10 @@ class StmtSource:
         out.line(f"{v} = ({self.e(s.target, out)}) {sign} ({self.e(s.value, out)})", s.span)
         step = _count_literal(s.value) if _is_counter(s.target) else None
         growing = sign == "+" and step is not None
+        shrinking = sign == "-" and step is not None and step <= limit
         # a counter (0 to the limit) plus a number of 0 or more can only pass the top of the range; less a
         # number from 0 to the limit, it cannot leave the range (it may go below 0: the store clamps it)
-        if sign == "+" or step is None or step > limit:
+        if not shrinking:
             out.line(f"if {v} > {limit}:" if growing else f"if not -{limit} <= {v} <= {limit}:", s.span)
             with out.indented():
                 out.line(f"_too_big_now({v}, {limit}, {out.unit.constant(s.span)})", s.span)
