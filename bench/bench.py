@@ -14,6 +14,11 @@ in a tenth of one, so one quiet moment sets its best. A second figure, ``interle
 simulator's own game function is loaded into this process and both sides take turns every few games (the
 same count for each, about 50 ms of rulelang's games), hundreds of times, so a moment's load falls on both
 alike; the ratio is of their whole times, with the middle half of the turns' own ratios beside it.
+
+rulelang's games are played as `rulelang simulate` plays random games: without their history
+(``Game.new_state(history=False)``: the log keeps the start, the choices, the cards played and the rare
+events, all a replay needs, and no record of each step, change, move and roll). The interleaved figure is
+also given for games that keep their whole history, as `run`, the scenarios and the adapters play them.
 """
 from __future__ import annotations
 
@@ -43,8 +48,9 @@ GAME_FUNCTIONS = {"jacks_friends": ("play", (True,)), "flapjacks": ("play_game",
 INTERLEAVED_CHUNK = {"jacks_friends": 200, "flapjacks": 16}
 
 
-def games_per_second(game, players: int, count: int) -> tuple[float, float, float]:
-    """(games/s, mean turns, player turns/s) over seeds 0..count-1.
+def games_per_second(game, players: int, count: int, history: bool = False) -> tuple[float, float, float]:
+    """(games/s, mean turns, player turns/s) over seeds 0..count-1, played as `rulelang simulate` plays
+    random games (without their history, unless ``history``).
 
     One random agent plays every game of the run, as the hand-written simulators draw every game from one
     ``random.Random``: a new agent per game would add the seeding of a Mersenne Twister (about 4 us, 3% of a
@@ -54,7 +60,7 @@ def games_per_second(game, players: int, count: int) -> tuple[float, float, floa
     agent = RandomAgent(0)
     start = time.perf_counter()
     for seed in range(count):
-        state = play_new(game, players, seed, agent)
+        state = play_new(game, players, seed, agent, history=history)
         turns += state.turn
     took = time.perf_counter() - start
     return count / took, turns / count, turns / took
@@ -85,25 +91,34 @@ def simulator_game(folder: Path | None, name: str) -> Callable[[int, random.Rand
     return lambda players, rng: play(players, rng, *extras)
 
 
-def interleaved(game, play, players: int, chunk: int, turns: int) -> tuple[float, float, float]:
-    """(ratio of whole times, first and third quartile of the turns' own ratios): rulelang's games and the
-    simulator's, ``chunk`` at a time each, taking turns ``turns`` times; rulelang's seeds go on from turn to
-    turn, the simulator draws every game from one ``random.Random`` as its main loop does."""
+def interleaved(game, play, players: int, chunk: int, turns: int) -> dict[bool, tuple[float, float, float]]:
+    """For rulelang's games without history (False) and with it (True): (ratio of whole times, first and third
+    quartile of the turns' own ratios). Each turn plays ``chunk`` games of each, then as many of the
+    simulator, ``turns`` times; rulelang's seeds go on from turn to turn, the simulator draws every game from
+    one ``random.Random`` as its main loop does."""
     agent, rng, clock = RandomAgent(0), random.Random(0), time.perf_counter
-    ours = theirs = 0.0
-    ratios = []
+    ours, theirs = {False: 0.0, True: 0.0}, 0.0
+    ratios: dict[bool, list[float]] = {False: [], True: []}
     for k in range(turns):
+        took = {}
+        for history in (False, True):
+            start = clock()
+            for seed in range(k * chunk, (k + 1) * chunk):
+                play_new(game, players, seed, agent, history=history)
+            took[history] = clock() - start
         start = clock()
-        for seed in range(k * chunk, (k + 1) * chunk):
-            play_new(game, players, seed, agent)
-        middle = clock()
         for _ in range(chunk):
             play(players, rng)
-        end = clock()
-        ours, theirs = ours + middle - start, theirs + end - middle
-        ratios.append((middle - start) / (end - middle))
-    low, _, high = statistics.quantiles(ratios, n=4)
-    return ours / theirs, low, high
+        hand = clock() - start
+        theirs += hand
+        for history, spent in took.items():
+            ours[history] += spent
+            ratios[history].append(spent / hand)
+    figures = {}
+    for history in (False, True):
+        low, _, high = statistics.quantiles(ratios[history], n=4)
+        figures[history] = (ours[history] / theirs, low, high)
+    return figures
 
 
 def validate_time(path: Path, repeats: int = 3) -> float:
@@ -162,9 +177,11 @@ def main() -> None:
                   f"   {best[2]:9.0f} turns/s   (best of {args.rounds} x {count} games; median "
                   f"{statistics.median(r[0] for r in rates):.0f}){ratio}")
             if play is not None:
-                whole, low, high = interleaved(game, play, players, INTERLEAVED_CHUNK[name], args.turns)
-                print(f"             interleaved in this process, {args.turns} x {INTERLEAVED_CHUNK[name]} games "
-                      f"each side: x{whole:.2f} the time (the turns' middle half x{low:.2f}-x{high:.2f})")
+                figures = interleaved(game, play, players, INTERLEAVED_CHUNK[name], args.turns)
+                for history, label in ((False, "interleaved in this process"), (True, "with the whole history")):
+                    whole, low, high = figures[history]
+                    print(f"             {label:27}, {args.turns} x {INTERLEAVED_CHUNK[name]} games each side: "
+                          f"x{whole:.2f} the time (the turns' middle half x{low:.2f}-x{high:.2f})")
 
 
 if __name__ == "__main__":

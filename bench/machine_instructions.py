@@ -35,7 +35,7 @@ sys.path[:0] = [{root!r}, {bench!r}]
 import rulelang, bench
 game = rulelang.load_game({path!r})
 if {count}:
-    bench.games_per_second(game, {players}, {count})
+    bench.games_per_second(game, {players}, {count}, history={history})
 """
 
 
@@ -58,10 +58,10 @@ def per_game(runs: list[list[str]], count: int, cwd: Path | None = None) -> floa
     return (some - none) / count
 
 
-def rulelang_side(game: str, players: int, count: int) -> float:
+def rulelang_side(game: str, players: int, count: int, history: bool = False) -> float:
     def command(n: int) -> list[str]:
         code = RULELANG.format(root=str(ROOT), bench=str(ROOT / "bench"), path=str(ROOT / "games" / game),
-                               count=n, players=players)
+                               count=n, players=players, history=history)
         return [sys.executable, "-c", code]
     return per_game([command(0), command(count)], count)
 
@@ -78,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=60, help="games per measurement (each side)")
     parser.add_argument("--players", type=int, nargs="+", default=[4])
     parser.add_argument("--only", choices=sorted(GAMES))
+    parser.add_argument("--history", action="store_true",
+                        help="rulelang's games keep their whole history (default: as `simulate` plays random games)")
     parser.add_argument("--baselines", type=Path, default=ROOT.parent / "shared" / "baselines",
                         help="folder of the hand-written simulators (default: shared/baselines beside the checkout)")
     args = parser.parse_args(argv)
@@ -86,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     for game in [args.only] if args.only else sorted(GAMES):
         for players in args.players:
-            ours = rulelang_side(game, players, args.games)
+            ours = rulelang_side(game, players, args.games, args.history)
             line = f"{game:14s} {players} players: rulelang {ours / 1e6:7.3f} M instructions a game"
             if (args.baselines / GAMES[game][0]).is_file():
                 theirs = simulator_side(args.baselines, game, players, args.games)

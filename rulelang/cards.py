@@ -50,7 +50,8 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
     loc[card] = dest
     if st.revealed:
         forget_revealed(st, card)
-    st.log.append((records.moved, st.turn, card, src, dest, how))
+    if st.history:
+        st.log.append((records.moved, st.turn, card, src, dest, how))
     sdecl, sowner = places[src]
     if sdecl is not ddecl:
         game = st.game
@@ -72,7 +73,8 @@ def _clear_card_counters(st: State, card: int) -> None:
     """Counters on a card travel with it between zones of one kind and fall off otherwise."""
     h = st.game.player_holder + st.n + card
     st.counters[h] = [0] * len(st.counters[h])     # move_card calls this only for a card holding some
-    st.log.append((records.cleared, st.turn, h))
+    if st.history:
+        st.log.append((records.cleared, st.turn, h))
 
 
 def _evict_slot(st: State, card: int, dest: int) -> None:

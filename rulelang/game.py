@@ -284,7 +284,7 @@ class Game:
 
     def new_state(self, players: int, seed: int = 0, observer: Callable | None = None,
                   before_first_turn: bool = False, ask_single_options: bool | None = None,
-                  chance: list[int] | None = None) -> State:
+                  chance: list[int] | None = None, history: bool = True) -> State:
         """A new game for ``players`` seats, played until its first decision.
 
         ``ask_single_options`` (default: the game's `ask_single_options`) asks every decision, even one with a
@@ -295,8 +295,12 @@ class Game:
         turn 1 played (``resume()`` goes on): tools set up positions there.
         ``chance``, a list of outcomes, answers the random draws in order instead of the seed's
         generator; a draw with none left raises ``chance.ChanceNeeded`` (see rulelang/chance.py).
+        ``history=False`` keeps in the log only what a replay needs (records.py): the start, every choice, every
+        card played or answered, and the rare events of the game's course (phases, shuffles, reveals, the end),
+        without a record of each step, turn, change, move and roll. Simulations that read none of those run
+        faster so; the game itself, its dice and its choices are the same.
         """
-        return start_game(self, players, seed, observer, before_first_turn, ask_single_options, chance)
+        return start_game(self, players, seed, observer, before_first_turn, ask_single_options, chance, history)
 
 
 def assign_roles(roles: list[dict], n: int) -> list[str]:

@@ -225,6 +225,25 @@ def replay(game: Game, events: list[dict]) -> State:
     return check.state
 
 
+def play_again(game: Game, events: list[dict]) -> State:
+    """The game a log stands for, played again with its whole history from its `started` event and its
+    choices alone: what a log of a game without history (``Game.new_state(history=False)``) is for.
+
+    Nothing else of the log is read, so nothing else is checked; ``replay`` checks a whole log.
+    """
+    if not events or not isinstance(events[0], dict) or events[0].get("type") != "started":
+        raise RulelangError("an event log starts with a 'started' event")
+    start = events[0]
+    state = game.new_state(start["players"], start["seed"])
+    seats = {player_name(p): p for p in range(state.n)}
+    for event in events[1:]:
+        if isinstance(event, dict) and event.get("type") == "chose":
+            if event.get("player") not in seats:
+                raise RulelangError(f"a choice of no player of this game: {_shown(event)}")
+            state.apply(event["option"], seats[event["player"]])
+    return state
+
+
 def _shown(value: Any) -> str:
     """An event or words, as a report quotes them."""
     if value is None:

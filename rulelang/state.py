@@ -46,14 +46,15 @@ _FIXTURES = ("dice_script", "halt", "chance")
 #: Never saved either: ``autopick``, an agent that answers every decision in place (protocol.ask, agents.play_out),
 #: and ``picks_left``, how many more decisions a play-out allows (interpreter.run_within counts those taken in place);
 #: ``end_known``, the end conditions known to be false (a bit each) while nothing they read changes (None: none;
-#: compiler/derived.py).
+#: compiler/derived.py); ``history``, whether the log keeps the game's whole history or only what a replay needs
+#: (``Game.new_state``; a copy keeps it, a saved game always has it).
 
 
 class State(DecisionProtocol):
     """One game in progress: plain data plus a reference to its compiled game."""
 
     __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "ask_single",
-                                        "autopick", "picks_left", "end_known", "tables")
+                                        "autopick", "picks_left", "end_known", "tables", "history")
 
     # -- chance ---------------------------------------------------------------
 
@@ -240,10 +241,12 @@ class State(DecisionProtocol):
     # -- coming to be: a new game, a copy, a saved game -------------------------------
 
     @classmethod
-    def start(cls, game: Game, lay: Layout, seed: int, observer: Callable | None, ask_single: bool) -> State:
+    def start(cls, game: Game, lay: Layout, seed: int, observer: Callable | None, ask_single: bool,
+              history: bool = True) -> State:
         """A game before anything happens: every card in its starting zone, the turn loop about to run."""
         st = cls.__new__(cls)
         st.game = game
+        st.history = history
         st.lay = lay
         st.n = lay.n
         st.tables = card_tables(game, lay.n)
@@ -278,7 +281,7 @@ class State(DecisionProtocol):
     def copy(self) -> "State":
         new = State.__new__(State)
         new.game, new.lay, new.n, new.seed, new.rng = self.game, self.lay, self.n, self.seed, self.rng
-        new.ask_single = self.ask_single
+        new.ask_single, new.history = self.ask_single, self.history
         new.tables = self.tables
         new.counters = list(map(list.copy, self.counters))      # row by row, without a Python loop
         new.vars = list(map(list.copy, self.vars))
@@ -309,8 +312,12 @@ class State(DecisionProtocol):
     def _fields(self) -> dict:
         """The saved fields, live (not copied): for dumps, which only reads them.
 
-        ``revealed`` is left out while empty, so states of games without reveals save as before.
+        ``revealed`` is left out while empty, so states of games without reveals save as before. A game
+        without its history cannot be saved: a saved game is checked by replaying its whole log (saves.py).
         """
+        if not self.history:
+            raise RulelangError("this game keeps only what a replay needs (history=False), so it cannot be saved",
+                                hint="start it with history (the default) to save it")
         fields = {name: getattr(self, name) for name in _FIELDS} | {"game": self.game.name}
         fields["stack"] = [frame.saved() for frame in self.stack]
         if not self.revealed:
@@ -345,6 +352,7 @@ class State(DecisionProtocol):
         st.lay = game.layout(st.n)
         st.tables = card_tables(game, st.n)
         st.ask_single = game.ask_single_options
+        st.history = True
         st.dice_script = []
         st.halt = None
         st.chance = None
@@ -389,7 +397,8 @@ def set_counter(st: State, h: int, c: int, v: int) -> None:
     row = st.counters[h]
     if row[c] != v:
         row[c] = v
-        st.log.append((_COUNTER_SET, st.turn, h, c, v))
+        if st.history:
+            st.log.append((_COUNTER_SET, st.turn, h, c, v))
 
 
 _COUNTER_SET = records.set_counter
@@ -400,5 +409,6 @@ def set_player_var(st: State, p: int, vi: int, v: Any) -> None:
     row = st.vars[p]
     if row[vi] != v:
         row[vi] = v
-        st.log.append((records.set_var, st.turn, p, vi, v))
+        if st.history:
+            st.log.append((records.set_var, st.turn, p, vi, v))
 

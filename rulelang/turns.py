@@ -28,7 +28,7 @@ _RANDOM = FirstSeat.RANDOM
 
 
 def start_game(game: Game, players: int, seed: int, observer: Callable | None, before_first_turn: bool,
-               ask_single_options: bool | None, chance: list[int] | None = None) -> State:
+               ask_single_options: bool | None, chance: list[int] | None = None, history: bool = True) -> State:
     """A new game for ``players`` seats, played until its first decision (see ``Game.new_state``)."""
     if not game.min_players <= players <= game.max_players:
         raise RulelangError(
@@ -38,7 +38,7 @@ def start_game(game: Game, players: int, seed: int, observer: Callable | None, b
     if missing:
         raise RulelangError(f"table '{missing[0]}' has no row for {players} players")
     ask_single = game.ask_single_options if ask_single_options is None else bool(ask_single_options)
-    st = State.start(game, lay, seed, observer, ask_single)
+    st = State.start(game, lay, seed, observer, ask_single, history)
     if chance is not None:
         st.chance = list(chance)
     first = game.phases[0]
@@ -123,7 +123,8 @@ def begin_turn(phase: Phase) -> Callable:
             if st.turn > limit:
                 raise RuleError(f"the game did not end within {limit} turns",
                                 hint=f"seed {st.seed}: check the end conditions, or raise the limit")
-            st.log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
+            if st.history:
+                st.log.append((records.turn, st.turn, st.active) if seat else (records.turn, st.turn))
             if not whole:
                 return None         # its steps start one by one
             if phase.in_place(st):  # as turn_in_place plays it, without its call and its questions each turn
@@ -221,7 +222,8 @@ def call_step(name: str, proc: int | Fn, seat: bool, fire: Op | None = None, dir
             return True
         if st.observer is not None:    # tests and tools watch the game between steps
             st.observer(st, name)
-        st.log.append((step_record, st.turn, name))
+        if st.history:
+            st.log.append((step_record, st.turn, name))
         local = {"me": st.active} if seat else {}
         if inline is not None:
             return inline(st, local)

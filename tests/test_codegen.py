@@ -37,9 +37,10 @@ import record  # noqa: E402  (the fingerprint of a game: decisions offered and t
 OWN_NAMES = {"st", "L", "fr", "error", "_blame", "_line_spans", "q", *HELPERS}
 MADE_UP = re.compile(r"^(_[a-z]+\d*|expression|statements|instruction|direct|turn|aggregate\d+|function\d+)$")
 #: The attributes generated code reads: the state's own fields, a frame's locals and pc, list methods, and the
-#: protocol's answers in place (a number chosen, a branch, secret choices among fixed options), and whose turn it is
-#: (a whole turn played in place).
-STATE_FIELDS = {"counters", "vars", "zones", "lay", "turn", "n", "out", "work", "log", "loc", "stack", "append", "get",
+#: protocol's answers in place (a number chosen, a branch, secret choices among fixed options), whose turn it is
+#: (a whole turn played in place), and whether the game keeps its history (records are appended only then).
+STATE_FIELDS = {"counters", "vars", "zones", "lay", "turn", "n", "out", "work", "log", "history", "loc", "stack",
+                "append", "get",
                 "role_players", "team_players", "roles", "tables", "locals", "pc", "fired", "number_in_place",
                 "branch_in_place", "same_answers_in_place", "active", "pop"}
 

@@ -40,6 +40,12 @@ class AgentError(RulelangError):
     """An agent failed or answered something that is not an option."""
 
 
+def all_blind(agents: list[Any]) -> bool:
+    """Whether every agent chooses by the number of options alone (``pick_index``): none of them reads anything
+    of the game, so a game played by them need not keep its history for them (``Game.new_state``)."""
+    return all(_blind_pick(agent) is not None for agent in agents)
+
+
 def _blind_pick(agent: Any) -> Callable[[int, int], int] | None:
     """The agent's ``pick_index``, unless a subclass overrides how it chooses below where pick_index is defined.
 
@@ -170,14 +176,15 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
 
 
 def play_new(game: Game, players: int, seed: int, agents: list[Any] | Any,
-             max_decisions: int = 1_000_000) -> State:
+             max_decisions: int = 1_000_000, history: bool = True) -> State:
     """A new game played to its end: the game ``play_out(game.new_state(players, seed), agents)`` plays.
 
     The game stops before turn 1's first step instead of at its first decision, so that agents that
     pick by count alone are asked in place from the first decision on, and turn 1 is played in place
-    too (compiler/direct.py); the simulations use it.
+    too (compiler/direct.py); the simulations use it. ``history=False``: the log keeps only what a replay
+    needs (``Game.new_state``).
     """
-    return play_out(game.new_state(players, seed, before_first_turn=True), agents, max_decisions)
+    return play_out(game.new_state(players, seed, before_first_turn=True, history=history), agents, max_decisions)
 
 
 def _decision_limit(count: int, state: State | None) -> DecisionLimit:

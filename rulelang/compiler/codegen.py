@@ -176,6 +176,11 @@ class Body:
         self.lines.append("    " * self.depth + text)
         self.unit.spans.setdefault(self.index, {})[len(self.lines)] = span
 
+    def record(self, entry: str, span: Span | None = None, note: str = "") -> None:
+        """A line appending ``entry`` to the log when the game keeps its history (``State.history``): the records
+        of the game's course, which a game that keeps only what a replay needs leaves out (records.py)."""
+        self.line(f"if st.history: st.log.append({entry}){note}", span)
+
     def comment_out(self, index: int) -> None:
         """Line ``index`` (from 0) kept as a comment, not run: the lines after it keep their numbers (the line table)."""
         self._rewrite(index, "# {}")
@@ -264,9 +269,10 @@ def blame(error: BaseException, line_spans: dict[int, Span | None]) -> BaseExcep
 
 
 #: The state's lists that generated code reads most and nothing reassigns while a game is played (their items
-#: change; the lists stay), each with the local a direct function may read it into once (``hoist_state_lists``).
-STATE_LISTS = {"counters": "_counters", "vars": "_vars", "zones": "_zones", "log": "_log"}
-_STATE_LIST = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|\bst\.(counters|vars|zones|log)\b""")
+#: change; the lists stay), each with the local a direct function may read it into once (``hoist_state_lists``);
+#: and whether the game keeps its history, which is set as the game starts.
+STATE_LISTS = {"counters": "_counters", "vars": "_vars", "zones": "_zones", "log": "_log", "history": "_history"}
+_STATE_LIST = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|\bst\.(counters|vars|zones|log|history)\b""")
 
 
 #: The players of a role, as generated code reads them (source_expr.py, direct.py): the layout's lists, the same

@@ -157,10 +157,10 @@ class DirectCompiler(DirectDecisions):
         for k, (name, parts, proc) in enumerate(steps):
             self.sc.place = parts.place
             if k == 0:
-                body.line(f"st.log.append(({step}, st.turn, {name!r}))")
+                body.record(f"({step}, st.turn, {name!r})")
             else:       # in the turn of the entry before it: one record for every turn (records.later_step)
                 record = u.constant((records.later_step, name), f"the record of step {name!r}")
-                body.line(f"st.log.append({record})   # step {name!r}")
+                body.record(record, note=f"   # step {name!r}")
             made = len(body.lines)
             body.line("L = {'me': _me}" if seat else "L = {}")
             if proc is not None:

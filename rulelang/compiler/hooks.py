@@ -326,7 +326,8 @@ class HookStatements:
                      "player": None if p is None else NAMES[p]}
             if owner is not None:
                 event["for"] = None if q is None else NAMES[q]
-            st.log.append(event)
+            if st.history:
+                st.log.append(event)
             where = [len(st.stack) - 1, None, var]
             for proc in after:
                 st.fired.append(Frame(proc, 0, {"me": q, "roller": p, "$roll": where}))
@@ -357,7 +358,8 @@ def _changed(st: State, L: dict, var: str, die: str, how: str, rolled: list[int]
     event = {"type": "roll_changed", "turn": st.turn, "die": die, "how": how, "faces": rolled}
     if fresh:
         event["rolled"] = fresh
-    st.log.append(event)
+    if st.history:
+        st.log.append(event)
 
 
 def goto(label: Label) -> Callable:

@@ -119,7 +119,7 @@ class StmtSource:
         out.line(f"if {row}[{counter}] != {value}:", span)
         with out.indented():
             out.line(f"{row}[{counter}] = {value}", span)
-            out.line(f"st.log.append((_counter_set, st.turn, {holder}, {counter}, {value}))", span)
+            out.record(f"(_counter_set, st.turn, {holder}, {counter}, {value})", span)
 
     def set_player_var(self, player: str, name: str, value: str, span, out: Body) -> None:
         """state.set_player_var written out in place (the commonest change of all): player, then value, once each."""
@@ -131,7 +131,7 @@ class StmtSource:
         out.line(f"if {row}[{vi}] != {v}:", span)
         with out.indented():
             out.line(f"{row}[{vi}] = {v}", span)
-            out.line(f"st.log.append((_set_var, st.turn, {p}, {vi}, {v}))", span)
+            out.record(f"(_set_var, st.turn, {p}, {vi}, {v})", span)
 
     def g_Assign(self, s: n.Assign, out: Body) -> None:
         target = s.target
@@ -196,7 +196,7 @@ class StmtSource:
                 out.line(f"    _too_big_now(st.counters[{z}][{c}] + {k}, {limit}, {u.constant(span)})", span)
                 out.line(f"st.counters[{a}][{c}] = {have} - {k}", span)
                 out.line(f"st.counters[{z}][{c}] += {k}", span)
-                out.line(f"st.log.append((_transferred, st.turn, {c}, {k}, {a}, {z}))", span)
+                out.record(f"(_transferred, st.turn, {c}, {k}, {a}, {z})", span)
 
     # -- cards and dice ------------------------------------------------------------------------
 
@@ -226,7 +226,7 @@ class StmtSource:
         out.line(f"L[{s.var!r}] = {rolled} = _roll_dice(st, max(0, {self.e(s.amount, out)}), {faces})", s.span)
         self.xs.keep(s.var, rolled)
         out.line(f"{who} = {roller}", s.span)
-        out.line(f"st.log.append((_rolled, st.turn, {die!r}, {rolled}, {who}))", s.span)
+        out.record(f"(_rolled, st.turn, {die!r}, {rolled}, {who})", s.span)
         out.line(f"_end_roll_durations(st, {die!r}, {who})", s.span)
         return True
 

@@ -310,7 +310,8 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                     raise too_big(st.counters[z][c] + k, limit, span)
                 st.counters[a][c] = have - k
                 st.counters[z][c] += k
-                st.log.append((records.transferred, st.turn, c, k, a, z))
+                if st.history:
+                    st.log.append((records.transferred, st.turn, c, k, a, z))
         return move
 
     def f_MoveCards(self, s: n.MoveCards) -> Fn:
@@ -358,7 +359,8 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         def roll(st, L):
             L[var] = rolled = roll_dice(st, max(0, amount(st, L)), faces)
             who = roller(st, L)
-            st.log.append((records.rolled, st.turn, die, rolled, who))
+            if st.history:
+                st.log.append((records.rolled, st.turn, die, rolled, who))
             end_roll_durations(st, die, who)
         return roll
 
@@ -370,9 +372,10 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         def roll(st, L):
             L[var] = rolled = roll_dice(st, max(0, amount(st, L)), faces)
             who, whose = roller(st, L), owner(st, L)
-            st.log.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
-                              "player": None if who is None else NAMES[who],
-                              "for": None if whose is None else NAMES[whose]})
+            if st.history:
+                st.log.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
+                               "player": None if who is None else NAMES[who],
+                               "for": None if whose is None else NAMES[whose]})
             end_roll_durations(st, die, whose)
         return roll
 

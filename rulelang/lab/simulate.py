@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..agents import make_agent, parse_agent, play_out
-from ..agents.play import DecisionLimit
+from ..agents.play import DecisionLimit, all_blind
 from ..engine import Game, State
 from ..errors import RuleError, RulelangError
 from ..records import cards_played, first_seat
@@ -81,8 +81,10 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
     record = GameRecord(index, seed)
     state: State | None = None
     try:
-        state = game.new_state(batch.players, seed, before_first_turn=True)    # played in place from the start (play_new)
         agents = [make_agent(name, batch_seed(seed, seat)) for seat, name in enumerate(batch.agents)]
+        # played in place from the start (play_new); agents that read nothing of the game (random ones) need
+        # none of its history, and the statistics read only what a game without it keeps (records.py)
+        state = game.new_state(batch.players, seed, before_first_turn=True, history=not all_blind(agents))
         _play(state, agents)
     except RulelangError as error:
         record.error = _located(error, state or getattr(error, "state", None), batch, record)

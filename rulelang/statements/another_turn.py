@@ -30,5 +30,6 @@ class AnotherTurn(n.Stmt):
             if p is None:
                 raise RuleError("the player who takes another turn is none")
             st.next_player = p
-            st.log.append((records.another_turn, st.turn, p))
+            if st.history:
+                st.log.append((records.another_turn, st.turn, p))
         b.emit(op, self.span)

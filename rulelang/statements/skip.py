@@ -40,6 +40,7 @@ class Skip(n.Stmt):
 
 def skip_turn(st: State, p: int | None) -> None:
     """P skips a turn: recorded, and on P's own turn in seat order the turn ends here."""
-    st.log.append((records.skipped, st.turn, p))
+    if st.history:
+        st.log.append((records.skipped, st.turn, p))
     if st.game.phases[st.phase].by_seat and p == st.active:
         end_turn(st)
