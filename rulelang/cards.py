@@ -209,9 +209,8 @@ def shuffle_zone(st: State, zid: int) -> None:
     st.end_known = None               # an end check may read the order (first, last): asked again
     cards = st.zones[zid]
     spend(st, len(cards))
-    draw = st.randbelow
-    for i in range(len(cards) - 1, 0, -1):
-        j = draw(i + 1)
+    last = len(cards) - 1
+    for i, j in zip(range(last, 0, -1), st.draws_below(range(last + 1, 1, -1))):     # Fisher-Yates
         cards[i], cards[j] = cards[j], cards[i]
     st.log.append({"type": "shuffled", "turn": st.turn, "zone": st.lay.zone_labels[zid]})
 

@@ -1,8 +1,8 @@
 """Chance points: every random draw of a game as an explicit node with its outcomes and their odds.
 
 All of a game's randomness comes from one place, ``State.randbelow(n)``: dice (a face of a
-die of f faces is ``randbelow(f) + 1``), shuffles (Fisher-Yates: one draw per card), a
-random first player. Normally the seeded generator answers. With a chance *script* on the
+die of f faces is ``randbelow(f) + 1``), shuffles (Fisher-Yates: one draw per card, worked out
+at once by ``State.draws_below``, which draws one by one here), a random first player. Normally the seeded generator answers. With a chance *script* on the
 state (``state.chance``, a list of outcomes; a fixture, never saved) each draw takes the next
 outcome instead, and a draw with none left stops the transition with ``ChanceNeeded``:
 a chance point of ``n`` equally likely outcomes (0..n-1).

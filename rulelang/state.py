@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import marshal
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from . import fixtures
 from .cards import card_tables
@@ -86,6 +86,17 @@ class State(DecisionProtocol):
             ahead = self._draw_ahead()
         self._drawn += 1
         return (ahead.pop() * n) >> 64
+
+    def draws_below(self, bounds: Sequence[int]) -> list[int]:
+        """A number below each of ``bounds``, in order: what ``randbelow`` gives for them one by one, worked out
+        at once (a shuffle's draws, a call fewer each). With explicit chance each is still a draw of its own."""
+        if self.chance is not None or not bounds:
+            return [self.randbelow(n) for n in bounds]
+        start = self.rng
+        raw = outputs(start, len(bounds))           # the last first
+        raw.reverse()
+        self.rng = (start + len(bounds) * STEP) & MASK64
+        return [(x * n) >> 64 for x, n in zip(raw, bounds)]
 
     def _draw_ahead(self) -> list[int]:
         """The next ``BATCH`` raw outputs, from the exact state (``rng.outputs``); none is ``()``."""

@@ -127,6 +127,22 @@ def test_the_batched_stream_is_splitmix64_draw_for_draw(start: int, bounds: list
         assert twin.rng == end
 
 
+@settings(max_examples=40, deadline=None)
+@given(start=st.integers(min_value=0, max_value=2**64 - 1), before=st.integers(min_value=0, max_value=300),
+       bounds=st.lists(st.integers(min_value=1, max_value=2**64), max_size=300))
+def test_many_draws_at_once_are_the_draws_one_by_one(start: int, before: int, bounds: list[int]) -> None:
+    """``draws_below`` (a shuffle's draws) gives what ``randbelow`` gives for each bound in turn, from any
+    point of the stream (among the single draws or inside a batch), and leaves the stream where they would."""
+    one_by_one, at_once = (rulelang.load_game("examples/pig").new_state(players=2, seed=0) for _ in range(2))
+    for state in (one_by_one, at_once):
+        state.rng = start
+        for _ in range(before):
+            state.randbelow(6)
+    assert at_once.draws_below(bounds) == [one_by_one.randbelow(n) for n in bounds]
+    assert at_once.rng == one_by_one.rng
+    assert at_once.randbelow(1000) == one_by_one.randbelow(1000)
+
+
 @pytest.mark.parametrize("count", [1, 3, 128, 300])
 def test_outputs_packed_in_lanes_are_the_outputs_one_at_a_time(count: int) -> None:
     for start in (0, 1, 2**64 - 1, 0x9E3779B97F4A7C15 * 7 % 2**64):
