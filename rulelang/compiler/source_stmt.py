@@ -18,7 +18,7 @@ from ..visitors import Dispatch
 from .. import statements as homes  # noqa: F401  (their node classes exist before the table at the end)
 from .codegen import FRAME_PC, READS_LOCALS, Body
 from .expressions import local_name
-from ..check_types import PLAYER
+from ..check_types import CARD, PLAYER
 from ..refs import RefKind
 
 if TYPE_CHECKING:
@@ -201,17 +201,27 @@ class StmtSource:
     # -- cards and dice ------------------------------------------------------------------------
 
     def g_MoveCards(self, s: n.MoveCards, out: Body) -> None:
-        z, c = out.unit.temp("z"), out.unit.temp("c")
+        z = out.unit.temp("z")
         out.line(f"{z} = {self.e(s.dest, out)}", s.span)
-        out.line(f"for {c} in {self.xs.as_cards(s.cards, out.unit)}:", s.span)
-        with out.indented():
+        with self.each_card(s.cards, s.span, out) as c:
             out.line(f"_move_card(st, {c}, {z})", s.span)
 
     def g_Discard(self, s: n.Discard, out: Body) -> None:
-        c = out.unit.temp("c")
-        out.line(f"for {c} in {self.xs.as_cards(s.cards, out.unit)}:", s.span)
-        with out.indented():
+        with self.each_card(s.cards, s.span, out) as c:
             out.line(f"_discard_card(st, {c})", s.span)
+
+    @contextmanager
+    def each_card(self, cards: n.Expr, span, out: Body) -> Iterator[str]:
+        """The lines written inside run for each card of ``cards``, named by the variable given: a loop over a
+        list of cards, a test for one card (none: nothing)."""
+        c = out.unit.temp("c")
+        if cards.type == CARD:
+            out.line(f"{c} = {self.e(cards, out)}", span)
+            out.line(f"if {c} is not None:", span)
+        else:
+            out.line(f"for {c} in {self.xs.as_list(cards, out.unit, copy=True)}:", span)
+        with out.indented():
+            yield c
 
     def g_Draw(self, s: n.Draw, out: Body) -> None:
         out.line(f"_draw_cards(st, {self.e(s.amount, out)}, {self.e(s.source, out)}, {self.e(s.dest, out)})", s.span)
