@@ -322,8 +322,8 @@ def test_a_step_of_a_whole_turn_makes_its_locals_only_where_its_lines_read_them(
     turn = source[source.index("def turn(st):"):]
     jack = turn[turn.index("'draw a Jack card'"):turn.index("'play a card'")]
     play = turn[turn.index("'play a card'"):turn.index("'chopping roll'")]
-    assert "# L = {'me': _me}" in jack and "# _n = len(st.stack)" in jack
-    assert "\n        L = {'me': _me}" in play and "\n        _n = len(st.stack)" in play
+    assert "# L = {'me': _me}" in jack and "# _n = len(_stack)" in jack
+    assert "\n        L = {'me': _me}" in play and "\n        _n = len(_stack)" in play
     compile(turn.split("\n# from")[0], "turn", "exec")        # the comments leave valid Python
 
 

@@ -536,7 +536,7 @@ def test_a_whole_turn_reads_the_states_lists_once_and_leaves_string_literals_alo
     words, stay as they are."""
     game = spec_game(tmp_path, NAMED)
     turn = next(unit for unit in game.program.source().split("# from ") if "def turn(st):" in unit)
-    prologue = next(line.strip() for line in turn.splitlines() if line.strip().startswith("_history, _log, "))
+    prologue = next(line.strip() for line in turn.splitlines() if " = st." in line and "_log" in line)
     assert "st.counters" in prologue and "st.counters[" not in turn and "_counters[" in turn
     assert "'st.counters st.log \\'x\\''" in turn or "\"st.counters st.log 'x'\"" in turn
     state = both_ways(game, 2, 0)

@@ -270,9 +270,12 @@ def blame(error: BaseException, line_spans: dict[int, Span | None]) -> BaseExcep
 
 #: The state's lists that generated code reads most and nothing reassigns while a game is played (their items
 #: change; the lists stay), each with the local a direct function may read it into once (``hoist_state_lists``);
-#: and whether the game keeps its history, which is set as the game starts.
-STATE_LISTS = {"counters": "_counters", "vars": "_vars", "zones": "_zones", "log": "_log", "history": "_history"}
-_STATE_LIST = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|\bst\.(counters|vars|zones|log|history)\b""")
+#: the run loop's stack (changed in place: only a new state, a copy or a restored one has a new one); and whether
+#: the game keeps its history, which is set as the game starts.
+STATE_LISTS = {"counters": "_counters", "vars": "_vars", "zones": "_zones", "log": "_log", "stack": "_stack",
+               "history": "_history"}
+_STATE_LIST = re.compile(
+    r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|\bst\.(counters|vars|zones|log|stack|history)\b""")
 
 
 #: The players of a role, as generated code reads them (source_expr.py, direct.py): the layout's lists, the same

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from .. import nodes as n
 from .. import records
-from ..interpreter import Frame
+from ..interpreter import IN_PLACE_DEPTH, Frame
 from .codegen import READS_LOCALS, Body, Unit, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
 from .source_stmt import MAX_DEPTH
@@ -104,6 +104,8 @@ class DirectCompiler(DirectDecisions):
         self.register = register
         #: proc index -> its direct function (None: frames only); generated calls read it when they run
         self.table: list[Callable | None] = []
+        #: proc index -> its marker (``marker``), made once every procedure is compiled; read as ``table`` is
+        self.markers: list[Frame] = []
         #: the procedures that will have a direct function (a call to one is a Python call)
         self.direct_procs: set[int] = set()
 
@@ -298,8 +300,17 @@ class DirectCompiler(DirectDecisions):
         name = s.call.func
         proc = self.sc.ec.proc_ids[name]
         self.source.call_locals(s, list(self.sc.ec.sym.procedures[name]), out, s.span)
-        table = out.unit.constant(self.table, "the direct function of each procedure")
-        out.line(f"if _enter(st, {table}, {proc}, _local):", s.span)
+        u = out.unit
+        table = u.constant(self.table, "the direct function of each procedure")
+        # call_in_place written out for a stack below both its limits (the usual case); the call otherwise
+        out.line(f"if len(st.stack) < {min(IN_PLACE_DEPTH, self.game.call_depth)}:", s.span)
+        with out.indented():
+            out.line(f"st.stack.append({u.constant(self.markers, 'the marker of each procedure')}[{proc}])",
+                     s.span)
+            out.line(f"if {table}[{proc}](st, _local):", s.span)
+            out.line("    return True", s.span)
+            out.line("st.stack.pop()", s.span)
+        out.line(f"elif _enter(st, {table}, {proc}, _local):", s.span)
         out.line("    return True", s.span)
 
 
@@ -377,7 +388,8 @@ def compile_direct(gc, sc: StmtCompiler, program: Program, procedures: dict[int,
     for index, function in functions.items():
         dc.table[index] = function
     game.direct = dc.table
-    game.markers = [marker(game, index) for index in range(len(game.procs))]
+    dc.markers.extend(marker(game, index) for index in range(len(game.procs)))
+    game.markers = dc.markers
     return direct_steps, turns
 
 
