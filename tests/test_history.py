@@ -113,3 +113,13 @@ def test_the_labs_random_games_keep_no_history_and_count_what_games_with_it_coun
     whole = simulate.run_batch(GAMES["flapjacks"], batch)
     assert histories[40:] == [True] * 40
     assert short == whole and all(record.plays for record in short)
+
+
+def test_an_agent_that_samples_a_game_without_history_is_told_it_cannot() -> None:
+    """A sample reads what was played this turn from the history: without it, it would be wrong, so it fails."""
+    from rulelang.agents import GreedyAgent
+
+    game = GAMES["flapjacks"]
+    with pytest.raises(RulelangError, match="whole history"):
+        play_new(game, 3, 2, [GreedyAgent(1), RandomAgent(2), RandomAgent(3)], history=False)
+    assert play_new(game, 3, 2, [GreedyAgent(1), RandomAgent(2), RandomAgent(3)]).over

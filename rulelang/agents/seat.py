@@ -21,6 +21,7 @@ import weakref
 
 from ..determinize import determinize
 from ..engine import Decision, Game, Option, State, player_name
+from ..errors import RulelangError
 
 #: The game each seat looks at. A seat holds no reference to its state.
 _TABLE: "weakref.WeakKeyDictionary[Seat, State]" = weakref.WeakKeyDictionary()
@@ -89,9 +90,15 @@ class Seat:
         hold their declared initial values, the dice to come are drawn from
         ``rng``, and other players' secret choices not yet revealed are asked
         again. The sample is a new ``State``: changing it changes nothing at
-        the table.
+        the table. It reads the game's history (what was played this turn), so a game started without
+        it (``Game.new_state(history=False)``) has no samples.
         """
-        return determinize(_TABLE[self], self.player, rng)
+        state = _TABLE[self]
+        if not state.history:
+            raise RulelangError("this game keeps only what a replay needs (history=False), and a sample of it "
+                                "needs its whole history", hint="start games played by agents that sample "
+                                                                "(greedy, mcts) with history, the default")
+        return determinize(state, self.player, rng)
 
     def __repr__(self) -> str:
         return f"<Seat {self.name} of {self.game.name}>"
