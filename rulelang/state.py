@@ -89,8 +89,9 @@ class State(DecisionProtocol):
 
     def draws_below(self, bounds: Sequence[int]) -> list[int]:
         """A number below each of ``bounds``, in order: what ``randbelow`` gives for them one by one, worked out
-        at once (a shuffle's draws, a call fewer each). With explicit chance each is still a draw of its own."""
-        if self.chance is not None or not bounds:
+        at once (a shuffle's draws, a call fewer each). With explicit chance each is still a draw of its own,
+        and so is each of a few (a batch costs a few microseconds to set up: more than a few single draws)."""
+        if self.chance is not None or len(bounds) < SINGLE_DRAWS:
             return [self.randbelow(n) for n in bounds]
         start = self.rng
         raw = outputs(start, len(bounds))           # the last first
