@@ -20,10 +20,10 @@ def draws_recorded() -> Iterator[list[int]]:
         return outcome
 
     def recording_many(state: State, bounds: Sequence[int]) -> list[int]:
-        if state.chance is not None:        # one by one, through randbelow: recorded there
-            return real_many(state, bounds)
+        before = len(drawn)
         outcomes = real_many(state, bounds)
-        drawn.extend(outcomes)
+        if len(drawn) == before:            # worked out at once; drawn one by one, randbelow recorded them
+            drawn.extend(outcomes)
         return outcomes
 
     State.randbelow, State.draws_below = recording, recording_many
