@@ -2,7 +2,8 @@
 
 All of a game's randomness comes from one place, ``State.randbelow(n)``: dice (a face of a
 die of f faces is ``randbelow(f) + 1``), shuffles (Fisher-Yates: one draw per card, worked out
-at once by ``State.draws_below``, which draws one by one here), a random first player. Normally the seeded generator answers. With a chance *script* on the
+at once by ``State.draws_below``, which draws one by one here), a random first player.
+Normally the seeded generator answers. With a chance *script* on the
 state (``state.chance``, a list of outcomes; a fixture, never saved) each draw takes the next
 outcome instead, and a draw with none left stops the transition with ``ChanceNeeded``:
 a chance point of ``n`` equally likely outcomes (0..n-1).

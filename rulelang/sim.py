@@ -229,18 +229,22 @@ def play_again(game: Game, events: list[dict]) -> State:
     """The game a log stands for, played again with its whole history from its `started` event and its
     choices alone: what a log of a game without history (``Game.new_state(history=False)``) is for.
 
-    Nothing else of the log is read, so nothing else is checked; ``replay`` checks a whole log.
+    Nothing else of the log is read, so only those are checked (each as an event of the log's schema);
+    ``replay`` checks a whole log.
     """
     if not events or not isinstance(events[0], dict) or events[0].get("type") != "started":
         raise RulelangError("an event log starts with a 'started' event")
-    start = events[0]
-    state = game.new_state(start["players"], start["seed"])
+    choices = [event for event in events[1:] if isinstance(event, dict) and event.get("type") == "chose"]
+    for event in [events[0], *choices]:
+        problem = event_problem(event)
+        if problem:
+            raise RulelangError(f"not an event: {problem}")
+    state = game.new_state(events[0]["players"], events[0]["seed"])
     seats = {player_name(p): p for p in range(state.n)}
-    for event in events[1:]:
-        if isinstance(event, dict) and event.get("type") == "chose":
-            if event.get("player") not in seats:
-                raise RulelangError(f"a choice of no player of this game: {_shown(event)}")
-            state.apply(event["option"], seats[event["player"]])
+    for event in choices:
+        if event["player"] not in seats:
+            raise RulelangError(f"a choice of no player of this game: {_shown(event)}")
+        state.apply(event["option"], seats[event["player"]])
     return state
 
 

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 #: A game's first draws come one at a time; then the RNG works out this many outputs at once (rng.outputs).
 SINGLE_DRAWS, BATCH = 16, 128
+#: Fewer draws than this at once (``draws_below``) are drawn one by one: a batch costs more to set up.
+FEW_DRAWS = 16
 
 _FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
            "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "out", "revealed")
@@ -91,7 +93,7 @@ class State(DecisionProtocol):
         """A number below each of ``bounds``, in order: what ``randbelow`` gives for them one by one, worked out
         at once (a shuffle's draws, a call fewer each). With explicit chance each is still a draw of its own,
         and so is each of a few (a batch costs a few microseconds to set up: more than a few single draws)."""
-        if self.chance is not None or len(bounds) < SINGLE_DRAWS:
+        if self.chance is not None or len(bounds) < FEW_DRAWS:
             return [self.randbelow(n) for n in bounds]
         start = self.rng
         raw = outputs(start, len(bounds))           # the last first

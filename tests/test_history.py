@@ -89,9 +89,12 @@ def test_playing_again_refuses_a_log_that_is_not_one() -> None:
     game = GAMES["jacks_friends"]
     with pytest.raises(RulelangError, match="'started'"):
         play_again(game, [])
-    start = play_new(game, 4, 3, RandomAgent(3), history=False).events[0]
+    events = play_new(game, 4, 3, RandomAgent(3), history=False).events
+    choice = next(event for event in events if event["type"] == "chose")
     with pytest.raises(RulelangError, match="no player"):
-        play_again(game, [start, {"type": "chose", "player": "P9", "option": "x"}])
+        play_again(game, [events[0], {**choice, "player": "P9"}])
+    with pytest.raises(RulelangError, match="not an event"):
+        play_again(game, [events[0], {"type": "chose", "player": "P2"}])
 
 
 def test_the_labs_random_games_keep_no_history_and_count_what_games_with_it_count(monkeypatch) -> None:

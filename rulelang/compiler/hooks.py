@@ -322,11 +322,11 @@ class HookStatements:
             L = fr.locals
             L[var] = rolled = roll_dice(st, L.pop(count), faces)
             p, q = L[who]
-            event = {"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
-                     "player": None if p is None else NAMES[p]}
-            if owner is not None:
-                event["for"] = None if q is None else NAMES[q]
             if st.history:
+                event = {"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
+                         "player": None if p is None else NAMES[p]}
+                if owner is not None:
+                    event["for"] = None if q is None else NAMES[q]
                 st.log.append(event)
             where = [len(st.stack) - 1, None, var]
             for proc in after:
@@ -355,10 +355,10 @@ def _own_exprs(s: n.Stmt) -> list:
 def _changed(st: State, L: dict, var: str, die: str, how: str, rolled: list[int], fresh: int = 0) -> None:
     """Keep the changed roll and record it; ``fresh`` dice were newly rolled (scripted dice land on them)."""
     L[var] = rolled
-    event = {"type": "roll_changed", "turn": st.turn, "die": die, "how": how, "faces": rolled}
-    if fresh:
-        event["rolled"] = fresh
     if st.history:
+        event = {"type": "roll_changed", "turn": st.turn, "die": die, "how": how, "faces": rolled}
+        if fresh:
+            event["rolled"] = fresh
         st.log.append(event)
 
 
