@@ -39,6 +39,8 @@ class ChanceNeeded(Exception):
 def scripted_draw(state: "State", n: int) -> int:
     """``randbelow(n)`` for a state with a chance script: its next outcome, or a chance point."""
     script = state.chance
+    if type(script) is not list:    # not a script: a recorder of the seed's own draws (rulelang/starts.py)
+        return script.draw(n)
     if not script:
         raise ChanceNeeded(n)
     outcome = script.pop(0)

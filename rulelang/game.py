@@ -220,6 +220,9 @@ class Game:
         #: die -> (which card instances last until their owner's next roll of it, the zones they stay in)
         self.discard_after_roll: dict[str, tuple[list[bool], list[ZoneDecl]]] = {}
         self._layouts: dict[int, Layout] = {}
+        #: (seat count, single options asked, history kept) -> the settled starts of its setup (starts.py), or None
+        #: where its setup draws too much to keep them; None for all: no start is ever kept
+        self.starts: dict[tuple, Any] | None = {}
 
     def plain(self, kind: Type, value: Any) -> Any:
         """A runtime value as people and JSON see it: places, counters and cards by name."""

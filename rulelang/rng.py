@@ -84,3 +84,12 @@ def _lanes(count: int) -> tuple[int, int, int, int]:
     ramp = sum(((k + 1) * STEP) << (128 * k) for k in range(count))
     return ones, MASK64 * ones, ramp, 16 * count
 
+
+
+def draw_below(state: int, n: int) -> tuple[int, int]:
+    """One draw from ``state``: the state it moves on to, and a number below ``n`` (``State.randbelow``'s own,
+    which keeps this arithmetic inline on its hot path)."""
+    state = (state + STEP) & MASK64
+    x = ((state ^ (state >> 30)) * MIX1) & MASK64
+    x = ((x ^ (x >> 27)) * MIX2) & MASK64
+    return state, ((x ^ (x >> 31)) * n) >> 64

@@ -258,6 +258,15 @@ class State(DecisionProtocol):
     def start(cls, game: Game, lay: Layout, seed: int, observer: Callable | None, ask_single: bool,
               history: bool = True) -> State:
         """A game before anything happens: every card in its starting zone, the turn loop about to run."""
+        st = cls.blank(game, lay, seed, observer, ask_single, history)
+        st.begin_afresh()
+        return st
+
+    @classmethod
+    def blank(cls, game: Game, lay: Layout, seed: int, observer: Callable | None, ask_single: bool,
+              history: bool) -> State:
+        """A state of this game and seed with everything but its play: filled by ``begin_afresh``, or with a
+        settled start kept by rulelang/starts.py."""
         st = cls.__new__(cls)
         st.game = game
         st.history = history
@@ -265,20 +274,6 @@ class State(DecisionProtocol):
         st.n = lay.n
         st.tables = card_tables(game, lay.n)
         st.seed = seed
-        st.rng = start_state(seed)
-        st.counters, st.vars, st.zones, st.loc, st.out = lay.fresh_lists()    # worked out once per player count
-        st.stack = [Frame(game.main, 0, {})]
-        st.revealed = []              # [card, seat] pairs: cards shown to a player, until they move
-        st.pending = None
-        st.answer = None
-        st.turn = 0
-        st.phase = 0
-        st.active = 0
-        st.next_player = None
-        st.over = False
-        st.winners = []
-        st.result = None
-        st.events = []
         st.dice_script = []
         st.halt = None
         st.chance = None
@@ -291,6 +286,23 @@ class State(DecisionProtocol):
         st.picks_left = 0
         st.end_known = None
         return st
+
+    def begin_afresh(self) -> None:
+        """Every card in its starting zone, the seed's stream at its start, the turn loop about to run."""
+        self.rng = start_state(self.seed)
+        self.counters, self.vars, self.zones, self.loc, self.out = self.lay.fresh_lists()   # made once per player count
+        self.stack = [Frame(self.game.main, 0, {})]
+        self.revealed = []            # [card, seat] pairs: cards shown to a player, until they move
+        self.pending = None
+        self.answer = None
+        self.turn = 0
+        self.phase = 0
+        self.active = 0
+        self.next_player = None
+        self.over = False
+        self.winners = []
+        self.result = None
+        self.events = []
 
     def copy(self) -> "State":
         new = State.__new__(State)

@@ -16,6 +16,7 @@ from .elimination import first_live, next_live
 from .errors import RulelangError, RuleError
 from .interpreter import Frame, run
 from .model import FirstSeat
+from .starts import memo_of
 from .state import State
 from .views import player_name
 
@@ -38,23 +39,34 @@ def start_game(game: Game, players: int, seed: int, observer: Callable | None, b
     if missing:
         raise RulelangError(f"table '{missing[0]}' has no row for {players} players")
     ask_single = game.ask_single_options if ask_single_options is None else bool(ask_single_options)
-    st = State.start(game, lay, seed, observer, ask_single, history)
+    st = State.blank(game, lay, seed, observer, ask_single, history)
+    if observer is None and not before_first_turn and chance is None:
+        memo = memo_of(game, (players, ask_single, history))
+        if memo is not None:            # a setup that draws little: its few starts are kept (starts.py)
+            return memo.start(seed, st, _play_setup)
+    st.begin_afresh()
     if chance is not None:
         st.chance = list(chance)
+    if before_first_turn and game.step_pcs:
+        st.halt = [1, next(iter(game.step_pcs))]
+    _play_setup(st)
+    return st
+
+
+def _play_setup(st: State) -> None:
+    """Who goes first, the ``started`` event, then the turn loop up to the first decision."""
+    game, lay = st.game, st.lay
     first = game.phases[0]
     if first.by_seat and first.first is _RANDOM:
-        st.active = st.randbelow(players)
-    started = {"type": "started", "game": game.name, "players": players, "seed": seed,
+        st.active = st.randbelow(st.n)
+    started = {"type": "started", "game": game.name, "players": st.n, "seed": st.seed,
                "roles": lay.roles, "first": player_name(st.active)}
     if game.params:                   # only a game that declares params records them: old logs stay the same
         started["params"] = dict(game.params)
     st.log.append(started)
     if game.named_phases:
         st.log.append({"type": "phase", "turn": 0, "phase": first.name})
-    if before_first_turn and game.step_pcs:
-        st.halt = [1, next(iter(game.step_pcs))]
     run(st)
-    return st
 
 
 def end_turn(st: State) -> None:
