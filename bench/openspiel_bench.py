@@ -17,8 +17,9 @@ one run, each figure the best of R rounds because the machines here are shared a
   and ``State.apply_index``, which build no ``Decision``), for the adapter's overhead;
 - ``python_kuhn_poker``: OpenSpiel's pure-Python Kuhn poker;
 - the C++ game of the same name (``kuhn_poker``, ``goofspiel``, ``leduc_poker``);
-- ``interleaved``: the spec with sampled chance against each rival, the two taking turns every few hundred
-  playouts (``--turns``), the ratio of their whole times: steadier than the best of a few rounds.
+- ``interleaved``: the spec with sampled chance, then with explicit chance, against each rival, the two taking
+  turns every few hundred playouts (``--turns``), the ratio of their whole times: steadier than the best of a
+  few rounds.
 """
 from __future__ import annotations
 
@@ -107,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=2000, help="playouts per measurement")
     parser.add_argument("--rounds", type=int, default=3, help="measurements per figure; the best is kept")
     parser.add_argument("--turns", type=int, default=50,
-                        help="turns of the interleaved figure (sampled chance against each rival; 0: none)")
+                        help="turns of the interleaved figures (each chance mode against each rival; 0: none)")
     args = parser.parse_args(argv)
     print(f"random playouts per second, best of {args.rounds} x {args.games} (python {sys.version.split()[0]}, "
           f"open_spiel {getattr(pyspiel, '__version__', '?')})")
@@ -130,9 +131,11 @@ def main(argv: list[str] | None = None) -> int:
                   f"spec (explicit) {explicit / theirs:.2f}x, unshared {unshared / theirs:.2f}x, "
                   f"spec (rulelang) {native / theirs:.2f}x")
             if args.turns:
-                paired = interleaved(adapted, pyspiel.load_game(rival), max(1, args.games // 10), args.turns)
-                print(f"{'':12s} {'':16s} interleaved, {args.turns} turns of {max(1, args.games // 10)} playouts each: "
-                      f"spec (pyspiel) is {paired:.2f}x")
+                each = max(1, args.games // 10)
+                paired = interleaved(adapted, pyspiel.load_game(rival), each, args.turns)
+                paired_explicit = interleaved(explicit_game, pyspiel.load_game(rival), each, args.turns)
+                print(f"{'':12s} {'':16s} interleaved, {args.turns} turns of {each} playouts each: "
+                      f"spec (pyspiel) is {paired:.2f}x, spec (explicit) {paired_explicit:.2f}x")
     return 0
 
 
