@@ -5,7 +5,8 @@ A measurement script, not a test (the pyspiel columns need the `openspiel` extra
 Each figure is microseconds per call, the best of R rounds of N calls, in one process (the machines here are
 shared: compare figures of one run):
 
-- ``new_state``: ``Game.new_state`` (the state, its setup and the turn loop up to the first decision);
+- ``new_state``: ``Game.new_state`` (the state, its setup and the turn loop up to the first decision; for a
+  setup that draws few numbers, the start its draws lead to unpacked instead, rulelang/starts.py);
 - ``start``: ``State.start`` alone (the state's tables, from the layout's template, and the seed's stream);
 - ``copy``: ``State.copy`` at the first decision (what a clone and each explicit-chance decision pay);
 - ``pyspiel new``: the adapter's new state with sampled chance, up to its first ``current_player``;
