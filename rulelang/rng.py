@@ -85,7 +85,6 @@ def _lanes(count: int) -> tuple[int, int, int, int]:
     return ones, MASK64 * ones, ramp, 16 * count
 
 
-
 def draw_below(state: int, n: int) -> tuple[int, int]:
     """One draw from ``state``: the state it moves on to, and a number below ``n`` (``State.randbelow``'s own,
     which keeps this arithmetic inline on its hot path)."""

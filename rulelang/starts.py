@@ -66,8 +66,8 @@ class Kept:
         self.blob = marshal.dumps([getattr(st, name) for name in _LISTS] + [[f.locals for f in st.stack]])
         self.scalars = tuple(getattr(st, name) for name in _SCALARS)
         self.frames = tuple((f.proc, f.pc) for f in st.stack)
-        self.pending = None if st.pending is None else dict(st.pending, chosen=list(st.pending["chosen"]))
-        self.log = tuple(dict(e) if type(e) is dict else e for e in st.log)    # the first game's own go on
+        self.pending = _own_pending(st.pending)
+        self.log = tuple(_own_entries(st.log))      # the game kept goes on changing its own
 
     def unpack(self, st: "State", seed: int, rng: int) -> None:
         """Fill a new state (``State.blank``) with this start, as the game of ``seed`` plays it."""
@@ -75,17 +75,23 @@ class Kept:
          local) = marshal.loads(self.blob)
         st.turn, st.phase, st.active, st.next_player, st.over, st.result = self.scalars
         st.stack = [Frame(proc, pc, values) for (proc, pc), values in zip(self.frames, local)]
-        pending = self.pending
-        if pending is not None:
-            pending = dict(pending)
-            pending["chosen"] = list(pending["chosen"])
-        st.pending = pending
+        st.pending = _own_pending(self.pending)
         started, *rest = self.log
         started = dict(started, seed=seed)
         if "params" in started:
             started["params"] = dict(started["params"])
-        st.log = EventLog((started, *[dict(e) if type(e) is dict else e for e in rest]))
+        st.log = EventLog((started, *_own_entries(rest)))
         st.rng = rng
+
+
+def _own_pending(pending: dict | None) -> dict | None:
+    """A waiting decision with a ``chosen`` of its own, the one part taking an option changes."""
+    return None if pending is None else dict(pending, chosen=list(pending["chosen"]))
+
+
+def _own_entries(entries) -> list:
+    """Log entries for another game: its own copy of each dict event; records (tuples) are never changed."""
+    return [dict(e) if type(e) is dict else e for e in entries]
 
 
 class Recorder:
@@ -173,9 +179,9 @@ def memo_of(game: "Game", key: tuple) -> StartMemo | None:
     when the game keeps no starts at all (``Game.starts`` None: tests compare against it)."""
     if game.starts is None:
         return None
-    memo = game.starts.get(key)
-    if memo is None and key not in game.starts:
-        memo = game.starts[key] = StartMemo()
-    elif memo is not None and not memo.on:
+    if key not in game.starts:
+        game.starts[key] = StartMemo()
+    memo = game.starts[key]
+    if memo is not None and not memo.on:            # turned itself off: None from now on
         game.starts[key] = memo = None
     return memo

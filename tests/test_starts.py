@@ -67,16 +67,17 @@ def test_a_kept_start_without_history_is_the_same_game_too(path: str) -> None:
         _same_games(kept, plain, kept.min_players, seed, history=False)
 
 
+#: One pair of loads for every example hypothesis draws: a load costs more than a game.
+_KEPT = {path: _load(path, keep=True) for path in SMALL}
+_PLAIN = {path: _load(path, keep=False) for path in SMALL}
+
+
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(min_value=-(2 ** 70), max_value=2 ** 70), path=st.sampled_from(SMALL))
 def test_any_seed_meets_the_start_its_own_draws_lead_to(seed: int, path: str) -> None:
     kept, plain = _KEPT[path], _PLAIN[path]
     for _ in range(2):              # the second start of the seed unpacks what the first one kept
         _same_games(kept, plain, kept.min_players, seed)
-
-
-_KEPT = {path: _load(path, keep=True) for path in SMALL}
-_PLAIN = {path: _load(path, keep=False) for path in SMALL}
 
 
 def test_a_small_setup_keeps_one_start_per_outcome_of_its_draws() -> None:

@@ -302,20 +302,11 @@ class RulelangState(pyspiel.State):
     # a call (current_player, is_terminal, _legal_actions); answered here, a Python caller (OpenSpiel's Python
     # algorithms, a play loop) gets the same answers at a fraction of the cost. C++ callers still take pyspiel's.
 
-    # Each reads the node itself, as current_player does, rather than call it: a play loop asks three or four of
-    # these at every action.
-
     def is_chance_node(self) -> bool:
-        node = self._node
-        if node is None:
-            node = self._node = self._find_node()
-        return node.to_move == CHANCE
+        return self.current_player() == CHANCE
 
     def is_simultaneous_node(self) -> bool:
-        node = self._node
-        if node is None:
-            node = self._node = self._find_node()
-        return node.to_move == SIMULTANEOUS
+        return self.current_player() == SIMULTANEOUS
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """As pyspiel's ``PyState::LegalActions``: none at the end, the chance actions at a chance node, the
@@ -381,10 +372,7 @@ class RulelangState(pyspiel.State):
         return self.spec.actions.option(action)
 
     def is_terminal(self) -> bool:
-        node = self._node
-        if node is None:
-            node = self._node = self._find_node()
-        if node.to_move != TERMINAL:                 # answered once per action: most calls end here
+        if self.current_player() != TERMINAL:        # answered once per action: most calls end here
             return False
         state = self._inner.state
         return state is not None and state.over
