@@ -15,6 +15,13 @@ one run, each figure the best of R rounds because the machines here are shared a
   game's random playouts the shared positions hold its whole tree, so ``spec (explicit)`` mostly looks them up;
 - ``spec (rulelang)``: the same spec through rulelang's own API, the form play loops use (``State.waiting``
   and ``State.apply_index``, which build no ``Decision``), for the adapter's overhead;
+- ``spec (in place)``: rulelang answering every decision itself where the rules ask it, without history
+  (``play_out`` with a random agent): the fastest the engine plays a game of the spec at all, with no
+  decision taken from outside;
+- ``betting alone`` (Kuhn poker): a Python pyspiel game of Kuhn's betting and nothing else (no cards, no
+  chips), the same actions a game as the spec's with sampled chance: what pyspiel's own machinery costs a
+  playout, whatever the game does. From it and ``python_kuhn_poker`` the bench says how long a Kuhn game may
+  take besides pyspiel's machinery to match ``python_kuhn_poker``, against what the engine takes in place;
 - ``python_kuhn_poker``: OpenSpiel's pure-Python Kuhn poker;
 - the C++ game of the same name (``kuhn_poker``, ``goofspiel``, ``leduc_poker``);
 - ``interleaved``: the spec with sampled chance, then with explicit chance, against each rival, the two taking
@@ -37,6 +44,7 @@ from open_spiel.python.games import kuhn_poker as _python_kuhn  # noqa: E402,F40
 
 import rulelang  # noqa: E402
 from rulelang.adapters import chance_nodes  # noqa: E402
+from rulelang.agents import RandomAgent, play_out  # noqa: E402
 from rulelang.adapters.openspiel import load_game  # noqa: E402
 
 #: Each example and the OpenSpiel games it is measured against.
@@ -76,6 +84,87 @@ def rulelang_playouts(game: rulelang.Game, players: int, count: int, seed: int) 
             waiting = state.waiting()
         state.returns()
     return count / (time.perf_counter() - start)
+
+
+def in_place_playouts(game: rulelang.Game, players: int, count: int, seed: int) -> float:
+    """Playouts per second of a spec played by rulelang alone: a random agent answering every decision where
+    the rules ask it, without history (the fastest form of play the engine has)."""
+    agent = RandomAgent(seed)
+    new_state = game.new_state
+    start = time.perf_counter()
+    for k in range(count):
+        play_out(new_state(players, seed + k, history=False), agent).returns()
+    return count / (time.perf_counter() - start)
+
+
+#: Kuhn poker's betting (0 pass, 1 bet), as the histories that end it: two passes, or a bet and an answer.
+_BETTING_OVER = {(0, 0), (0, 1, 0), (0, 1, 1), (1, 0), (1, 1)}
+
+
+class KuhnBettingState(pyspiel.State):
+    """Kuhn poker's betting and nothing else: who bets in turn, until the betting is over."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self.bets = ()
+
+    def current_player(self) -> int:
+        return pyspiel.PlayerId.TERMINAL if self.bets in _BETTING_OVER else len(self.bets) % 2
+
+    def is_terminal(self) -> bool:
+        return self.bets in _BETTING_OVER
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def is_simultaneous_node(self) -> bool:
+        return False
+
+    def legal_actions(self, player=None) -> list[int]:     # answered in Python, as the adapter answers it
+        return [] if self.bets in _BETTING_OVER else [0, 1]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.legal_actions(player)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return "bet" if action else "pass"
+
+    def __str__(self) -> str:
+        return " ".join(map(self._action_to_string, (0,) * len(self.bets), self.bets))
+
+    def _apply_action(self, action: int) -> None:
+        self.bets += (action,)
+
+    def returns(self) -> list[float]:
+        return [0.0, 0.0]
+
+
+class KuhnBettingGame(pyspiel.Game):
+    """The game of ``KuhnBettingState``: pyspiel's own cost of a Kuhn playout (see the module's docstring)."""
+
+    game_type = pyspiel.GameType(
+        short_name="bench_kuhn_betting", long_name="Kuhn poker's betting alone (bench)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM, reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2, min_num_players=2, provides_information_state_string=False,
+        provides_information_state_tensor=False, provides_observation_string=False,
+        provides_observation_tensor=False, provides_factored_observation_string=False, parameter_specification={})
+
+    def __init__(self, params=None):
+        info = pyspiel.GameInfo(num_distinct_actions=2, max_chance_outcomes=0, num_players=2, min_utility=-1.0,
+                                max_utility=1.0, utility_sum=0.0, max_game_length=3)
+        super().__init__(self.game_type, info, params or {})
+
+    def new_initial_state(self) -> KuhnBettingState:
+        return KuhnBettingState(self)
+
+
+pyspiel.register_game(KuhnBettingGame.game_type, KuhnBettingGame)
+
+#: Each example's game of its actions alone, for pyspiel's own cost.
+FLOORS = {"kuhn_poker": KuhnBettingGame}
 
 
 def interleaved(ours, theirs, count: int, turns: int) -> float:
@@ -121,15 +210,26 @@ def main(argv: list[str] | None = None) -> int:
         unshared = best_of(args.rounds, lambda r: unshared_playouts(path, args.games, r))
         native = best_of(args.rounds, lambda r: rulelang_playouts(adapted.spec.game, adapted.num_players(),
                                                                    args.games, r))
+        in_place = best_of(args.rounds, lambda r: in_place_playouts(adapted.spec.game, adapted.num_players(),
+                                                                    args.games, r))
         print(f"{example:12s} spec (pyspiel)   {spec:10.0f}/s")
         print(f"{'':12s} spec (explicit)  {explicit:10.0f}/s   {explicit / spec:.2f}x of sampled")
         print(f"{'':12s} spec (unshared)  {unshared:10.0f}/s   explicit chance, no position shared between games")
         print(f"{'':12s} spec (rulelang)  {native:10.0f}/s")
+        print(f"{'':12s} spec (in place)  {in_place:10.0f}/s   every decision answered by rulelang itself, no history")
+        floor = None
+        if example in FLOORS:
+            floor = best_of(args.rounds, lambda r: pyspiel_playouts(FLOORS[example](), args.games, r))
+            print(f"{'':12s} {'betting alone':16s} {floor:10.0f}/s   its actions and nothing else: pyspiel's own cost")
         for rival in rivals:
             theirs = best_of(args.rounds, lambda r: pyspiel_playouts(pyspiel.load_game(rival), args.games, r))
             print(f"{'':12s} {rival:16s} {theirs:10.0f}/s   spec (pyspiel) is {spec / theirs:.2f}x, "
                   f"spec (explicit) {explicit / theirs:.2f}x, unshared {unshared / theirs:.2f}x, "
                   f"spec (rulelang) {native / theirs:.2f}x")
+            if floor is not None and rival.startswith("python_"):
+                spare = 1e6 / theirs - 1e6 / floor
+                print(f"{'':12s} {'':16s} to match it a game may take {spare:.1f} us besides pyspiel's own; "
+                      f"in place the engine takes {1e6 / in_place:.1f} us ({1e6 / in_place / spare:.2f}x that)")
             if args.turns:
                 each = max(1, args.games // 10)
                 paired = interleaved(adapted, pyspiel.load_game(rival), each, args.turns)
