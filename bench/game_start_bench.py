@@ -7,7 +7,8 @@ shared: compare figures of one run):
 
 - ``new_state``: ``Game.new_state`` (the state, its setup and the turn loop up to the first decision; for a
   setup that draws few numbers, the start its draws lead to unpacked instead, rulelang/starts.py);
-- ``start``: ``State.start`` alone (the state's tables, from the layout's template, and the seed's stream);
+- ``start``: ``State.blank`` and ``begin_afresh`` alone (the state's tables, from the layout's template, and
+  the seed's stream);
 - ``copy``: ``State.copy`` at the first decision (what a clone and each explicit-chance decision pay);
 - ``pyspiel new``: the adapter's new state with sampled chance, up to its first ``current_player``;
 - ``pyspiel clone``: pyspiel's ``clone`` of that state;
@@ -51,7 +52,7 @@ def engine_figures(path: Path, count: int, rounds: int) -> list[float]:
     layout = game.layout(players)
     first = game.new_state(players, 1)
     return [per_call(lambda k: game.new_state(players, k), count, rounds),
-            per_call(lambda k: State.start(game, layout, k, None, False), count, rounds),
+            per_call(lambda k: State.blank(game, layout, k, None, False, True).begin_afresh(), count, rounds),
             per_call(lambda k: first.copy(), count, rounds)]
 
 

@@ -130,7 +130,7 @@ class KuhnBettingState(pyspiel.State):
         return "bet" if action else "pass"
 
     def __str__(self) -> str:
-        return " ".join(map(self._action_to_string, (0,) * len(self.bets), self.bets))
+        return " ".join("bet" if action else "pass" for action in self.bets)
 
     def _apply_action(self, action: int) -> None:
         self.bets += (action,)

@@ -100,8 +100,8 @@ class Recorder:
 
     __slots__ = ("rng", "draws")
 
-    def __init__(self, seed: int):
-        self.rng = start_state(seed)
+    def __init__(self, rng: int):
+        self.rng = rng              # the seed's stream at its start
         self.draws: list[tuple[int, int]] = []
 
     def draw(self, n: int) -> int:
@@ -138,7 +138,7 @@ class StartMemo:
                 self.on = False
             play(st)
             return st
-        recorder = Recorder(seed)
+        recorder = Recorder(st.rng)         # begin_afresh put the seed's stream at its start
         st.chance = recorder
         try:
             play(st)

@@ -255,14 +255,6 @@ class State(DecisionProtocol):
     # -- coming to be: a new game, a copy, a saved game -------------------------------
 
     @classmethod
-    def start(cls, game: Game, lay: Layout, seed: int, observer: Callable | None, ask_single: bool,
-              history: bool = True) -> State:
-        """A game before anything happens: every card in its starting zone, the turn loop about to run."""
-        st = cls.blank(game, lay, seed, observer, ask_single, history)
-        st.begin_afresh()
-        return st
-
-    @classmethod
     def blank(cls, game: Game, lay: Layout, seed: int, observer: Callable | None, ask_single: bool,
               history: bool) -> State:
         """A state of this game and seed with everything but its play: filled by ``begin_afresh``, or with a
