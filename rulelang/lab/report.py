@@ -2,7 +2,9 @@
 
 The table is built once as plain sections (a title, columns, rows) and then
 drawn by rich on a terminal or as aligned plain text otherwise, so a log
-file or a pipe gets no escape codes or box characters.
+file or a pipe gets no escape codes or box characters. Names in them come
+from the spec: both drawings make every piece ``printable`` first, and rich
+is handed ``Text``, never markup.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import IO
 
+from ..printable import printable
 from .simulate import GameRecord
 from .stats import histogram_bins, player_label, winner_label
 
@@ -123,13 +126,37 @@ def print_table(summary: dict, out: IO[str], terminal: bool) -> None:
     if terminal:
         _print_rich(summary, parts, out)
     else:
-        out.write(heading(summary) + "\n")
+        out.write(printable(heading(summary)) + "\n")
         for part in parts:
             out.write("\n" + plain_section(part))
 
 
+def printable_section(part: Section) -> Section:
+    """The section with its title, columns, cells and note made ``printable``, as they are drawn."""
+    return Section(printable(part.title), [printable(c) for c in part.columns],
+                   [[printable(cell) for cell in row] for row in part.rows], printable(part.note))
+
+
+def rich_table(part: Section):
+    """An empty rich Table with the section's title and note as ``Text`` (a '[/]' in a name is text, not markup);
+    its columns and rows go in as ``rich_text``."""
+    from rich.table import Table
+    from rich.text import Text
+
+    return Table(title=Text(printable(part.title)), title_justify="left",
+                 caption=Text(printable(part.note)) if part.note else None, caption_justify="left")
+
+
+def rich_text(cells: list[str]) -> list:
+    """Column headings or a row's cells for a rich Table, as ``Text`` made ``printable``."""
+    from rich.text import Text
+
+    return [Text(printable(cell)) for cell in cells]
+
+
 def plain_section(part: Section) -> str:
     """A section as a title and columns aligned with spaces."""
+    part = printable_section(part)
     table = [part.columns] + part.rows
     widths = [max(len(row[i]) for row in table) for i in range(len(part.columns))]
     lines = [part.title]
@@ -142,17 +169,17 @@ def plain_section(part: Section) -> str:
 
 def _print_rich(summary: dict, parts: list[Section], out: IO[str]) -> None:
     from rich.console import Console
-    from rich.table import Table
+    from rich.text import Text
 
     console = Console(file=out, highlight=False)
-    console.print(heading(summary), style="bold", markup=False)
+    console.print(Text(printable(heading(summary)), style="bold"))
     for part in parts:
-        table = Table(title=part.title, title_justify="left", caption=part.note or None, caption_justify="left")
-        for i, column in enumerate(part.columns):
-            table.add_column(column, justify="left" if i == 0 or not column else "right")   # bars: left
+        table = rich_table(part)
+        for i, (column, heading_text) in enumerate(zip(part.columns, rich_text(part.columns))):
+            table.add_column(heading_text, justify="left" if i == 0 or not column else "right")   # bars: left
         for row in part.rows:
-            table.add_row(*row)
-        console.print(table, markup=False)
+            table.add_row(*rich_text(row))
+        console.print(table)
 
 
 def json_line(summary: dict) -> str:

@@ -1,0 +1,217 @@
+"""Text from a file never reaches a terminal raw: every command's output, whatever a spec's names hold.
+
+A downloaded game, mod, scenario or log may put escape sequences, bidi overrides or line breaks in any
+name, label or message it defines. Each test here places such text in a small game and reads a
+command's output (stdout and stderr, no TTY, so rich adds no codes of its own): no control, format or
+line-separator character may be in it but the line breaks rulelang writes itself, and inside a name
+(marked by « and ») not even those. ``rulelang.printable`` is the one filter; each site that writes text
+is pinned by a plain test, and a hypothesis test throws every kind of character at all of them.
+"""
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import sys
+from pathlib import Path
+from unittest import mock
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulelang.cli import main
+from rulelang.play import CLEAR
+from rulelang.printable import is_unsafe, marked, printable
+
+OPEN, CLOSE = "\u00ab", "\u00bb"          # « and »: around every piece of hostile text, never inside one
+#: What a hostile file likes to hold: a title change, a screen clear, a cursor move, a link, a carriage
+#: return, a forged line, a right-to-left override, C1 controls, NEL and the Unicode line separators.
+NASTY = "\x1b]0;owned\x07\x1b[2J\x1b[1A\x1b]8;;http://x\x1b\\\r\nFORGED\u202e\x9b\x85\u2028[/]"
+CONTROLS = [chr(c) for c in range(0x20)] + [chr(c) for c in range(0x7f, 0xa0)] + [
+    "\u00ad", "\u061c", "\u180e", "\u200b", "\u200c", "\u200d", "\u200e", "\u200f", "\u2028", "\u2029",
+    "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2060", "\u2066", "\u2067", "\u2068", "\u2069",
+    "\ufeff", "\ufff9", "\U000e0001", "\U000e007f"]
+
+
+def hostile(text: str) -> str:
+    return OPEN + text + CLOSE
+
+
+def raw_controls(output: str) -> list[str]:
+    """What in ``output`` may act on a terminal: unsafe characters outside rulelang's own line breaks,
+    and any line break (or tab) inside a piece of hostile text. Play's own screen clear is allowed."""
+    output = output.replace(CLEAR, "")
+    found = [repr(ch) for ch in output if ch not in "\n" and is_unsafe(ch)]
+    found += [repr(piece) for piece in re.findall(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}", output)
+              if any(is_unsafe(ch) for ch in piece)]
+    return found
+
+
+# --- a small game whose every name is hostile -----------------------------------------------------
+
+def label_text(text: str) -> str:
+    """A branch label of a rule text cannot hold a quote or a line break (the text would not parse)."""
+    return re.sub(r'["\n\r]', "", text)
+
+
+def write_yaml(path: Path, data: dict) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(yaml.safe_dump(data, allow_unicode=False, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def write_game(folder: Path, text: str) -> Path:
+    """A two-player dice game (Pig, with a card each) whose names, labels and branch labels hold ``text``."""
+    name = hostile(text)
+    write_yaml(folder / "game.yaml", {
+        "game": name,
+        "players": {"min": 2, "max": 2},
+        "params": {"goal": {"type": "int", "default": 12, "min": 1, "max": 100, "label": name}},
+        "counters": {"banked": {"label": name}, "pot": {"label": name}},
+        "locations": {"pond": {"label": name}},
+        "dice": {"d6": {"faces": 6, "outcomes": {"pig": [1]}}},
+        "zones": {"deck": {"owner": "table", "visibility": "hidden", "label": name},
+                  "hand": {"owner": "player", "visibility": "owner", "label": name}},
+        "cards": [{"id": "gem", "name": name, "count": 4, "zone": "deck"}],
+        "score": "p.banked",
+        "setup": "shuffle deck\nfor each p in players:\n    draw 1 from deck to p.hand\n",
+        "turn": {"order": "seat", "first": "first", "limit": 1000, "steps": [
+            {"name": name, "text": name, "effect": (
+                "me rolls 1 d6 as r\nif r.pig > 0:\n    me.pot = 0\nelse:\n    me.pot += r.total\n"
+                f'    me chooses one:\n        "{label_text(name)}":\n            me takes another turn\n'
+                '        "hold":\n            me.banked += me.pot\n            me.pot = 0\n            check end\n')}]},
+        "end": [{"name": name, "when": "any(p in players where p.banked >= goal)",
+                 "winner": "first(p in players where p.banked >= goal)"}],
+    })
+    return folder
+
+
+def write_mod(folder: Path, text: str) -> Path:
+    """A mod named ``text`` that inserts a step named ``text`` after the game's step."""
+    name = hostile(text)
+    write_yaml(folder / "mod.yaml", {
+        "mod": name, "game": name, "text": name,
+        "insert_steps": [{"after": name, "steps": [{"name": hostile(text + "2"), "text": name,
+                                                    "effect": "me.pot += 0\n"}]}]})
+    return folder
+
+
+def write_scenarios(folder: Path, text: str, game: Path) -> Path:
+    """Scenarios named ``text``: one that fails naming the step, one that names an unknown one."""
+    name = hostile(text)
+    return write_yaml(folder / "scenarios" / "hostile.yaml", {"game": str(game), "scenarios": [
+        {"scenario": name, "players": 2, "setup": {"step": name, "active": "P1", "dice": [4]},
+         "stop_before": {"step": name, "turn": 2},
+         "expect": {"events": [{"type": "step", "step": hostile(text + "x")}], "active": "P2"}},
+        {"scenario": name, "players": 2, "setup": {"step": hostile(text + "y"), "active": "P1"},
+         "expect": {"active": "P2"}},
+    ]})
+
+
+def write_broken_game(folder: Path, text: str) -> Path:
+    """A game whose names that must be words (a variable, a card id, a param, a counter) hold ``text``."""
+    name = hostile(text)
+    write_yaml(folder / "game.yaml", {
+        "game": name, "players": {"min": 2, "max": 2},
+        "params": {name: {"type": "int", "default": 1}},
+        "vars": {name: {"type": "int"}},
+        "counters": {name: {"label": name}},
+        "cards": [{"id": name, "name": name, "count": 1, "zone": name}],
+        "turn": {"order": "seat", "steps": [{"name": name, "effect": "me.x = 1\n"}]},
+        "end": [{"name": name, "when": "true"}],
+    })
+    return folder
+
+
+# --- the commands, in this process ----------------------------------------------------------------
+
+def command(args: list[str], capsys: pytest.CaptureFixture[str], given: str | None = None) -> str:
+    """One command's stdout and stderr together (its input ``given``, if any)."""
+    capsys.readouterr()
+    with mock.patch.object(sys, "stdin", io.StringIO(given or "")):
+        main(args)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    return out + err
+
+
+def hostile_log(log: Path, text: str) -> Path:
+    """The log of a game with a param of the game's renamed to ``text`` in its `started` event."""
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    events[0]["params"] = {hostile(text): 3}
+    forged = log.with_name("forged.jsonl")
+    forged.write_text("".join(json.dumps(e) + "\n" for e in events))
+    return forged
+
+
+def hostile_files(root: Path, text: str) -> dict[str, Path]:
+    """A game, a mod, scenarios, a broken game and a game's log, all holding ``text``, in a folder named by it."""
+    new = root / "new_mod"                # `new` refuses a name with control characters: a plain one
+    root = root / hostile(re.sub("[/\0]", "_", text))
+    files = {"game": write_game(root / "game", text), "mod": write_mod(root / "mod", text),
+             "broken": write_broken_game(root / "broken", text), "log": root / "game.jsonl", "new": new}
+    files["pack"] = write_scenarios(root / "pack", text, files["game"])
+    main(["run", str(files["game"]), "--players", "2", "--seed", "3", "--quiet", "--log", str(files["log"])])
+    files["forged"] = hostile_log(files["log"], text)
+    return files
+
+
+#: Every command, as (arguments with {names} of ``hostile_files``, its input), by the site it writes from.
+COMMANDS: dict[str, tuple[str, str | None]] = {
+    "validate": ("validate {game} --games 2", None),
+    "validate --mod": ("validate {game} --mod {mod} --games 1", None),
+    "validate: errors": ("validate {broken}", None),
+    "run": ("run {game} --players 2 --seed 3", None),
+    "run --as": ("run {game} --players 2 --seed 3 --as P2", None),
+    "run: usage": ("run {game} --players 5", None),
+    "test": ("test {pack}", None),
+    "replay": ("replay {game} {log}", None),
+    "replay: a log's params": ("replay {game} {forged}", None),
+    "compile": ("compile {game} --python", None),
+    "mods": ("mods {game} --mod {mod}", None),
+    "simulate": ("simulate {game} --players 2 --games 3", None),
+    "sweep": ("sweep {game} --players 2 --games 2 --vary goal=5,6", None),
+    "play": ("play {game} --players 2 --seat 1=human --seat 2=human", "\n1\n" * 40),
+    "new mod --game": ("new mod {new} --game {game}", None),
+    "new mod --game: error": ("new mod {new} --game {broken}", None),
+}
+#: The command whose output shows nothing of the game (a file created).
+SHOWS_NO_NAME = {"new mod --game"}
+
+
+def output_of(site: str, files: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> str:
+    args, given = COMMANDS[site]
+    if site.startswith("new mod"):
+        shutil.rmtree(files["new"], ignore_errors=True)
+    return command([part.format(**{k: str(v) for k, v in files.items()}) for part in args.split()], capsys, given)
+
+
+@pytest.fixture(scope="module")
+def nasty(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return hostile_files(tmp_path_factory.mktemp("nasty"), NASTY)
+
+
+@pytest.mark.parametrize("site", list(COMMANDS))
+def test_a_nasty_name_is_shown_escaped_by_every_command(site: str, nasty: dict[str, Path], capsys) -> None:
+    output = output_of(site, nasty, capsys)
+    assert raw_controls(output) == []
+    if site not in SHOWS_NO_NAME:
+        assert printable(OPEN + NASTY[:12]) in output          # the name is there, shown
+
+
+HOSTILE_TEXT = st.text(st.sampled_from(CONTROLS) | st.characters(blacklist_categories=("Cs",),
+                                                                   blacklist_characters=OPEN + CLOSE),
+                       min_size=1, max_size=8)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                HealthCheck.too_slow])
+@given(text=HOSTILE_TEXT)
+def test_no_output_of_any_command_holds_a_raw_control_character_from_a_file(
+        tmp_path_factory: pytest.TempPathFactory, capsys, text: str) -> None:
+    files = hostile_files(tmp_path_factory.mktemp("hostile"), text)
+    for site in COMMANDS:
+        assert raw_controls(output_of(site, files, capsys)) == [], site
