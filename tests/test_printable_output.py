@@ -215,3 +215,114 @@ def test_no_output_of_any_command_holds_a_raw_control_character_from_a_file(
     files = hostile_files(tmp_path_factory.mktemp("hostile"), text)
     for site in COMMANDS:
         assert raw_controls(output_of(site, files, capsys)) == [], site
+
+
+# --- the filter itself ------------------------------------------------------------------------------
+
+@given(st.text())
+def test_printable_text_holds_no_unsafe_character_and_leaves_safe_text_alone(text: str) -> None:
+    shown = printable(text)
+    assert not any(is_unsafe(ch) for ch in shown)
+    if not any(is_unsafe(ch) for ch in text):
+        assert shown == text
+
+
+@given(st.text())
+def test_a_marked_source_line_keeps_its_columns(text: str) -> None:
+    shown = marked(text)
+    assert len(shown) == len(text)
+    assert not any(is_unsafe(ch) and ch != "\t" for ch in shown)
+
+
+def test_escapes_are_visible_and_familiar() -> None:
+    assert printable("a\x1b[2Jb\r\nc\td\u202ee\x85\u2028") == "a\\x1b[2Jb\\r\\nc\\td\\u202ee\\x85\\u2028"
+    assert printable("caf\u00e9 [/] \\ ok") == "caf\u00e9 [/] \\ ok"
+
+
+# --- sites that a command reaches only on a terminal, or deep inside ---------------------------------
+
+def test_an_error_report_is_one_line_per_part_whatever_its_words_hold() -> None:
+    from rulelang.errors import RulelangError, Span
+
+    error = RulelangError(f"unknown step '{NASTY}'", Span(f"f{NASTY}.yaml", 3, 4), hint=f"did you mean '{NASTY}'?",
+                          notes=[f"seed {NASTY}"])
+    lines = error.format().split("\n")
+    assert len(lines) == 3 and [line.split(":")[0] for line in lines[1:]] == ["hint", "note"]
+    assert raw_controls(error.format()) == []
+
+
+def test_a_saved_state_error_is_printable() -> None:
+    from rulelang.saves import SavedStateError
+
+    error = SavedStateError(f"unknown card '{NASTY}'", "zones.hand", source=f"save{NASTY}.json", hint=NASTY)
+    assert len(error.format().split("\n")) == 2 and raw_controls(error.format()) == []
+
+
+def test_an_internal_error_quoting_a_name_is_one_printable_line() -> None:
+    from rulelang.cli_errors import internal_error
+
+    shown = internal_error(ValueError(f"bad name {NASTY}"))
+    assert "\n" not in shown and raw_controls(shown) == []
+
+
+def records_of_a_nasty_game() -> dict:
+    from rulelang.lab.simulate import Batch, GameRecord
+    from rulelang.lab.stats import summarize
+
+    records = [GameRecord(0, 0, turns=3, winners=(0,), condition=NASTY, first=0, plays={NASTY: {0: 1}}),
+               GameRecord(1, 1, error=f"f.yaml:1:1: error: {printable(NASTY)}")]
+    return summarize(Batch("x", 2, 2, 0, ("random", "random")), records, NASTY, [NASTY, NASTY], {NASTY: [0, 1]})
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_the_simulate_table_shows_names_as_text_on_a_terminal_and_off(terminal: bool) -> None:
+    from rulelang.lab.report import print_table
+
+    out = io.StringIO()                     # not a TTY: rich draws its boxes but adds no codes of its own
+    print_table(records_of_a_nasty_game(), out, terminal)
+    assert raw_controls(out.getvalue()) == [] and "[/]" in out.getvalue()
+    assert printable(NASTY[:12]) in out.getvalue()
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_the_sweep_table_shows_names_as_text_on_a_terminal_and_off(terminal: bool) -> None:
+    from rulelang.lab.sweep import Measure, SweepResult, Target, Vary
+    from rulelang.lab.sweep_report import print_sweep
+
+    result = SweepResult((5.0,), records_of_a_nasty_game(), Measure(0.5, 0.4, 0.6, True), True, True)
+    out = io.StringIO()
+    print_sweep([Vary("goal", (5.0,), "goal=5")], [result], "win_rate.P1", Target("win_rate.P1", 0.3, 0.7), out,
+                terminal)
+    assert raw_controls(out.getvalue()) == [] and printable(NASTY[:12]) in out.getvalue()
+
+
+def test_the_coverage_report_is_printable_line_by_line() -> None:
+    from rulelang.coverage import SURVIVED, Report, Verdict
+    from rulelang.mutate import Mutant
+
+    mutant = Mutant(0, "number", f"f{NASTY}.yaml", 3, f"'{NASTY}' -> 'x'", NASTY, (), 0, False)
+    report = Report(f"g{NASTY}", NASTY, [mutant], [Verdict(0, SURVIVED)], 1, left_out=[NASTY])
+    assert raw_controls(report.format()) == [] and printable(NASTY[:12]) in report.format()
+
+
+class Terminal(io.StringIO):
+    """A stderr that says it is a terminal, so the progress bar is drawn."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_coverage_progress_bar_shows_a_path_holding_markup_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulelang import coverage
+
+    def judged(path, workers, seed, sample, tick=None, mods=()):
+        tick(0, 1)
+        tick(1, 1)
+        return coverage.Report(path, "g", [], [], 0)
+
+    monkeypatch.setattr(coverage, "run_coverage", judged)
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    out = io.StringIO()
+    assert coverage.coverage_command([f"games/a[/]b{NASTY}"], 1, False, None, 0, None, out=out) == 0
+    assert "a[/]b" in sys.stderr.getvalue() and printable(NASTY[:12]) in sys.stderr.getvalue()
+    assert raw_controls(out.getvalue()) == []
