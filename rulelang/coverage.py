@@ -422,8 +422,8 @@ def _progress_bar() -> Any:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    return Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=Console(stderr=True), transient=True)
+    return Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=Console(stderr=True), transient=True)
 
 
 def coverage_command(paths: list[str], workers: int, as_json: bool, min_coverage: float | None, seed: int,

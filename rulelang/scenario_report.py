@@ -41,7 +41,8 @@ def run_scenario_files(paths: list[str], out=None, err=None, mods: list[str] = (
         files.extend(found)
         refused.extend(outside)
     for link in refused:
-        print(printable(f"ERROR {link}") + "\n      error: a link to a file outside the folder given: not read", file=out)
+        print(printable(f"ERROR {link}"), file=out)
+        print("      error: a link to a file outside the folder given: not read", file=out)
     if not files and not refused:
         return 1
     passed, failed = run_files(files, out, tuple(mods), _first_game(paths), params)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from unittest import mock
@@ -26,6 +28,7 @@ from rulelang.cli import main
 from rulelang.play import CLEAR
 from rulelang.printable import is_unsafe, marked, printable
 
+ROOT = Path(__file__).resolve().parent.parent
 OPEN, CLOSE = "\u00ab", "\u00bb"          # « and »: around every piece of hostile text, never inside one
 #: What a hostile file likes to hold: a title change, a screen clear, a cursor move, a link, a carriage
 #: return, a forged line, a right-to-left override, C1 controls, NEL and the Unicode line separators.
@@ -194,6 +197,11 @@ def nasty(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return hostile_files(tmp_path_factory.mktemp("nasty"), NASTY)
 
 
+@pytest.fixture(scope="module")
+def every_control(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return hostile_files(tmp_path_factory.mktemp("controls"), "".join(CONTROLS))
+
+
 @pytest.mark.parametrize("site", list(COMMANDS))
 def test_a_nasty_name_is_shown_escaped_by_every_command(site: str, nasty: dict[str, Path], capsys) -> None:
     output = output_of(site, nasty, capsys)
@@ -202,12 +210,21 @@ def test_a_nasty_name_is_shown_escaped_by_every_command(site: str, nasty: dict[s
         assert printable(OPEN + NASTY[:12]) in output          # the name is there, shown
 
 
+@pytest.mark.parametrize("site", list(COMMANDS))
+def test_names_holding_every_control_character_are_shown_escaped(site: str, every_control: dict[str, Path],
+                                                                  capsys) -> None:
+    output = output_of(site, every_control, capsys)
+    assert raw_controls(output) == []
+    if site not in SHOWS_NO_NAME:
+        assert printable(OPEN + "".join(CONTROLS[:12])) in output
+
+
 HOSTILE_TEXT = st.text(st.sampled_from(CONTROLS) | st.characters(blacklist_categories=("Cs",),
                                                                    blacklist_characters=OPEN + CLOSE),
                        min_size=1, max_size=8)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                 HealthCheck.too_slow])
 @given(text=HOSTILE_TEXT)
 def test_no_output_of_any_command_holds_a_raw_control_character_from_a_file(
@@ -326,3 +343,15 @@ def test_the_coverage_progress_bar_shows_a_path_holding_markup_as_text(monkeypat
     assert coverage.coverage_command([f"games/a[/]b{NASTY}"], 1, False, None, 0, None, out=out) == 0
     assert "a[/]b" in sys.stderr.getvalue() and printable(NASTY[:12]) in sys.stderr.getvalue()
     assert raw_controls(out.getvalue()) == []
+
+
+@pytest.mark.slow
+def test_a_path_holding_bytes_that_are_not_text_is_shown_escaped_by_a_real_process(tmp_path: Path) -> None:
+    """A folder name's raw byte 0x9b (an 8-bit CSI) arrives as a lone surrogate; it is written escaped, never as
+    the byte again (and a stdout that encodes strictly, which cannot write a surrogate at all, is not stopped)."""
+    folder = Path(os.fsdecode(bytes(tmp_path) + b"/pig\x9b2J"))
+    shutil.copytree(ROOT / "examples" / "pig", folder)
+    done = subprocess.run([sys.executable, "-m", "rulelang.cli", "validate", str(folder), "--games", "1"],
+                          cwd=ROOT, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert b"\x9b" not in done.stdout + done.stderr and b"pig\\udc9b2J" in done.stdout

@@ -13,11 +13,15 @@ import json
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ..printable import printable
 from .simulate import GameRecord
 from .stats import histogram_bins, player_label, winner_label
+
+if TYPE_CHECKING:
+    from rich.table import Table
+    from rich.text import Text
 
 
 @dataclass
@@ -137,21 +141,19 @@ def printable_section(part: Section) -> Section:
                    [[printable(cell) for cell in row] for row in part.rows], printable(part.note))
 
 
-def rich_table(part: Section):
-    """An empty rich Table with the section's title and note as ``Text`` (a '[/]' in a name is text, not markup);
-    its columns and rows go in as ``rich_text``."""
+def rich_text(text: str) -> Text:
+    """Text for rich to draw as it is: made ``printable``, and never read as markup (a '[/]' in a name is text)."""
+    from rich.text import Text
+
+    return Text(printable(text))
+
+
+def rich_table(part: Section) -> Table:
+    """An empty rich Table with the section's title and note; its columns and rows go in as ``rich_text``."""
     from rich.table import Table
-    from rich.text import Text
 
-    return Table(title=Text(printable(part.title)), title_justify="left",
-                 caption=Text(printable(part.note)) if part.note else None, caption_justify="left")
-
-
-def rich_text(cells: list[str]) -> list:
-    """Column headings or a row's cells for a rich Table, as ``Text`` made ``printable``."""
-    from rich.text import Text
-
-    return [Text(printable(cell)) for cell in cells]
+    return Table(title=rich_text(part.title), title_justify="left",
+                 caption=rich_text(part.note) if part.note else None, caption_justify="left")
 
 
 def plain_section(part: Section) -> str:
@@ -169,16 +171,15 @@ def plain_section(part: Section) -> str:
 
 def _print_rich(summary: dict, parts: list[Section], out: IO[str]) -> None:
     from rich.console import Console
-    from rich.text import Text
 
     console = Console(file=out, highlight=False)
-    console.print(Text(printable(heading(summary)), style="bold"))
+    console.print(rich_text(heading(summary)), style="bold")
     for part in parts:
         table = rich_table(part)
-        for i, (column, heading_text) in enumerate(zip(part.columns, rich_text(part.columns))):
-            table.add_column(heading_text, justify="left" if i == 0 or not column else "right")   # bars: left
+        for i, column in enumerate(part.columns):
+            table.add_column(rich_text(column), justify="left" if i == 0 or not column else "right")   # bars: left
         for row in part.rows:
-            table.add_row(*rich_text(row))
+            table.add_row(*map(rich_text, row))
         console.print(table)
 
 

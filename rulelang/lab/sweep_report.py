@@ -90,14 +90,14 @@ def print_sweep(varies: list[Vary], results: list[SweepResult], metric: str, tar
     from rich.text import Text
 
     console = Console(file=out, highlight=False)
-    console.print(Text(printable(title), style="bold"))
+    console.print(rich_text(title), style="bold")
     table = rich_table(part)
-    for column in rich_text(part.columns):
-        table.add_column(column, justify="right")
+    for column in part.columns:
+        table.add_column(rich_text(column), justify="right")
     for row, result in zip(part.rows, results):
-        table.add_row(*rich_text(row), style="green" if result.meets else ("yellow" if result.in_range else None))
+        table.add_row(*map(rich_text, row), style="green" if result.meets else ("yellow" if result.in_range else None))
     console.print(table)
-    console.print(Text(answer))
+    console.print(Text(answer))         # printable already, line by line (``verdict``)
 
 
 def sweep_json(varies: list[Vary], results: list[SweepResult], metric: str, target: Target | None) -> str:
