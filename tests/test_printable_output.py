@@ -141,11 +141,11 @@ def command(args: list[str], capsys: pytest.CaptureFixture[str], given: str | No
     return out + err
 
 
-def hostile_log(log: Path, text: str) -> Path:
-    """The log of a game with a param of the game's renamed to ``text`` in its `started` event."""
-    events = [json.loads(line) for line in log.read_text().splitlines()]
-    events[0]["params"] = {hostile(text): 3}
-    forged = log.with_name("forged.jsonl")
+def forged_log(log: Path, name: str, line: int, key: str, value: object) -> Path:
+    """A copy of the log named ``name`` with ``key`` of the event at ``line`` (from 0) set to ``value``."""
+    events = [json.loads(text) for text in log.read_text().splitlines()]
+    events[line][key] = value
+    forged = log.with_name(name)
     forged.write_text("".join(json.dumps(e) + "\n" for e in events))
     return forged
 
@@ -158,7 +158,9 @@ def hostile_files(root: Path, text: str) -> dict[str, Path]:
              "broken": write_broken_game(root / "broken", text), "log": root / "game.jsonl", "new": new}
     files["pack"] = write_scenarios(root / "pack", text, files["game"])
     main(["run", str(files["game"]), "--players", "2", "--seed", "3", "--quiet", "--log", str(files["log"])])
-    files["forged"] = hostile_log(files["log"], text)
+    files["forged"] = forged_log(files["log"], "params.jsonl", 0, "params", {hostile(text): 3})
+    files["forged_step"] = forged_log(files["log"], "step.jsonl", 5, "step", hostile(text + "!"))
+    files["forged_type"] = forged_log(files["log"], "type.jsonl", 5, "type", hostile(text))
     return files
 
 
@@ -173,6 +175,8 @@ COMMANDS: dict[str, tuple[str, str | None]] = {
     "test": ("test {pack}", None),
     "replay": ("replay {game} {log}", None),
     "replay: a log's params": ("replay {game} {forged}", None),
+    "replay: a forged event": ("replay {game} {forged_step}", None),
+    "replay: not an event": ("replay {game} {forged_type}", None),
     "compile": ("compile {game} --python", None),
     "mods": ("mods {game} --mod {mod}", None),
     "simulate": ("simulate {game} --players 2 --games 3", None),
@@ -216,7 +220,7 @@ def test_names_holding_every_control_character_are_shown_escaped(site: str, ever
     output = output_of(site, every_control, capsys)
     assert raw_controls(output) == []
     if site not in SHOWS_NO_NAME:
-        assert printable(OPEN + "".join(CONTROLS[:12])) in output
+        assert printable("".join(CONTROLS[1:13])) in output        # (a path holds "_" for NUL)
 
 
 HOSTILE_TEXT = st.text(st.sampled_from(CONTROLS) | st.characters(blacklist_categories=("Cs",),
