@@ -20,6 +20,7 @@ from .cli_errors import Usage, check_mods, internal_error, say, silence_stdout
 from .cli_run import cmd_run
 from .errors import RulelangError
 from .params import ParamError, parse_assignments
+from .printable import printable
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -29,7 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()           # here, not at exit, so a closed pipe is still reported quietly
         return code
     except (Usage, ParamError) as usage:
-        say(lambda: f"rulelang: error: {usage}")
+        say(lambda: printable(f"rulelang: error: {usage}"))
         return 2
     except RulelangError as error:
         say(error.format)
@@ -42,8 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
     except OSError as error:         # the machine failed us (stdout on a full disk, ...): not a bug
         silence_stdout()
-        say(lambda: f"rulelang: error: {error.strerror or error}"
-            + (f": {error.filename}" if error.filename else ""))
+        say(lambda: printable(f"rulelang: error: {error.strerror or error}"
+                              + (f": {error.filename}" if error.filename else "")))
         return 1
     except BaseException as error:   # MemoryError, RecursionError, a bug of rulelang: still one line
         if isinstance(error, SystemExit):

@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 from .cli_errors import Usage, internal_error, missing_path, say
 from .errors import RulelangError
 from .params import ParamError
+from .printable import printable
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -31,7 +32,7 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
 
     missing = missing_path(path)
     if missing:
-        say(lambda: f"rulelang: error: {missing}")
+        say(lambda: printable(f"rulelang: error: {missing}"))
         return 2
     started = time.perf_counter()
     try:
@@ -44,22 +45,22 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
         say(error.format)
         return 1
     except ParamError as refused:
-        say(lambda: f"rulelang: error: {path}: {refused}")
+        say(lambda: printable(f"rulelang: error: {path}: {refused}"))
         return 2
     except (KeyboardInterrupt, BrokenPipeError):
         raise
     except Exception as error:      # a bug of rulelang: report it for this path, go on with the others
-        say(lambda: f"{path}: {internal_error(error)}")
+        say(lambda: printable(f"{path}: {internal_error(error)}"))
         return 3
     if problems:
         for problem in problems:
-            prefix = "" if problem.span is not None else f"{path}: "
+            prefix = "" if problem.span is not None else printable(f"{path}: ")
             print(prefix + problem.format(), file=sys.stderr)
         return 1
     took = time.perf_counter() - started
     played = f", {games} random games per player count" if games > 0 else ""
     modded = "".join(f" + {mod}" for mod in mods)
-    print(f"ok: {path}{modded} ({game.name}{played}, {took:.2f}s)")
+    print(printable(f"ok: {path}{modded} ({game.name}{played}, {took:.2f}s)"))
     return 0
 
 
@@ -78,7 +79,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     for path in args.paths:
         missing = missing_path(path)
         if missing:
-            say(lambda: f"rulelang: error: {missing}")
+            say(lambda: printable(f"rulelang: error: {missing}"))
             code = 2
         else:
             present.append(path)
@@ -108,7 +109,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if not check.ok:
         say(check.report(args.log).format)
         return 1
-    print(check.summary(args.log))
+    print(printable(check.summary(args.log)))
     return 0
 
 

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from .printable import printable
+
 
 class Usage(Exception):
     """A usage error: its message is printed as one line, and the exit code is 2."""
@@ -33,7 +35,7 @@ def internal_error(error: BaseException) -> str:
         what = "Python's recursion limit was reached (RecursionError)"
     else:
         what = f"{type(error).__name__}: {error}"
-    return f"rulelang: internal error: {what} (please report it with the command that caused it)"
+    return printable(f"rulelang: internal error: {what} (please report it with the command that caused it)")
 
 
 def say(message: Callable[[], str]) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from .cli_errors import Usage, internal_error, missing_path, say
 from .errors import RulelangError
+from .printable import printable
 
 if TYPE_CHECKING:
     from .engine import State
@@ -136,13 +137,15 @@ def finish_run(game, args: argparse.Namespace, played: Played, log) -> int:
         report_game_error(played, args, saved)
         code = 1
     if log_problem:
-        say(lambda: f"rulelang: error: {log_problem}")
+        say(lambda: printable(f"rulelang: error: {log_problem}"))
         code = 1
     if played.interrupted:
-        say(lambda: "rulelang: interrupted" + (f"; {log_kept(args, events, 'the interrupt')}" if saved else ""))
+        kept = f"; {log_kept(args, events, 'the interrupt')}" if saved else ""
+        say(lambda: printable(f"rulelang: interrupted{kept}"))
         return 130
     if played.crash is not None:
-        say(lambda: internal_error(played.crash) + (f"\nnote: {log_kept(args, events, 'it')}" if saved else ""))
+        note = "\n" + printable(f"note: {log_kept(args, events, 'it')}") if saved else ""
+        say(lambda: internal_error(played.crash) + note)
         return 3
     return code
 
@@ -158,7 +161,7 @@ def report_game_error(played: Played, args: argparse.Namespace, saved: bool) -> 
         error.notes.append(f"seed {args.seed}{turn}")
     if saved:
         error.notes.append(log_kept(args, played.events, "the error"))
-    prefix = "" if error.span is not None else f"{args.path}: "
+    prefix = "" if error.span is not None else printable(f"{args.path}: ")
     print(prefix + error.format(), file=sys.stderr)
 
 

@@ -39,6 +39,7 @@ from .engine import Game
 from .errors import RulelangError, ScenarioError
 from .loader import load_document
 from .mutate import Mutant, build, mutants
+from .printable import printable, printable_lines
 from .scenario import Scenario, game_folder, load_scenarios, own_mod, run_scenario, scenario_files
 from .schema import validate_document
 
@@ -118,7 +119,7 @@ class Report:
             if found:
                 lines.append(f"{title}:")
                 lines.extend(_grouped(m for m, _ in found))
-        return "\n".join(lines)
+        return printable_lines(lines)
 
     def _left_out_lines(self, shown: int = 10) -> list[str]:
         """The scenarios that fail with the mods laid over, so could judge no mutant."""
@@ -421,8 +422,8 @@ def _progress_bar() -> Any:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=Console(stderr=True), transient=True)
+    return Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=Console(stderr=True), transient=True)
 
 
 def coverage_command(paths: list[str], workers: int, as_json: bool, min_coverage: float | None, seed: int,
@@ -437,7 +438,7 @@ def coverage_command(paths: list[str], workers: int, as_json: bool, min_coverage
             continue
         with bar:
             what = f"mutants of {', '.join(mods)}" if mods else f"mutants of {path}"
-            task = bar.add_task(what, total=None)
+            task = bar.add_task(printable(what), total=None)
             reports.append(run_coverage(path, workers, seed, sample,
                                         lambda done, total: bar.update(task, completed=done, total=total), mods))
     if as_json:
@@ -446,5 +447,6 @@ def coverage_command(paths: list[str], workers: int, as_json: bool, min_coverage
         print("\n\n".join(r.format() for r in reports), file=out)
     below = [r for r in reports if min_coverage is not None and r.rate < min_coverage]
     for report in below:
-        print(f"rulelang: {report.subject}: coverage {report.rate:.1f}% is below {min_coverage:g}%", file=sys.stderr)
+        print(printable(f"rulelang: {report.subject}: coverage {report.rate:.1f}% is below {min_coverage:g}%"),
+              file=sys.stderr)
     return 1 if below else 0

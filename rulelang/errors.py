@@ -8,11 +8,11 @@ see ``document.SourceFile``), so an error prints itself with nothing looked up.
 """
 from __future__ import annotations
 
-import unicodedata
-
 import difflib
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
+
+from .printable import marked, printable
 
 
 @dataclass(frozen=True)
@@ -56,14 +56,18 @@ class RulelangError(Exception):
         self.notes: list[str] = list(notes or [])
 
     def format(self) -> str:
-        """The gcc-style report: location, message, source line, caret, hint, notes."""
+        """The gcc-style report: location, message, source line, caret, hint, notes.
+
+        Each line is made printable (``printable``): the file name, the message, the hint and the
+        notes may all quote a file, and a line break in one is shown, never followed.
+        """
         where = f"{self.span}: " if self.span else ""
-        out = [f"{where}{self.kind}: {self.message}"]
+        out = [printable(f"{where}{self.kind}: {self.message}")]
         if self.span is not None and self.span.text is not None:
             out.extend(_excerpt(self.span.text, self.span))
         if self.hint:
-            out.append(f"hint: {self.hint}")
-        out.extend(f"note: {note}" for note in self.notes)
+            out.append(printable(f"hint: {self.hint}"))
+        out.extend(printable(f"note: {note}") for note in self.notes)
         return "\n".join(out)
 
     def __str__(self) -> str:
@@ -90,13 +94,7 @@ def _excerpt(text: str, span: Span) -> list[str]:
         text, start = text[left:right], start - left
     pad = " " * len(prefix) + "".join("\t" if ch == "\t" else " " for ch in text[:start])
     caret = pad + "^" * max(1, min(width, max(1, len(text) - start)))
-    return [prefix + _printable(text) + suffix, caret]
-
-
-def _printable(text: str) -> str:
-    """The line as it may reach a terminal: a control or format character (a hostile file's escape
-    sequence, a right-to-left override) is shown as U+FFFD, one column for one, so the caret lines up."""
-    return "".join("\ufffd" if ch != "\t" and unicodedata.category(ch) in ("Cc", "Cf") else ch for ch in text)
+    return [prefix + marked(text) + suffix, caret]
 
 
 class SpecError(RulelangError):

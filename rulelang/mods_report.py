@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .mods import layer
+from .printable import printable
 
 
 def report_mods(game_path: str, paths: list[str], out, err) -> int:
@@ -13,14 +14,15 @@ def report_mods(game_path: str, paths: list[str], out, err) -> int:
     layering = layer(base, list(paths), budget)
     for mod in layering.mods:
         changes = [c for c in layering.changes if c.mod is mod]
-        print(f"{mod.name} ({mod.file}): {len(changes)} change" + ("" if len(changes) == 1 else "s"), file=out)
+        print(printable(f"{mod.name} ({mod.file}): {len(changes)} change" + ("" if len(changes) == 1 else "s")),
+              file=out)
         for change in changes:
-            print(f"  {change.span}: {change.what}", file=out)
+            print(printable(f"  {change.span}: {change.what}"), file=out)
     for error in layering.errors:
         print(error.format(), file=err)
     if layering.errors:
         count = len(layering.errors)
         print(f"rulelang: {count} problem" + ("" if count == 1 else "s") + " with these mods", file=err)
         return 1
-    print(f"ok: {len(layering.mods)} mods load together over {base.data.get('game')}", file=out)
+    print(printable(f"ok: {len(layering.mods)} mods load together over {base.data.get('game')}"), file=out)
     return 0

@@ -4,19 +4,27 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .game import Game
+from .printable import printable
+
+#: Events whose line is a heading, printed after a blank line.
+_HEADINGS = frozenset({"turn", "phase", "ended"})
 
 
 def narrate(game: Game, event: dict, scores_by_turn: dict[int, list[int]] | None = None) -> str | None:
     """One readable line for an event, or None for events too small to show.
 
     ``scores_by_turn`` (turn -> scores at its start), when the caller watched the
-    game, adds the scores to each turn's heading.
+    game, adds the scores to each turn's heading. The line is printable (names
+    and labels come from the spec: ``printable``); a heading comes after a blank line.
     """
     kind = event["type"]
     if kind == "turn" and scores_by_turn and event["turn"] in scores_by_turn:
         event = dict(event, scores=scores_by_turn[event["turn"]])
     say = _SAYINGS.get(kind)
-    return say(game, event) if say else None
+    line = say(game, event) if say else None
+    if line is None:
+        return None
+    return "\n" + printable(line) if kind in _HEADINGS else printable(line)
 
 
 @lru_cache(maxsize=8)
@@ -36,7 +44,7 @@ def _started(game: Game, e: dict) -> str:
 
 def _turn(game: Game, e: dict) -> str:
     who = f": {e['player']}" if "player" in e else ""
-    return f"\n== Turn {e['turn']}{who} ==" + _scores(e)
+    return f"== Turn {e['turn']}{who} ==" + _scores(e)
 
 
 def _scores(e: dict) -> str:
@@ -114,7 +122,7 @@ _SAYINGS = {
     "started": _started,
     "turn": _turn,
     "step": lambda g, e: f" - {e['step']}",
-    "phase": lambda g, e: f"\n###### Phase: {e['phase']} ######",
+    "phase": lambda g, e: f"###### Phase: {e['phase']} ######",
     "chose": lambda g, e: None if e.get("decision") in ("secret", "play", "answer")
     else f"  {e['player']} chooses {e['option']}",
     "revealed": lambda g, e: _revealed(g, e),
@@ -133,7 +141,7 @@ _SAYINGS = {
     "cleared": lambda g, e: f"  the counters on the {_holder(g, e['holder'])} fall off",
     "shuffled": lambda g, e: f"  {_zone(g, e['zone'])} is shuffled",
     "refilled": lambda g, e: f"  {_zone(g, e['zone'])} is refilled from {_zone(g, e['from'])}",
-    "ended": lambda g, e: f"\nGame over on turn {e['turn']}: {e['condition']}. Winners: "
+    "ended": lambda g, e: f"Game over on turn {e['turn']}: {e['condition']}. Winners: "
                           f"{e['team'] or ', '.join(e['winners']) or 'nobody'}"
                           + (f" ({', '.join(e['winners'])})" if e.get("team") else "") + _scores(e),
 }

@@ -21,6 +21,7 @@ from typing import IO
 from .engine import Game, State
 from .errors import RuleError
 from .narrate import narrate
+from .printable import printable, printable_lines
 from .views import Account
 
 #: Clear the screen and the scrollback, and put the cursor home (VT100/xterm; tmux and most terminals).
@@ -99,6 +100,7 @@ class Table:
     at_screen: int | None = None                           # the human now looking at the screen
 
     def say(self, text: str = "") -> None:
+        """Write a line as it is: text from the spec in it has been made ``printable`` where it was put in."""
         self.shown.write(text + "\n")
         self.shown.flush()
 
@@ -111,8 +113,8 @@ class Table:
                 if name != HUMAN}
         seats = Seats(state, [bots.get(seat) for seat in range(len(self.who))])     # bots see their seat only
         humans = [seat for seat, name in enumerate(self.who) if name == HUMAN]
-        self.say(f"{self.game.name}: {len(self.who)} players, seed {self.seed}; "
-                 + ", ".join(f"P{s + 1} {name}" for s, name in enumerate(self.who)))
+        self.say(printable(f"{self.game.name}: {len(self.who)} players, seed {self.seed}; "
+                           + ", ".join(f"P{s + 1} {name}" for s, name in enumerate(self.who))))
         while not state.over:
             decision = state.decision()
             if decision is None:
@@ -146,16 +148,17 @@ class Table:
         view = state.view(player)
         self.say(render_view(self.game, view))
         options = view["options"]
-        self.say(f"\nP{player + 1}, {view['prompt']}:")
+        self.say()
+        self.say(printable(f"P{player + 1}, {view['prompt']}:"))
         for number, (_, label) in enumerate(options, 1):
-            self.say(f"  {number}. {label}")
+            self.say(printable(f"  {number}. {label}"))
         while True:
             self.shown.write(f"Your choice (1-{len(options)}, q to quit): ")
             self.shown.flush()
             answer = self.read_line().strip()
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 option_id, label = options[int(answer) - 1]
-                self.say(f"  you chose: {label}")
+                self.say(printable(f"  you chose: {label}"))
                 state.apply(option_id, player)
                 return
             self.say(f"Please type a number from 1 to {len(options)}, or q to quit.")
@@ -194,9 +197,9 @@ class Table:
 
 
 def render_view(game: Game, view: dict) -> str:
-    """A player's view as a few readable lines: the table's counters, each player, the zones."""
+    """A player's view as a few readable lines (each ``printable``): the table's counters, each player, the zones."""
     names = {card.id: card.name for card in game.cards}
-    lines = [f"\n--- Turn {view['turn']}, {view['active']} is active; you are {view['you']} ---"]
+    lines = ["", f"--- Turn {view['turn']}, {view['active']} is active; you are {view['you']} ---"]
     for holder, counters in view["counters"].items():
         if counters:
             place = game.location_labels.get(holder, holder)
@@ -215,7 +218,7 @@ def render_view(game: Game, view: dict) -> str:
             lines.append(f"  {where}: " + ", ".join(names.get(c, c) for c in cards))
     for label, cards in view.get("revealed", {}).items():
         lines.append(f"  shown to you in {_where(label)}: " + ", ".join(names.get(c, c) for c in cards))
-    return "\n".join(lines)
+    return printable_lines(lines)
 
 
 def _where(label: str) -> str:

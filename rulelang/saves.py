@@ -18,6 +18,7 @@ from .engine import Game, State, player_name
 from .errors import RulelangError
 from .inputs import InputError, canonical, decode_text, read_regular_file, schema_validator, schema_words, strict_json
 from .limits import INT64
+from .printable import printable_lines
 
 #: Bounds of what the rules' own locals may hold in a saved frame.
 MAX_LOCAL_DEPTH = 6
@@ -38,7 +39,7 @@ class SavedStateError(RulelangError):
         if self.hint:
             out.append(f"hint: {self.hint}")
         out.extend(f"note: {note}" for note in self.notes)
-        return "\n".join(out)
+        return printable_lines(out)
 
 
 def read_state_file(game: Game, path: str, replay: bool = False) -> State:

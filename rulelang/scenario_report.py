@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from .errors import RulelangError
+from .printable import printable
 from . import scenario as scenarios_module     # through the module, so a test may stand in for a part of it
 from .scenario import GAME_FILE, scenario_files_of
 
@@ -35,12 +36,13 @@ def run_scenario_files(paths: list[str], out=None, err=None, mods: list[str] = (
         found, outside = scenario_files_of(raw)
         if not found and not outside and raw not in mod_folders:   # a mod need not have scenarios
             empty = True
-            print(f"rulelang: error: no scenario file in {raw} (scenario files are the .yaml files "
-                  "under a folder named 'scenarios', or a .yaml file given by name)", file=err)
+            print(printable(f"rulelang: error: no scenario file in {raw} (scenario files are the .yaml files "
+                            "under a folder named 'scenarios', or a .yaml file given by name)"), file=err)
         files.extend(found)
         refused.extend(outside)
     for link in refused:
-        print(f"ERROR {link}\n      error: a link to a file outside the folder given: not read", file=out)
+        print(printable(f"ERROR {link}"), file=out)
+        print("      error: a link to a file outside the folder given: not read", file=out)
     if not files and not refused:
         return 1
     passed, failed = run_files(files, out, tuple(mods), _first_game(paths), params)
@@ -79,23 +81,24 @@ def run_files(files: list[Path], out, mods: tuple[str, ...] = (), default_game: 
                 scenario.mods, scenario.default_game = _with_given(mods, scenario.mods), default_game
                 scenario.params = dict(params or {})
         except RulelangError as error:
-            print(f"ERROR {file}\n{_indent(error.format())}", file=out)
+            print(printable(f"ERROR {file}") + "\n" + _indent(error.format()), file=out)
             failed += 1
             continue
         for scenario in scenarios:
             result = scenarios_module.run_scenario(scenario)
             if result.passed:
                 passed += 1
-                print(f"PASS  {file}: {scenario.name}", file=out)
+                print(printable(f"PASS  {file}: {scenario.name}"), file=out)
                 continue
             failed += 1
-            print(f"FAIL  {file}: {scenario.name}", file=out)
+            print(printable(f"FAIL  {file}: {scenario.name}"), file=out)
             for line in result.failures:
-                print(f"      {line}", file=out)
+                print(printable(f"      {line}"), file=out)
             if result.error:
                 print(_indent(result.error), file=out)
     return passed, failed
 
 
 def _indent(text: str) -> str:
+    """An error's report (``RulelangError.format``: printable already, line by line) moved right."""
     return "\n".join("      " + line for line in text.splitlines())

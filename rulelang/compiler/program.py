@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Callable
 
 from .. import nodes as n
 from ..errors import Span
+from ..printable import printable
 from .codegen import FRAME_LOCALS, READS_LOCALS, Body, Unit, assemble, build, guarded_lines
 from .source_expr import ExprSource
 from .source_stmt import StmtSource
@@ -124,12 +125,16 @@ class Program:
         return function
 
     def source(self) -> str:
-        """Every generated function, each under a comment naming the spec line it comes from."""
+        """Every generated function, each under a comment naming the spec line it comes from.
+
+        A comment quotes the spec (a file's name, a constant's words): it is made ``printable``, so a line
+        break in what it quotes cannot end the comment and start a line of code.
+        """
         parts = []
         for where, u in self.units:
-            consts = "".join(f"# {name}: {u.about.get(name) or _describe(value)}\n"
+            consts = "".join(f"# {printable(f'{name}: {u.about.get(name) or _describe(value)}')}\n"
                              for name, value in u.constants.items())
-            parts.append(f"# from {where}\n{consts}{u.source}\n")
+            parts.append(f"# {printable(f'from {where}')}\n{consts}{u.source}\n")
         return "\n".join(parts)
 
 

@@ -2,7 +2,9 @@
 
 The table is built once as plain sections (a title, columns, rows) and then
 drawn by rich on a terminal or as aligned plain text otherwise, so a log
-file or a pipe gets no escape codes or box characters.
+file or a pipe gets no escape codes or box characters. Names in them come
+from the spec: both drawings make every piece ``printable`` first, and rich
+is handed ``Text``, never markup.
 """
 from __future__ import annotations
 
@@ -11,10 +13,15 @@ import json
 import os
 import stat
 from dataclasses import dataclass, field
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
+from ..printable import printable
 from .simulate import GameRecord
 from .stats import histogram_bins, player_label, winner_label
+
+if TYPE_CHECKING:
+    from rich.table import Table
+    from rich.text import Text
 
 
 @dataclass
@@ -123,13 +130,35 @@ def print_table(summary: dict, out: IO[str], terminal: bool) -> None:
     if terminal:
         _print_rich(summary, parts, out)
     else:
-        out.write(heading(summary) + "\n")
+        out.write(printable(heading(summary)) + "\n")
         for part in parts:
             out.write("\n" + plain_section(part))
 
 
+def printable_section(part: Section) -> Section:
+    """The section with its title, columns, cells and note made ``printable``, as they are drawn."""
+    return Section(printable(part.title), [printable(c) for c in part.columns],
+                   [[printable(cell) for cell in row] for row in part.rows], printable(part.note))
+
+
+def rich_text(text: str) -> Text:
+    """Text for rich to draw as it is: made ``printable``, and never read as markup (a '[/]' in a name is text)."""
+    from rich.text import Text
+
+    return Text(printable(text))
+
+
+def rich_table(part: Section) -> Table:
+    """An empty rich Table with the section's title and note; its columns and rows go in as ``rich_text``."""
+    from rich.table import Table
+
+    return Table(title=rich_text(part.title), title_justify="left",
+                 caption=rich_text(part.note) if part.note else None, caption_justify="left")
+
+
 def plain_section(part: Section) -> str:
     """A section as a title and columns aligned with spaces."""
+    part = printable_section(part)
     table = [part.columns] + part.rows
     widths = [max(len(row[i]) for row in table) for i in range(len(part.columns))]
     lines = [part.title]
@@ -142,17 +171,16 @@ def plain_section(part: Section) -> str:
 
 def _print_rich(summary: dict, parts: list[Section], out: IO[str]) -> None:
     from rich.console import Console
-    from rich.table import Table
 
     console = Console(file=out, highlight=False)
-    console.print(heading(summary), style="bold", markup=False)
+    console.print(rich_text(heading(summary)), style="bold")
     for part in parts:
-        table = Table(title=part.title, title_justify="left", caption=part.note or None, caption_justify="left")
+        table = rich_table(part)
         for i, column in enumerate(part.columns):
-            table.add_column(column, justify="left" if i == 0 or not column else "right")   # bars: left
+            table.add_column(rich_text(column), justify="left" if i == 0 or not column else "right")   # bars: left
         for row in part.rows:
-            table.add_row(*row)
-        console.print(table, markup=False)
+            table.add_row(*map(rich_text, row))
+        console.print(table)
 
 
 def json_line(summary: dict) -> str:

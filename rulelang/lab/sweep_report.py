@@ -4,7 +4,8 @@ from __future__ import annotations
 import json
 from typing import IO
 
-from .report import Section, plain_section
+from ..printable import printable, printable_lines
+from .report import Section, plain_section, rich_table, rich_text
 from .spec_paths import number_text
 from .sweep import SweepResult, Target, Vary
 
@@ -49,9 +50,9 @@ def settings_section(varies: list[Vary], results: list[SweepResult], metric: str
 
 
 def verdict(varies: list[Vary], results: list[SweepResult], metric: str, target: Target | None) -> str:
-    """The answer in a sentence or two."""
+    """The answer in a sentence or two, each line ``printable``."""
     if target is None:
-        return f"{len(results)} settings played; no --target given"
+        return printable(f"{len(results)} settings played; no --target given")
     rate = _is_rate(results)
     band = f"{metric} in [{_value(target.low, rate)}, {_value(target.high, rate)}]"
     sure = [r for r in results if r.meets]
@@ -62,7 +63,7 @@ def verdict(varies: list[Vary], results: list[SweepResult], metric: str, target:
         lines.append(f"{len(maybe)} more {'has' if len(maybe) == 1 else 'have'} the point estimate in range "
                      "but an interval reaching outside: "
                      + "; ".join(_setting(varies, r) for r in maybe))
-    return "\n".join(lines)
+    return printable_lines(lines)
 
 
 def _setting(varies: list[Vary], result: SweepResult) -> str:
@@ -83,20 +84,20 @@ def print_sweep(varies: list[Vary], results: list[SweepResult], metric: str, tar
     title = heading(results[0].summary, len(results))
     answer = verdict(varies, results, metric, target)
     if not terminal:
-        out.write(f"{title}\n\n{plain_section(part)}\n{answer}\n")
+        out.write(f"{printable(title)}\n\n{plain_section(part)}\n{answer}\n")
         return
     from rich.console import Console
-    from rich.table import Table
+    from rich.text import Text
 
     console = Console(file=out, highlight=False)
-    console.print(title, style="bold", markup=False)
-    table = Table(title=part.title, title_justify="left", caption=part.note or None, caption_justify="left")
-    for i, column in enumerate(part.columns):
-        table.add_column(column, justify="right")
+    console.print(rich_text(title), style="bold")
+    table = rich_table(part)
+    for column in part.columns:
+        table.add_column(rich_text(column), justify="right")
     for row, result in zip(part.rows, results):
-        table.add_row(*row, style="green" if result.meets else ("yellow" if result.in_range else None))
-    console.print(table, markup=False)
-    console.print(answer, markup=False)
+        table.add_row(*map(rich_text, row), style="green" if result.meets else ("yellow" if result.in_range else None))
+    console.print(table)
+    console.print(Text(answer))         # printable already, line by line (``verdict``)
 
 
 def sweep_json(varies: list[Vary], results: list[SweepResult], metric: str, target: Target | None) -> str:
