@@ -22,6 +22,7 @@ that failed) becomes one line of rulelang's own (``RayFailed``).
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import pickle
@@ -144,14 +145,21 @@ def environment(changes: dict[str, str]) -> Iterator[None]:
                 os.environ[name] = value
 
 
+@functools.lru_cache(maxsize=1)
+def _process_token() -> str:
+    """A random token for the local Rays of this process: Ray's driver keeps the first token it reads
+    for the life of the process, so a second local Ray with another token would refuse it."""
+    return secrets.token_hex(32)
+
+
 def local_settings() -> dict[str, str]:
-    """The environment of a private local Ray: token authentication with a fresh token, loopback only.
+    """The environment of a private local Ray: token authentication with our own token, loopback only.
 
     A token in RAY_AUTH_TOKEN is used as it is, so Ray writes none to ~/.ray (where it would be
     readable by others). RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 is what keeps Ray from turning
     127.0.0.1 into the machine's outward address; Ray reads it when it is imported.
     """
-    return {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32),
+    return {"RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": _process_token(),
             "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "RAY_USAGE_STATS_ENABLED": "0"}
 
 
