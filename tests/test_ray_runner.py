@@ -152,7 +152,7 @@ def short_tmp(monkeypatch):
 @pytest.mark.slow
 def test_a_local_ray_plays_the_same_games_on_loopback_only(tmp_path, monkeypatch, short_tmp):
     """Started from elsewhere than the checkout (the nodes must get the schemas), it plays the local
-    workers' games; while it runs, it listens on loopback only, takes no job without the token, keeps
+    workers' games, a policy named by a relative path included; while it runs, it listens on loopback only, takes no job without the token, keeps
     its files in a 0700 folder of ours, and leaves nothing behind (not even ~/.ray/auth_token)."""
     from rulelang.lab.ray_runner import run_batch_ray
     from rulelang.loader import load_document
@@ -168,11 +168,12 @@ def test_a_local_ray_plays_the_same_games_on_loopback_only(tmp_path, monkeypatch
             seen["folders"] = [(p.name, p.stat().st_mode & 0o777, p.stat().st_uid) for p in short_tmp.iterdir()]
             seen["taken"] = [port for _, port in seen["listening"] if _job_submitted_without_token(port)]
 
-    batch = Batch(JF, 4, 30, 9, ("random",) * 4)
+    shutil.copyfile(Path(JF) / "policies" / "giant.yaml", tmp_path / "giant.yaml")   # read on the nodes
+    batch = Batch(JF, 4, 30, 9, ("policy:giant.yaml", "random", "random", "random"))
     local = run_batch(rulelang.load_game(JF), batch, workers=1)
     on_ray = run_batch_ray(load_document(JF), batch, None, progress=look, chunk=7)
     assert on_ray == local
-    assert [r.index for r in on_ray] == list(range(30))
+    assert [r.index for r in on_ray] == list(range(30)) and not any(r.error for r in on_ray)
     assert len(seen["listening"]) >= 3                     # the GCS, the raylet, the workers... were found
     assert [a for a in seen["listening"] if not _loopback(a[0])] == []
     assert seen["taken"] == []

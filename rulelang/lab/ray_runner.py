@@ -103,8 +103,15 @@ def _compiled(key: str, doc: Document, params: dict) -> Game:
     return _COMPILED[key]
 
 
-def play_range(key: str, doc: Document, batch: Batch, start: int, stop: int) -> list[GameRecord]:
-    """Games ``start`` to ``stop - 1`` of the batch: what one Ray task does."""
+def play_range(key: str, doc: Document, batch: Batch, start: int, stop: int, folder: str) -> list[GameRecord]:
+    """Games ``start`` to ``stop - 1`` of the batch: what one Ray task does.
+
+    The task works in ``folder``, the one the command was started in, when the node has it: Ray
+    starts it in the job folder, and a policy or agent file may be named by a relative path.
+    """
+    with contextlib.suppress(OSError):
+        if os.getcwd() != folder:
+            os.chdir(folder)
     game = _compiled(key, doc, dict(batch.params))
     return [play_game(game, batch, index) for index in range(start, stop)]
 
@@ -241,7 +248,7 @@ def _play_all(ray: Any, doc: Document, batch: Batch, progress: Callable[[int], N
     records: list[GameRecord] = []
     try:
         shared = ray.put(doc)
-        pending = [task.remote(key, shared, batch, start, min(start + chunk, batch.games))
+        pending = [task.remote(key, shared, batch, start, min(start + chunk, batch.games), os.getcwd())
                    for start in range(0, batch.games, chunk)]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
