@@ -78,6 +78,17 @@ def test_the_job_folder_holds_the_package_and_its_schemas(tmp_path):
     assert not list(job.rglob("__pycache__"))
 
 
+@pytest.mark.parametrize("address, loopback", [("127.0.0.1:6379", True), ("ray://127.0.0.1:10001", True),
+                                               ("localhost:6379", True), ("[::1]:6379", True),
+                                               ("10.0.0.1:6379", False), ("ray://head:10001", False),
+                                               ("auto", False)])
+def test_a_cluster_on_loopback_is_reached_on_loopback(address, loopback):
+    """Ray turns 127.0.0.1 into the machine's outward address unless told not to; a cluster started on
+    loopback (`ray start --head --node-ip-address=127.0.0.1`) then never answers, and Ray retries for minutes."""
+    expected = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"} if loopback else {}
+    assert ray_runner.address_settings(address) == expected
+
+
 # --- with Ray --------------------------------------------------------------------------------
 
 def _descendants(root: int) -> set[int]:

@@ -183,7 +183,7 @@ def run_batch_ray(doc: Document, batch: Batch, address: str | None,
                 with _connected(None, job, folder / "ray") as ray:
                     _check_loopback(ray)
                     return _play_all(ray, doc, batch, progress, chunk)
-        with _connected(address, job, None) as ray:
+        with environment(address_settings(address)), _connected(address, job, None) as ray:
             return _play_all(ray, doc, batch, progress, chunk)
 
 
@@ -205,6 +205,7 @@ def _connected(address: str | None, job: Path, temp_dir: Path | None) -> Iterato
     try:
         ray.init(**options)
     except Exception as error:  # noqa: BLE001 - Ray reports a bad address, a refused token, ... as it likes
+        ray.shutdown()                                       # whatever it had started
         where = "start a local Ray" if address is None else f"connect to Ray at {_printable(address)}"
         raise RayFailed(f"cannot {where}: {reason(error)}", hint=_HINT) from None
     try:
@@ -218,12 +219,27 @@ _HINT = "see 'Beyond one machine: Ray' in docs/simulate.md"
 CONNECT_SECONDS = 5
 
 
+def host_and_port(address: str) -> tuple[str, int] | None:
+    """The host and port of a HOST:PORT or ray://HOST:PORT address; None for others (``auto``)."""
+    match = re.fullmatch(r"(?:ray://)?\[?([^\[\]/]+?)\]?:(\d{1,5})", address)
+    return (match.group(1), int(match.group(2))) if match else None
+
+
+def address_settings(address: str) -> dict[str, str]:
+    """The environment for connecting to ``address``: for a cluster on loopback, the setting that keeps Ray
+    from swapping 127.0.0.1 for the machine's outward address (where such a cluster never answers)."""
+    where = host_and_port(address)
+    if where is not None and (where[0] in ("localhost", "::1") or where[0].startswith("127.")):
+        return {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0"}
+    return {}
+
+
 def _check_reachable(address: str) -> None:
     """RayFailed at once when nothing answers at a HOST:PORT (or ray://HOST:PORT) address; others are Ray's to read."""
-    match = re.fullmatch(r"(?:ray://)?\[?([^\[\]/]+?)\]?:(\d{1,5})", address)
-    if match is None:
+    where = host_and_port(address)
+    if where is None:
         return
-    host, port = match.group(1), int(match.group(2))
+    host, port = where
     try:
         socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
     except (OSError, ValueError) as error:
