@@ -62,7 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--csv", metavar="FILE", help="write one row per game")
     parser.add_argument("--plot", metavar="FILE.png", help="draw win rates and game lengths (needs matplotlib)")
     parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                        help="play on a Ray cluster at ADDRESS, or on a local Ray without one (needs rulelang[ray])")
+                        help="play on the Ray cluster at ADDRESS, or on a private local Ray (127.0.0.1 only, token "
+                             "authentication) without one (needs rulelang[ray], Ray 2.52 or newer)")
 
 
 def simulate(args: argparse.Namespace) -> int:
