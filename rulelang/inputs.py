@@ -93,9 +93,7 @@ def schema_validator(name: str) -> Draft202012Validator:
     Our own schemas are checked against the metaschema by the tests, not at run time. jsonschema is
     imported here, when a file is first checked: importing it costs a cold command about 0.1 s.
     """
-    from jsonschema import Draft202012Validator
-
-    from .schema import SCHEMA_DIR
+    from .schema import SCHEMA_DIR, strict_validator_class
 
     schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
+    return strict_validator_class()(schema)

@@ -540,3 +540,11 @@ def test_validating_a_mod_folder_as_a_game_says_how_to_load_it(capsys) -> None:
     assert code == 1
     assert "there is no game.yaml in" in err
     assert "hint: this folder is a mod: give its game's folder, and this folder with --mod" in err
+
+
+def test_a_set_number_written_as_a_decimal_is_refused_in_the_mod(tmp_path: Path) -> None:
+    """A whole number written `2.0` passed JSON Schema's `integer` and broke the game further on."""
+    mod = write_mod(tmp_path, "set:\n  cards.titanium_axe.count: 2.0\n")
+    errors = errors_of(lambda: load_game(FJ, [mod]))
+    assert [(e.message, e.span.file, e.span.line) for e in errors] == [
+        ("expected a whole number for 'count', got a decimal number", str(mod), 4)]
