@@ -13,6 +13,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from .inputs import whole_number
+
 if TYPE_CHECKING:                   # the engine's modules import this one; only types flow back
     from .game import Game
     from .state import State
@@ -55,8 +57,9 @@ HIDDEN_FACE = "?"
 
 def seat_of(name: str | None) -> int | None:
     """'P2' -> 1; anything else (the table, a missing name) -> None."""
-    if isinstance(name, str) and name[:1] == "P" and name[1:].isdigit():
-        return int(name[1:]) - 1
+    seat = whole_number(name[1:], signed=False) if isinstance(name, str) and name[:1] == "P" else None
+    if seat is not None:
+        return seat - 1
     return None
 
 

@@ -342,3 +342,14 @@ def test_a_param_is_varied_by_its_name_alone(capsys):
 def test_a_param_both_varied_and_set_is_a_usage_error(capsys):
     code, _, err = sweep(capsys, PIG, "--players", "2", "--vary", "goal=5,6", "--param", "goal=5")
     assert code == 2 and "either varied or set" in err
+
+
+@pytest.mark.parametrize("key, words", [
+    ("tables.setup.4.²", "has no column '²'"),
+    ("end.²", "'end' has no item '²'"),
+    ("tables.setup.4.+1", "has no column '+1'"),
+])
+def test_a_position_in_no_ascii_digits_is_located(jf_doc, key, words):
+    """str.isdigit takes '²', which int() refuses: the key was a bare ValueError, not a located one."""
+    with pytest.raises(SpecError, match=words.replace("+", r"\+")):
+        resolve(jf_doc, key)

@@ -15,6 +15,7 @@ from typing import Any
 
 from rulelang import Game, State
 from rulelang.check_types import tuple_items
+from rulelang.views import seat_of
 
 
 class ViewEncoder:
@@ -55,7 +56,8 @@ class ViewEncoder:
         return out
 
     def _one_hot(self, name: Any) -> list[float]:
-        seat = int(name[1:]) - 1 if isinstance(name, str) and name[1:].isdigit() else -1
+        seat = seat_of(name)
+        seat = -1 if seat is None else seat
         return [1.0 if p == seat else 0.0 for p in range(self.players)]
 
     def _value(self, value: Any) -> float:
