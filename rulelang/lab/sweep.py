@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable
@@ -23,6 +22,7 @@ from ..game import Game
 from ..errors import ErrorList, RulelangError, did_you_mean
 from .simulate import Batch, GameRecord, play_game
 from .spec_paths import Address, number_text, resolve, with_values
+from ..workers import ignore_interrupt, quiet_workers, worker_count
 from .stats import Rate, summarize
 
 MAX_SETTINGS = 10_000
@@ -236,10 +236,6 @@ def _variant(source: tuple, setting: tuple) -> Game:
     return _VARIANTS[key]
 
 
-def _ignore_interrupt() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _play_chunk(batch: Batch, setting: tuple, number: int, start: int, stop: int) -> tuple[int, list[GameRecord]]:
     game = _variant(batch.source, setting)
     return number, [play_game(game, batch, index) for index in range(start, stop)]
@@ -249,6 +245,7 @@ def play_settings(batch: Batch, settings: list[tuple], workers: int,
                   progress: Callable[[int], None] | None = None) -> list[list[GameRecord]]:
     """The batch under every setting (a tuple of (address, value) pairs), records in game order."""
     results: list[list[GameRecord]] = [[] for _ in settings]
+    workers = worker_count(workers, batch.games * len(settings))
     if workers <= 1:
         for number, setting in enumerate(settings):
             game = _variant(batch.source, setting)
@@ -258,12 +255,13 @@ def play_settings(batch: Batch, settings: list[tuple], workers: int,
                     progress(1)
         return results
     chunk = max(1, min(100, batch.games * len(settings) // (workers * 8)))
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupt)
     try:
-        pending: set[Future] = {pool.submit(_play_chunk, batch, setting, number, start,
-                                            min(start + chunk, batch.games))
-                                for number, setting in enumerate(settings)
-                                for start in range(0, batch.games, chunk)}
+        with quiet_workers():           # a forking pool starts its processes on the first submit
+            pending: set[Future] = {pool.submit(_play_chunk, batch, setting, number, start,
+                                                min(start + chunk, batch.games))
+                                    for number, setting in enumerate(settings)
+                                    for start in range(0, batch.games, chunk)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
