@@ -56,6 +56,10 @@ def test_vary_takes_lists_and_ranges_in_order():
     ("=3", "expected KEY=V1,V2"),
     ("x=3,3", "given twice"),
     ("x=9..3", "must go up"),
+    ("end.4.when=" + "9" * 400, "999999999999999999999... is too large"),      # was float('inf'): a name
+    ("x=-1" + "0" * 19, "-10000000000000000000 is too large: a game's numbers are at most 9,223,372,036,854,775,807"),
+    ("x=1" + "0" * 400 + ".5", "is too large"),
+    ("x=1.." + "9" * 5000, "is too large"),                                     # int() refuses 4,300 digits
 ])
 def test_a_bad_vary_says_what_is_wrong(text, words):
     with pytest.raises(ValueError, match=words.replace("(", r"\(")):
