@@ -127,10 +127,16 @@ class Program:
         """Every generated function, each under a comment naming the spec line it comes from."""
         parts = []
         for where, u in self.units:
-            consts = "".join(f"# {name}: {u.about.get(name) or _describe(value)}\n"
+            consts = "".join(f"# {name}: {_in_comment(u.about.get(name) or _describe(value))}\n"
                              for name, value in u.constants.items())
-            parts.append(f"# from {where}\n{consts}{u.source}\n")
+            parts.append(f"# from {_in_comment(where)}\n{consts}{u.source}\n")
         return "\n".join(parts)
+
+
+def _in_comment(text: str) -> str:
+    """Text for one comment line of generated code, escaped as ``repr`` escapes it when anything in it does
+    not print: a file name may hold a line break, which would end the comment and start a line of code."""
+    return text if text.isprintable() else repr(text)[1:-1]
 
 
 def _describe(value: object) -> str:
