@@ -211,9 +211,13 @@ class SpecTable:
         return [1.0 if p in won else 0.0 for p in range(self.players)]
 
     def utility_bounds(self) -> tuple[float, float]:
-        """Bounds every return lies within: the game's number limit, or 0..1 for a spec without returns."""
+        """Bounds every return lies within: those `returns: {min, max}` declares, else the game's number limit;
+        0..1 for a spec without returns."""
         if self.game.returns is None:
             return 0.0, 1.0
+        if self.game.returns_bounds is not None:
+            low, high = self.game.returns_bounds
+            return float(low), float(high)
         limit = float(self.game.number_limit)
         return -limit, limit
 
