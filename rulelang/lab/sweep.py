@@ -22,9 +22,9 @@ from ..document import Document
 from ..game import Game
 from ..errors import ErrorList, RulelangError, did_you_mean
 from ..limits import INT64
+from ..workers import ignore_interrupt, quiet_workers, worker_count
 from .simulate import Batch, GameRecord, play_game
 from .spec_paths import Address, number_text, resolve, with_values
-from ..workers import ignore_interrupt, quiet_workers, worker_count
 from .stats import Rate, summarize
 
 MAX_SETTINGS = 10_000
