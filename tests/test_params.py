@@ -190,3 +190,17 @@ def test_a_value_that_is_no_ascii_number_is_a_usage_error_on_the_command_line_an
 
 def test_a_signed_number_in_text_still_reads():
     assert rulelang.load_game(PIG, params={"goal": " +12 "}).params == {"goal": 12}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40) | st.sampled_from(["²", "³", "٣", "𝟘", "+-5", "-+5", "--5", "++5", "1_000", " 7 "]))
+def test_any_text_for_an_int_param_is_a_value_or_a_param_error(text):
+    """Whatever text a command line, a log or a scenario gives, the answer is a value within bounds or a
+    ParamError (never an internal error); a value read is the ASCII number the text writes."""
+    declared = {"goal": {"type": "int", "default": 5, "min": -1000, "max": 1000}}
+    try:
+        value = resolve(declared, {"goal": text})["goal"]
+    except ParamError:
+        return
+    assert -1000 <= value <= 1000 and text.strip().lstrip("+-").isascii()
+    assert int(text.strip()) == value
