@@ -51,6 +51,10 @@ def check_declarations(spec: Spec, doc: Document,
     players = spec.players
     if players.max < players.min:
         report.error(f"'max' ({players.max}) must be at least 'min' ({players.min})", ("players", "max"))
+    if spec.returns_bounds is not None and spec.returns_bounds[1] < spec.returns_bounds[0]:
+        low, high = spec.returns_bounds
+        report.error(f"'max' ({high}) must be at least 'min' ({low})", ("returns", "max"),
+                     "every return lies between min and max")
     values = _param_values(spec, report, given_params)
     _names_once(spec, report)
     _vars(spec, report)

@@ -404,11 +404,16 @@ def _text_of(e: n.Expr) -> str:
     return e.id if isinstance(e, n.Name) else "t"
 
 
+#: Where each of the bound words (``BOUND_WORDS``) is known, for the error of one used elsewhere.
+WHERE_BOUND = {
+    "me": "'me' is the current player; it is known in seat-order turns, procedures, cards and triggers",
+    "target": "'target' is known in a card's play section",
+    "this": "'this' is the card itself, known in a card's texts",
+    "card": "'card' is known in triggers and answers",
+    "owner": "'owner' is known in triggers and discard_when",
+    "winners": "'winners' (the players the end condition decided) is known in 'returns:' only",
+}
+
+
 def _where_hint(name: str) -> str:
-    return {
-        "me": "'me' is the current player; it is known in seat-order turns, procedures, cards and triggers",
-        "target": "'target' is known in a card's play section",
-        "this": "'this' is the card itself, known in a card's texts",
-        "card": "'card' is known in triggers and answers",
-        "owner": "'owner' is known in triggers and discard_when",
-    }[name]
+    return WHERE_BOUND[name]

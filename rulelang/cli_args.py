@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("--coverage", action="store_true",
                       help="mutate each game's spec (with --mod: only the mods' own files) and report the "
                            "mutants its scenarios do not catch")
-    test.add_argument("--workers", type=int, default=1, metavar="W", help="processes for --coverage (default 1)")
+    test.add_argument("--workers", type=int, default=1, metavar="W", help="processes for --coverage (default 1; never more than the CPUs or the mutants)")
     test.add_argument("--json", action="store_true", help="--coverage: print the report as JSON")
     test.add_argument("--min-coverage", type=float, metavar="P", help="--coverage: exit 1 below P percent")
     test.add_argument("--seed", type=int, default=0, metavar="S",

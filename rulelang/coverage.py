@@ -24,6 +24,7 @@ numbered mutants from the spec and reports by number.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -42,6 +43,7 @@ from .mutate import Mutant, build, mutants
 from .printable import printable, printable_lines
 from .scenario import Scenario, game_folder, load_scenarios, own_mod, run_scenario, scenario_files
 from .schema import validate_document
+from .workers import ignore_interrupt, quiet_workers, worker_count
 
 EQUIVALENCE_GAMES = 20          # random games per player count that must match the original's
 MAX_DECISIONS = 20_000          # a random game longer than this is cut (the original's end is known)
@@ -345,6 +347,7 @@ _SUBJECT: Subject | None = None
 
 def _start_worker(path: str, first_seed: int, mods: tuple[str, ...], left_out: list[int]) -> None:
     global _SUBJECT
+    ignore_interrupt()
     _SUBJECT = Subject(path, first_seed, mods)
     _SUBJECT.leave_out(left_out)
 
@@ -392,6 +395,7 @@ def run_coverage(path: str, workers: int = 1, seed: int = 0, sample: int | None 
     verdicts: list[Verdict] = []
     if tick:
         tick(0, len(indices))
+    workers = worker_count(workers, len(indices))
     if workers <= 1:
         global _SUBJECT
         _SUBJECT = subject
@@ -401,8 +405,10 @@ def run_coverage(path: str, workers: int = 1, seed: int = 0, sample: int | None 
             if tick:
                 tick(len(verdicts), len(indices))
     else:
-        with multiprocessing.get_context().Pool(workers, _start_worker,
-                                                (path, seed, tuple(mods), failing)) as pool:
+        with contextlib.ExitStack() as stack:
+            with quiet_workers():
+                pool = stack.enter_context(multiprocessing.get_context().Pool(
+                    workers, _start_worker, (path, seed, tuple(mods), failing)))
             for verdict in pool.imap_unordered(_judge, indices, chunksize=4):
                 verdicts.append(verdict)
                 if tick:

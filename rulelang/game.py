@@ -186,6 +186,7 @@ class Game:
         self.score_span: Span | None = None
         self.returns: Fn | None = None            # a player's return (payoff) at the end, if the game declares one
         self.returns_span: Span | None = None
+        self.returns_bounds: tuple[int, int] | None = None   # declared by `returns: {value, min, max}`
         self.roles: list[dict] = []
         self.teams: dict[str, list[str]] = {}
         self.tables: dict[str, dict] = {}

@@ -21,6 +21,21 @@ if TYPE_CHECKING:
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 
 
+#: Most digits of a whole number read from text: far past any count, and never slow (or refused) by ``int``.
+MAX_WHOLE_DIGITS = 30
+
+
+def whole_number(text: Any, signed: bool = True) -> int | None:
+    """The int ``text`` writes in ASCII digits (after one sign, if ``signed``), or None. ``str.isdigit``
+    also takes '²', which ``int`` refuses, and ``lstrip('-')`` takes '--5': text from outside is read here."""
+    if not isinstance(text, str):
+        return None
+    digits = text[1:] if signed and text.startswith(("+", "-")) else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > MAX_WHOLE_DIGITS:
+        return None
+    return int(text)
+
+
 class InputError(RulelangError):
     """A file that cannot be read as the input it should be; located in the file when possible."""
 
@@ -93,9 +108,7 @@ def schema_validator(name: str) -> Draft202012Validator:
     Our own schemas are checked against the metaschema by the tests, not at run time. jsonschema is
     imported here, when a file is first checked: importing it costs a cold command about 0.1 s.
     """
-    from jsonschema import Draft202012Validator
-
-    from .schema import SCHEMA_DIR
+    from .schema import SCHEMA_DIR, strict_validator_class
 
     schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
+    return strict_validator_class()(schema)

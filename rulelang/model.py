@@ -357,6 +357,7 @@ class Spec:
     score_parts: Mapping[str, RuleText] | None     # ... or the sum of named parts
     heuristic: RuleText | None
     returns: RuleText | None
+    returns_bounds: tuple[int, int] | None     # `returns: {min, max}`: every return lies within them
     procedures: Mapping[str, Procedure]
     functions: Mapping[str, Function]
     triggers: tuple[Trigger, ...]

@@ -67,7 +67,7 @@ def build_spec(doc: Document) -> Spec:
         phases=tuple(_phase(r, k, path, phase) for k, (path, phase) in enumerate(phase_specs(data))),
         score=r.text(("score",)) if not isinstance(data.get("score"), dict) else None,
         score_parts=_score_parts(r),
-        heuristic=r.text(("heuristic",)), returns=r.text(("returns",)),
+        heuristic=r.text(("heuristic",)), returns=_returns(r), returns_bounds=_returns_bounds(r),
         procedures={name: _procedure(r, name, decl) for name, decl in r.section("procedures").items()},
         functions={name: _function(r, name, decl) for name, decl in r.section("functions").items()},
         triggers=tuple(_trigger(r, i, trig) for i, trig in enumerate(data.get("triggers") or [])),
@@ -162,6 +162,17 @@ def _score_parts(r: _Reader) -> dict[str, RuleText] | None:
         return None
     parts = {name: r.text(("score", "parts", name)) for name in (spec.get("parts") or {})}
     return {name: text for name, text in parts.items() if text is not None}
+
+
+def _returns(r: _Reader) -> RuleText | None:
+    """`returns:` as an expression alone, or as the `value` of {value, min, max}."""
+    return r.text(("returns", "value") if isinstance(r.data.get("returns"), dict) else ("returns",))
+
+
+def _returns_bounds(r: _Reader) -> tuple[int, int] | None:
+    """The least and most return of {value, min, max} (None for an expression alone)."""
+    spec = r.data.get("returns")
+    return (spec["min"], spec["max"]) if isinstance(spec, dict) else None
 
 
 def _procedure(r: _Reader, name: str, decl: dict) -> Procedure:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from .errors import did_you_mean
+from .inputs import whole_number
 
 Value = int | bool
 
@@ -73,10 +74,8 @@ def _converted(name: str, raw: Any, decl: Mapping[str, Any]) -> Value:
         if isinstance(raw, bool):
             return raw
         raise ParamError(f"param '{name}' must be {want}, not {raw!r}")
-    if isinstance(raw, str):
-        text = raw.strip()
-        if text.lstrip("+-").isdigit() and len(text) <= 30:
-            raw = int(text)
+    if isinstance(raw, str) and (read := whole_number(raw.strip())) is not None:
+        raw = read
     if isinstance(raw, bool) or not isinstance(raw, int):
         raise ParamError(f"param '{name}' must be {want}, not {raw!r}")
     if not _within(raw, decl):

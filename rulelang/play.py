@@ -20,6 +20,7 @@ from typing import IO
 
 from .engine import Game, State
 from .errors import RuleError
+from .inputs import whole_number
 from .narrate import narrate
 from .printable import printable, printable_lines
 from .views import Account
@@ -156,8 +157,9 @@ class Table:
             self.shown.write(f"Your choice (1-{len(options)}, q to quit): ")
             self.shown.flush()
             answer = self.read_line().strip()
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                option_id, label = options[int(answer) - 1]
+            number = whole_number(answer, signed=False)
+            if number is not None and 1 <= number <= len(options):
+                option_id, label = options[number - 1]
                 self.say(printable(f"  you chose: {label}"))
                 state.apply(option_id, player)
                 return

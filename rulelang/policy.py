@@ -21,6 +21,7 @@ from typing import Any
 from .decisions import catalogue_options
 from .engine import Game, Option, State
 from .errors import RulelangError, SpecError, did_you_mean, raise_all
+from .inputs import whole_number
 from .loader import Document, load_document
 from .schema import validate_document
 
@@ -137,8 +138,9 @@ def _pick(item: Any, sites: list) -> Pick:
     options = catalogue_options(sites)
     text = str(item)
     if numeric:
-        if isinstance(item, int) or text.lstrip("-").isdigit():
-            return Pick(option=str(int(text)))
+        number = item if isinstance(item, int) else whole_number(text)
+        if number is not None:
+            return Pick(option=str(number))
         if text in RULES:
             return Pick(rule=text)
         raise ValueError(f"'{text}' is not a number or a rule", f"a choice of a number takes numbers or {_rules()}")
@@ -232,7 +234,7 @@ class PolicyAgent:
             return options[0].id
         if rule == "last":
             return options[-1].id
-        numbers = [(int(o.id), o.id) for o in options if o.id.lstrip("-").isdigit()]
+        numbers = [(number, o.id) for o in options if (number := whole_number(o.id)) is not None]
         if not numbers:
             return None
         return (max(numbers) if rule == "highest" else min(numbers))[1]

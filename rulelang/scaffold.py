@@ -10,9 +10,12 @@ checkout's ``schemas/`` (or, for an installed rulelang, the copy under
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 from pathlib import Path
+
+import yaml
 
 GAME_TEMPLATE = """\
 # yaml-language-server: $schema={schema}
@@ -105,21 +108,21 @@ def new_command(args: argparse.Namespace) -> int:
         if args.game:
             raise ScaffoldError("--game goes with `new mod`")
         file = folder / "game.yaml"
-        text = GAME_TEMPLATE.format(schema=schema_line_path(file, "game"), name=title,
-                                    quoted=_quoted(title), folder=folder)
+        text = GAME_TEMPLATE.format(schema=schema_line_path(file, "game"), name=_in_comment(title),
+                                    quoted=_quoted(title), folder=_in_comment(str(folder)))
     else:
         if not args.game:
             raise ScaffoldError("a mod names its game: rulelang new mod NAME --game PATH")
         game = _game_name(args.game)
         file = folder / "mod.yaml"
-        text = MOD_TEMPLATE.format(schema=schema_line_path(file, "mod"), name=title, quoted=_quoted(title),
-                                   game=_quoted(game),
-                                   game_path=args.game, folder=folder)
+        text = MOD_TEMPLATE.format(schema=schema_line_path(file, "mod"), name=_in_comment(title),
+                                   quoted=_quoted(title), game=_quoted(game), game_path=_in_comment(args.game),
+                                   folder=_in_comment(str(folder)))
     written = {file: text}
     if args.kind == "game":
         scenario = folder / "scenarios" / "first.yaml"
         written[scenario] = GAME_SCENARIO_TEMPLATE.format(schema=schema_line_path(scenario, "scenario"),
-                                                          name=title, folder=folder)
+                                                          name=_in_comment(title), folder=_in_comment(str(folder)))
     try:
         (folder / "scenarios").mkdir(parents=True)
         for path, content in written.items():
@@ -165,5 +168,12 @@ def _title(name: str) -> str:
 
 
 def _quoted(text: str) -> str:
-    """A YAML scalar for a name that may hold ':' or '#' or '&'."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A double-quoted YAML scalar of any text, on one line: PyYAML escapes quotes, backslashes, line breaks
+    and control characters (a game's name comes from a file, and a line break in it wrote YAML of its own)."""
+    return yaml.safe_dump(text, default_style='"', width=math.inf, allow_unicode=True).rstrip("\n")
+
+
+def _in_comment(text: str) -> str:
+    """Text for a comment line: as it is when every character prints, else quoted, so that it cannot end
+    the comment and start a line of YAML."""
+    return text if text.isprintable() else _quoted(text)

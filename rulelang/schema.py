@@ -79,9 +79,18 @@ def _validator(name: str) -> Draft202012Validator:
     The schemas ship with rulelang, so they are checked against the metaschema by the tests
     (tests/test_schema.py), not on every load: that check alone cost a cold command ~0.1 s.
     """
-    from jsonschema import Draft202012Validator
+    return strict_validator_class()(_schema(name))
 
-    return Draft202012Validator(_schema(name))
+
+@functools.lru_cache(maxsize=None)
+def strict_validator_class() -> type[Draft202012Validator]:
+    """Draft 2020-12, but an ``integer`` must be written as one: JSON Schema takes ``6.0`` for an integer,
+    and a float reaching a game's counts (faces, players, a mod's ``set``) breaks them far from the file."""
+    from jsonschema import Draft202012Validator, validators
+
+    checker = Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool))
+    return validators.extend(Draft202012Validator, type_checker=checker)
 
 
 def validate_document(doc: Document, schema_name: str = "game", remember: bool = False) -> None:
@@ -105,13 +114,17 @@ def validate_document(doc: Document, schema_name: str = "game", remember: bool =
         raise_all(_unique(ruling_errors(doc, _schema(schema_name))), one_per_place=False)
 
 
+#: Part of a verdict's hash: a verdict kept before a change of how the schemas are checked is not trusted.
+_CHECKER_VERSION = "integers are written whole"
+
+
 def _fingerprint(data: Any, schema_name: str) -> str | None:
     """A hash of the document's data as JSON and of the schema, or None when the data is not JSON."""
     try:
         text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError):     # a value JSON has no spelling for: check it every time
         return None
-    return cache.digest(_schema_text(schema_name), text)
+    return cache.digest(_schema_text(schema_name), _CHECKER_VERSION, text)
 
 
 # ---------------------------------------------------------------------------

@@ -150,7 +150,19 @@ class State(DecisionProtocol):
             last = self.log[-1]
             if isinstance(last, dict) and last.get("type") == "ended" and "returns" in last:
                 return list(last["returns"])
-        return self._per_player(self.game.returns, self.game.returns_span, "returns", {"winners": list(self.winners)})
+        told = self._per_player(self.game.returns, self.game.returns_span, "returns", {"winners": list(self.winners)})
+        if told is not None and self.game.returns_bounds is not None:
+            self._within_returns_bounds(told)
+        return told
+
+    def _within_returns_bounds(self, told: list[int]) -> None:
+        """A game that declares its returns' bounds keeps them: adapters tell learners every return lies there."""
+        low, high = self.game.returns_bounds
+        for seat, value in enumerate(told):
+            if not low <= value <= high:
+                raise RuleError(f"P{seat + 1}'s return is {value}, outside the bounds 'returns' declares "
+                                f"({low} to {high})", self.game.returns_span,
+                                "widen min and max, or change the value so that it stays within them")
 
     def _per_player(self, value: Fn | None, span: Span | None, what: str, extra: dict | None = None) -> list[int] | None:
         """A per-player expression for every seat (`p`, and ``extra`` names), with a work budget of its own."""

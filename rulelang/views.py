@@ -13,6 +13,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from .inputs import whole_number
+
 if TYPE_CHECKING:                   # the engine's modules import this one; only types flow back
     from .game import Game
     from .state import State
@@ -55,9 +57,14 @@ HIDDEN_FACE = "?"
 
 def seat_of(name: str | None) -> int | None:
     """'P2' -> 1; anything else (the table, a missing name) -> None."""
-    if isinstance(name, str) and name[:1] == "P" and name[1:].isdigit():
-        return int(name[1:]) - 1
-    return None
+    return _seat_of_name(name) if isinstance(name, str) else None
+
+
+@lru_cache(maxsize=1024)
+def _seat_of_name(name: str) -> int | None:
+    """Cached: the views ask it of every event, and the names are few."""
+    seat = whole_number(name[1:], signed=False) if name[:1] == "P" else None
+    return None if seat is None else seat - 1
 
 
 def zone_seen(game: Game, label: str, viewer: int | None) -> bool:

@@ -241,9 +241,22 @@ class _Builder:
                 self._tag_fits(node)
             return _BAD_KEY
         try:
-            return _convert_scalar(node.tag, node.value)
+            key = _convert_scalar(node.tag, node.value)
         except ValueError:
             return node.value
+        if key is None or isinstance(key, (bool, float)):
+            if report:
+                self._not_a_name(node, key)
+            return _BAD_KEY
+        return key
+
+    def _not_a_name(self, node: ScalarNode, key: Any) -> None:
+        """A key YAML reads as nothing, true/false or a decimal: no name, and no loader expects one."""
+        reads_as = {type(None): "nothing (null)", bool: "true or false", float: "a decimal number"}[type(key)]
+        shown = node.value if len(node.value) <= 40 else node.value[:37] + "..."
+        self.errors.append(SpecError(f"the key '{shown}' reads as {reads_as}, not as a name or a whole number",
+                                     _node_span(self.source, node),
+                                     f"quote the key (\"{shown}\":) if it is meant as a word, or rename it"))
 
     def _duplicate_key(self, key: Any, node: Node, first: Node) -> None:
         self.errors.append(SpecError(

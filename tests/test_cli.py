@@ -475,3 +475,18 @@ def test_test_reads_no_link_out_of_the_folder_and_follows_no_folder_loop(tmp_pat
     assert f"ERROR {folder / 'leak.yaml'}\n      error: a link to a file outside the folder given: not read" in out
     assert "hunter2" not in out and "password" not in out
     assert out.endswith(PIG_PASSED.replace("0 failed", "1 failed"))
+
+
+def test_a_param_named_null_is_refused_before_run_writes_a_log(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """`null:` passed `validate` (JSON reads the key as 'null'), then `run --log` crashed and left an empty log."""
+    game = tmp_path / "g"
+    game.mkdir()
+    pig = (ROOT / "examples" / "pig" / "game.yaml").read_text(encoding="utf-8")
+    (game / "game.yaml").write_text(pig.replace("params:\n", "params:\n  null: {type: int, default: 1}\n"),
+                                    encoding="utf-8")
+    log = tmp_path / "game.log"
+    for args in (["validate", str(game)], ["run", str(game), "--players", "2", "--log", str(log)]):
+        code, _, err = cli(args, capsys)
+        assert code == 1 and "game.yaml:12:3: error: the key 'null' reads as nothing" in err, err
+    assert not log.exists()

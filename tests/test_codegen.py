@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import re
 import shutil
 import sys
@@ -393,3 +394,21 @@ def test_a_constant_with_no_repr_of_its_own_is_described_by_its_kind_not_its_add
 def test_compile_without_python_is_a_usage_error(capsys) -> None:
     assert main(["compile", str(ROOT / "games" / "jacks_friends")]) == 2
     assert "--python" in capsys.readouterr().err
+
+
+def test_a_file_name_with_line_breaks_stays_inside_its_comment(tmp_path: Path) -> None:
+    """An included file's name is quoted in `# from FILE:LINE:COL`; its line breaks made lines of code there."""
+    dest = tmp_path / "game"
+    shutil.copytree(VALID, dest)
+    evil = "cards\nevil = __import__('os')\n\r#\u2028.yaml"
+    setup = "setup: |\n  shuffle deck\n  for each p in players:\n    p.coin = 3\n"
+    (dest / evil).write_text((dest / "cards.yaml").read_text(encoding="utf-8") + setup, encoding="utf-8")
+    (dest / "cards.yaml").unlink()
+    spec = dest / "game.yaml"
+    text = spec.read_text(encoding="utf-8").replace("include: [cards.yaml]", f"include: [{json.dumps(evil)}]")
+    spec.write_text(text.replace("\n" + setup, "\n"), encoding="utf-8")
+    source = rulelang.load_game(dest).program.source()
+    assert repr(str(dest / evil))[1:-1] in source or repr(evil)[1:-1] in source
+    names, _, _ = identifiers(source)
+    assert "evil" not in names and "__import__" not in names
+    assert all(line.lstrip().startswith("#") or "evil" not in line for line in source.splitlines())

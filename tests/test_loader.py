@@ -533,6 +533,23 @@ def test_duplicate_key(tmp_path: Path) -> None:
     assert error.hint == "'deck' is already defined on line 3"
 
 
+@pytest.mark.parametrize("key, reads_as", [
+    ("null", "nothing (null)"), ("~", "nothing (null)"), ("true", "true or false"), ("False", "true or false"),
+    (".inf", "a decimal number"), (".nan", "a decimal number"), ("-.inf", "a decimal number"), ("2.5", "a decimal number"),
+])
+def test_a_key_that_reads_as_no_name_is_refused_at_the_key(tmp_path: Path, key: str, reads_as: str) -> None:
+    """Such keys passed the name check as JSON's 'null', 'true', 'inf' and crashed the loader further on."""
+    error = load_error(write(tmp_path, "game.yaml", f"game: x\ncounters:\n  gold: {{}}\n  {key}: {{label: L}}\n"))
+    assert error.message == f"the key '{key}' reads as {reads_as}, not as a name or a whole number"
+    assert at(error.span) == (4, 3)
+    assert error.hint is not None and f'"{key}":' in error.hint
+
+
+def test_a_quoted_word_and_a_whole_number_are_keys(tmp_path: Path) -> None:
+    data = load_document(write(tmp_path, "game.yaml", "a: {\"null\": 1, \"true\": 2, 3: 4}\n")).data
+    assert data["a"] == {"null": 1, "true": 2, 3: 4}
+
+
 def test_several_duplicate_keys_reported_together(tmp_path: Path) -> None:
     error = load_error(write(tmp_path, "game.yaml", "a: 1\na: 2\nb: {c: 1, c: 2}\n"))
     assert [(e.message, at(e.span)) for e in errors_of(error)] == [

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import io
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -540,3 +542,31 @@ def test_validating_a_mod_folder_as_a_game_says_how_to_load_it(capsys) -> None:
     assert code == 1
     assert "there is no game.yaml in" in err
     assert "hint: this folder is a mod: give its game's folder, and this folder with --mod" in err
+
+
+def test_a_set_number_written_as_a_decimal_is_refused_in_the_mod(tmp_path: Path) -> None:
+    """A whole number written `2.0` passed JSON Schema's `integer` and broke the game further on."""
+    mod = write_mod(tmp_path, "set:\n  cards.titanium_axe.count: 2.0\n")
+    errors = errors_of(lambda: load_game(FJ, [mod]))
+    assert [(e.message, e.span.file, e.span.line) for e in errors] == [
+        ("expected a whole number for 'count', got a decimal number", str(mod), 4)]
+
+
+@pytest.mark.parametrize("name", ["Evil\nset:\n  cards.steel_axe.count: 99\nx: \"", "Tab\tand \x1b[2J\u2028end",
+                                  'Quote " back \\ slash # not: a comment'])
+def test_new_mod_writes_any_game_name_as_one_quoted_scalar(tmp_path: Path, capsys, monkeypatch, name: str) -> None:
+    """A game name's line breaks went raw into mod.yaml (its `game:` line and a comment): they wrote YAML."""
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(ROOT / "tests" / "broken" / "_valid", tmp_path / "g\nset: {}")
+    spec = tmp_path / "g\nset: {}" / "game.yaml"
+    lines = spec.read_text(encoding="utf-8").splitlines(keepends=True)
+    spec.write_text("".join(f"game: {json.dumps(name)}\n" if line.startswith("game:") else line for line in lines),
+                    encoding="utf-8")
+    assert load_game(spec.parent).name == name
+    assert cli(["new", "mod", "m", "--game", str(spec.parent)], capsys)[0] == 0
+    mod = tmp_path / "m" / "mod.yaml"
+    data = load_document(mod).data
+    assert data == {"mod": "M", "game": name, "text": "What this mod changes, for players."}
+    assert all(line.startswith("#") or line[:1].isalpha() or not line.strip()
+               for line in mod.read_text(encoding="utf-8").split("\n"))
+    assert cli(["validate", str(spec.parent), "--mod", "m", "--games", "0"], capsys)[0] == 0

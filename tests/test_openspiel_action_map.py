@@ -38,6 +38,9 @@ def test_an_option_outside_the_numbering_is_an_error_that_names_it(friends):
         friends.action("10")
     with pytest.raises(RulelangError, match="'-1' has no action number"):
         friends.action("-1")
+    for odd in ("²", "--5", "+-5"):           # str.isdigit and a stripped sign let these reach int()
+        with pytest.raises(RulelangError, match=f"'{odd}' has no action number".replace("+", r"\+")):
+            friends.action(odd)
     with pytest.raises(RulelangError, match="not an action"):
         friends.option(friends.size)
 

@@ -46,6 +46,15 @@ def test_game_type_says_what_the_spec_is():
     assert friends.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
 
 
+def test_utility_bounds_are_those_the_spec_declares():
+    """They were ±number_limit (9.2e18) for every spec with `returns:`, which no algorithm can use."""
+    assert (load_game(KUHN).min_utility(), load_game(KUHN).max_utility()) == (-2.0, 4.0)
+    leduc = load_game(ROOT / "examples" / "leduc_poker")
+    assert (leduc.min_utility(), leduc.max_utility()) == (-13.0, 13.0)
+    pig = load_game(ROOT / "examples" / "pig")
+    assert (pig.min_utility(), pig.max_utility()) == (0.0, 1.0)
+
+
 def test_kuhn_actions_are_numbered_as_openspiel_numbers_them():
     state = load_game(KUHN).new_initial_state()
     while state.is_chance_node():                       # the shuffle: draws of 3, then 2 (Fisher-Yates)

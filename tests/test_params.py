@@ -47,6 +47,10 @@ def test_the_goal_param_decides_when_pig_ends(goal, seed):
     ({"goal": 10001}, ["from 1 to 10000"]),
     ({"goal": "ten"}, ["whole number", "'ten'"]),
     ({"goal": True}, ["whole number", "True"]),
+    ({"goal": "²"}, ["whole number", "'²'"]),            # str.isdigit takes it, int() does not
+    ({"goal": "+-5"}, ["whole number", "'+-5'"]),
+    ({"goal": "--5"}, ["whole number", "'--5'"]),
+    ({"goal": "1" * 31}, ["whole number"]),
 ])
 def test_a_refused_value_names_the_param_and_its_bounds(given, words):
     with pytest.raises(ParamError) as refused:
@@ -170,3 +174,33 @@ def test_a_log_whose_params_the_game_refuses_is_a_usage_error(tmp_path, capsys):
     log.write_text(log.read_text().replace('"params":{"goal":100}', '"params":{"goal":0}', 1))
     code, _, err = run_cli(["replay", str(PIG), str(log)], capsys)
     assert code == 2 and "game.log" in err and "param 'goal' must be a whole number from 1 to 10000" in err
+
+
+@pytest.mark.parametrize("value", ["²", "+-5", "٣"])
+def test_a_value_that_is_no_ascii_number_is_a_usage_error_on_the_command_line_and_in_a_log(value, tmp_path, capsys):
+    """These were internal errors: str.isdigit takes '²' and '٣', and one stripped sign left '-5' to int()."""
+    code, _, err = run_cli(["run", str(PIG), "--players", "2", "--param", f"goal={value}"], capsys)
+    assert code == 2 and f"param 'goal' must be a whole number from 1 to 10000, not '{value}'" in err
+    log = tmp_path / "game.log"
+    assert run_cli(["run", str(PIG), "--players", "2", "--quiet", "--log", str(log)], capsys)[0] == 0
+    log.write_text(log.read_text().replace('"params":{"goal":100}', json.dumps({"params": {"goal": value}})[1:-1], 1))
+    code, _, err = run_cli(["replay", str(PIG), str(log)], capsys)
+    assert code == 2 and "game.log" in err and "param 'goal' must be a whole number" in err
+
+
+def test_a_signed_number_in_text_still_reads():
+    assert rulelang.load_game(PIG, params={"goal": " +12 "}).params == {"goal": 12}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=40) | st.sampled_from(["²", "³", "٣", "𝟘", "+-5", "-+5", "--5", "++5", "1_000", " 7 "]))
+def test_any_text_for_an_int_param_is_a_value_or_a_param_error(text):
+    """Whatever text a command line, a log or a scenario gives, the answer is a value within bounds or a
+    ParamError (never an internal error); a value read is the ASCII number the text writes."""
+    declared = {"goal": {"type": "int", "default": 5, "min": -1000, "max": 1000}}
+    try:
+        value = resolve(declared, {"goal": text})["goal"]
+    except ParamError:
+        return
+    assert -1000 <= value <= 1000 and text.strip().lstrip("+-").isascii()
+    assert int(text.strip()) == value

@@ -185,3 +185,11 @@ def test_bots_that_search_play_at_the_terminal_from_their_seat():
                 "--seed", "3", given="1\n" * 200)
     assert done.returncode == 0, done.stderr
     assert "Game over on turn" in done.stdout and "internal error" not in done.stdout + done.stderr
+
+
+def test_an_answer_in_digits_that_are_not_ascii_is_asked_again():
+    """'²'.isdigit() is true and int('²') fails: the answer was an internal error."""
+    done = play(JF, "--players", "3", "--seat", "2=human", given="²\n٣\n2\nq\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("Please type a number from 1 to 4, or q to quit.") == 2
+    assert "you chose: Kitchen" in done.stdout

@@ -299,3 +299,12 @@ def test_the_agent_registry_makes_policies_from_either_spelling(tmp_path):
     make_agent(bad, 0)                                   # its structure is sound ...
     with pytest.raises(RulelangError, match="asks no decision named 'eat.choise'"):
         check_policies(JACKS, [GIANT, bad])              # ... but the game asks no such decision
+
+
+@pytest.mark.parametrize("preference", ["'²'", "'--5'", "'+-5'"])
+def test_a_number_in_no_ascii_digits_is_located_in_the_policy(tmp_path, preference):
+    """str.isdigit takes '²' and one stripped sign left '-5': int() refused both, an internal error."""
+    path = write(tmp_path, f"policy: odd\nrole: giant\ndecisions:\n  3_build.eggs: [{preference}]\n")
+    with pytest.raises(RulelangError) as caught:
+        load_policy(path).picks(JACKS)
+    assert f"{path}:4:18: error: '{preference[1:-1]}' is not a number or a rule" in caught.value.format()

@@ -277,6 +277,25 @@ def test_wrong_type_decimal_for_whole_number(tmp_path: Path) -> None:
     assert error.message == "expected a whole number for 'faces', got a decimal number"
 
 
+@pytest.mark.parametrize("extra, line, col, field", [
+    ("dice:\n  d6: {faces: 6.0}\n", 5, 15, "faces"),
+    ("cards:\n  - {id: a, name: A, count: 2.0, zone: deck}\n", 5, 29, "count"),
+])
+def test_a_whole_number_written_as_a_decimal_is_refused(tmp_path: Path, extra: str, line: int, col: int,
+                                                         field: str) -> None:
+    """JSON Schema takes 6.0 for an integer; a game's counts are ints, and a float broke the loader later."""
+    error = one_error(game_with(tmp_path, extra))
+    assert error.message == f"expected a whole number for '{field}', got a decimal number"
+    assert at(error) == ("game.yaml", line, col)
+
+
+def test_players_written_as_a_decimal_is_refused(tmp_path: Path) -> None:
+    base = "game: x\nplayers: {min: 2.0, max: 4}\nturn: {order: seat, steps: [{name: s, effect: pass}]}\n"
+    error = one_error(game_with(tmp_path, "", base=base))
+    assert error.message == "expected a whole number for 'min', got a decimal number"
+    assert at(error) == ("game.yaml", 2, 16)
+
+
 def test_wrong_type_list_item(tmp_path: Path) -> None:
     error = one_error(game_with(tmp_path, "tags: [axe, 3]\n"))
     assert error.message == "expected a string for item 2 of 'tags', got a number"

@@ -56,6 +56,10 @@ def test_vary_takes_lists_and_ranges_in_order():
     ("=3", "expected KEY=V1,V2"),
     ("x=3,3", "given twice"),
     ("x=9..3", "must go up"),
+    ("end.4.when=" + "9" * 400, "999999999999999999999... is too large"),      # was float('inf'): a name
+    ("x=-1" + "0" * 19, "-10000000000000000000 is too large: a game's numbers are at most 9,223,372,036,854,775,807"),
+    ("x=1" + "0" * 400 + ".5", "is too large"),
+    ("x=1.." + "9" * 5000, "is too large"),                                     # int() refuses 4,300 digits
 ])
 def test_a_bad_vary_says_what_is_wrong(text, words):
     with pytest.raises(ValueError, match=words.replace("(", r"\(")):
@@ -342,3 +346,14 @@ def test_a_param_is_varied_by_its_name_alone(capsys):
 def test_a_param_both_varied_and_set_is_a_usage_error(capsys):
     code, _, err = sweep(capsys, PIG, "--players", "2", "--vary", "goal=5,6", "--param", "goal=5")
     assert code == 2 and "either varied or set" in err
+
+
+@pytest.mark.parametrize("key, words", [
+    ("tables.setup.4.²", "has no column '²'"),
+    ("end.²", "'end' has no item '²'"),
+    ("tables.setup.4.+1", "has no column '+1'"),
+])
+def test_a_position_in_no_ascii_digits_is_located(jf_doc, key, words):
+    """str.isdigit takes '²', which int() refuses: the key was a bare ValueError, not a located one."""
+    with pytest.raises(SpecError, match=words.replace("+", r"\+")):
+        resolve(jf_doc, key)

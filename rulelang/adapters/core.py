@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import rulelang
 from rulelang import Game, RulelangError, State
+from rulelang.inputs import whole_number
 from rulelang.views import events_for
 
 if TYPE_CHECKING:
@@ -71,8 +72,9 @@ class ActionMap:
             return known
         if oid == WAIT and self.wait >= 0:
             return self.wait
-        if oid.lstrip("-").isdigit() and 0 <= int(oid) < self.numbers:
-            return self.number_base + int(oid)
+        number = whole_number(oid)
+        if number is not None and 0 <= number < self.numbers:
+            return self.number_base + number
         raise RulelangError(f"option '{oid}' has no action number",
                             hint=f"numbers from 0 to {self.numbers - 1} are actions; pass numbers=N for more")
 
@@ -209,9 +211,13 @@ class SpecTable:
         return [1.0 if p in won else 0.0 for p in range(self.players)]
 
     def utility_bounds(self) -> tuple[float, float]:
-        """Bounds every return lies within: the game's number limit, or 0..1 for a spec without returns."""
+        """Bounds every return lies within: those `returns: {min, max}` declares, else the game's number limit;
+        0..1 for a spec without returns."""
         if self.game.returns is None:
             return 0.0, 1.0
+        if self.game.returns_bounds is not None:
+            low, high = self.game.returns_bounds
+            return float(low), float(high)
         limit = float(self.game.number_limit)
         return -limit, limit
 

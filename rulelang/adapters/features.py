@@ -8,13 +8,23 @@ of each card type the looker sees there (cards of a hidden zone revealed to
 them count too). A variable holding a name (a player, location, counter or
 card) is its position in the game's list of names, from 1 (0 is none); a
 tuple variable takes one number per element.
+
+The length grows as zones times card kinds: a large spec asked for 358
+million numbers (2.9 GB) for each observation. Past ``MAX_VIEW_NUMBERS`` the
+encoder is refused with an error that says why; the observation strings
+(the view as JSON) work for every game.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from rulelang import Game, State
+from rulelang import Game, RulelangError, State
 from rulelang.check_types import tuple_items
+from rulelang.views import seat_of
+
+
+#: Most numbers in one observation vector: 4 MB as float32, far past what the games and examples need.
+MAX_VIEW_NUMBERS = 1_000_000
 
 
 class ViewEncoder:
@@ -30,11 +40,20 @@ class ViewEncoder:
         self.cards = list(dict.fromkeys(c.id for c in game.cards))
         self.card_index = {cid: i for i, cid in enumerate(self.cards)}
         self.zones = list(sample.view(None)["zones"])
-        names = [f"P{p + 1}" for p in range(players)] + self.holders[1:] + self.counters + self.cards
-        self.names = {name: i + 1 for i, name in enumerate(dict.fromkeys(names))}
         self.size = (2 + 2 * players + len(self.holders) * len(self.counters)
                      + players * (len(self.counters) + sum(self.var_widths) + 1)
                      + len(self.zones) * (1 + len(self.cards)))
+        if self.size > MAX_VIEW_NUMBERS:
+            raise self._too_large(game.name)
+        names = [f"P{p + 1}" for p in range(players)] + self.holders[1:] + self.counters + self.cards
+        self.names = {name: i + 1 for i, name in enumerate(dict.fromkeys(names))}
+
+    def _too_large(self, game: str) -> RulelangError:
+        return RulelangError(
+            f"the view of {game!r} for {self.players} players as numbers would take {self.size:,} of them "
+            f"({len(self.zones):,} zones, each a count and {len(self.cards):,} card kinds); an observation vector "
+            f"holds at most {MAX_VIEW_NUMBERS:,}",
+            hint="use the observation strings (the view as JSON) instead, or a game with fewer zones or card kinds")
 
     def encode(self, view: dict) -> list[float]:
         out: list[float] = [float(view["turn"]), 1.0 if view["over"] else 0.0]
@@ -55,7 +74,8 @@ class ViewEncoder:
         return out
 
     def _one_hot(self, name: Any) -> list[float]:
-        seat = int(name[1:]) - 1 if isinstance(name, str) and name[1:].isdigit() else -1
+        seat = seat_of(name)
+        seat = -1 if seat is None else seat
         return [1.0 if p == seat else 0.0 for p in range(self.players)]
 
     def _value(self, value: Any) -> float:

@@ -339,7 +339,8 @@ class GameCompiler(HookDeclarations):
         g.score = self.score(expr)
         g.score_span = self.doc.span(("score",)) if g.score is not None else None
         g.returns = expr(spec.returns)
-        g.returns_span = self.doc.span(("returns",)) if g.returns is not None else None
+        g.returns_span = self.doc.span(spec.returns.path) if spec.returns is not None else None
+        g.returns_bounds = spec.returns_bounds
         g.heuristic = expr(spec.heuristic)
         setup = block(spec.setup, "setup") if spec.setup is not None and spec.setup.text else None
         phases, in_place = [], []

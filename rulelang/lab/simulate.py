@@ -11,7 +11,6 @@ batch goes on.
 """
 from __future__ import annotations
 
-import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Callable
@@ -23,6 +22,7 @@ from ..errors import RuleError, RulelangError
 from ..records import cards_played, first_seat
 from ..rng import batch_seed
 from ..sim import MAX_DECISIONS, _current_span
+from ..workers import ignore_interrupt, quiet_workers, worker_count
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ _LOADED: dict[tuple, Game] = {}
 
 def _start_worker(source: tuple) -> None:
     """Load the game once per worker (a forked worker already has it); Ctrl-C is the parent's to handle."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_interrupt()
     if source not in _LOADED:
         from .. import load_game
         path, mods, params = source
@@ -155,7 +155,8 @@ def _play_range(batch: Batch, start: int, stop: int) -> list[GameRecord]:
 def run_batch(game: Game, batch: Batch, workers: int = 1,
               progress: Callable[[int], None] | None = None) -> list[GameRecord]:
     """Every game of the batch in index order; ``progress(n)`` is told as each n more games finish."""
-    if workers <= 1 or batch.games < 2:
+    workers = worker_count(workers, batch.games)
+    if workers <= 1:
         records = []
         for index in range(batch.games):
             records.append(play_game(game, batch, index))
@@ -165,11 +166,12 @@ def run_batch(game: Game, batch: Batch, workers: int = 1,
     _LOADED[batch.source] = game
     chunk = max(1, min(100, batch.games // (workers * 8)))
     records: list[GameRecord] = []
-    pool = ProcessPoolExecutor(max_workers=min(workers, batch.games), initializer=_start_worker,
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
                                initargs=(batch.source,))
     try:
-        pending: set[Future] = {pool.submit(_play_range, batch, start, min(start + chunk, batch.games))
-                                for start in range(0, batch.games, chunk)}
+        with quiet_workers():           # a forking pool starts its processes on the first submit
+            pending: set[Future] = {pool.submit(_play_range, batch, start, min(start + chunk, batch.games))
+                                    for start in range(0, batch.games, chunk)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..document import Document
 from ..errors import SpecError, did_you_mean
+from ..inputs import whole_number
 
 #: A number written in a rule text: not part of a name, not the inside of a longer number.
 NUMBER_IN_TEXT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
@@ -106,8 +107,9 @@ def _number_of_text(doc: Document, key: str, path: tuple, said: str, text: str, 
             return Address(key, path, 0)
         raise _error(doc, key, path, f"'{said}' holds {len(numbers)} numbers ({found})",
                      f"pick one by its position: {key}.1")
-    if len(rest) == 1 and rest[0].isdigit() and 1 <= int(rest[0]) <= len(numbers):
-        return Address(key, path, int(rest[0]) - 1)
+    position = whole_number(rest[0], signed=False) if len(rest) == 1 else None
+    if position is not None and 1 <= position <= len(numbers):
+        return Address(key, path, position - 1)
     raise _error(doc, key, path, f"'{said}' is a text; '{'.'.join(rest)}' is not one of its numbers "
                                  f"({found})", f"pick a number by its position, 1 to {len(numbers)}")
 
@@ -136,8 +138,8 @@ def _table_cell(doc: Document, key: str, path: tuple, table: dict, segments: lis
     names = [str(c) for c in table["columns"]]
     if column in names:
         index = names.index(column)
-    elif column.isdigit() and 1 <= int(column) <= len(names):
-        index = int(column) - 1
+    elif 1 <= (position := whole_number(column, signed=False) or 0) <= len(names):
+        index = position - 1
     else:
         near = did_you_mean(column, names)
         listing = f"columns: {', '.join(names)}"
@@ -168,8 +170,9 @@ def _list_index(items: list, segment: str) -> int | None:
         if isinstance(item, dict) and any(isinstance(item.get(f), str) and _slug(item[f]) == wanted
                                           for f in ("id", "name")):
             return index
-    if segment.isdigit() and 1 <= int(segment) <= len(items):
-        return int(segment) - 1
+    position = whole_number(segment, signed=False)
+    if position is not None and 1 <= position <= len(items):
+        return position - 1
     return None
 
 

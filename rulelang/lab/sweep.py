@@ -12,8 +12,8 @@ results: they are put back in (setting, game) order before counting.
 from __future__ import annotations
 
 import itertools
+import math
 import re
-import signal
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable
@@ -21,6 +21,8 @@ from typing import Callable
 from ..document import Document
 from ..game import Game
 from ..errors import ErrorList, RulelangError, did_you_mean
+from ..limits import INT64
+from ..workers import ignore_interrupt, quiet_workers, worker_count
 from .simulate import Batch, GameRecord, play_game
 from .spec_paths import Address, number_text, resolve, with_values
 from .stats import Rate, summarize
@@ -74,13 +76,27 @@ def parse_vary(text: str) -> Vary:
 def _values_of(part: str, text: str) -> list[float]:
     span = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", part)
     if span:
-        low, high = int(span.group(1)), int(span.group(2))
+        low, high = (int(_within_a_game(end, text)) for end in span.groups())
         if high < low or high - low >= MAX_SETTINGS:
             raise ValueError(f"--vary {text!r}: the range {part} must go up, by fewer than {MAX_SETTINGS:,} values")
         return [float(v) for v in range(low, high + 1)]
     if not re.fullmatch(_NUMBER, part):
         raise ValueError(f"--vary {text!r}: {part!r} is not a number (values are numbers like 8, 2.5, or a range 6..10)")
-    return [float(part)]
+    return [_within_a_game(part, text)]
+
+
+def _within_a_game(number: str, text: str) -> float:
+    """A number of ``--vary`` as a float, refused past what a game holds: a 400-digit value became ``inf``,
+    which a rule text then read as a name."""
+    digits = len(number.lstrip("+-").split(".")[0].lstrip("0"))
+    if digits > len(str(INT64)):
+        value: float = math.inf
+    else:
+        value = float(number) if "." in number else int(number)
+    if abs(value) > INT64:
+        shown = number if len(number) <= 24 else number[:21] + "..."
+        raise ValueError(f"--vary {text!r}: {shown} is too large: a game's numbers are at most {INT64:,}")
+    return float(value)
 
 
 def parse_target(text: str) -> Target:
@@ -236,10 +252,6 @@ def _variant(source: tuple, setting: tuple) -> Game:
     return _VARIANTS[key]
 
 
-def _ignore_interrupt() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _play_chunk(batch: Batch, setting: tuple, number: int, start: int, stop: int) -> tuple[int, list[GameRecord]]:
     game = _variant(batch.source, setting)
     return number, [play_game(game, batch, index) for index in range(start, stop)]
@@ -249,6 +261,7 @@ def play_settings(batch: Batch, settings: list[tuple], workers: int,
                   progress: Callable[[int], None] | None = None) -> list[list[GameRecord]]:
     """The batch under every setting (a tuple of (address, value) pairs), records in game order."""
     results: list[list[GameRecord]] = [[] for _ in settings]
+    workers = worker_count(workers, batch.games * len(settings))
     if workers <= 1:
         for number, setting in enumerate(settings):
             game = _variant(batch.source, setting)
@@ -258,12 +271,13 @@ def play_settings(batch: Batch, settings: list[tuple], workers: int,
                     progress(1)
         return results
     chunk = max(1, min(100, batch.games * len(settings) // (workers * 8)))
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupt)
     try:
-        pending: set[Future] = {pool.submit(_play_chunk, batch, setting, number, start,
-                                            min(start + chunk, batch.games))
-                                for number, setting in enumerate(settings)
-                                for start in range(0, batch.games, chunk)}
+        with quiet_workers():           # a forking pool starts its processes on the first submit
+            pending: set[Future] = {pool.submit(_play_chunk, batch, setting, number, start,
+                                                min(start + chunk, batch.games))
+                                    for number, setting in enumerate(settings)
+                                    for start in range(0, batch.games, chunk)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:

@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed of the batch, the same for every setting (default 0)")
     parser.add_argument("--agents", default="random", metavar="A,B,...", help="as for simulate (default random)")
-    parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes to play in (default 1)")
+    parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes to play in (default 1; never more than the CPUs or the games)")
     parser.add_argument("--target", metavar='"METRIC in [LO,HI]"',
                         help='e.g. "win_rate.TEAM in [0.5,0.6]": met when the 95%% interval lies inside')
     parser.add_argument("--json", action="store_true", help="print the sweep as one JSON object, last line")
