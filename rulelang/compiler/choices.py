@@ -123,7 +123,7 @@ class ChoiceStatements:
         def pick(st, L, k):
             L[picked] = k
 
-        return _decision(offer, pick, branch_cards(guards)), picked, guards
+        return _decision(offer, pick, self.branch_cards(guards)), picked, guards
 
     def each_branch(self, br: n.EachBranch) -> tuple[None, Callable, str, Callable, tuple, Callable | None]:
         """A `for x in LIST where C:` branch as a guard: (None, a function adding its options, x, its text, the
@@ -158,6 +158,10 @@ class ChoiceStatements:
         for oid, label in options:
             unique.setdefault(oid, label)
         return tuple(unique.items())
+
+    def branch_cards(self, guards: list) -> Callable[[Any], list[int] | None] | None:
+        """The cards the options of a `chooses one` hold, for a forced choice (``branch_cards``)."""
+        return branch_cards(guards, {card.id for card in self.game.cards})
 
     def s_SecretChoose(self, s: n.SecretChoose, b: Any) -> None:
         ec = self.ec
@@ -280,32 +284,44 @@ def take_branch(L: dict, picked: str, guards: list) -> int | None:
 NO_CARDS = (INT, BOOL, PLAYER, LOCATION, COUNTER)
 
 
-def card_finder(kind: Type) -> Callable[[Any], list[int]] | None:
-    """The card instances a value of ``kind`` holds (a card, or the cards of a tuple), for ``State.forced``;
-    None when that cannot be told from the value (a card kind, or a tuple holding one)."""
+def card_finder(kind: Type) -> Callable[[Any], list[int] | None] | None:
+    """For ``State.forced``: the card instances a value of ``kind`` holds (a card, or the cards of a tuple),
+    or None from it when the value names a card kind without one (a kind, or a tuple holding one). None
+    itself when no value of ``kind`` names a card: a forced choice among such values is never logged."""
     if kind == CARD:
         return lambda v: [] if v is None else [v]
     if kind in NO_CARDS:
-        return lambda v: []
+        return None
     elements = tuple_items(kind)
     if elements is None:
-        return None
+        return _unknown_cards
     finders = [card_finder(k) for k in elements]
-    if None in finders:
+    if all(find is None for find in finders):
         return None
-    return lambda v: [c for find, x in zip(finders, v) for c in find(x)]
+    if any(find is _unknown_cards for find in finders):
+        return _unknown_cards
+    held = [(i, find) for i, find in enumerate(finders) if find is not None]
+    return lambda v: [c for i, find in held for c in find(v[i])]
 
 
-def branch_cards(guards: list) -> Callable[[Any], list[int] | None]:
-    """``card_finder`` of a `chooses one`: a `for` branch's value is [branch, item]; a labelled branch, whose
-    id may read as a card kind, holds no card to look at (None)."""
-    finders = [guard[5] if guard[0] is None else None for guard in guards]
+def _unknown_cards(value: Any) -> None:
+    """A value that names a card kind, not a card: where such a card lies is not known."""
+    return None
+
+
+def branch_cards(guards: list, card_ids: set[str]) -> Callable[[Any], list[int] | None] | None:
+    """``card_finder`` of a `chooses one`: a `for` branch's value is [branch, item]; a labelled branch whose
+    id reads as a card kind holds no card to look at (None from it). None when no option can name a card."""
+    finders = [guard[5] if guard[0] is None else _unknown_cards if guard[1] in card_ids else None
+               for guard in guards]
+    if all(find is None for find in finders):
+        return None
 
     def cards(v: Any) -> list[int] | None:
         if not isinstance(v, list):
             return None
         find = finders[v[0]]
-        return None if find is None else find(v[1])
+        return [] if find is None else find(v[1])
     return cards
 
 
@@ -326,8 +342,8 @@ def _decision(offer: Callable, take: Callable, cards: Callable[[Any], list[int] 
             return False
         player, kind, prompt, options, values = offer(st, L)
         if not st.asks(len(values)):
-            if values:
-                st.forced(kind, player, options[0][0], cards(values[0]) if cards is not None else None)
+            if values and cards is not None:
+                st.forced(kind, player, options[0][0], cards(values[0]))
             take(st, L, values[0] if values else None)
             return False
         waiting = st.ask(kind, prompt, [player], [options], [values])
