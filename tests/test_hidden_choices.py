@@ -344,3 +344,12 @@ def test_replay_takes_every_log_run_writes_of_a_game_whose_hands_hold_copies(cop
     log = tmp_path / "game.jsonl"
     assert cli_main(["run", str(copies), "--players", "3", "--seed", str(seed), "--log", str(log)]) == 0
     assert cli_main(["replay", str(copies), str(log)]) == 0, capsys.readouterr()
+
+
+def test_a_game_waiting_for_a_choice_said_aloud_saves_and_loads(letter):
+    state = countess_state(letter, "gem", "guard")
+    state.apply("guard")
+    again = rulelang.State.from_json(letter, state.to_json())
+    assert again.dumps() == state.dumps() and again.decision() == state.decision()
+    again.apply("gem")
+    assert [e for e in again.events if e.get("public")][-1]["option"] == "gem"
