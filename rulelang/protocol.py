@@ -284,16 +284,17 @@ class DecisionProtocol:
         answered_in_place(self)
         return value
 
-    def branch_in_place(self, player: int | None, open_: list[int], ids: list[str]) -> int | None:
+    def branch_in_place(self, player: int | None, open_: list[int], ids: list[str], kind: str = "branch") -> int | None:
         """``answer_one_in_place`` for `P chooses one:` (compiler/direct.py): the branch picked among those
-        open (none open: None), by number, with no list of options built; the option logged is its id."""
+        open (none open: None), by number, with no list of options built; the option logged is its id.
+        ``kind``: "branch publicly" for `P publicly chooses one:`."""
         if not self.asks(len(open_)):
             if not open_:
                 return None
-            self.forced("branch", player, ids[open_[0]], None)
+            self.forced(kind, player, ids[open_[0]], None)
             return open_[0]
         k = open_[self._pick_by_count(player, len(open_))]
-        self.log.append((_CHOSE, self.turn, player, ids[k], "branch"))
+        self.log.append((_CHOSE, self.turn, player, ids[k], kind))
         answered_in_place(self)
         return k
 

@@ -353,3 +353,39 @@ def test_a_game_waiting_for_a_choice_said_aloud_saves_and_loads(letter):
     assert again.dumps() == state.dumps() and again.decision() == state.decision()
     again.apply("gem")
     assert [e for e in again.events if e.get("public")][-1]["option"] == "gem"
+
+
+ALOUD_BRANCHES = """\
+        me publicly chooses one as call:
+          "gem" as gem:
+            pass
+          "rock" as rock if turn > 1:
+            pass
+"""
+
+
+@pytest.mark.parametrize("in_place", [False, True])
+def test_labelled_branches_said_aloud_are_heard_by_everyone_however_the_step_is_played(tmp_path, in_place):
+    """Branch ids that read as card kinds would be kept from the others; said aloud, they are not, whether
+    the step is played by its instructions (apply) or in place (play_out's agents)."""
+    folder = tmp_path / "calls"
+    folder.mkdir()
+    text = (MINI / "game.yaml").read_text().replace("{id: gem,", "{id: rock, name: Rock, count: 1, zone: deck, "
+                                                    "discard: discard}\n  - {id: gem,")
+    (folder / "game.yaml").write_text(text.replace("        check end\n", ALOUD_BRANCHES + "        check end\n", 1))
+    game = rulelang.load_game(folder)
+    state = game.new_state(2, 1)
+    if in_place:
+        play_out(state, RandomAgent(1))
+    else:
+        rng = random.Random(1)
+        while not state.over:
+            decision = state.decision()
+            state.apply_index(rng.randrange(len(decision.options[decision.player])), decision.player)
+    calls = [e for e in state.events if e["type"] == "chose" and e["decision"] == "branch" and e.get("public")]
+    assert {e["option"] for e in calls} == {"gem", "rock"}
+    asked = [e for e in state.events if e["type"] == "step" and e["step"] == "act" and e["turn"] > 1]
+    assert len(calls) == len(asked)         # on turn 1 the call is forced: said aloud, it leaves no event
+    told = [e for e in events_for(game, state.events, 1) if e["type"] == "chose" and e["decision"] == "branch"
+            and e["option"] in ("gem", "rock", HIDDEN_CHOICE) and e.get("public")]
+    assert told == calls

@@ -138,7 +138,8 @@ class DirectDecisions:
                     out.line(f"if {self.xs.src(branch.cond, u)}:", s.span)
                     out.line(f"    {open_}.append({i})", s.span)
             ids = u.constant([branch_id(branch) for branch in s.branches], "the option ids of the branches")
-            out.line(f"{k} = st.branch_in_place({self.xs.src(s.player, u)}, {open_}, {ids})", s.span)
+            kind = ", 'branch publicly'" if s.public else ""
+            out.line(f"{k} = st.branch_in_place({self.xs.src(s.player, u)}, {open_}, {ids}{kind})", s.span)
         for i, branch in enumerate(s.branches):
             out.line(f"{'if' if i == 0 else 'elif'} {k} == {i}:", s.span)
             self.body(branch.body, out)
