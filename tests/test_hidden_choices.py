@@ -389,3 +389,12 @@ def test_labelled_branches_said_aloud_are_heard_by_everyone_however_the_step_is_
     told = [e for e in events_for(game, state.events, 1) if e["type"] == "chose" and e["decision"] == "branch"
             and e["option"] in ("gem", "rock", HIDDEN_CHOICE) and e.get("public")]
     assert told == calls
+
+
+def test_forced_choices_takes_hidden_or_shown_and_nothing_else(tmp_path):
+    folder = tmp_path / "bad"
+    folder.mkdir()
+    (folder / "game.yaml").write_text("forced_choices: maybe\n" + (MINI / "game.yaml").read_text())
+    with pytest.raises(rulelang.RulelangError) as caught:
+        rulelang.load_game(folder)
+    assert caught.value.span is not None and caught.value.span.line == 1
