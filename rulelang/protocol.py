@@ -217,12 +217,16 @@ class DecisionProtocol:
         choice they cannot tell from a free one. ``cards`` are the card instances the option holds (None:
         not known): when every one lies face up on the table, everyone sees it and nothing is logged. A game
         declaring `forced_choices: shown` leaves no event."""
+        if player is not None and self.forced_unseen(kind, option, cards):
+            self.log.append((_CHOSE, self.turn, player, option, kind, True))
+
+    def forced_unseen(self, kind: str, option: str, cards: list[int] | None) -> bool:
+        """Whether the others could not see a forced choice of this option, in a game that hides forced
+        choices: it names a card kind (``views.hidden_option``) and not every card it holds lies face up."""
         game = self.game
-        if not (game.forced_choices_hidden and player is not None and hidden_option(game, kind, option)):
-            return
-        if cards is not None and self.all_face_up(cards):
-            return
-        self.log.append((_CHOSE, self.turn, player, option, kind, True))
+        if not (game.forced_choices_hidden and hidden_option(game, kind, option)):
+            return False
+        return cards is None or not self.all_face_up(cards)
 
     def all_face_up(self, cards: list[int]) -> bool:
         """Whether every player sees these cards where they lie: each lies in a public zone."""

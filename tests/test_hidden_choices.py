@@ -398,3 +398,50 @@ def test_forced_choices_takes_hidden_or_shown_and_nothing_else(tmp_path):
     with pytest.raises(rulelang.RulelangError) as caught:
         rulelang.load_game(folder)
     assert caught.value.span is not None and caught.value.span.line == 1
+
+
+SECRET_ONE = """\
+game: One card left
+players: {min: 2, max: 3}
+zones:
+  deck: {owner: table, visibility: hidden}
+  hand: {owner: player, visibility: HANDS}
+  table: {owner: player, visibility: public}
+vars:
+  pick: {type: card}
+cards:
+  - {id: gem, name: Gem, count: 6, zone: deck}
+  - {id: rock, name: Rock, count: 6, zone: deck}
+turn:
+  order: seat
+  limit: 2
+  steps:
+    - name: pick
+      effect: |
+        each p in players secretly chooses p.pick in p.hand
+        check end
+end:
+  - name: once
+    when: "true"
+    winner: players
+"""
+
+
+@pytest.mark.parametrize("hands, asked", [("owner", True), ("public", False)])
+def test_a_secret_choice_with_one_card_unseen_is_asked_as_the_others_are(tmp_path, hands, asked):
+    """P1 holds one card: out of sight, P1 is asked (and revealed) with the others, so nobody learns that P1
+    had no choice; face up, P1's card is taken at once, as before."""
+    folder = tmp_path / hands
+    folder.mkdir()
+    (folder / "game.yaml").write_text(SECRET_ONE.replace("HANDS", hands))
+    game = rulelang.load_game(folder)
+    state = game.new_state(3, 0, before_first_turn=True)
+    arrange(state, {"hand:P1": ["gem"], "hand:P2": ["gem", "rock"], "hand:P3": ["rock", "gem"]}, others="deck")
+    resume(state)
+    decision = state.decision()
+    assert (0 in decision.players) is asked
+    assert all(len({o.id for o in decision.options[p]}) == len(decision.options[p]) for p in decision.players)
+    while not state.over:
+        state.apply_index(0, state.decision().players[0])
+    revealed = [e for e in state.events if e["type"] == "revealed"]
+    assert ("P1" in revealed[0]["choices"]) is asked

@@ -171,6 +171,7 @@ class ChoiceStatements:
         store = self.setter(s.target)
         var = s.var
         text = self.option_text(item_of(s.source.type) or UNKNOWN)
+        cards = card_finder(item_of(s.source.type) or UNKNOWN)
         waiting = self.fresh("secret")
         known, values = ec.constant(s.source)
         fixed = distinct_options(text, values) if known else None
@@ -182,8 +183,18 @@ class ChoiceStatements:
                 L[var] = p
                 store(st, L, v)
 
+        def alone(st, option, value) -> bool:
+            """A single option taken at once: unless the game asks single options, or the others could not
+            see it (then the player is asked as the others are, and nobody learns that they had no choice).
+            A fixed list is the same for everyone: its single option is no one's secret."""
+            if st.ask_single:
+                return False
+            if fixed is not None or cards is None:
+                return True
+            return not st.forced_unseen("choose", option[0], cards(value))
+
         def gather(st, L):
-            """(choosers, their options, their values): a player with one option takes it at once."""
+            """(choosers, their options, their values): a player with one option takes it at once (``alone``)."""
             choosers, options, values = [], [], []
             everyone = people(st, L)
             spend(st, len(everyone))
@@ -196,7 +207,7 @@ class ChoiceStatements:
                 else:
                     opts, vals = [], []
                     add_items(st, L, items(st, L), None, None, text, opts, vals, set())
-                if len(vals) == 1 and not st.ask_single:
+                if len(vals) == 1 and alone(st, opts[0], vals[0]):
                     store(st, L, vals[0])
                 elif vals:
                     choosers.append(p)
