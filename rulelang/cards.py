@@ -363,6 +363,8 @@ def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
     tables = st.tables
     playable, play_self, play_on = tables.playable, tables.play_self, tables.play_on
     seats = tables.seats_from[st.n][player]     # every seat in order from the player, the player first
+    if True in st.out:                          # a player who is out is no target
+        seats = (player, *in_game(st, seats[1:]))
     options, values, seen = [], [], []
     for card in hand:
         ctype = playable[card]
@@ -415,7 +417,16 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     may = tables.answerable[card]     # the card alone decides it, mostly
     if may is None:
         may = _asked_if_answerable(st, card, player)
-    return list(tables.seats_from[st.n][player][1:]) if may else []
+    if not may:
+        return []
+    seats = tables.seats_from[st.n][player][1:]
+    return in_game(st, seats) if True in st.out else list(seats)
+
+
+def in_game(st: State, seats: tuple[int, ...]) -> tuple[int, ...]:
+    """The seats still in the game, in the order given: a player who is out is no target and answers nothing."""
+    out = st.out
+    return tuple(p for p in seats if not out[p])
 
 
 def _asked_if_answerable(st: State, card: int, player: int) -> bool:

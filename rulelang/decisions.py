@@ -27,6 +27,10 @@ from typing import Any
 #: The kinds of decision a site asks. ``play`` sites ask ``discard`` when nothing can be played.
 KINDS = ("choose", "number", "branch", "secret", "play", "answer")
 
+#: The kind a decision asked `publicly` waits with, and the kind it is: its record in the log is that kind's,
+#: with ``"public": true`` (rulelang/records.py), so every player's account names the option taken.
+PUBLIC_KINDS = {"choose publicly": "choose", "branch publicly": "branch"}
+
 
 @dataclass(frozen=True)
 class DecisionSite:

@@ -199,6 +199,7 @@ class Game:
         self.score: Fn | None = None              # a player's score, if the game keeps one
         self.params: dict[str, int | bool] = {}   # this instance's param values (`params:`), folded into the rules
         self.ask_single_options = False           # ask a decision that has a single option (else it is taken)
+        self.forced_choices_hidden = True         # log a forced choice the others may not see (`forced_choices`)
         self.heuristic: Fn | None = None          # how well a player stands, for agents that search
         self.program: Any = None                  # the generated Python (rulelang/compiler/program.py), if any
         #: ``f(state, locals, known)``: the index of the first end condition that holds, or -1, skipping those

@@ -201,6 +201,9 @@ def decide(st: State, offer: Callable, take: Callable, local: dict) -> None:
     values); one option (or none) is taken at once unless the game asks single options."""
     player, kind, _, options, values = offer(st, local)
     if len(values) < 2 and not (values and st.ask_single):     # not State.asks: taken at once, without a call
+        cards = offer.cards
+        if values and cards is not None:
+            st.forced(kind, player, options[0][0], cards(values[0]))
         take(st, local, values[0] if values else None)
         return
     take(st, local, st.answer_one_in_place(kind, player, options, values))

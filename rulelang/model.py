@@ -328,6 +328,7 @@ class Limits:
     call_depth: int
     number_limit: int
     ask_single_options: bool
+    forced_choices: str = "hidden"        # `forced_choices`: hidden (the default) or shown
 
 
 @_model

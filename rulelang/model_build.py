@@ -73,7 +73,8 @@ def build_spec(doc: Document) -> Spec:
         triggers=tuple(_trigger(r, i, trig) for i, trig in enumerate(data.get("triggers") or [])),
         end=tuple(_end(r, i, cond) for i, cond in enumerate(data.get("end") or [])),
         limits=Limits(data.get("step_budget", STEP_BUDGET), data.get("call_depth", CALL_DEPTH),
-                      data.get("number_limit", INT64), bool(data.get("ask_single_options", False))),
+                      data.get("number_limit", INT64), bool(data.get("ask_single_options", False)),
+                      str(data.get("forced_choices", "hidden"))),
     )
 
 

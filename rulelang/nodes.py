@@ -285,6 +285,7 @@ class ChooseIn(Stmt):
     source: Expr
     cond: Expr | None
     name: str | None = None         # `as NAME`: the decision's own name
+    public: bool = False            # `P publicly chooses`: every player sees the option taken
 
 
 @node
@@ -321,6 +322,7 @@ class ChooseOne(Stmt):
     player: Expr
     branches: list[Branch | EachBranch]
     name: str | None = None
+    public: bool = False            # `P publicly chooses one:`
 
 
 @node

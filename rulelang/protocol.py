@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from .errors import RulelangError, RuleError
 from . import records
 from .interpreter import answered_in_place, run
-from .views import player_name
+from .decisions import PUBLIC_KINDS
+from .views import hidden_option, player_name
 
 if TYPE_CHECKING:
     from .decisions import DecisionSite
@@ -81,6 +82,8 @@ class DecisionProtocol:
     log: list
     _decision: Decision | None    # ``decision()``'s answer, until the pending decision changes
     autopick: Callable[[int, int], int] | None   # (player, number of options) -> index, asked in place
+    lay: Any                      # the layout of zones (their declarations), for ``all_face_up``
+    loc: list[int]                # each card instance's zone
 
     def decision(self) -> Decision | None:
         """Who must choose now and their options; None once the game is over."""
@@ -94,7 +97,8 @@ class DecisionProtocol:
                     players.append(p)
                     options[p] = tuple(Option(o[0], o[1]) for o in pend["options"][i])
             site = self.site()
-            self._decision = Decision(pend["kind"], pend["prompt"], tuple(players), options,
+            kind = pend["kind"]
+            self._decision = Decision(PUBLIC_KINDS.get(kind, kind), pend["prompt"], tuple(players), options,
                                       site.name if site else "", site.rule if site else ())
         return self._decision
 
@@ -207,6 +211,28 @@ class DecisionProtocol:
         asks single options. Otherwise its one option (or none: None) is taken at once."""
         return count > 1 or count == 1 and self.ask_single
 
+    def forced(self, kind: str, player: int | None, option: str, cards: list[int] | None) -> None:
+        """A decision with one option, taken without asking: logged as a choice (``forced`` in the full log)
+        when the other players would not see the option, so that their account of the game shows them a
+        choice they cannot tell from a free one. ``cards`` are the card instances the option holds (None:
+        not known): when every one lies face up on the table, everyone sees it and nothing is logged. A game
+        declaring `forced_choices: shown` leaves no event."""
+        if player is not None and self.forced_unseen(kind, option, cards):
+            self.log.append((_CHOSE, self.turn, player, option, kind, True))
+
+    def forced_unseen(self, kind: str, option: str, cards: list[int] | None) -> bool:
+        """Whether the others could not see a forced choice of this option, in a game that hides forced
+        choices: it names a card kind (``views.hidden_option``) and not every card it holds lies face up."""
+        game = self.game
+        if not (game.forced_choices_hidden and hidden_option(game, kind, option)):
+            return False
+        return cards is None or not self.all_face_up(cards)
+
+    def all_face_up(self, cards: list[int]) -> bool:
+        """Whether every player sees these cards where they lie: each lies in a public zone."""
+        zones, loc = self.lay.zones, self.loc
+        return all(zones[loc[c]][0].visibility == "public" for c in cards)
+
     def ask(self, kind: str, prompt: str, players: list[int], options: list[list], values: list[list]) -> bool:
         """Called by an instruction: wait for these players to choose."""
         if None in players:
@@ -262,13 +288,17 @@ class DecisionProtocol:
         answered_in_place(self)
         return value
 
-    def branch_in_place(self, player: int | None, open_: list[int], ids: list[str]) -> int | None:
+    def branch_in_place(self, player: int | None, open_: list[int], ids: list[str], kind: str = "branch") -> int | None:
         """``answer_one_in_place`` for `P chooses one:` (compiler/direct.py): the branch picked among those
-        open (none open: None), by number, with no list of options built; the option logged is its id."""
+        open (none open: None), by number, with no list of options built; the option logged is its id.
+        ``kind``: "branch publicly" for `P publicly chooses one:`."""
         if not self.asks(len(open_)):
-            return open_[0] if open_ else None
+            if not open_:
+                return None
+            self.forced(kind, player, ids[open_[0]], None)
+            return open_[0]
         k = open_[self._pick_by_count(player, len(open_))]
-        self.log.append((_CHOSE, self.turn, player, ids[k], "branch"))
+        self.log.append((_CHOSE, self.turn, player, ids[k], kind))
         answered_in_place(self)
         return k
 

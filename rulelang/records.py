@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
+from .decisions import PUBLIC_KINDS
 from .views import NAMES, holder_label
 
 if TYPE_CHECKING:
@@ -123,10 +124,17 @@ def turn(st: State, r: tuple) -> dict:
 
 
 def chose(st: State, r: tuple) -> dict:
-    """(seat, option id, decision kind)"""
-    event = {"type": "chose", "turn": r[1], "player": NAMES[r[2]], "option": r[3], "decision": r[4]}
-    if r[4] == "secret":
+    """(seat, option id, decision kind[, forced]): forced, a single option taken without asking (see
+    ``State.forced``); a kind of ``PUBLIC_KINDS`` is logged as the kind it is, ``public``."""
+    kind = r[4]
+    event = {"type": "chose", "turn": r[1], "player": NAMES[r[2]], "option": r[3], "decision": kind}
+    if kind == "secret":
         event["secret"] = True
+    elif kind in PUBLIC_KINDS:
+        event["decision"] = PUBLIC_KINDS[kind]
+        event["public"] = True
+    if len(r) > 5:
+        event["forced"] = True
     return event
 
 

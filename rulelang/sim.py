@@ -234,7 +234,8 @@ def play_again(game: Game, events: list[dict]) -> State:
     """
     if not events or not isinstance(events[0], dict) or events[0].get("type") != "started":
         raise RulelangError("an event log starts with a 'started' event")
-    choices = [event for event in events[1:] if isinstance(event, dict) and event.get("type") == "chose"]
+    choices = [event for event in events[1:] if isinstance(event, dict) and event.get("type") == "chose"
+               and not event.get("forced")]          # a forced choice is the game's own, not an answer
     for event in [events[0], *choices]:
         problem = event_problem(event)
         if problem:

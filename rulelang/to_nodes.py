@@ -105,6 +105,9 @@ class ToNodes(Transformer):
     def choose_in(self, meta, player, target, source, cond, name) -> n.ChooseIn:
         return n.ChooseIn(player, target, source, cond, _name(name), span=self._span(meta))
 
+    def choose_in_publicly(self, meta, player, target, source, cond, name) -> n.ChooseIn:
+        return n.ChooseIn(player, target, source, cond, _name(name), public=True, span=self._span(meta))
+
     def choose_range(self, meta, player, target, low, high, name) -> n.ChooseRange:
         return n.ChooseRange(player, target, low, high, _name(name), span=self._span(meta))
 
@@ -168,6 +171,9 @@ class ToNodes(Transformer):
 
     def choose_one(self, meta, player, name, *branches) -> n.ChooseOne:
         return n.ChooseOne(player, list(branches), _name(name), span=self._span(meta))
+
+    def choose_one_publicly(self, meta, player, name, *branches) -> n.ChooseOne:
+        return n.ChooseOne(player, list(branches), _name(name), public=True, span=self._span(meta))
 
     def branch(self, meta, label, option_id, cond, body) -> n.Branch:
         return n.Branch(str(label)[1:-1], cond, body, _name(option_id), span=self._span(meta))

@@ -148,8 +148,8 @@ def roll_seen(game: Game, event: dict, player: int | None) -> bool:
     return any(may_see(visibility, seat_of(event.get(who)), player) for who in ("player", "for"))
 
 
-#: Decisions whose options may be cards a player holds out of sight; the option taken is a card's kind.
-CARD_CHOICES = ("choose", "discard")
+#: Decisions whose options may be cards a player holds out of sight; the option taken names a card's kind.
+CARD_CHOICES = ("choose", "branch", "discard")
 
 
 def _event_for(game: Game, event: dict, player: int | None, known: set[int]) -> dict | None:
@@ -160,25 +160,41 @@ def _event_for(game: Game, event: dict, player: int | None, known: set[int]) -> 
         vi = game.var_names.index(event["var"]) if event["var"] in game.var_names else None
         if vi is not None and not may_see(game.var_visibility[vi], seat_of(event.get("player")), player):
             return None
-    elif kind == "chose" and seat_of(event.get("player")) != player and _private_choice(game, event):
-        return {**event, "option": HIDDEN_CHOICE}
+    elif kind == "chose" and seat_of(event.get("player")) != player and private_choice(game, event):
+        return {k: v for k, v in event.items() if k != "forced"} | {"option": HIDDEN_CHOICE}
     elif kind == "revealed" and "cards" in event:
         return _revealed_for(event, player, known)
     return event
 
 
-def _private_choice(game: Game, event: dict) -> bool:
-    """A secret choice, or a choice of a card that may lie where others cannot see it.
+def private_choice(game: Game, event: dict) -> bool:
+    """A choice the other players do not see: a secret one, or one that names a card that may lie out of sight.
 
     The log does not say where a chosen card lay, so every choice of another
-    player that names a card kind is kept from the viewer: the move that
-    follows names the card when they may see it. A public choice among kinds
-    (`chooses k in [gem, rock]`) is kept from them too; better that than
-    naming a hidden card.
+    player that names a card kind, whatever its form (`chooses c in me.hand`, a
+    `for c in me.hand` branch of `chooses one`, a tuple holding a card), is kept
+    from the viewer: the move that follows names the card when they may see it.
+    A choice among kinds (`chooses k in [gem, rock]`) is kept from them too;
+    better that than naming a hidden card. A choice made `publicly` is seen by
+    everyone (its event says `public`).
     """
     if event.get("secret"):
         return True
-    return event.get("decision") in CARD_CHOICES and event.get("option") in _card_ids(game)
+    return not event.get("public") and hidden_option(game, event.get("decision"), event.get("option"))
+
+
+def hidden_option(game: Game, kind: object, option: object) -> bool:
+    """Whether the other players are kept from the option taken in a decision of this kind (one asked
+    `publicly` has a kind of its own, never hidden): `private_choice` without the event."""
+    return kind in CARD_CHOICES and names_card(game, option)
+
+
+def names_card(game: Game, option: object) -> bool:
+    """Whether an option id names a card kind: the id itself, or one element of a tuple's id (`P2-gem`)."""
+    ids = _card_ids(game)
+    if not isinstance(option, str):
+        return False
+    return option in ids or ("-" in option and any(part in ids for part in option.split("-")))
 
 
 @lru_cache(maxsize=8)

@@ -213,6 +213,7 @@ class GameCompiler(HookDeclarations):
         limits = spec.limits
         g.step_budget, g.call_depth, g.number_limit = limits.step_budget, limits.call_depth, limits.number_limit
         g.ask_single_options = limits.ask_single_options
+        g.forced_choices_hidden = limits.forced_choices == "hidden"
 
     def declare_vars(self) -> None:
         g = self.game

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from .. import nodes as n
 from .. import records
 from ..check import CARD, COUNTER, LOCATION, PLAYER, item_of
-from ..check_types import UNKNOWN, Type, tuple_items
+from ..check_types import BOOL, INT, UNKNOWN, Type, tuple_items
 from ..decisions import branch_id
 from ..engine import NAMES, State
 from ..errors import RuleError
@@ -52,13 +52,14 @@ class ChoiceStatements:
         var = s.target.id if isinstance(s.target, n.Name) else None
         store = self.setter(s.target)
         text = self.option_text(item_of(s.source.type) or UNKNOWN)
+        kind = "choose publicly" if s.public else "choose"
 
         def offer(st, L):
             options: list[list[str]] = []
             values: list[Any] = []
             add_items(st, L, items(st, L), var, cond, text, options, values, set())
-            return who(st, L), "choose", "choose", options, values
-        pc = b.emit(_decision(offer, store), s.span)
+            return who(st, L), kind, "choose", options, values
+        pc = b.emit(_decision(offer, store, card_finder(item_of(s.source.type) or UNKNOWN)), s.span)
         self.sites.add(b.sites, pc, "choose", s.name or target_word(s.target), s.span,
                        self.sites.items(item_of(s.source.type) or UNKNOWN, ec.constant(s.source), text))
 
@@ -101,6 +102,7 @@ class ChoiceStatements:
                   (br.label, branch_id(br), ec.expr(br.cond) if br.cond is not None else None)
                   for br in s.branches]
         picked = self.fresh("branch")
+        kind = "branch publicly" if s.public else "branch"
         items_offered = any(g[0] is None for g in guards)
 
         # each labelled branch's option, made once: options are only read, by the protocol and the views
@@ -116,15 +118,16 @@ class ChoiceStatements:
                 elif (cond is None or cond(st, L)) and not (items_offered and any(o[0] == slug for o in options)):
                     options.append(pair)            # (an item of the same id came first: it is the option)
                     values.append(k)
-            return who(st, L), "branch", "choose one", options, values
+            return who(st, L), kind, "choose one", options, values
 
         def pick(st, L, k):
             L[picked] = k
 
-        return _decision(offer, pick), picked, guards
+        return _decision(offer, pick, self.branch_cards(guards)), picked, guards
 
-    def each_branch(self, br: n.EachBranch) -> tuple[None, Callable, str, Callable, tuple]:
-        """A `for x in LIST where C:` branch as a guard: (None, a function adding its options, x, its text, the list).
+    def each_branch(self, br: n.EachBranch) -> tuple[None, Callable, str, Callable, tuple, Callable | None]:
+        """A `for x in LIST where C:` branch as a guard: (None, a function adding its options, x, its text, the
+        list, the cards an item holds: ``card_finder``).
 
         Each item that passes the filter is one option, with the item's id and label; its value
         is ``[branch number, item]``, so the branch can bind x to the item it runs for. Two
@@ -133,11 +136,12 @@ class ChoiceStatements:
         ec = self.ec
         items, var = ec.as_list(br.source), br.var
         cond = ec.expr(br.cond) if br.cond is not None else None
-        text = self.option_text(item_of(br.source.type) or UNKNOWN)
+        kind = item_of(br.source.type) or UNKNOWN
+        text = self.option_text(kind)
 
         def add(st, L, k, options, values):
             add_items(st, L, items(st, L), var, cond, text, options, values, {o[0] for o in options}, branch=k)
-        return None, add, var, text, ec.constant(br.source)
+        return None, add, var, text, ec.constant(br.source), card_finder(kind)
 
     def branch_options(self, branches: list, guards: list) -> tuple[tuple[str, str], ...] | None:
         """Every option a `chooses one` may offer: its labelled branches, and each item of its `for` branches."""
@@ -155,6 +159,10 @@ class ChoiceStatements:
             unique.setdefault(oid, label)
         return tuple(unique.items())
 
+    def branch_cards(self, guards: list) -> Callable[[Any], list[int] | None] | None:
+        """The cards the options of a `chooses one` hold, for a forced choice (``branch_cards``)."""
+        return branch_cards(guards, {card.id for card in self.game.cards})
+
     def s_SecretChoose(self, s: n.SecretChoose, b: Any) -> None:
         ec = self.ec
         people = ec.as_list(s.players, copy=True)
@@ -163,9 +171,10 @@ class ChoiceStatements:
         store = self.setter(s.target)
         var = s.var
         text = self.option_text(item_of(s.source.type) or UNKNOWN)
+        cards = card_finder(item_of(s.source.type) or UNKNOWN)
         waiting = self.fresh("secret")
         known, values = ec.constant(s.source)
-        fixed = ([list(text(None, v)) for v in values], list(values)) if known else None
+        fixed = distinct_options(text, values) if known else None
 
         def keep(st, L, choosers, answer):
             """The answers, revealed all at once, then stored in order."""
@@ -174,8 +183,18 @@ class ChoiceStatements:
                 L[var] = p
                 store(st, L, v)
 
+        def alone(st, option, value) -> bool:
+            """A single option taken at once: unless the game asks single options, or the others could not
+            see it (then the player is asked as the others are, and nobody learns that they had no choice).
+            A fixed list is the same for everyone: its single option is no one's secret."""
+            if st.ask_single:
+                return False
+            if fixed is not None or cards is None:
+                return True
+            return not st.forced_unseen("choose", option[0], cards(value))
+
         def gather(st, L):
-            """(choosers, their options, their values): a player with one option takes it at once."""
+            """(choosers, their options, their values): a player with one option takes it at once (``alone``)."""
             choosers, options, values = [], [], []
             everyone = people(st, L)
             spend(st, len(everyone))
@@ -187,13 +206,8 @@ class ChoiceStatements:
                     opts, vals = fixed
                 else:
                     opts, vals = [], []
-                    xs = items(st, L)
-                    spend(st, len(xs))
-                    for x in xs:
-                        oid, label = text(st, x)
-                        opts.append([oid, label])
-                        vals.append(x)
-                if len(vals) == 1 and not st.ask_single:
+                    add_items(st, L, items(st, L), None, None, text, opts, vals, set())
+                if len(vals) == 1 and alone(st, opts[0], vals[0]):
                     store(st, L, vals[0])
                 elif vals:
                     choosers.append(p)
@@ -252,6 +266,21 @@ def add_items(st: State, L: dict, xs: list, var: str | None, cond: Callable | No
             values.append(x if branch is None else [branch, x])
 
 
+def distinct_options(text: Callable, values: list) -> tuple[list[list[str]], list]:
+    """The options of a choice among fixed values, made once: one per id, the first value of each
+    (two items of one id are one option, as ``add_items`` offers them)."""
+    options: list[list[str]] = []
+    kept: list = []
+    seen: set[str] = set()
+    for v in values:
+        oid, label = text(None, v)
+        if oid not in seen:
+            seen.add(oid)
+            options.append([oid, label])
+            kept.append(v)
+    return options, kept
+
+
 def take_branch(L: dict, picked: str, guards: list) -> int | None:
     """The branch a `chooses one` took (None: no branch), out of its hidden local; the item of a `for`
     branch is bound to the branch's name."""
@@ -262,12 +291,58 @@ def take_branch(L: dict, picked: str, guards: list) -> int | None:
     return k
 
 
-def _decision(offer: Callable, take: Callable) -> Callable:
+#: What a choice holds no card instances in: its values say nothing of where a card lies.
+NO_CARDS = (INT, BOOL, PLAYER, LOCATION, COUNTER)
+
+
+def card_finder(kind: Type) -> Callable[[Any], list[int] | None] | None:
+    """For ``State.forced``: the card instances a value of ``kind`` holds (a card, or the cards of a tuple),
+    or None from it when the value names a card kind without one (a kind, or a tuple holding one). None
+    itself when no value of ``kind`` names a card: a forced choice among such values is never logged."""
+    if kind == CARD:
+        return lambda v: [] if v is None else [v]
+    if kind in NO_CARDS:
+        return None
+    elements = tuple_items(kind)
+    if elements is None:
+        return _unknown_cards
+    finders = [card_finder(k) for k in elements]
+    if all(find is None for find in finders):
+        return None
+    if any(find is _unknown_cards for find in finders):
+        return _unknown_cards
+    held = [(i, find) for i, find in enumerate(finders) if find is not None]
+    return lambda v: [c for i, find in held for c in find(v[i])]
+
+
+def _unknown_cards(value: Any) -> None:
+    """A value that names a card kind, not a card: where such a card lies is not known."""
+    return None
+
+
+def branch_cards(guards: list, card_ids: set[str]) -> Callable[[Any], list[int] | None] | None:
+    """``card_finder`` of a `chooses one`: a `for` branch's value is [branch, item]; a labelled branch whose
+    id reads as a card kind holds no card to look at (None from it). None when no option can name a card."""
+    finders = [guard[5] if guard[0] is None else _unknown_cards if guard[1] in card_ids else None
+               for guard in guards]
+    if all(find is None for find in finders):
+        return None
+
+    def cards(v: Any) -> list[int] | None:
+        if not isinstance(v, list):
+            return None
+        find = finders[v[0]]
+        return [] if find is None else find(v[1])
+    return cards
+
+
+def _decision(offer: Callable, take: Callable, cards: Callable[[Any], list[int] | None] | None = None) -> Callable:
     """An instruction for one player's decision.
 
     ``offer(st, L)`` gives (player, kind, prompt, options, values); ``take(st, L,
     value)`` keeps the pick. One option (or none: None) is taken at once, unless the state asks single
-    options; otherwise the instruction waits, and runs again with the answer.
+    options; otherwise the instruction waits, and runs again with the answer. ``cards(value)`` gives the card
+    instances a value holds (None: unknown), which tells ``State.forced`` whether the others see it.
     """
     def op(st, fr):
         L = fr.locals
@@ -278,10 +353,13 @@ def _decision(offer: Callable, take: Callable) -> Callable:
             return False
         player, kind, prompt, options, values = offer(st, L)
         if not st.asks(len(values)):
+            if values and cards is not None:
+                st.forced(kind, player, options[0][0], cards(values[0]))
             take(st, L, values[0] if values else None)
             return False
         waiting = st.ask(kind, prompt, [player], [options], [values])
         fr.pc -= 1                 # run again with the answer
         return waiting
     op.offer, op.take = offer, take        # how a step played in place asks it (compiler/direct.py)
+    offer.cards = cards
     return op

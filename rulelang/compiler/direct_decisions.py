@@ -14,7 +14,7 @@ from .. import nodes as n
 from .. import records
 from ..check import UNKNOWN, item_of
 from ..decisions import branch_id
-from .choices import numbers_offered, take_branch
+from .choices import distinct_options, numbers_offered, take_branch
 from .codegen import Body
 
 if TYPE_CHECKING:
@@ -48,22 +48,23 @@ class DirectDecisions:
         chooses; all are revealed at once, then stored in order. The filter and the stores read the chooser
         as a Python variable, unless something they call may read ``L``: then it is written again, each
         player bound in ``L`` as the instruction binds them."""
-        values = list(self.sc.ec.constant(s.source)[1])
+        text = self.sc.option_text(item_of(s.source.type) or UNKNOWN)
+        offered, values = distinct_options(text, list(self.sc.ec.constant(s.source)[1]))
         if len(values) > 1 and not isinstance(s.target, n.Name):
             mark, opaque = out.mark(), self.xs.opaque
-            self.write_secret_choice(s, values, out, aliased=True)
+            self.write_secret_choice(s, offered, values, out, aliased=True)
             if self.xs.opaque == opaque:
                 return
             out.rollback(mark)
-        self.write_secret_choice(s, values, out, aliased=False)
+        self.write_secret_choice(s, offered, values, out, aliased=False)
 
-    def write_secret_choice(self, s: n.SecretChoose, values: list, out: Body, aliased: bool) -> None:
+    def write_secret_choice(self, s: n.SecretChoose, offered: list, values: list, out: Body, aliased: bool) -> None:
         """The choice's lines. ``aliased``: the chooser read as ``p`` and the name bound once, after it, to
         what the instruction leaves there (the last chooser, else the last player looked at); otherwise
         every player looked at and every chooser is bound in ``L`` first."""
         u, span, var = out.unit, s.span, repr(s.var)
         text = self.sc.option_text(item_of(s.source.type) or UNKNOWN)
-        options = u.constant([list(text(None, v)) for v in values], "the options of a secret choice")
+        options = u.constant(offered, "the options of a secret choice")
         values_k = u.constant(values, "the values of a secret choice")
         who, everyone, p, v, answer = u.temp("ch"), u.temp("ev"), u.temp("p"), u.temp("v"), u.temp("an")
         out.line(f"{who} = []", span)
@@ -137,7 +138,8 @@ class DirectDecisions:
                     out.line(f"if {self.xs.src(branch.cond, u)}:", s.span)
                     out.line(f"    {open_}.append({i})", s.span)
             ids = u.constant([branch_id(branch) for branch in s.branches], "the option ids of the branches")
-            out.line(f"{k} = st.branch_in_place({self.xs.src(s.player, u)}, {open_}, {ids})", s.span)
+            kind = ", 'branch publicly'" if s.public else ""
+            out.line(f"{k} = st.branch_in_place({self.xs.src(s.player, u)}, {open_}, {ids}{kind})", s.span)
         for i, branch in enumerate(s.branches):
             out.line(f"{'if' if i == 0 else 'elif'} {k} == {i}:", s.span)
             self.body(branch.body, out)
