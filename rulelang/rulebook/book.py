@@ -34,6 +34,7 @@ class Item:
     rulings: list[str]
     span: Span | None
     marks: list[str] = field(default_factory=list)    # e.g. "changed by mod Sharp Blades"
+    path: tuple = ()                   # where the spec writes it (its rule texts are under this path)
 
     def words(self) -> str:
         """Everything the item says, for comparing two books."""
@@ -82,7 +83,8 @@ class BookMaker:
         return [lines(label, self.words.rule(tree))] if tree is not None else []
 
     def item(self, kind: str, name: str, title: str, parts: list[Part], path: tuple, span: Span | None) -> Item:
-        return Item((kind, name), title, [p for p in parts if p.lines], self.checked.rulings_of(path), span)
+        return Item((kind, name), title, [p for p in parts if p.lines], self.checked.rulings_of(path), span,
+                    path=tuple(path))
 
     def make(self) -> Book:
         spec = self.spec
