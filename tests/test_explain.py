@@ -72,3 +72,33 @@ def test_an_unknown_name_with_no_close_one_says_what_names_are(capsys):
 def test_a_missing_game_is_a_usage_error(capsys, tmp_path):
     assert main(["explain", str(tmp_path / "nothing"), "x"]) == 2
     assert "no such file or folder" in capsys.readouterr().err
+
+
+def _small_game(tmp_path: Path) -> str:
+    assert main(["new", "game", str(tmp_path / "g")]) == 0
+    return str(tmp_path / "g")
+
+
+def test_a_scenario_file_of_one_scenario_is_found(tmp_path, capsys):
+    game = _small_game(tmp_path)
+    capsys.readouterr()
+    assert main(["explain", game, "20 points"]) == 0
+    found = _section(capsys.readouterr().out, "Scenarios that name it:")
+    assert found == [f"  Reaching 20 points wins at once ({Path(game) / 'scenarios' / 'first.yaml'}:3)"]
+
+
+def test_coverage_of_one_entry_names_what_no_scenario_pins(tmp_path, capsys):
+    game = _small_game(tmp_path)
+    capsys.readouterr()
+    assert main(["explain", game, "20 points", "--coverage"]) == 0
+    lines = _section(capsys.readouterr().out, "Coverage:")
+    assert lines[0].endswith(" mutants") and "survived" in lines[0]
+    spec = Path(game) / "game.yaml"
+    when = 1 + next(i for i, line in enumerate(spec.read_text().splitlines()) if line.strip().startswith("when:"))
+    assert f"  not pinned: {spec}:{when} 20 -> 21" in lines
+
+
+def test_without_coverage_it_says_how_to_ask(capsys):
+    out = _explain(capsys, "tree_hugger")
+    assert _section(out, "Coverage:")[0] == (f"  rulelang explain {FLAPJACKS} tree_hugger --coverage judges this "
+                                             "entry's mutants against the scenarios (it takes a while);")

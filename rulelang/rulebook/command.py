@@ -31,6 +31,9 @@ def add_explain_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("name", metavar="NAME",
                         help="a card, step, procedure, function, trigger, end condition, ruling, variable, zone, "
                              "counter or die of the game (its id or its name)")
+    parser.add_argument("--coverage", action="store_true",
+                        help="judge this entry's mutants against the game's scenarios: is it pinned? "
+                             "(seconds to a minute)")
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -57,7 +60,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
     from .explain import explain
 
     _require_path(args.path)
-    sys.stdout.write(printable_lines(explain(args.path, args.name, args.mods)) + "\n")
+    sys.stdout.write(printable_lines(explain(args.path, args.name, args.mods, args.coverage)) + "\n")
     return 0
 
 

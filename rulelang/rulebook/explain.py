@@ -24,6 +24,8 @@ from .checked import Checked, load_checked
 
 #: The most bytes of one scenario file read to find a name in it.
 SCENARIO_LIMIT = 4_000_000
+#: A scenario's first line (in a list of them, or the one scenario of a file), and its title.
+_SCENARIO = re.compile(r"\s*(?:-\s*)?scenario:\s*(.*)")
 #: The most scenario files looked through.
 SCENARIO_FILES = 500
 
@@ -55,8 +57,12 @@ class Use:
     writes: bool
 
 
-def explain(game: str, name: str, mods: Sequence[str] = ()) -> list[str]:
-    """The lines `rulelang explain` prints for ``name`` (a usage error if the game has no such name)."""
+def explain(game: str, name: str, mods: Sequence[str] = (), coverage: bool = False) -> list[str]:
+    """The lines `rulelang explain` prints for ``name`` (a usage error if the game has no such name).
+
+    With ``coverage``, the mutants of its entry are judged against the game's scenarios (seconds to a
+    minute: each mutant plays the scenarios); without, the answer says how to ask.
+    """
     checked = load_checked(game, mods)
     book = make_book(checked)
     item = find_item(book, name)
@@ -64,7 +70,7 @@ def explain(game: str, name: str, mods: Sequence[str] = ()) -> list[str]:
         if name in book.rulings:
             return explain_ruling(book, name, game, mods)
         raise Usage(unknown_name(book, name))
-    return explain_item(checked, book, item, game, mods)
+    return explain_item(checked, book, item, game, mods, coverage)
 
 
 def find_item(book: Book, name: str) -> Item | None:
@@ -94,7 +100,8 @@ def unknown_name(book: Book, name: str) -> str:
 
 # -- the answer ---------------------------------------------------------------------------------
 
-def explain_item(checked: Checked, book: Book, item: Item, game: str, mods: Sequence[str]) -> list[str]:
+def explain_item(checked: Checked, book: Book, item: Item, game: str, mods: Sequence[str],
+                 coverage: bool = False) -> list[str]:
     out = [f"{item.key[0]} '{item.key[1]}': {item.title}"]
     out += ["", "Written at:"] + [f"  {where}" for where in spec_lines(checked, item)]
     out += ["", "In words:"]
@@ -111,8 +118,29 @@ def explain_item(checked: Checked, book: Book, item: Item, game: str, mods: Sequ
     out += ["", "Scenarios that name it:"]
     names = [item.key[1]] + ([item.title] if item.key[0] == "card" else [])
     out += [f"  {line}" for line in scenarios_naming(game, mods, names)] or ["  none"]
-    out += ["", "Coverage:", f"  rulelang test {game} --coverage{''.join(f' --mod {m}' for m in mods)} lists the "
-            "mutants no scenario catches, by spec line; those on the lines above are this one's."]
+    out += ["", "Coverage:"] + [f"  {line}" for line in (coverage_of(game, mods, item) if coverage else [
+        f"rulelang explain {game} {item.key[1]} --coverage{''.join(f' --mod {m}' for m in mods)} judges "
+        "this entry's mutants against the scenarios (it takes a while);",
+        "rulelang test --coverage does it for the whole game."])]
+    return out
+
+
+def coverage_of(game: str, mods: Sequence[str], item: Item) -> list[str]:
+    """Each mutant of the entry (its values and rule texts) judged by the scenarios, and the tally."""
+    from ..coverage import ready_subject
+
+    subject, failing = ready_subject(game, 0, mods)
+    subject.leave_out(failing)
+    mine = [m for m in subject.mutants if item.path and m.where[:len(item.path)] == item.path]
+    if not mine:
+        return ["no mutant of rulelang's changes this entry" + (" in the mods' own files" if mods else "")]
+    verdicts = [(m, subject.judge(m.index)) for m in mine]
+    tally: dict[str, int] = {}
+    for _, verdict in verdicts:
+        tally[verdict.status] = tally.get(verdict.status, 0) + 1
+    out = [", ".join(f"{count} {status}" for status, count in sorted(tally.items()))
+           + f" of {len(mine)} mutants"]
+    out += [f"not pinned: {m.location} {m.change}" for m, verdict in verdicts if verdict.status == "survived"]
     return out
 
 
@@ -233,7 +261,7 @@ def _named_in(path: Path, roots: list[Path], pattern: re.Pattern) -> Iterator[st
         return
     title, title_line = None, 0
     for number, line in enumerate(text.splitlines(), 1):
-        heading = re.match(r"\s*-\s*scenario:\s*(.*)", line)
+        heading = _SCENARIO.match(line)
         if heading:
             title, title_line = heading.group(1).strip().strip("\"'"), number
         if pattern.search(line) and title is not None:
