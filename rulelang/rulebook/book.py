@@ -215,11 +215,12 @@ class BookMaker:
         if card.named_slot or card.slot != card.id:
             about.append(f"Slot: {humane(card.slot)}.")
         if card.props:
-            about.append(f"{_props(card.props)}")
+            about.append(upper_first(_props(card.props)))
         parts = [facts(*about)]
         if card.play is not None:
-            parts += self.rule("May be played on a player when", card.play.target)
-            parts += self.rule("Goes to", card.play.to)
+            parts += self.rule("May be played on a player when", card.play.target) or \
+                [facts("It is played on yourself.")]
+            parts += self.rule("Goes to", card.play.to) or [Part("Goes to", [(0, "its discard pile as it resolves")])]
             parts += self.rule("When played", card.play.effect)
         else:
             parts.append(facts("It is not played from a hand."))
@@ -231,11 +232,12 @@ class BookMaker:
 
     def durations(self, card: Card) -> list[Part]:
         out = self.rule("Discarded as soon as", card.discard_when)
+        lasts = []
         if card.discard_after_roll:
-            out.append(facts(f"Discarded after its owner's next {humane(card.discard_after_roll)} roll."))
+            lasts.append(f"until its owner's next {humane(card.discard_after_roll)} roll, then it is discarded")
         if card.lasts_in:
-            out.append(facts(f"Its durations hold while it is in a {self.words.zone_label(card.lasts_in)}."))
-        return out
+            lasts.append(f"its durations hold while it is in a {self.words.zone_label(card.lasts_in)}")
+        return out + ([Part("Lasts", [(0, text) for text in lasts])] if lasts else [])
 
     # -- reactions and durations ------------------------------------------------------------------
 
@@ -268,7 +270,8 @@ class BookMaker:
         for name, fn in self.spec.functions.items():
             given = listed(list(fn.params))
             parts = [facts(f"Given {given}." if given else "")] + self.rule("Its value", fn.value)
-            items.append(self.item("function", name, f"The {humane(name)}", parts, ("functions", name), fn.span))
+            items.append(self.item("function", name, f"\u201c{humane(name)}\u201d", parts, ("functions", name),
+                                   fn.span))
         return Section("Procedures and values", [], items)
 
     def scoring(self) -> Section:

@@ -64,6 +64,13 @@ def upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def whose(owner: str, thing: str) -> str:
+    """"p's hand"; "the hand of the player before you" when the owner is a phrase of its own."""
+    if len(owner.split()) > 2 and owner != "the target player":
+        return f"the {thing} of {owner}"
+    return f"{possessive(owner)} {thing}"
+
+
 def possessive(owner: str) -> str:
     """"you" -> "your", "p" -> "p's"."""
     if owner == "you":
@@ -185,9 +192,9 @@ class Words:
         owner = self.phrase(e.obj)
         kind = e.ref.kind if e.ref is not None else None
         if kind is RefKind.PZONE:
-            return f"{possessive(owner)} {self.zone_label(e.name)}"
+            return whose(owner, self.zone_label(e.name))
         if kind in (RefKind.PCOUNTER, RefKind.HCOUNTER, RefKind.GCOUNTER):
-            return f"{possessive(owner)} {self.counter_label(e.name)}"
+            return whose(owner, self.counter_label(e.name))
         if kind is RefKind.CCOUNTER:
             return f"the {self.counter_label(e.name)} on {owner}"
         if kind is RefKind.OUTCOME:
@@ -198,7 +205,7 @@ class Words:
             return f"the number of dice in {owner}"
         if kind is RefKind.CARDOWNER:
             return f"the owner of {owner}"
-        return f"{possessive(owner)} {humane(e.name)}"
+        return whose(owner, humane(e.name))
 
     def w_Index(self, e: n.Index) -> str:
         return f"item {self.phrase(e.key)} of {self.phrase(e.obj)}"
@@ -216,7 +223,10 @@ class Words:
         if kind is RefKind.BUILTIN:
             return _builtin(e.func, args, e.args)
         if kind is RefKind.FUNCTION:
-            return f"the {humane(e.func)} of {listed(args)}" if args else f"the {humane(e.func)}"
+            named = f"\u201c{humane(e.func)}\u201d"
+            if e.type is not None and str(e.type) == "bool":
+                return f"{named} holds" + (f" for {listed(args)}" if args else "")
+            return f"the {named} of {listed(args)}" if args else f"the {named}"
         return f"the result of {humane(e.func)}" + (f" for {listed(args)}" if args else "")
 
     def w_BinOp(self, e: n.BinOp) -> str:
@@ -287,9 +297,10 @@ class Words:
 
     def w_Roll(self, s: n.Roll) -> Line:
         whose = "" if s.for_player is None else f" for {self.phrase(s.for_player)}"
-        die = humane(s.die)
-        return Line(upper_first(self.acts(s.player, 'roll', 'rolls')) + f" {self.phrase(s.amount)} {die} "
-                    f"dice{whose} (the roll {s.var}).")
+        amount = self.phrase(s.amount)
+        dice = "die" if amount == "1" else "dice"
+        return Line(upper_first(self.acts(s.player, 'roll', 'rolls')) + f" {amount} {humane(s.die)} "
+                    f"{dice}{whose} (the roll {s.var}).")
 
     def w_If(self, s: n.If) -> Line:
         lines = []
