@@ -102,3 +102,13 @@ def test_without_coverage_it_says_how_to_ask(capsys):
     out = _explain(capsys, "tree_hugger")
     assert _section(out, "Coverage:")[0] == (f"  rulelang explain {FLAPJACKS} tree_hugger --coverage judges this "
                                              "entry's mutants against the scenarios (it takes a while);")
+
+
+def test_a_name_of_two_things_explains_one_and_names_the_other(capsys):
+    out = _explain(capsys, "apprentice")        # the Apprentice card's id, and the apprentice die's name
+    first = out.splitlines()[0]
+    assert first in ("die 'apprentice': The apprentice die", "card 'apprentice': Apprentice")
+    other = "card 'apprentice'" if first.startswith("die") else "die 'apprentice'"
+    kind = other.split()[0]
+    assert out.splitlines()[-1] == f"Also named so: {other} (ask for {kind}:apprentice)"
+    assert _explain(capsys, f"{kind}:apprentice").splitlines()[0].startswith(f"{kind} 'apprentice'")

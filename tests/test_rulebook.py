@@ -181,3 +181,8 @@ def test_output_is_written_whole(tmp_path, capsys):
     assert main(["rules", str(FLAPJACKS), "-o", str(out)]) == 0
     assert out.read_text() == markdown(make_book(load_checked(FLAPJACKS)))
     assert [p.name for p in tmp_path.iterdir()] == ["book.md"]
+
+
+def test_a_mod_that_changes_the_number_of_players_says_so():
+    book = modded_book(JACKS_FRIENDS, [str(ROOT / "examples" / "mods" / "seven_at_the_table")])
+    assert book.changes == [("Seven at the Table", ["Components: 2 to 7 players", "adds setup with 7 players"])]

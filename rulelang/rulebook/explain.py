@@ -9,6 +9,7 @@ to ask coverage about its lines. An unknown NAME is a usage error with the close
 from __future__ import annotations
 
 import re
+from shlex import quote
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -65,26 +66,28 @@ def explain(game: str, name: str, mods: Sequence[str] = (), coverage: bool = Fal
     """
     checked = load_checked(game, mods)
     book = make_book(checked)
-    item = find_item(book, name)
-    if item is None:
+    found = find_items(book, name)
+    if not found:
         if name in book.rulings:
             return explain_ruling(book, name, game, mods)
         raise Usage(unknown_name(book, name))
-    return explain_item(checked, book, item, game, mods, coverage)
+    out = explain_item(checked, book, found[0], game, mods, coverage)
+    others = [f"{item.key[0]} '{item.key[1]}' (ask for {item.key[0]}:{item.key[1]})" for item in found[1:]]
+    return out + (["", f"Also named so: {', '.join(others)}"] if others else [])
 
 
-def find_item(book: Book, name: str) -> Item | None:
-    """The item a name means: by id first, then by its title or its words (any case)."""
-    items = book.items()
-    for item in items:
-        if item.key[1] == name and item.key[0] not in ("players",):
-            return item
+def find_items(book: Book, name: str) -> list[Item]:
+    """The items a name may mean, the likeliest first: those it is the id of, then those it is the title
+    or the words of (any case)."""
+    items = [item for item in book.items() if item.key[0] not in ("players", "setup")]
+    kind, _, rest = name.partition(":")
+    if rest and any(item.key[0] == kind for item in items):        # `card:apprentice`: one kind only
+        items, name = [item for item in items if item.key[0] == kind], rest
+    by_id = [item for item in items if item.key[1] == name]
     folded = name.casefold()
-    for item in items:
-        if folded in (item.title.casefold(), item.key[1].replace("_", " ").casefold(),
-                      item.title.strip("\u201c\u201d").casefold()):
-            return item
-    return None
+    by_words = [item for item in items if item not in by_id and folded in (
+        item.title.casefold(), item.key[1].replace("_", " ").casefold(), item.title.strip("\u201c\u201d").casefold())]
+    return by_id + by_words
 
 
 def unknown_name(book: Book, name: str) -> str:
@@ -119,7 +122,8 @@ def explain_item(checked: Checked, book: Book, item: Item, game: str, mods: Sequ
     names = [item.key[1]] + ([item.title] if item.key[0] == "card" else [])
     out += [f"  {line}" for line in scenarios_naming(game, mods, names)] or ["  none"]
     out += ["", "Coverage:"] + [f"  {line}" for line in (coverage_of(game, mods, item) if coverage else [
-        f"rulelang explain {game} {item.key[1]} --coverage{''.join(f' --mod {m}' for m in mods)} judges "
+        f"rulelang explain {quote(game)} {quote(item.key[1])} --coverage{''.join(f' --mod {quote(m)}' for m in mods)} "
+        "judges "
         "this entry's mutants against the scenarios (it takes a while);",
         "rulelang test --coverage does it for the whole game."])]
     return out

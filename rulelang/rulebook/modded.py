@@ -34,15 +34,33 @@ def _compare(before: Book, after: Book, mod: str, marks: dict[tuple, list[str]])
     """What ``after`` says that ``before`` did not, in words; marks the items ``mod`` adds or changes."""
     old: dict[tuple, Item] = {item.key: item for item in before.items()}
     new: dict[tuple, Item] = {item.key: item for item in after.items()}
-    said = []
+    said = _intro_changes(before, after)
     for key, item in new.items():
         if key not in old:
-            said.append(f"adds {key[0]} {item.title}")
+            said.append(f"adds {_thing(item)}")
             marks.setdefault(key, []).append(f"added by mod {mod}")
         elif old[key].words() != item.words():
-            said.append(f"changes {key[0]} {item.title}")
+            said.append(f"changes {_thing(item)}")
             marks.setdefault(key, []).append(f"changed by mod {mod}")
-    said += [f"removes {key[0]} {item.title}" for key, item in old.items() if key not in new]
+    said += [f"removes {_thing(item)}" for key, item in old.items() if key not in new]
     for name in after.rulings.keys() - before.rulings.keys():
         said.append(f"adds ruling {name}")
     return said
+
+
+#: An item's kind in the list of changes, where its key's word would not read well.
+_KIND_WORDS = {"end": "end condition", "param": "setting", "variable": "variable"}
+
+
+def _thing(item: Item) -> str:
+    """An item named in the list of changes: "card Whetstone", "setup with 7 players"."""
+    if item.key[0] == "players":
+        return f"setup {item.title[:1].lower()}{item.title[1:]}"
+    return f"{_KIND_WORDS.get(item.key[0], item.key[0])} {item.title}"
+
+
+def _intro_changes(before: Book, after: Book) -> list[str]:
+    """The opening lines of a section that the mod changed (the number of players, a deck's cards)."""
+    old = {section.title: set(section.intro) for section in before.sections}
+    return [f"{section.title}: {line.rstrip('.')}" for section in after.sections for line in section.intro
+            if line not in old.get(section.title, set())]
