@@ -45,8 +45,6 @@ class Checked:
 class _TreeKeeper(GameCompiler):
     """The compiler up to its checks: ``generate`` keeps the trees instead of writing code."""
 
-    trees: dict[tuple, Any] = {}
-
     def generate(self, jobs: dict) -> None:  # type: ignore[override]
         self.trees = {path: job.tree for path, job in jobs.items()}
 
@@ -57,7 +55,8 @@ def load_checked(path: str | Path, mods: Sequence[str | Path] = ()) -> Checked:
     validate_document(doc, remember=True)
     keeper = _TreeKeeper(doc, None, python=False)
     keeper.compile()
-    return Checked(keeper.spec, doc, keeper.trees, _rule_names(doc))
+    trees: dict[tuple, Any] = keeper.trees       # set by generate, which compile calls once all is checked
+    return Checked(keeper.spec, doc, trees, _rule_names(doc))
 
 
 def _rule_names(doc: Document) -> dict[tuple, list[str]]:

@@ -164,9 +164,9 @@ def explain_ruling(book: Book, name: str, game: str, mods: Sequence[str]) -> lis
 def spec_lines(checked: Checked, item: Item) -> list[str]:
     """The entry's place, and the place of each of its rule texts."""
     out = [f"{item.span}" if item.span is not None else f"{checked.spec.path}"]
-    for path in sorted(checked.trees, key=str):
-        if path[:len(item.path)] == item.path and item.path:
-            out.append(f"{checked.doc.span(path)}  ({'.'.join(str(p) for p in path[len(item.path):]) or 'rule'})")
+    texts = [path for path in checked.trees if item.path and path[:len(item.path)] == item.path]
+    for path in sorted(texts, key=lambda path: (checked.doc.span(path).line, str(path))):
+        out.append(f"{checked.doc.span(path)}  ({'.'.join(str(p) for p in path[len(item.path):]) or 'rule'})")
     return out
 
 

@@ -91,10 +91,10 @@ class Words:
         return [self.stmt(s) for s in stmts or []]
 
     def stmt(self, node: n.Stmt) -> Line:
-        return _STATEMENTS(self, node)
+        return _WORDS(self, node)
 
     def phrase(self, node: n.Expr | None) -> str:
-        return "nothing" if node is None else _EXPRESSIONS(self, node)
+        return "nothing" if node is None else _WORDS(self, node)
 
     def rule(self, tree: Any) -> list[Line]:
         """A whole rule text: a block's lines, or one line for an expression."""
@@ -218,7 +218,7 @@ class Words:
         return lead + self.among(a.var, a.source, a.cond)
 
     def w_Call(self, e: n.Call) -> str:
-        args = [_ARGS(self, a) for a in e.args]
+        args = [_WORDS(self, a) for a in e.args]
         kind = e.ref.kind if e.ref is not None else None
         if kind is RefKind.BUILTIN:
             return _builtin(e.func, args, e.args)
@@ -248,7 +248,7 @@ class Words:
         inner = e.operand
         if isinstance(inner, n.Call) and inner.func == "empty" and inner.ref is not None \
                 and inner.ref.kind is RefKind.BUILTIN and len(inner.args) == 1:
-            return f"{_ARGS(self, inner.args[0])} is not empty"
+            return f"{_WORDS(self, inner.args[0])} is not empty"
         return f"not ({self.phrase(inner)})"
 
     def w_Neg(self, e: n.Neg) -> str:
@@ -332,7 +332,7 @@ class Words:
 
     def w_ChooseOne(self, s: n.ChooseOne) -> Line:
         return Line(upper_first(self.acts(s.player, 'choose', 'chooses')) + f" one:",
-                    [_BRANCHES(self, b) for b in s.branches])
+                    [_WORDS(self, b) for b in s.branches])
 
     def w_SecretChoose(self, s: n.SecretChoose) -> Line:
         who = self.among(s.var, s.players, s.players_cond)
@@ -350,7 +350,7 @@ class Words:
     def w_CallStmt(self, s: n.CallStmt) -> Line:
         call = s.call
         if isinstance(call, n.Call) and call.ref is not None and call.ref.kind is RefKind.PROCEDURE:
-            args = [_ARGS(self, a) for a in call.args]
+            args = [_WORDS(self, a) for a in call.args]
             return Line(f"Do \u201c{humane(call.func)}\u201d" + (f" for {listed(args)}" if args else "") + ".")
         return Line(f"Work out {self.phrase(call)}.")
 
@@ -450,4 +450,3 @@ def _builtin(func: str, args: list[str], nodes: list[n.Arg]) -> str:
 #: The method of every node class (a statement of one home may bring its own, ``words``).
 _WORDS = Dispatch(Words, "w_", n.Node, own="words")
 require("the rulebook's words (rulelang/rulebook/words.py)", _WORDS)
-_EXPRESSIONS = _STATEMENTS = _ARGS = _BRANCHES = _WORDS
