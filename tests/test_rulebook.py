@@ -186,3 +186,11 @@ def test_output_is_written_whole(tmp_path, capsys):
 def test_a_mod_that_changes_the_number_of_players_says_so():
     book = modded_book(JACKS_FRIENDS, [str(ROOT / "examples" / "mods" / "seven_at_the_table")])
     assert book.changes == [("Seven at the Table", ["Components: 2 to 7 players", "adds setup with 7 players"])]
+
+
+def test_a_broken_spec_gets_its_located_error_and_no_rulebook(tmp_path, capsys):
+    broken = ROOT / "tests" / "broken" / "dsl_double_equals"
+    out = tmp_path / "book.md"
+    assert main(["rules", str(broken), "-o", str(out)]) == 1
+    assert (broken / "expected.txt").read_text().strip() in capsys.readouterr().err
+    assert not out.exists()

@@ -88,8 +88,9 @@ class BookMaker:
 
     def make(self) -> Book:
         spec = self.spec
-        sections = [self.components(), self.setup(), *self.turns(), self.cards(), self.reactions(),
-                    self.procedures(), self.scoring(), self.ending()]
+        # the published rulebooks' order: what is in the box, setup, a turn, scoring and winning, then the cards
+        sections = [self.components(), self.setup(), *self.turns(), self.procedures(), self.scoring(),
+                    self.ending(), *self.cards(), self.reactions()]
         rulings = {name: (self.checked.ruling_text(name), self.checked.ruling_section(name))
                    for name in (self.checked.doc.data.get("rulings") or {})}
         players = f"{spec.players.min} to {spec.players.max} players" if spec.players.min != spec.players.max \
@@ -204,8 +205,11 @@ class BookMaker:
 
     # -- cards --------------------------------------------------------------------------------
 
-    def cards(self) -> Section:
-        return Section("Cards", [], [self.card(card) for card in self.spec.cards])
+    def cards(self) -> list[Section]:
+        """A section per starting zone (the Tree deck, the Jack deck), its cards in the spec's order."""
+        zones = list(dict.fromkeys(card.zone for card in self.spec.cards))
+        return [Section(f"Cards: {upper_first(self.words.zone_label(zone))}", [],
+                        [self.card(card) for card in self.spec.cards if card.zone == zone]) for zone in zones]
 
     def card(self, card: Card) -> Item:
         copies = "a token" if card.token else f"{card.count} {'copy' if card.count == 1 else 'copies'}"
