@@ -8,9 +8,13 @@
 """
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rulelang import nodes as n
 from rulelang.cli import main
@@ -194,3 +198,23 @@ def test_a_broken_spec_gets_its_located_error_and_no_rulebook(tmp_path, capsys):
     assert main(["rules", str(broken), "-o", str(out)]) == 1
     assert (broken / "expected.txt").read_text().strip() in capsys.readouterr().err
     assert not out.exists()
+
+
+@given(st.text())
+def test_markdown_escaping_keeps_the_text_and_leaves_no_markup(text):
+    from rulelang.rulebook.render import md
+
+    escaped = md(text)
+    assert re.sub(r"\\(.)", r"\1", escaped, flags=re.S) == text
+    assert not re.search(r"(?<!\\)(?:\\\\)*[`*<>\[\]|#]", escaped.replace("\\\\", ""))
+
+
+@given(st.lists(st.tuples(st.integers(0, 4), st.text(max_size=5)), max_size=12))
+def test_html_lists_are_balanced_and_escaped(lines):
+    from rulelang.rulebook.render import _html_lines
+
+    out = _html_lines(lines)
+    assert out.count("<ul>") == out.count("</ul>")
+    assert out.count("<li>") == len(lines)
+    for _, text in lines:
+        assert html.escape(text) in out
