@@ -203,11 +203,16 @@ class Words:
             return f"the total of {owner}"
         if kind is RefKind.SIZE:
             return f"the number of dice in {owner}"
+        if kind is RefKind.COLUMN:
+            table = e.obj.id if isinstance(e.obj, n.Name) else owner
+            return f"the {humane(e.name)} of the {humane(table)} table's row for this number of players"
         if kind is RefKind.CARDOWNER:
             return f"the owner of {owner}"
         return whose(owner, humane(e.name))
 
     def w_Index(self, e: n.Index) -> str:
+        if e.key.type is not None and str(e.key.type) == "counter":      # `t[kind]`: a holder's counter
+            return whose(self.phrase(e.obj), f"count of {self.phrase(e.key)}")
         return f"item {self.phrase(e.key)} of {self.phrase(e.obj)}"
 
     def w_Arg(self, a: n.Arg) -> str:
