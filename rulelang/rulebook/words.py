@@ -193,7 +193,10 @@ class Words:
         kind = e.ref.kind if e.ref is not None else None
         if kind is RefKind.PZONE:
             return whose(owner, self.zone_label(e.name))
-        if kind in (RefKind.PCOUNTER, RefKind.HCOUNTER, RefKind.GCOUNTER):
+        if kind is RefKind.GCOUNTER:            # the game holds one of each: its counter needs no owner
+            label = self.counter_label(e.name)
+            return label if label.startswith("the ") else f"the {label}"
+        if kind in (RefKind.PCOUNTER, RefKind.HCOUNTER):
             return whose(owner, self.counter_label(e.name))
         if kind is RefKind.CCOUNTER:
             return f"the {self.counter_label(e.name)} on {owner}"
@@ -254,6 +257,8 @@ class Words:
         if isinstance(inner, n.Call) and inner.func == "empty" and inner.ref is not None \
                 and inner.ref.kind is RefKind.BUILTIN and len(inner.args) == 1:
             return f"{_WORDS(self, inner.args[0])} is not empty"
+        if isinstance(inner, (n.Name, n.Attr, n.Call)):
+            return f"not {self.phrase(inner)}"
         return f"not ({self.phrase(inner)})"
 
     def w_Neg(self, e: n.Neg) -> str:
