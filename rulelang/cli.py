@@ -18,6 +18,7 @@ from .cli_commands import (cmd_compile, cmd_mods, cmd_new, cmd_play, cmd_replay,
                            cmd_test, cmd_validate)
 from .cli_errors import Usage, check_mods, internal_error, say, silence_stdout
 from .cli_run import cmd_run
+from .rulebook.command import cmd_explain, cmd_rules
 from .errors import RulelangError
 from .params import ParamError, parse_assignments
 from .printable import printable
@@ -57,7 +58,8 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        raise Usage("a command is needed: validate, run, test, replay, compile, simulate, sweep, play, mods or new")
+        raise Usage("a command is needed: validate, run, test, replay, compile, simulate, sweep, play, mods, new, "
+                    "rules or explain")
     check_mods(getattr(args, "mods", []))
     try:
         args.params = parse_assignments(getattr(args, "param_items", []))
@@ -65,7 +67,7 @@ def _dispatch(argv: Sequence[str] | None) -> int:
         raise Usage(str(refused)) from None
     return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test, "replay": cmd_replay,
             "simulate": cmd_simulate, "sweep": cmd_sweep, "play": cmd_play, "mods": cmd_mods,
-            "new": cmd_new, "compile": cmd_compile}[args.command](args)
+            "new": cmd_new, "compile": cmd_compile, "rules": cmd_rules, "explain": cmd_explain}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -42,7 +42,10 @@ def add_param_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = _Parser(prog="rulelang", description="A rules language for card and dice games.")
+    parser.add_argument("--version", action="version", version=f"rulelang {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     validate = sub.add_parser("validate", help="check game specs and play a short batch of random games")
@@ -100,4 +103,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_mod_argument(mods)
     from .scaffold import add_arguments as new_arguments
     new_arguments(sub.add_parser("new", help="start a game or a mod: files with a working schema line"))
+    from .rulebook.command import add_explain_arguments, add_rules_arguments
+    add_rules_arguments(sub.add_parser("rules", help="the rulebook made from the game's checked rules "
+                                                     "(Markdown, or -o FILE.md / FILE.html)"))
+    add_explain_arguments(sub.add_parser("explain", help="all about one name of a game: its spec lines, rule in "
+                                                         "words, rulings, scenarios, readers and writers"))
+    for name in ("rules", "explain"):
+        add_mod_argument(sub.choices[name])
     return parser
