@@ -60,8 +60,8 @@ def _spelling(action: argparse.Action) -> str:
 
 def _help(action: argparse.Action) -> str:
     text = (action.help or "").replace("|", "\\|")
-    if "%(" in text:
-        text = text % {"default": action.default, "prog": "rulelang", "choices": action.choices}
+    # argparse %-formats every help text, so "%%" is how a help says "%"
+    text = text % {"default": action.default, "prog": "rulelang", "choices": action.choices}
     if action.required and action.option_strings:
         text += " (required)"
     if action.choices and not isinstance(action, argparse._SubParsersAction) and "one of" not in text:
