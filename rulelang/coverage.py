@@ -39,7 +39,7 @@ from .engine import Game
 from .errors import RulelangError, ScenarioError
 from .loader import load_document
 from .mutate import Mutant, build, mutants
-from .scenario import Scenario, game_folder, load_scenarios, own_mod, run_scenario, scenario_files
+from .scenario import Scenario, game_folder, game_roots, load_scenarios, own_mod, run_scenario, scenario_files
 from .schema import validate_document
 
 EQUIVALENCE_GAMES = 20          # random games per player count that must match the original's
@@ -264,6 +264,7 @@ def gather_scenarios(source: Path, folder: Path, mods: tuple[str, ...] = ()) -> 
                 continue
             scenario.mods = own if own and set(own) == given else mods
             scenario.default_game = folder if mods else None
+            scenario.games = game_roots([str(source)])
             if game_folder(scenario) == folder:
                 found.append(scenario)
     return found
