@@ -3,10 +3,10 @@
 Run: python bench/coldstart.py [GAME ...]   (default: both games; best of 5 fresh processes each)
 This is a measurement script, not a test: it prints figures for the notes.
 
-Each figure comes from a fresh Python process, as a designer's command would run: the grammar
-comes from the private cache (rulelang/cache.py) when it is there, as it is after the first run.
-A game that has not changed since the last run skips the schema (its verdict is remembered there,
-and jsonschema is not imported); an edited one is checked, and both are printed.
+Each figure comes from a fresh Python process, as a designer's command would run: the parser
+comes from the grammar's shipped tables (rulelang/grammar_tables.py).
+A game that has not changed since the last run skips the schema (its verdict is remembered in the
+private cache folder, rulelang/cache.py, and jsonschema is not imported); an edited one is checked, and both are printed.
 Code generation is the difference between compiling with generated Python and with closures only;
 ``model`` and ``declarations`` are timed on their own, and ``parse+check`` is the rest of compiling
 (the rule texts parsed and checked; it builds the model and checks the declarations again, so those

@@ -77,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("--seed", type=int, default=0, metavar="S",
                       help="--coverage: seed of the sample and of the random games that compare mutants")
     test.add_argument("--sample", type=int, metavar="N", help="--coverage: a seeded sample of N mutants")
+    test.add_argument("--game", action="append", default=[], metavar="GAME", dest="games",
+                      help="a game the scenarios may name besides those under PATH (a mod's scenarios name "
+                           "their game), and the game of scenarios that name none; repeat for several")
     add_mod_argument(test)
 
     replay = sub.add_parser("replay", help="replay an event log and check that every event of it is the game's")

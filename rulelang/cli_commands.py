@@ -74,6 +74,10 @@ def cmd_test(args: argparse.Namespace) -> int:
         return _coverage(args)
     if args.json or args.min_coverage is not None or args.sample is not None or args.workers != 1:
         raise Usage("--workers, --json, --min-coverage and --sample go with --coverage")
+    for game in args.games:
+        missing = missing_path(game)
+        if missing:
+            raise Usage(missing)
     code = 0
     present = []
     for path in args.paths:
@@ -84,7 +88,7 @@ def cmd_test(args: argparse.Namespace) -> int:
         else:
             present.append(path)
     if present:
-        code = max(code, run_scenario_files(present, mods=args.mods, params=args.params))
+        code = max(code, run_scenario_files(present, mods=args.mods, params=args.params, games=args.games))
     return code
 
 
@@ -152,6 +156,8 @@ def _refusal_is_usage(command: Callable[[argparse.Namespace], int], args: argpar
 def _coverage(args: argparse.Namespace) -> int:
     from .coverage import coverage_command
 
+    if args.games:
+        raise Usage("--game goes without --coverage: with --coverage, PATH is the game")
     for path in args.paths:
         missing = missing_path(path)
         if missing:

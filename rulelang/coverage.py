@@ -41,7 +41,7 @@ from .errors import RulelangError, ScenarioError
 from .loader import load_document
 from .mutate import Mutant, build, mutants
 from .printable import printable, printable_lines
-from .scenario import Scenario, game_folder, load_scenarios, own_mod, run_scenario, scenario_files
+from .scenario import Scenario, game_folder, game_roots, load_scenarios, own_mod, run_scenario, scenario_files
 from .schema import validate_document
 from .workers import ignore_interrupt, quiet_workers, worker_count
 
@@ -267,6 +267,7 @@ def gather_scenarios(source: Path, folder: Path, mods: tuple[str, ...] = ()) -> 
                 continue
             scenario.mods = own if own and set(own) == given else mods
             scenario.default_game = folder if mods else None
+            scenario.games = game_roots([str(source)])
             if game_folder(scenario) == folder:
                 found.append(scenario)
     return found

@@ -23,8 +23,9 @@ from .errors import Span, SpecError
 NAME_MAX = 255
 PATH_MAX = 4096
 
-_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-               | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0))
+#: Open for reading without following a final link, without blocking on a FIFO and without a terminal.
+OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+              | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0))
 _CHUNK = 1 << 20
 
 
@@ -131,7 +132,7 @@ def read_confined(path: Path, roots: Sequence[Path], limit: int) -> bytes:
     handle = _open_handle(real)
     try:
         _check_handle(handle, checked, roots)
-        return _read_at_most(handle, limit)
+        return read_at_most(handle, limit)
     finally:
         os.close(handle)
 
@@ -139,7 +140,7 @@ def read_confined(path: Path, roots: Sequence[Path], limit: int) -> bytes:
 def _open_handle(real: Path) -> int:
     """Open without following a final link and without waiting for a writer (a FIFO swapped in)."""
     try:
-        return os.open(real, _OPEN_FLAGS)
+        return os.open(real, OPEN_FLAGS)
     except OSError as error:
         if error.errno == errno.ELOOP:      # the checked file was replaced by a link since
             raise _changed() from None
@@ -243,7 +244,7 @@ def read_regular(path: Path, limit: int) -> bytes:
     handle = _open_handle(real)
     try:
         _check_same_regular(handle, checked)
-        return _read_at_most(handle, limit)
+        return read_at_most(handle, limit)
     finally:
         os.close(handle)
 
@@ -272,7 +273,7 @@ def _handle_path(handle: int) -> Path | None:
     return Path(target) if target.startswith("/") else None
 
 
-def _read_at_most(handle: int, limit: int) -> bytes:
+def read_at_most(handle: int, limit: int) -> bytes:
     """Read to the end, but never more than ``limit`` + 1 bytes (a file may grow while read)."""
     chunks: list[bytes] = []
     total = 0

@@ -10,18 +10,16 @@ and ``syntax_errors`` turns a text Lark cannot read into a message.
 """
 from __future__ import annotations
 
-import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterator
 
-import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, VisitError
 from lark.indenter import Indenter
 
 from . import nodes as n
-from .cache import cache_file
+from . import grammar_tables
 from .errors import Locate, Span, SpecError
 from .syntax_errors import BadDedent, Literals, dedent_error, syntax_error
 from .to_nodes import ToNodes
@@ -75,16 +73,27 @@ class _BlockIndenter(Indenter):
             yield Token.new_borrow_pos(self.DEDENT_type, "", token) if token else Token(self.DEDENT_type, "")
 
 
+#: The grammar of rule texts; its analysed tables are shipped beside it (``grammar_tables.py``).
+GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
-    """The parser, analysed once per process, and kept between runs only in a private cache folder.
+    """The parser, built once per process from the grammar's tables as plain data (``grammar_tables``).
 
-    Lark's own ``cache=True`` keeps a pickle under a predictable name in the shared temporary folder,
-    where another user could plant one; ``cache.cache_file`` gives a path only in a folder that is this
-    user's alone, or None, and then the grammar is analysed afresh (about 0.4 s).
+    Only when no tables fit this grammar and this Lark is the grammar analysed (most of a second), and
+    its tables kept in the private cache folder for the next run. No pickle is read or written.
     """
-    grammar = (Path(__file__).parent / "grammar.lark").read_text(encoding="utf-8")
-    cached = cache_file("grammar", grammar, lark.__version__, sys.version)
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    loaded = grammar_tables.load(grammar, _BlockIndenter())
+    if loaded is None:
+        loaded = analysed(grammar)
+        grammar_tables.keep(loaded, grammar)
+    return loaded
+
+
+def analysed(grammar: str) -> Lark:
+    """The LALR parser of ``grammar``, analysed from its text."""
     return Lark(
         grammar,
         parser="lalr",
@@ -92,7 +101,6 @@ def _lark() -> Lark:
         postlex=_BlockIndenter(),
         propagate_positions=True,
         maybe_placeholders=True,
-        cache=str(cached) if cached else False,
     )
 
 

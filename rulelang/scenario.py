@@ -19,10 +19,10 @@ from .check_types import COUNTER, LOCATION, PLAYER, Type, tuple_items
 from .errors import RulelangError, RuleError, ScenarioError
 from .scenario_check import Where, check_scenario
 from .scenario_load import (GAME_FILE, GAME_KEYS, Scenario, added_by_mods, game_folder, game_for,
-                            load_scenarios, own_mod, scenario_files, scenario_files_of, starting_cards)
+                            game_roots, load_scenarios, own_mod, scenario_files, scenario_files_of, starting_cards)
 
 __all__ = ["GAME_FILE", "GAME_KEYS", "Result", "Scenario", "added_by_mods", "check_expectations", "game_folder",
-           "game_for", "load_scenarios", "own_mod", "run_scenario", "scenario_files", "scenario_files_of",
+           "game_for", "game_roots", "load_scenarios", "own_mod", "run_scenario", "scenario_files", "scenario_files_of",
            "start_position"]
 
 

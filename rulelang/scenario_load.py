@@ -37,6 +37,9 @@ class Scenario:
     mods: tuple[str, ...] = ()        # mods laid over its game (`rulelang test --mod`)
     default_game: Path | None = None  # the game of a scenario that names none (a mod's own scenarios)
     params: dict = field(default_factory=dict)   # param values from `rulelang test --param` (its own `params:` win)
+    #: The real folders a `game:` must lie in: those named on the command line (``game_roots``).
+    #: Empty for a caller of the library that loads scenarios itself: then `game:` may name any game.
+    games: tuple[Path, ...] = ()
 
 
 def scenario_files(paths: list[str]) -> list[Path]:
@@ -151,9 +154,32 @@ def game_for(scenario: Scenario) -> Game:
     return _GAMES[key]
 
 
+def game_roots(paths: list[str], games: list[str] = ()) -> tuple[Path, ...]:
+    """The real folders the scenarios of `rulelang test PATH... --game GAME...` may name a game in.
+
+    Each PATH's folder (a file's own folder: game.yaml stands for its game) and each GAME's: a scenario
+    file from elsewhere cannot make `rulelang test` load, play and quote a game the user did not name.
+    A game's `scenarios` folder stands for its game too, as it does for scenarios that name none.
+    """
+    roots = []
+    for raw in [*paths, *games]:
+        path = Path(os.path.realpath(raw))
+        folder = path if path.is_dir() else path.parent
+        roots.append(folder)
+        if folder.name == "scenarios" and (folder.parent / GAME_FILE).is_file():
+            roots.append(folder.parent)
+    return tuple(dict.fromkeys(roots))
+
+
 def _named_game_folder(scenario: Scenario, base: Path, named: str) -> Path:
-    """The real folder a scenario's `game:` names; a missing path, a link loop or a bad name is a located error."""
-    span = scenario.doc.span(scenario.path + ("game",))
+    """The real folder a scenario's `game:` names; a missing path, a link loop or a bad name is a located error.
+
+    With ``scenario.games``, a game outside those folders (by its name, or by a link on the way) is refused
+    before anything there is looked at, in one message whether or not it exists.
+    """
+    span = _game_span(scenario)
+    if scenario.games:
+        _confine_game(base / named, scenario.games, span)
     try:
         files.look_at(base / named)
     except files.FileMissing:
@@ -162,6 +188,27 @@ def _named_game_folder(scenario: Scenario, base: Path, named: str) -> Path:
     except files.FileRefused as refused:
         raise ScenarioError(f"the game {named!r} {refused.reason}", span, refused.hint) from None
     return Path(os.path.realpath(base / named))
+
+
+def _game_span(scenario: Scenario):
+    """Where the scenario's `game:` is written: in its own entry, or at the top of a file of several."""
+    entry = scenario.doc.data
+    for key in scenario.path:
+        entry = entry[key]
+    own = isinstance(entry, dict) and "game" in entry
+    return scenario.doc.span(scenario.path + ("game",) if own else ("game",))
+
+
+def _confine_game(path: Path, roots: tuple[Path, ...], span) -> None:
+    try:
+        files.confine(path, roots)
+    except files.FileOutside:
+        raise ScenarioError("this scenario's game is not one given on the command line: it lies outside the "
+                            "folders given to `rulelang test`", span,
+                            "name a game inside the folder you test, or give the game too: "
+                            "rulelang test PATH --game GAME") from None
+    except files.FileRefused:
+        pass                            # inside: look_at says what is wrong in its own words
 
 
 def added_by_mods(scenario: Scenario, game: Game) -> dict[str, int]:

@@ -18,13 +18,16 @@ from .scenario import GAME_FILE, scenario_files_of
 
 # --- the report -------------------------------------------------------------------------------
 
-def run_scenario_files(paths: list[str], out=None, err=None, mods: list[str] = (), params: dict | None = None) -> int:
+def run_scenario_files(paths: list[str], out=None, err=None, mods: list[str] = (), params: dict | None = None,
+                       games: list[str] = ()) -> int:
     """Run scenario files, print a pass/fail report, and return the exit code.
 
     A path with no scenario file under it is an error (exit 1), not "0 passed".
     With ``mods``, every scenario runs over its game with the mods laid over it,
     and the scenarios of each mod given as a folder run too, over the first game named. ``params`` (from
     `--param`) set the game's params in every scenario, under a scenario's own `params:`.
+    A scenario's `game:` must lie inside a folder of ``paths`` or be one of ``games`` (`--game`), the
+    first of which is also the game of scenarios that name none (``scenario_load.game_roots``).
     """
     out = out or sys.stdout
     err = err or sys.stderr
@@ -45,7 +48,8 @@ def run_scenario_files(paths: list[str], out=None, err=None, mods: list[str] = (
         print("      error: a link to a file outside the folder given: not read", file=out)
     if not files and not refused:
         return 1
-    passed, failed = run_files(files, out, tuple(mods), _first_game(paths), params)
+    passed, failed = run_files(files, out, tuple(mods), _first_game([*games, *paths]), params,
+                               scenarios_module.game_roots(paths, games))
     print(f"{passed} passed, {failed + len(refused)} failed", file=out)
     return 1 if failed or refused or empty else 0
 
@@ -71,7 +75,7 @@ def _first_game(paths: list[str]) -> Path | None:
 
 
 def run_files(files: list[Path], out, mods: tuple[str, ...] = (), default_game: Path | None = None,
-              params: dict | None = None) -> tuple[int, int]:
+              params: dict | None = None, games: tuple[Path, ...] = ()) -> tuple[int, int]:
     """Run every scenario of these files, printing PASS, FAIL or ERROR for each; count them."""
     passed = failed = 0
     for file in files:
@@ -80,6 +84,7 @@ def run_files(files: list[Path], out, mods: tuple[str, ...] = (), default_game: 
             for scenario in scenarios:
                 scenario.mods, scenario.default_game = _with_given(mods, scenario.mods), default_game
                 scenario.params = dict(params or {})
+                scenario.games = games
         except RulelangError as error:
             print(printable(f"ERROR {file}") + "\n" + _indent(error.format()), file=out)
             failed += 1

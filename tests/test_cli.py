@@ -470,7 +470,7 @@ def test_test_reads_no_link_out_of_the_folder_and_follows_no_folder_loop(tmp_pat
     pig = ROOT / "examples" / "pig" / "scenarios" / "pig.yaml"
     (folder / "pig.yaml").write_text(pig.read_text(encoding="utf-8").replace(
         "scenarios:", f"game: {(ROOT / 'examples' / 'pig').as_posix()}\nscenarios:", 1), encoding="utf-8")
-    code, out, err = cli(["test", str(tmp_path / "mine")], capsys)
+    code, out, err = cli(["test", str(tmp_path / "mine"), "--game", str(ROOT / "examples" / "pig")], capsys)
     assert code == 1 and err == ""
     assert f"ERROR {folder / 'leak.yaml'}\n      error: a link to a file outside the folder given: not read" in out
     assert "hunter2" not in out and "password" not in out

@@ -6,7 +6,9 @@ is never remembered, and an edited game is a new hash, so it is checked.
 """
 from __future__ import annotations
 
+import grp
 import os
+import pwd
 import shutil
 from pathlib import Path
 
@@ -15,6 +17,8 @@ import pytest
 import rulelang
 from rulelang import cache, schema
 from rulelang.errors import RulelangError
+
+from cache_attacks import SwapAfterCheck, private_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,3 +126,118 @@ def test_a_verdict_is_for_one_schema_and_one_document() -> None:
     assert schema._fingerprint({"a": 1}, "game") != schema._fingerprint({"a": 1.0}, "game")
     assert schema._fingerprint({"a": 1}, "game") != schema._fingerprint({"a": True}, "game")
     assert schema._fingerprint({"a": {1, 2}}, "game") is None      # no JSON for it: never remembered
+
+
+# ---------------------------------------------------------------------------
+# A verdict is read only from the folder that was checked, under a parent no other user may write
+
+
+def broken_game(game: Path) -> Path:
+    """The game with a key the schema refuses."""
+    path = game_file(game)
+    path.write_text(path.read_text(encoding="utf-8") + "\nnot_a_key: 1\n", encoding="utf-8")
+    return game
+
+
+def fingerprint_of(game: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The verdict that would let ``game`` skip the schema check (an attacker can compute it too)."""
+    seen: list[str] = []
+    real = schema._fingerprint
+
+    def recorded(data, schema_name):
+        seen.append(real(data, schema_name))
+        return seen[-1]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(schema, "_fingerprint", recorded)
+        patch.setenv("RULELANG_CACHE_DIR", "off")
+        with pytest.raises(RulelangError):
+            rulelang.load_game(game)
+    return seen[0]
+
+
+def plant_verdict(folder: Path, key: str) -> None:
+    private_folder(folder)
+    (folder / "schema-verdicts").write_text(key + "\n", encoding="ascii")
+    (folder / "schema-verdicts").chmod(0o600)
+
+
+def test_a_folder_swapped_right_after_its_check_is_not_what_is_read(folder: Path, game: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    key = fingerprint_of(broken_game(game), monkeypatch)
+    private_folder(folder)
+    plant_verdict(tmp_path / "attacker", key)
+    swap = SwapAfterCheck(folder, tmp_path / "attacker")
+    monkeypatch.setattr(cache, "os", swap)
+    with pytest.raises(RulelangError, match="unknown key 'not_a_key'"):
+        rulelang.load_game(game)
+    assert swap.swapped, "the attack took place"
+
+
+def test_a_verdict_file_swapped_for_a_link_is_not_followed(folder: Path, game: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    key = fingerprint_of(broken_game(game), monkeypatch)
+    plant_verdict(tmp_path / "elsewhere", key)
+    private_folder(folder)
+    (folder / "schema-verdicts").symlink_to(tmp_path / "elsewhere" / "schema-verdicts")
+    with pytest.raises(RulelangError, match="unknown key 'not_a_key'"):
+        rulelang.load_game(game)
+
+
+@pytest.mark.parametrize("mode", [0o777, 0o757, 0o707])
+def test_no_verdict_is_read_or_kept_under_a_parent_other_users_may_write(tmp_path: Path, game: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch,
+                                                                       mode: int) -> None:
+    key = fingerprint_of(broken_game(game), monkeypatch)
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    plant_verdict(shared / "rulelang", key)
+    shared.chmod(mode)
+    monkeypatch.setenv("RULELANG_CACHE_DIR", str(shared / "rulelang"))
+    with pytest.raises(RulelangError, match="unknown key 'not_a_key'"):
+        rulelang.load_game(game)
+    cache.keep_verdict("schema", cache.digest("another"))
+    assert (shared / "rulelang" / "schema-verdicts").read_text(encoding="ascii") == key + "\n"
+
+
+def test_a_group_writable_parent_is_refused_unless_the_group_is_the_users_own(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch
+                                                                              ) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o770)
+    monkeypatch.setenv("RULELANG_CACHE_DIR", str(shared / "rulelang"))
+    key = cache.digest("a game")
+    me = pwd.getpwuid(os.geteuid())
+    gid = shared.stat().st_gid
+    private = gid == me.pw_gid
+    monkeypatch.setattr(grp, "getgrgid", lambda g: grp.struct_group((me.pw_name, "x", g, [])))
+    cache.keep_verdict("schema", key)
+    assert cache.has_verdict("schema", key) == private      # the user's private group: as good as the user
+    monkeypatch.setattr(grp, "getgrgid", lambda g: grp.struct_group((me.pw_name, "x", g, ["someone-else"])))
+    assert not cache.has_verdict("schema", key)
+    monkeypatch.setattr(grp, "getgrgid", lambda g: grp.struct_group(("staff", "x", g, [])))
+    assert not cache.has_verdict("schema", key)
+
+
+def test_a_sticky_shared_parent_like_tmp_is_fine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    monkeypatch.setenv("RULELANG_CACHE_DIR", str(shared / "rulelang"))
+    key = cache.digest("a game")
+    cache.keep_verdict("schema", key)
+    assert cache.has_verdict("schema", key)
+    assert (shared / "rulelang").stat().st_mode & 0o777 == 0o700
+
+
+def test_a_folder_someone_else_made_first_is_not_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    planted = private_folder(shared / "rulelang")
+    monkeypatch.setenv("RULELANG_CACHE_DIR", str(planted))
+    key = cache.digest("a game")
+    cache.keep_verdict("schema", key)
+    assert cache.has_verdict("schema", key)
+    monkeypatch.setattr(cache.os, "geteuid", lambda: os.getuid() + 1)   # as another user sees that folder
+    assert not cache.has_verdict("schema", key)
