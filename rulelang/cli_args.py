@@ -100,4 +100,5 @@ def build_parser() -> argparse.ArgumentParser:
     add_mod_argument(mods)
     from .scaffold import add_arguments as new_arguments
     new_arguments(sub.add_parser("new", help="start a game or a mod: files with a working schema line"))
+    sub.add_parser("lsp", help="serve the language server on stdin and stdout, for editors (docs/editors.md)")
     return parser
