@@ -18,6 +18,7 @@ from rulelang.cli import main
 from rulelang.compiler import GameCompiler
 from rulelang.errors import RulelangError
 from rulelang.lsp.diagnose import Checker, check_game, flatten
+from rulelang.lsp.quick import kept_files
 
 ROOT = Path(__file__).resolve().parent.parent
 JACKS_FRIENDS = ROOT / "games" / "jacks_friends" / "game.yaml"
@@ -127,7 +128,21 @@ def test_the_checks_find_exactly_what_the_cli_finds(folder: Path):
     """Every game and broken spec: the same errors, word for word and place for place, cold and with kept parses."""
     expected = _cli_errors(folder)
     for _ in range(2):
-        assert [e.format() for e in check_game(folder).errors] == expected
+        with kept_files():
+            assert [e.format() for e in check_game(folder).errors] == expected
+
+
+@pytest.mark.parametrize("limit", ["MAX_NODES", "MAX_LINES", "MAX_SPEC_BYTES"])
+def test_kept_files_still_count_against_the_limits_of_a_spec(limit: str, monkeypatch: pytest.MonkeyPatch):
+    """A file loaded before is not parsed again, but what it costs is charged: a lower limit still refuses the game."""
+    from rulelang import loader
+    with kept_files():
+        assert check_game(FLAPJACKS).errors == []
+    monkeypatch.setattr(loader, limit, {"MAX_NODES": 500, "MAX_LINES": 500, "MAX_SPEC_BYTES": 15_000}[limit])
+    expected = _cli_errors(FLAPJACKS)
+    assert expected
+    with kept_files():
+        assert [e.format() for e in check_game(FLAPJACKS).errors] == expected
 
 
 def test_an_edit_parses_only_the_text_it_changed(monkeypatch: pytest.MonkeyPatch):

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from rulelang.document import Document
 from rulelang.errors import ErrorList, RulelangError, SpecError
 from rulelang.lsp.overlay import editor_texts
-from rulelang.lsp.quick import check_compiles
+from rulelang.lsp.quick import check_compiles, kept_files
 from rulelang.params import ParamError
 
 GAME_FILE = "game.yaml"
@@ -84,7 +84,7 @@ class Checker:
                 text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
             except OSError:
                 text = ""
-        with editor_texts(self.texts):
+        with editor_texts(self.texts), kept_files():
             kind = kind_of(path, text)
             if kind == "scenario":
                 return self._scenario(path)
