@@ -77,8 +77,13 @@ class RulelangLanguageServer(LanguageServer):
             by_file[stale] = []
         self.reported[path] = {name for name, found in by_file.items() if found}
         for file, found in by_file.items():
-            self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uris.from_fs_path(file), diagnostics=found))
+            self.publish(uris.from_fs_path(file), found)
+
+    def publish(self, uri: str, found: list[types.Diagnostic]) -> None:
+        if hasattr(self, "text_document_publish_diagnostics"):      # pygls 2
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=found))
+        else:                                                       # pragma: no cover - pygls 1.3+
+            self.publish_diagnostics(uri, found)
 
     def diagnostic(self, error: RulelangError, file: str) -> types.Diagnostic:
         words = [error.message] + [f"hint: {error.hint}"] * bool(error.hint) + [f"note: {n}" for n in error.notes]
