@@ -240,6 +240,19 @@ def test_an_editor_session_over_json_rpc():
             "position": {"line": row, "character": turn_text.splitlines()[row].index("eat(t)") + 1}})
         assert procedure["uri"] == uri and procedure["range"]["start"]["line"] == line_of(text, "\n  eat:")
 
+        scenario = FLAPJACKS / "scenarios" / "axes.yaml"      # a scenario's step, in its game's game.yaml
+        scenario_text = scenario.read_text(encoding="utf-8")
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": scenario.as_uri(), "languageId": "yaml",
+                                                                "version": 1, "text": scenario_text}})
+        assert client.diagnostics(scenario.as_uri()) == []
+        row = line_of(scenario_text, "step: chopping roll") - 1
+        step = client.request("textDocument/definition", {
+            "textDocument": {"uri": scenario.as_uri()},
+            "position": {"line": row, "character": scenario_text.splitlines()[row].index("roll")}})
+        game_text = (FLAPJACKS / "game.yaml").read_text(encoding="utf-8")
+        assert step["uri"] == (FLAPJACKS / "game.yaml").as_uri()
+        assert step["range"]["start"]["line"] == line_of(game_text, "- name: chopping roll") - 1
+
         labels = {item["label"] for item in client.request("textDocument/completion", at("hen_house.egg"))["items"]}
         assert {"hen_house", "eat", "skips", "gathering_places", "JF-7", "chooses", "if", "count"} <= labels
 

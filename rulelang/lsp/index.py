@@ -126,6 +126,12 @@ def word_at(line: str, col: int) -> str | None:
     return None
 
 
+def named_values(line: str) -> list[str]:
+    """The values of ``key: value`` on a line, the line's own and those of a flow mapping ({step: a step})."""
+    found = [value_at(line)] + [v.strip().strip("'\"") for v in re.findall(r"[{,]\s*[A-Za-z_]\w*:\s*([^,}#]+)", line)]
+    return [value for value in found if value]
+
+
 def value_at(line: str) -> str | None:
     """The plain value of a ``key: value`` (or ``- value``) line, for names with spaces such as a step's."""
     match = re.match(r"^\s*(?:-\s+)?(?:[A-Za-z_][\w-]*\s*:\s*)?(.*?)\s*(?:#.*)?$", line)

@@ -21,7 +21,7 @@ from rulelang import __version__
 from rulelang.cli_errors import internal_error
 from rulelang.errors import RulelangError
 from rulelang.lsp.diagnose import Checker, Outcome
-from rulelang.lsp.index import Symbol, keywords, symbols, value_at, word_at
+from rulelang.lsp.index import Symbol, keywords, named_values, symbols, word_at
 from rulelang.lsp.positions import from_client_column, span_range
 from rulelang.printable import printable, printable_lines
 
@@ -123,7 +123,7 @@ class RulelangLanguageServer(LanguageServer):
         by_name: dict[str, Symbol] = {}
         for symbol in self.names_for(path):
             by_name.setdefault(symbol.name, symbol)
-        for candidate in (word, value_at(line)):
+        for candidate in (word, *named_values(line)):
             if candidate in by_name:
                 return by_name[candidate]
         return None
