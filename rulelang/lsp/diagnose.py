@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
+from rulelang import files
 from rulelang.document import Document
 from rulelang.errors import ErrorList, RulelangError, SpecError
+from rulelang.loader import MAX_SPEC_BYTES
 from rulelang.lsp.overlay import editor_texts
 from rulelang.lsp.quick import check_compiles, kept_files
 from rulelang.params import ParamError
@@ -77,13 +79,18 @@ class Checker:
             self.texts[path] = text
         self._games.clear()          # any game may include this file: compile them afresh when next asked
 
-    def check(self, path: Path) -> Outcome:
+    def text_of(self, path: Path) -> str:
+        """The editor's text of a file, else the disk's through the careful reader ('' when it cannot be read)."""
         text = self.texts.get(path)
-        if text is None:
-            try:
-                text = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""
-            except OSError:
-                text = ""
+        if text is not None:
+            return text
+        try:
+            return files.read_regular(path, MAX_SPEC_BYTES).decode("utf-8", errors="replace")
+        except files.FileRefused:
+            return ""
+
+    def check(self, path: Path) -> Outcome:
+        text = self.text_of(path)
         with editor_texts(self.texts), kept_files():
             kind = kind_of(path, text)
             if kind == "scenario":

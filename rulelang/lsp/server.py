@@ -93,14 +93,7 @@ class RulelangLanguageServer(LanguageServer):
 
     def line_of(self, file: str, number: int) -> str | None:
         """Line ``number`` (1-based) of a file as the checks read it: the editor's text, else the disk's."""
-        path = Path(file)
-        text = self.checker.texts.get(path)
-        if text is None:
-            try:
-                text = path.read_text(encoding="utf-8", errors="replace")
-            except (OSError, ValueError):
-                return None
-        lines = text.splitlines()
+        lines = self.checker.text_of(Path(file)).splitlines()
         return lines[number - 1] if 0 < number <= len(lines) else None
 
     # -- names ---------------------------------------------------------------------------------
