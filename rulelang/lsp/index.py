@@ -7,6 +7,7 @@ completion and document symbols. Each declaration's place is its key (or its
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,11 +41,12 @@ class Symbol:
     hover: str
 
 
-def keywords() -> list[str]:
+@functools.lru_cache(maxsize=None)
+def keywords() -> tuple[str, ...]:
     """The language's own words: the grammar's keywords, the bound and global names, the built-in functions."""
     grammar = (Path(__file__).resolve().parent.parent / "grammar.lark").read_text(encoding="utf-8")
     words = set(re.findall(r'"([a-z_]+)"', grammar)) | set(RESERVED_WORDS) | set(BUILTINS)
-    return sorted(words)
+    return tuple(sorted(words))
 
 
 def symbols(doc: Document) -> list[Symbol]:

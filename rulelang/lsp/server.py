@@ -69,6 +69,8 @@ class RulelangLanguageServer(LanguageServer):
             outcome = Outcome([RulelangError(internal_error(error))])
         if outcome.doc is not None:
             self.names[path] = symbols(outcome.doc)
+        else:                           # keep the names of the last check that loaded (none yet: none)
+            self.names.setdefault(path, [])
         by_file: dict[str, list[types.Diagnostic]] = {name: [] for name in outcome.files | {str(path)}}
         for error in outcome.errors:
             file = error.span.file if error.span is not None and error.span.file else str(path)
