@@ -118,7 +118,8 @@ class RulelangLanguageServer(LanguageServer):
         by_name: dict[str, Symbol] = {}
         for symbol in self.names_for(path):
             by_name.setdefault(symbol.name, symbol)
-        for candidate in (word, *named_values(line)):
+        stem = word.split("-")[0] if word else None        # `x-1` in a rule text: the name is x
+        for candidate in (word, stem, *named_values(line)):
             if candidate in by_name:
                 return by_name[candidate]
         return None
