@@ -109,6 +109,12 @@ def test_the_editors_text_of_a_file_outside_the_game_is_still_refused(tmp_path: 
     assert [e.message for e in errors] == ["include 'link.yaml' is a link that leads outside the game's folder"]
 
 
+def test_a_yaml_file_of_no_game_gets_no_diagnostics(tmp_path: Path):
+    other = tmp_path / "workflow.yaml"
+    other.write_text("on: [push]\njobs: {}\n", encoding="utf-8")
+    assert Checker().check(other).errors == []
+
+
 def _folders() -> list[Path]:
     broken = sorted(p for p in (ROOT / "tests" / "broken").iterdir() if (p / "game.yaml").is_file())
     examples = sorted(p for p in (ROOT / "examples").iterdir() if (p / "game.yaml").is_file())

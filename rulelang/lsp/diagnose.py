@@ -100,9 +100,8 @@ class Checker:
             if kind == "mod" or (kind == "fragment" and owner_folder(path) is None and owner_folder(path, MOD_FILE)):
                 return self._mod(path if kind == "mod" else owner_folder(path, MOD_FILE) / MOD_FILE)
             folder = path.parent if kind == "game" else owner_folder(path)
-            if folder is None:
-                return Outcome([SpecError("no game.yaml here or in the folders above: this file is checked as part "
-                                          "of a game", None, "open the game's game.yaml")])
+            if folder is None:          # a YAML file of something else (a CI workflow, say): not ours to judge
+                return Outcome()
             return check_game(folder)
 
     # -- games and mods ------------------------------------------------------------------------
