@@ -27,7 +27,14 @@ class LspClient:
         self.messages: "queue.Queue[dict]" = queue.Queue()
         self.notes: list[dict] = []
         self.next_id = 0
+        self.stderr: list[bytes] = []
         threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        """Keep the server's log (stderr) read, so a full pipe never stops it."""
+        for line in self.process.stderr:
+            self.stderr.append(line)
 
     def _read(self) -> None:
         out = self.process.stdout
@@ -88,5 +95,4 @@ class LspClient:
             if self.process.poll() is None:
                 self.process.kill()
                 self.process.wait()
-            for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
-                stream.close()
+            self.process.stdin.close()
