@@ -14,8 +14,8 @@ import sys
 from typing import Sequence
 
 from .cli_args import build_parser
-from .cli_commands import (cmd_compile, cmd_mods, cmd_new, cmd_play, cmd_replay, cmd_simulate, cmd_sweep,
-                           cmd_test, cmd_validate)
+from .cli_commands import (cmd_compile, cmd_lsp, cmd_mods, cmd_new, cmd_play, cmd_replay, cmd_simulate,
+                           cmd_sweep, cmd_test, cmd_validate)
 from .cli_errors import Usage, check_mods, internal_error, say, silence_stdout
 from .cli_run import cmd_run
 from .rulebook.command import cmd_explain, cmd_rules
@@ -59,7 +59,7 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         raise Usage("a command is needed: validate, run, test, replay, compile, simulate, sweep, play, mods, new, "
-                    "rules or explain")
+                    "rules, explain or lsp")
     check_mods(getattr(args, "mods", []))
     try:
         args.params = parse_assignments(getattr(args, "param_items", []))
@@ -67,7 +67,8 @@ def _dispatch(argv: Sequence[str] | None) -> int:
         raise Usage(str(refused)) from None
     return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test, "replay": cmd_replay,
             "simulate": cmd_simulate, "sweep": cmd_sweep, "play": cmd_play, "mods": cmd_mods,
-            "new": cmd_new, "compile": cmd_compile, "rules": cmd_rules, "explain": cmd_explain}[args.command](args)
+            "new": cmd_new, "compile": cmd_compile, "rules": cmd_rules, "explain": cmd_explain,
+            "lsp": cmd_lsp}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -113,4 +113,5 @@ def build_parser() -> argparse.ArgumentParser:
                                                          "words, rulings, scenarios, readers and writers"))
     for name in ("rules", "explain"):
         add_mod_argument(sub.choices[name])
+    sub.add_parser("lsp", help="serve the language server on stdin and stdout, for editors (docs/editors.md)")
     return parser

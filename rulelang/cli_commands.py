@@ -1,4 +1,4 @@
-"""The `rulelang` commands other than `run`: validate, test, replay, compile, simulate, sweep, play, mods, new.
+"""The `rulelang` commands other than `run`: validate, test, replay, compile, simulate, sweep, play, mods, new, lsp.
 
 Each ``cmd_<name>`` takes the parsed arguments and returns the exit code; most are thin over the module
 that does the work (``sim``, ``scenario_report``, ``coverage``, ``lab``, ``play``, ``mods_report``,
@@ -202,3 +202,15 @@ def cmd_new(args: argparse.Namespace) -> int:
     from .scaffold import ScaffoldError, new_command
 
     return _refusal_is_usage(new_command, args, ScaffoldError)
+
+
+# --- lsp -----------------------------------------------------------------------------
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    """The language server on stdin and stdout (rulelang/lsp/); without pygls, a usage error that says how to get it."""
+    from .lsp import missing_pygls
+    missing = missing_pygls()
+    if missing:
+        raise Usage(missing)
+    from .lsp.server import main as serve
+    return serve()
