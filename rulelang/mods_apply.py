@@ -46,9 +46,12 @@ class Applier(Reshaping):
             if earlier.mod.name in (self.data.get("overrides") or []):
                 continue
             shown = ".".join(str(t) for t in thing)
+            first = (f"rename what this mod adds (all mods share the game's names: a prefix of the mod's "
+                     f"name keeps them apart)" if what.startswith("adds") and earlier.what.startswith("adds")
+                     else f"change '{shown}' in one mod only")
             self.result.errors.append(SpecError(
                 f"conflict: mod '{self.mod.name}' {what}, but mod '{earlier.mod.name}' {earlier.what}", span,
-                f"change '{shown}' in one mod only, or let this mod win with `overrides: [{earlier.mod.name}]`",
+                f"{first}, or let this mod win with `overrides: [{earlier.mod.name}]`",
                 notes=[f"'{earlier.mod.name}' changes it at {earlier.span}"]))
             return False
         self.result.changes.append(Change(self.mod, thing, what, span))

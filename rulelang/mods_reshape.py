@@ -61,12 +61,16 @@ class Reshaping:
             return
         list_path, index = found
         steps = value_at(self.doc.data, list_path)
-        at = index if where == "before" else index + 1
+        # after a step, past what earlier mods put after it: steps next to one step run in load order
+        after_key = (list_path, anchor)
+        at = index if where == "before" else index + 1 + self.result.inserted_after.get(after_key, 0)
         names = ", ".join(repr(s.get("name")) for s in entry["steps"])
         if not self.change(("steps", anchor, where, self.mod.name), f"inserts {names} {where} step '{anchor}'",
                            span):
             return
         count = len(entry["steps"])
+        if where == "after":
+            self.result.inserted_after[after_key] = self.result.inserted_after.get(after_key, 0) + count
         self.doc.shift_items(list_path, at, count)
         steps[at:at] = copy.deepcopy(entry["steps"])
         for k in range(count):
@@ -106,28 +110,31 @@ class Reshaping:
                 self._wrap_one(kind, str(name))
 
     def _wrap_one(self, kind: str, name: str) -> None:
+        """Wrap a procedure or function; over an earlier mod's wrapper, chain: this one calls that one."""
         at = ("wrap", kind, name)
         span = self.mod.key_span(*at)
         table = self.doc.data.get(kind)
         if not isinstance(table, dict) or name not in table:
             return self.unknown(kind, name, span)
-        original = ORIGINAL_PREFIX + name
-        if original in table:
-            self.fail(f"the {KIND_WORDS[kind]} '{name}' is wrapped already (or the game has an '{original}')",
-                      span, "wrap it once; a later mod may list the earlier one under `overrides:` and "
-                            "replace the wrapper instead")
+        below = self.result.wraps.setdefault((kind, name), [])
+        inner = ORIGINAL_PREFIX + name
+        moved_to = inner if not below else f"{inner}_{len(below)}"
+        if moved_to in table:
+            self.fail(f"the game has a {KIND_WORDS[kind]} '{moved_to}' already, the name a wrapped "
+                      f"'{name}' is kept under", span, f"rename the game's '{moved_to}' to wrap '{name}'")
             return None
-        if not self.change((kind, name), f"wraps {KIND_WORDS[kind]} '{name}'", span):
+        if not self.change((kind, name, "wrap", self.mod.name), f"wraps {KIND_WORDS[kind]} '{name}'", span):
             return None
         field_name = "effect" if kind == "procedures" else "value"
         given = value_at(self.data, at)
         wrapper = copy.deepcopy(given) if isinstance(given, dict) else {field_name: given}
         old = table.pop(name)
-        table[original] = old
-        self.doc.move_positions((kind, name), (kind, original))
+        table[moved_to] = old
+        self.doc.move_positions((kind, name), (kind, moved_to))
+        self.doc.move_call_renames((kind, name), (kind, moved_to))
         if "params" not in wrapper and isinstance(old, dict) and "params" in old:
             wrapper["params"] = copy.deepcopy(old["params"])
-            self.doc.copy_positions((kind, original, "params"), (kind, name, "params"))
+            self.doc.copy_positions((kind, moved_to, "params"), (kind, name, "params"))
         table[name] = wrapper
         if isinstance(given, dict):
             self.doc.graft((kind, name), self.mod.doc, at)
@@ -135,6 +142,8 @@ class Reshaping:
             self.doc.graft((kind, name, field_name), self.mod.doc, at)
         self.doc._spans[(kind, name)] = span
         self.doc._key_spans[(kind, name)] = span
+        self.doc.rename_calls((kind, name), {inner: moved_to} if moved_to != inner else {})
+        below.append(self.mod)
         return None
 
 

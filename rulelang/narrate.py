@@ -130,7 +130,8 @@ _SAYINGS = {
     "set": _set,
     "moved": _moved,
     "rolled": _rolled,
-    "roll_changed": lambda g, e: f"  {e['die']} {e['how']}: " + (" ".join(str(f) for f in e["faces"]) or "no dice"),
+    "roll_changed": lambda g, e: f"  the roll of {e['die']} is cancelled" if e["how"] == "cancelled"
+    else f"  {e['die']} {e['how']}: " + (" ".join(str(f) for f in e["faces"]) or "no dice"),
     "played": lambda g, e: f"  {e['player']} plays {_card(g, e['card'])}"
                            + (f" on {e['target']}" if e["target"] != e["player"] else ""),
     "answered": lambda g, e: f"  {e['player']} answers with {_card(g, e['card'])}, cancelling "
