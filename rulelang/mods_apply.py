@@ -1,6 +1,6 @@
 """Applying one mod to a game's document: the bookkeeping of changes and conflicts, `remove`, `replace`, `add`.
 
-``Applier`` runs a mod's operations in a fixed order (remove, replace, add, set, insert_steps, wrap),
+``Applier`` runs a mod's operations in a fixed order (remove, replace, add, set, patch, insert_steps, wrap),
 records each ``Change`` and reports a change that collides with an earlier mod's unless the mod
 ``overrides:`` that one. Every value a mod brings is grafted with its positions, so an error in it
 points into the mod file. `set`, `insert_steps` and `wrap` change the shape of what the game already
@@ -17,7 +17,7 @@ from .mods_reshape import Reshaping, value_at
 
 
 class Applier(Reshaping):
-    """Applies one mod's operations, in a fixed order: remove, replace, add, set, insert_steps, wrap."""
+    """Applies one mod's operations, in a fixed order: remove, replace, add, set, patch, insert_steps, wrap."""
 
     def __init__(self, result: Layering, mod: Mod):
         self.result = result
@@ -28,7 +28,7 @@ class Applier(Reshaping):
     def apply(self) -> None:
         steps: list[tuple[str, Callable[[], None]]] = [
             ("remove", self._remove), ("replace", self._replace), ("add", self._add), ("set", self._set),
-            ("insert_steps", self._insert_steps), ("wrap", self._wrap)]
+            ("patch", self._patch), ("insert_steps", self._insert_steps), ("wrap", self._wrap)]
         for key, run in steps:
             if key in self.data:
                 run()

@@ -1,4 +1,4 @@
-"""The mod operations that reshape what a game has: `set` a value, `insert_steps` into a turn, `wrap` a procedure.
+"""The mod operations that reshape what a game has: `set` a value, `patch` a part, `insert_steps`, `wrap`.
 
 A mixin of ``mods_apply.Applier``: `set` writes one value by its spec path (a number inside a rule
 text too), `insert_steps` puts new turn steps before or after a named step of the turn or of a phase,
@@ -45,6 +45,50 @@ class Reshaping:
             match = text_numbers(old)[address.number_in_text]
             parent[last] = old[:match.start()] + number_text(value) + old[match.end():]
         self.doc.set_span(address.path, self.mod.span("set", key))
+
+    # -- patch --
+
+    def _patch(self) -> None:
+        for i, entry in enumerate(self.data["patch"]):
+            self._patch_one(i, entry)
+
+    def _patch_one(self, i: int, entry: dict) -> None:
+        """One part of a declaration, by the path `set:` uses: replaced (`with:`), a condition narrowed
+        (`and:`) or lines added (`then:`); with `line: N`, the N-th line of a rule text only."""
+        from .lab.spec_paths import resolve_value
+        key = str(entry["path"])
+        how = next(word for word in ("with", "and", "then") if word in entry)
+        span = self.mod.span("patch", i, "path")
+        try:
+            path = resolve_value(self.doc, key)
+        except SpecError as error:
+            self.fail(f"patch {key}: {error.message.replace(f'--vary {key}: ', '', 1)}", span, error.hint)
+            return
+        old = value_at(self.doc.data, path)
+        line = entry.get("line")
+        if (how != "with" or line is not None) and not isinstance(old, str):
+            self.fail(f"patch {key}: '{key}' is not a rule text: it has no lines and takes no `and:` or `then:`",
+                      span, "replace it whole with `with:`")
+            return
+        lines = old.split("\n") if isinstance(old, str) else []
+        if line is not None and not 1 <= line <= len(lines) - (1 if old.endswith("\n") else 0):
+            self.fail(f"patch {key}: the text has no line {line}", self.mod.span("patch", i, "line"),
+                      f"its lines: 1 to {len(lines) - (1 if old.endswith(chr(10)) else 0)}")
+            return
+        extends = how != "with"
+        thing = _thing_names(self.doc.data, path) + ((f"line {line}",) if line is not None else ())
+        words = {"with": "replaces", "and": "narrows", "then": "adds lines after"}[how]
+        if not self.change(thing + (("extended", self.mod.name) if extends else ()),
+                           f"{words} {key}" + (f" line {line}" if line is not None else ""), span):
+            return
+        given = copy.deepcopy(entry[how])
+        parent = value_at(self.doc.data, path[:-1])
+        if how == "with" and line is None:
+            parent[path[-1]] = given
+            self.doc.graft(path, self.mod.doc, ("patch", i, "with"))
+            return
+        parent[path[-1]] = _patched_text(old, how, str(given), line)
+        self.doc.set_span(path, self.mod.span("patch", i, how))
 
     # -- insert_steps --
 
@@ -166,3 +210,22 @@ def _thing_names(data: Any, path: tuple) -> tuple:
             names.append(str(step))
         node = node[step]
     return tuple(names)
+
+
+def _patched_text(old: str, how: str, given: str, line: int | None) -> str:
+    """A rule text with one line replaced (`with`), lines added after it or at the end (`then`), or, for a
+    condition, another that must hold too (`and`). Added lines take the indentation of the line they follow."""
+    if how == "and":
+        return f"({old.strip()}) and ({given.strip()})"
+    lines = old.split("\n")
+    ending = lines[-1] == ""
+    if ending:
+        lines.pop()
+    at = (line if line is not None else len(lines)) - 1
+    indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())] if lines else ""
+    new = [indent + each if each.strip() else each for each in given.strip("\n").split("\n")]
+    if how == "with":
+        lines[at:at + 1] = new
+    else:
+        lines[at + 1:at + 1] = new
+    return "\n".join(lines) + ("\n" if ending else "")
