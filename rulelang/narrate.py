@@ -96,6 +96,9 @@ def _set(game: Game, e: dict) -> str | None:
     if "var" in e:
         if e["value"] is None or e["value"] is False:
             return None            # a variable cleared for the next turn: bookkeeping, not play
+        label = game.var_labels.get(e["var"])
+        if label is not None:
+            return f"  {e['player']} {label}: {_value(e['value'])}"
         return f"  {e['player']}.{e['var']} = {_value(e['value'])}"
     return f"  {_holder(game, e['holder'])}.{e['counter']} = {e['value']}"
 

@@ -232,6 +232,8 @@ class GameCompiler(HookDeclarations):
             g.var_initial.append(initial)
             g.var_types.append(var.type)
             g.var_visibility.append(var.visibility)
+            if var.label is not None:
+                g.var_labels[var.name] = var.label
 
     def initial_value(self, kind: Type, value: Any) -> Any:
         """A variable's declared `initial` as the rules hold it: a location by its holder id."""
