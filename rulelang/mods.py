@@ -2,15 +2,18 @@
 
 A mod is a YAML file (or a folder with ``mod.yaml``, its includes and its
 ``scenarios/``) that names the game it applies to and says what it changes:
-``add``, ``replace``, ``remove``, ``set``, ``insert_steps`` and ``wrap``
+``add``, ``replace``, ``remove``, ``set``, ``patch``, ``insert_steps`` and ``wrap``
 (docs/mods.md). Mods are applied, in the order given, to the game's loaded
 data before the schema, the checker and the compiler see it, and every value a
 mod brings keeps its own position: an error in it is reported in the mod file.
 
 Mod files are read like game files (``rulelang.loader.load_tree``): confined to
 the mod's own folder, and counted against the same whole-spec limits as the
-game they change. Two mods that change the same thing are an error naming
-both, unless the later one lists the earlier under ``overrides:``.
+game they change. Mods stack where they can (wrappers of one procedure chain,
+steps next to one step run in load order); two mods that change the same thing
+otherwise are an error naming both, unless the later one lists the earlier
+under ``overrides:``. ``after:`` and ``before:`` fix the order of two mods
+whatever the command line's.
 
 This module loads mods and lays them over a game; what a mod is made of is in
 ``mods_model.py``, applying one in ``mods_apply.py`` and ``mods_reshape.py``.

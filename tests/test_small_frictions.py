@@ -33,3 +33,23 @@ def test_a_labelled_variable_is_narrated_by_its_label(tmp_path: Path) -> None:
     assert narrate(game, {"type": "set", "turn": 1, "player": "P4", "var": "lend_to", "value": "P3"}) \
         == "  P4 lends to: P3"
     assert narrate(game, {"type": "set", "turn": 1, "player": "P4", "var": "plain", "value": 2}) == "  P4.plain = 2"
+
+
+def test_a_game_that_ends_in_a_step_runs_no_after_step_or_end_turn_trigger_and_create_fires_enter(
+        tmp_path: Path) -> None:
+    """Both documented in docs/language.md, Triggers."""
+    text = (STACKING / "game.yaml").read_text().replace(">= 200", ">= 1")
+    text = text.replace("        collect(me, 1)\n", "        create 1 token in made\n        collect(me, 1)\n")
+    text += ("\nzones:\n  supply: {owner: table, visibility: public}\n  made: {owner: table, visibility: public}\n"
+             "\ncards:\n  - {id: token, name: Token, count: 2, zone: supply, token: true}\n"
+             "\ntriggers:\n"
+             "  - {name: after the step, on: after step collect a point, effect: me.marks += 1}\n"
+             "  - {name: at the end of the turn, on: end turn, effect: me.marks += 10}\n"
+             "  - {name: a token enters, on: enter made, effect: game.marks += 100}\n"
+             "  - {name: a token leaves its supply, on: leave supply, effect: game.marks += 1000}\n")
+    (tmp_path / "game.yaml").write_text(text, encoding="utf-8")
+    from rulelang.sim import play_random
+    state = play_random(load_game(tmp_path), 2, 0).state
+    assert state.over and state.turn == 1
+    assert state.counter("game", "marks") == 1100
+    assert state.counter(0, "marks") == 0
