@@ -1,6 +1,7 @@
 """`cancel roll` in a `before roll` trigger: no dice, no `after roll`, no card's duration ends (docs/language.md)."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -64,3 +65,15 @@ def test_cancel_roll_is_said_only_in_a_before_roll_trigger(tmp_path: Path, where
     assert [e.message for e in errors] == ["'cancel roll' is said only in the effect of a 'before roll' trigger"]
     line = next(i for i, row in enumerate(text.replace(old, new).splitlines(), 1) if row.strip() == "cancel roll")
     assert errors[0].span.line == line
+
+
+def test_a_log_with_a_cancelled_roll_replays(tmp_path: Path, capsys) -> None:
+    from rulelang.cli import main
+    log = tmp_path / "game.jsonl"
+    assert main(["run", str(GAME.parent), "--players", "2", "--seed", "3", "--quiet", "--log", str(log)]) == 0
+    assert '"how": "cancelled"' in log.read_text() or '"how":"cancelled"' in log.read_text()
+    from rulelang.eventlog import event_problem
+    events = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [event_problem(e) for e in events if e.get("how") == "cancelled"] == [None]
+    capsys.readouterr()
+    assert main(["replay", str(GAME.parent), str(log)]) == 0, capsys.readouterr().err
