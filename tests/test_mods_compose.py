@@ -6,6 +6,8 @@ import itertools
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rulelang import load_game
 from rulelang.cli import main
@@ -146,3 +148,22 @@ def test_a_chained_wrapper_error_points_at_its_own_mod(tmp_path: Path) -> None:
                 "wrap:\n  functions:\n    score: original_score(p) + nope\n")
     errors = errors_of(lambda: load_game(GAME, [GAME / "mod_A", bad]))
     assert errors[0].span.file == str(bad) and errors[0].span.line == 5 and "nope" in errors[0].message
+
+
+WRAPPERS = st.lists(st.tuples(st.sampled_from(["+", "*"]), st.integers(min_value=1, max_value=5)),
+                    min_size=1, max_size=5)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(wrappers=WRAPPERS, points=st.integers(min_value=0, max_value=20))
+def test_any_number_of_wrappers_compose_in_load_order(tmp_path_factory, wrappers, points: int) -> None:
+    folder = tmp_path_factory.mktemp("chain")
+    mods = [write(folder / f"m{i}.yaml", f"mod: M{i}\ngame: Stacking\n"
+                  f"wrap: {{functions: {{score: 'original_score(p) {op} {k}'}}}}\n")
+            for i, (op, k) in enumerate(wrappers)]
+    state = load_game(GAME, mods).new_state(2, 0, before_first_turn=True)
+    state.set_counter(0, "points", points)
+    expected = points
+    for op, k in wrappers:
+        expected = expected + k if op == "+" else expected * k
+    assert state.scores()[0] == expected
