@@ -70,10 +70,9 @@ class Reshaping:
             self.fail(f"patch {key}: '{key}' is not a rule text: it has no lines and takes no `and:` or `then:`",
                       span, "replace it whole with `with:`")
             return
-        lines = old.split("\n") if isinstance(old, str) else []
-        if line is not None and not 1 <= line <= len(lines) - (1 if old.endswith("\n") else 0):
+        if line is not None and not 1 <= line <= len(_lines_of(old)):
             self.fail(f"patch {key}: the text has no line {line}", self.mod.span("patch", i, "line"),
-                      f"its lines: 1 to {len(lines) - (1 if old.endswith(chr(10)) else 0)}")
+                      f"its lines: 1 to {len(_lines_of(old))}")
             return
         extends = how != "with"
         thing = _thing_names(self.doc.data, path) + ((f"line {line}",) if line is not None else ())
@@ -217,10 +216,8 @@ def _patched_text(old: str, how: str, given: str, line: int | None) -> str:
     condition, another that must hold too (`and`). Added lines take the indentation of the line they follow."""
     if how == "and":
         return f"({old.strip()}) and ({given.strip()})"
-    lines = old.split("\n")
-    ending = lines[-1] == ""
-    if ending:
-        lines.pop()
+    lines = _lines_of(old)
+    ending = old.endswith("\n")
     at = (line if line is not None else len(lines)) - 1
     indent = lines[at][:len(lines[at]) - len(lines[at].lstrip())] if lines else ""
     new = [indent + each if each.strip() else each for each in given.strip("\n").split("\n")]
@@ -229,3 +226,11 @@ def _patched_text(old: str, how: str, given: str, line: int | None) -> str:
     else:
         lines[at + 1:at + 1] = new
     return "\n".join(lines) + ("\n" if ending else "")
+
+
+def _lines_of(text: str) -> list[str]:
+    """The lines of a rule text, as `line: N` counts them (a final line break ends the last line)."""
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+    return lines

@@ -4,6 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulelang import load_game
 from rulelang.errors import ErrorList, RulelangError
@@ -99,3 +101,19 @@ def test_two_mods_replacing_one_part_conflict_but_two_narrowing_it_compose(tmp_p
     again = mod(tmp_path, "patch:\n  - {path: end.enough_points.when, and: 'turn > 8'}\n", "d.yaml", title="D")
     when = load_document(GAME, mods=[narrow, again]).data["end"][0]["when"]
     assert when.endswith("and (turn > 7)) and (turn > 8)")
+
+
+LINE = st.tuples(st.integers(min_value=0, max_value=3),
+                 st.text(alphabet="abc xyz=+1", min_size=1, max_size=12).map(str.strip).filter(bool))
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(LINE, min_size=1, max_size=6), ending=st.booleans(), data=st.data())
+def test_a_line_replaced_by_itself_leaves_the_text_as_it_was(lines, ending: bool, data) -> None:
+    from rulelang.mods_reshape import _patched_text
+    text = "\n".join("    " * depth + words for depth, words in lines) + ("\n" if ending else "")
+    n = data.draw(st.integers(min_value=1, max_value=len(lines)))
+    assert _patched_text(text, "with", lines[n - 1][1], n) == text
+    added = _patched_text(text, "then", "more", n)
+    assert added.split("\n")[n] == "    " * lines[n - 1][0] + "more"
+    assert added.replace("\n" + "    " * lines[n - 1][0] + "more", "", 1) == text
