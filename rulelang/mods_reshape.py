@@ -66,6 +66,10 @@ class Reshaping:
             return
         old = value_at(self.doc.data, path)
         line = entry.get("line")
+        if how == "and" and line is not None:
+            self.fail(f"patch {key}: `and:` narrows a whole condition, not one line", self.mod.span("patch", i, "line"),
+                      "drop `line:`, or replace the line with `with:`")
+            return
         if (how != "with" or line is not None) and not isinstance(old, str):
             self.fail(f"patch {key}: '{key}' is not a rule text: it has no lines and takes no `and:` or `then:`",
                       span, "replace it whole with `with:`")

@@ -75,6 +75,8 @@ def test_one_outcome_of_a_die_is_replaced(tmp_path: Path) -> None:
                                                       "'nothing'", 4),
     ("{path: turn.steps.collect_a_point.effect, line: 9, with: pass}", "patch turn.steps.collect_a_point.effect: "
                                                                        "the text has no line 9", 4),
+    ("{path: end.enough_points.when, line: 1, and: 'true'}", "patch end.enough_points.when: `and:` narrows a whole "
+                                                             "condition, not one line", 4),
     ("{path: procedures.collect.params, and: 'true'}", "patch procedures.collect.params: 'procedures.collect.params' "
                                                        "is not a rule text: it has no lines and takes no `and:` or "
                                                        "`then:`", 4),
