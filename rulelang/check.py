@@ -55,7 +55,10 @@ class Checker(StatementChecks, ExpressionChecks, HookChecks, Visitor):
         return UNKNOWN
 
     def expect(self, expr: n.Expr, scope: Scope, wanted: Type, what: str) -> Type:
-        kind = self.expr(expr, scope)
+        return self.expect_kind(expr, self.expr(expr, scope), wanted, what)
+
+    def expect_kind(self, expr: n.Expr, kind: Type, wanted: Type, what: str) -> Type:
+        """``expect`` for an expression already checked (its type is ``kind``)."""
         if kind == NONE and wanted in NULLABLE:
             return kind
         if not self.fits(kind, wanted):

@@ -13,8 +13,8 @@ from typing import Any, Collection, Mapping, NamedTuple
 from . import nodes as n
 from .bindings import BOUND_WORDS, GLOBAL_WORDS
 from .check_types import BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, MAX_LOOPS, MAX_TUPLE, NONE, \
-    NULLABLE, PLAYER, TEXT, TUPLE_ITEMS, UNKNOWN, ZONE, Scope, Type, describe, die_of, list_of, table_of, tuple_items, \
-    tuple_of
+    NULLABLE, PLAYER, TEXT, TUPLE_ITEMS, UNKNOWN, ZONE, Scope, Type, describe, die_of, item_of, list_of, table_of, \
+    tuple_items, tuple_of
 from .errors import Span, did_you_mean
 from .refs import Ref, RefKind
 
@@ -220,7 +220,22 @@ class ExpressionChecks:
         return elements[e.key.value]
 
     def expr_BinOp(self, e: n.BinOp, scope: Scope) -> Type:
-        return self._operands(e, scope, INT, f"the left side of '{e.op}'", f"the right side of '{e.op}'")
+        left = self.expr(e.left, scope)
+        if e.op == "+" and _is_list_like(left):
+            return self._joined(e, scope)
+        self.expect_kind(e.left, left, INT, f"the left side of '{e.op}'")
+        self.expect(e.right, scope, INT, f"the right side of '{e.op}'")
+        return INT
+
+    def _joined(self, e: n.BinOp, scope: Scope) -> Type:
+        """`xs + ys`: two lists of one kind joined (a zone counts as its list of cards), in that order."""
+        left = e.left.type
+        joined = list_of(CARD) if left == ZONE else left
+        right = self.expr(e.right, scope)
+        if right != UNKNOWN and not self.fits(right, joined):
+            self.error(f"'+' joins two lists of one kind, not {describe(left)} and {describe(right)}", e.right.span,
+                       "a single item is joined as a list of one: xs + [x]" if right == item_of(joined) else None)
+        return joined
 
     def _operands(self, e: n.BinOp | n.BoolOp, scope: Scope, kind: Type, left: str, right: str) -> Type:
         """Both sides of an operator must be ``kind``, and so is what it makes (``left``, ``right``: their names)."""
@@ -417,3 +432,8 @@ WHERE_BOUND = {
 
 def _where_hint(name: str) -> str:
     return WHERE_BOUND[name]
+
+
+def _is_list_like(kind: Type) -> bool:
+    """A list, or a zone (its cards): what `+` joins instead of adding."""
+    return kind.is_list or kind == ZONE

@@ -72,6 +72,9 @@ class Document:
     #: Every file whose values are here (included files and mods too), by name.
     _sources: dict[str, SourceFile] = field(default_factory=dict, repr=False)
     _text_maps: dict[tuple, "_TextMap"] = field(default_factory=dict, repr=False)
+    #: Calls renamed inside one declaration, by its path: a chained mod wrapper's ``original_NAME`` is
+    #: the wrapper below it (``rulelang.mods_reshape``), which the compiler applies after parsing.
+    _call_renames: dict[tuple, dict[str, str]] = field(default_factory=dict, repr=False)
 
     def span(self, path: tuple) -> Span:
         """The span of the node at ``path``, or of its nearest ancestor that has one."""
@@ -98,7 +101,24 @@ class Document:
     def copy(self) -> "Document":
         """A copy whose data may be changed (positions are shared until moved), for tools that vary a spec."""
         return Document(copy.deepcopy(self.data), self.path, dict(self._spans), dict(self._key_spans),
-                        dict(self._scalars), self._sources, {})
+                        dict(self._scalars), self._sources, {}, dict(self._call_renames))
+
+    def call_renames(self, path: tuple) -> dict[str, str]:
+        """The calls renamed in the rule texts of the declaration at the start of ``path`` (usually none)."""
+        return self._call_renames.get(tuple(path[:2]), {}) if self._call_renames else {}
+
+    def rename_calls(self, declaration: tuple, renames: dict[str, str]) -> None:
+        """Calls to these names inside the declaration at ``declaration`` go to the new names instead."""
+        if renames:
+            self._call_renames[tuple(declaration)] = dict(renames)
+        else:
+            self._call_renames.pop(tuple(declaration), None)
+
+    def move_call_renames(self, old: tuple, new: tuple) -> None:
+        """A declaration moved (a wrapper renamed when another wraps it): its renamed calls go with it."""
+        found = self._call_renames.pop(tuple(old), None)
+        if found is not None:
+            self._call_renames[tuple(new)] = found
 
     def swap_positions(self, first: tuple, second: tuple) -> None:
         """Exchange the positions recorded under two paths, after their values were exchanged in ``data``."""

@@ -167,6 +167,8 @@ class Game:
         self.var_names: list[str] = []
         self.var_initial: list[Any] = []
         self.var_types: list[Type] = []
+        #: variable name -> the words narration shows for it (only variables declared with a `label:`)
+        self.var_labels: dict[str, str] = {}
         self.var_visibility: list[str] = []        # public, owner or hidden: who sees the value
         self.zones: list[ZoneDecl] = []
         self.table_zones: list[ZoneDecl] = []

@@ -144,6 +144,7 @@ class Var:
     initial: Any               # 0, false or none unless given
     visibility: str            # public, owner or hidden
     span: Span
+    label: str | None = None   # the words narration shows for it, else NAME
 
 
 @_model

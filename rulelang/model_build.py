@@ -100,7 +100,7 @@ def _place(r: _Reader, group: str, name: str, decl: Any) -> Place:
 def _var(r: _Reader, name: str, decl: dict) -> Var:
     kind = declared_type(decl.get("type", "int")) or INT
     initial = decl.get("initial", _default_value(kind))
-    return Var(name, kind, initial, decl.get("visibility", "public"), r.span(("vars", name)))
+    return Var(name, kind, initial, decl.get("visibility", "public"), r.span(("vars", name)), decl.get("label"))
 
 
 def _default_value(kind: Type) -> Any:

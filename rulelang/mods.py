@@ -2,15 +2,18 @@
 
 A mod is a YAML file (or a folder with ``mod.yaml``, its includes and its
 ``scenarios/``) that names the game it applies to and says what it changes:
-``add``, ``replace``, ``remove``, ``set``, ``insert_steps`` and ``wrap``
+``add``, ``replace``, ``remove``, ``set``, ``patch``, ``insert_steps`` and ``wrap``
 (docs/mods.md). Mods are applied, in the order given, to the game's loaded
 data before the schema, the checker and the compiler see it, and every value a
 mod brings keeps its own position: an error in it is reported in the mod file.
 
 Mod files are read like game files (``rulelang.loader.load_tree``): confined to
 the mod's own folder, and counted against the same whole-spec limits as the
-game they change. Two mods that change the same thing are an error naming
-both, unless the later one lists the earlier under ``overrides:``.
+game they change. Mods stack where they can (wrappers of one procedure chain,
+steps next to one step run in load order); two mods that change the same thing
+otherwise are an error naming both, unless the later one lists the earlier
+under ``overrides:``. ``after:`` and ``before:`` fix the order of two mods
+whatever the command line's.
 
 This module loads mods and lays them over a game; what a mod is made of is in
 ``mods_model.py``, applying one in ``mods_apply.py`` and ``mods_reshape.py``.
@@ -64,20 +67,57 @@ def apply_mods(doc: Document, paths: list[str | Path], budget: Budget) -> Docume
 
 
 def layer(doc: Document, paths: list[str | Path], budget: Budget) -> Layering:
-    """Apply mods in order, collecting (not raising) conflicts and mistakes, for reports."""
+    """Apply mods in order, collecting (not raising) conflicts and mistakes, for reports.
+
+    The order is the order given, except where a mod asks to come ``after:`` or ``before:`` another
+    loaded mod: then it moves as little as it must (``load_order``).
+    """
     result = Layering(doc.copy())
+    loaded: list[Mod] = []
     for path in paths:
         try:
-            mod = load_mod(path, budget)
+            loaded.append(load_mod(path, budget))
         except RulelangError as error:
             result.errors.extend(error.errors if isinstance(error, ErrorList) else [error])
-            continue
+    for mod in load_order(loaded, result.errors):
         before = len(result.errors)
         _check_header(result, mod)
         if len(result.errors) == before:
             Applier(result, mod).apply()
         result.mods.append(mod)
     return result
+
+
+def load_order(mods: list[Mod], errors: list[RulelangError]) -> list[Mod]:
+    """The mods in the order given, moved only as their ``after:`` and ``before:`` lists require.
+
+    Each time, the first mod given whose ``after:`` mods (and the mods naming it under ``before:``) are
+    placed already comes next. A name under either that is not loaded is no constraint (that is what
+    ``needs:`` is for); a cycle is an error at the entry that closes it, and the mods stay as given.
+    """
+    by_name = {mod.name: mod for mod in mods}
+    must_follow: dict[int, list[tuple[Mod, tuple]]] = {id(mod): [] for mod in mods}
+    for mod in mods:
+        for key in ("after", "before"):
+            for i, other in enumerate(mod.doc.data.get(key) or []):
+                found = by_name.get(other)
+                if found is None or found is mod:
+                    continue
+                first, then = (found, mod) if key == "after" else (mod, found)
+                must_follow[id(then)].append((first, (key, i, mod)))
+    placed: list[Mod] = []
+    waiting = list(mods)
+    while waiting:
+        ready = next((m for m in waiting if all(f in placed for f, _ in must_follow[id(m)])), None)
+        if ready is None:
+            _, (key, i, mod) = next(entry for m in waiting for entry in must_follow[id(m)] if entry[0] not in placed)
+            errors.append(SpecError("these mods ask to come after each other in a circle", mod.span(key, i),
+                                    "order: " + ", ".join(f"'{m.name}'" for m in waiting) +
+                                    "; drop one `after:` or `before:` entry"))
+            return placed + waiting
+        placed.append(ready)
+        waiting.remove(ready)
+    return placed
 
 
 def _check_header(result: Layering, mod: Mod) -> None:

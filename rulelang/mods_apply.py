@@ -1,6 +1,6 @@
 """Applying one mod to a game's document: the bookkeeping of changes and conflicts, `remove`, `replace`, `add`.
 
-``Applier`` runs a mod's operations in a fixed order (remove, replace, add, set, insert_steps, wrap),
+``Applier`` runs a mod's operations in a fixed order (remove, replace, add, set, patch, insert_steps, wrap),
 records each ``Change`` and reports a change that collides with an earlier mod's unless the mod
 ``overrides:`` that one. Every value a mod brings is grafted with its positions, so an error in it
 points into the mod file. `set`, `insert_steps` and `wrap` change the shape of what the game already
@@ -17,7 +17,7 @@ from .mods_reshape import Reshaping, value_at
 
 
 class Applier(Reshaping):
-    """Applies one mod's operations, in a fixed order: remove, replace, add, set, insert_steps, wrap."""
+    """Applies one mod's operations, in a fixed order: remove, replace, add, set, patch, insert_steps, wrap."""
 
     def __init__(self, result: Layering, mod: Mod):
         self.result = result
@@ -28,7 +28,7 @@ class Applier(Reshaping):
     def apply(self) -> None:
         steps: list[tuple[str, Callable[[], None]]] = [
             ("remove", self._remove), ("replace", self._replace), ("add", self._add), ("set", self._set),
-            ("insert_steps", self._insert_steps), ("wrap", self._wrap)]
+            ("patch", self._patch), ("insert_steps", self._insert_steps), ("wrap", self._wrap)]
         for key, run in steps:
             if key in self.data:
                 run()
@@ -46,9 +46,12 @@ class Applier(Reshaping):
             if earlier.mod.name in (self.data.get("overrides") or []):
                 continue
             shown = ".".join(str(t) for t in thing)
+            first = (f"rename what this mod adds (all mods share the game's names: a prefix of the mod's "
+                     f"name keeps them apart)" if what.startswith("adds") and earlier.what.startswith("adds")
+                     else f"change '{shown}' in one mod only")
             self.result.errors.append(SpecError(
                 f"conflict: mod '{self.mod.name}' {what}, but mod '{earlier.mod.name}' {earlier.what}", span,
-                f"change '{shown}' in one mod only, or let this mod win with `overrides: [{earlier.mod.name}]`",
+                f"{first}, or let this mod win with `overrides: [{earlier.mod.name}]`",
                 notes=[f"'{earlier.mod.name}' changes it at {earlier.span}"]))
             return False
         self.result.changes.append(Change(self.mod, thing, what, span))

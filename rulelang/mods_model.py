@@ -67,3 +67,7 @@ class Layering:
     mods: list[Mod] = field(default_factory=list)
     changes: list[Change] = field(default_factory=list)
     errors: list[RulelangError] = field(default_factory=list)
+    #: The mods that wrapped each procedure or function, innermost first: (kind, name) -> mods.
+    wraps: dict[tuple[str, str], list[Mod]] = field(default_factory=dict)
+    #: How many steps mods inserted after each step so far: (steps list path, step name) -> count.
+    inserted_after: dict[tuple, int] = field(default_factory=dict)

@@ -1,7 +1,7 @@
 """`rulelang mods GAME --mod A --mod B`: what each mod changes, and every conflict, before anything is played."""
 from __future__ import annotations
 
-from .mods import layer
+from .mods import KIND_WORDS, Layering, layer
 from .printable import printable
 
 
@@ -18,11 +18,25 @@ def report_mods(game_path: str, paths: list[str], out, err) -> int:
               file=out)
         for change in changes:
             print(printable(f"  {change.span}: {change.what}"), file=out)
+    for line in wrap_chains(layering):
+        print(printable(line), file=out)
     for error in layering.errors:
         print(error.format(), file=err)
     if layering.errors:
         count = len(layering.errors)
         print(f"rulelang: {count} problem" + ("" if count == 1 else "s") + " with these mods", file=err)
         return 1
-    print(printable(f"ok: {len(layering.mods)} mods load together over {base.data.get('game')}"), file=out)
+    count = len(layering.mods)
+    print(printable(f"ok: {count} mod" + (" loads" if count == 1 else "s load together") +
+                    f" over {base.data.get('game')}"), file=out)
     return 0
+
+
+def wrap_chains(layering: Layering) -> list[str]:
+    """One line per procedure or function wrapped by several mods: who is called first, down to the game's."""
+    lines = []
+    for (kind, name), mods in layering.wraps.items():
+        if len(mods) > 1:
+            chain = " -> ".join(f"'{mod.name}'" for mod in reversed(mods))
+            lines.append(f"chain: {KIND_WORDS[kind]} '{name}' runs {chain} -> the game's")
+    return lines

@@ -96,6 +96,9 @@ def _set(game: Game, e: dict) -> str | None:
     if "var" in e:
         if e["value"] is None or e["value"] is False:
             return None            # a variable cleared for the next turn: bookkeeping, not play
+        label = game.var_labels.get(e["var"])
+        if label is not None:
+            return f"  {e['player']} {label}: {_value(e['value'])}"
         return f"  {e['player']}.{e['var']} = {_value(e['value'])}"
     return f"  {_holder(game, e['holder'])}.{e['counter']} = {e['value']}"
 
@@ -130,7 +133,8 @@ _SAYINGS = {
     "set": _set,
     "moved": _moved,
     "rolled": _rolled,
-    "roll_changed": lambda g, e: f"  {e['die']} {e['how']}: " + (" ".join(str(f) for f in e["faces"]) or "no dice"),
+    "roll_changed": lambda g, e: f"  the roll of {e['die']} is cancelled" if e["how"] == "cancelled"
+    else f"  {e['die']} {e['how']}: " + (" ".join(str(f) for f in e["faces"]) or "no dice"),
     "played": lambda g, e: f"  {e['player']} plays {_card(g, e['card'])}"
                            + (f" on {e['target']}" if e["target"] != e["player"] else ""),
     "answered": lambda g, e: f"  {e['player']} answers with {_card(g, e['card'])}, cancelling "

@@ -17,7 +17,7 @@ from .engine import Game, State, player_name
 from .fixtures import arrange, go_to_step, halt_before, put_on_top, resume, script_dice
 from .check_types import COUNTER, LOCATION, PLAYER, Type, tuple_items
 from .errors import RulelangError, RuleError, ScenarioError
-from .scenario_check import Where, check_scenario
+from .scenario_check import Where, check_scenario, unknown_counter
 from .scenario_load import (GAME_FILE, GAME_KEYS, Scenario, added_by_mods, game_folder, game_for,
                             game_roots, load_scenarios, own_mod, scenario_files, scenario_files_of, starting_cards)
 
@@ -204,7 +204,7 @@ def check_expectations(state: State, expect: dict, first_event: int, result: Res
     for holder, values in (expect.get("counters") or {}).items():
         for name, wanted in values.items():
             if name not in game.counters:
-                raise ScenarioError(f"unknown counter '{name}'")
+                raise unknown_counter(game, name, None)
             where = _holder(state, holder)
             actual = 0 if where is None else state.counter(where, name)    # an empty zone holds nothing
             if actual != wanted:

@@ -144,10 +144,18 @@ def check_holder(game: Game, lay: Layout, names: list[str], holder: Any, span: S
                         or "a holder is 'game', a location, a player (P1) or a zone (its top card)")
 
 
-def check_counter_name(game: Game, name: Any, span: Span) -> None:
+def check_counter_name(game: Game, name: Any, span: Span | None) -> None:
     if name not in game.counters:
-        raise ScenarioError(f"unknown counter '{name}'", span,
-                            hint=did_you_mean(str(name), game.counters) or _listing("counters", game.counters))
+        raise unknown_counter(game, name, span)
+
+
+def unknown_counter(game: Game, name: Any, span: Span | None) -> ScenarioError:
+    """A counter the game has not: a variable's name says so, and where a variable goes."""
+    if name in game.var_names:
+        return ScenarioError(f"'{name}' is a variable, not a counter", span,
+                             hint=f"give a variable under `vars:`, by player: {{P1: {{{name}: VALUE}}}}")
+    return ScenarioError(f"unknown counter '{name}'", span,
+                         hint=did_you_mean(str(name), game.counters) or _listing("counters", game.counters))
 
 
 def check_counter_value(value: Any, span: Span, limit: int = INT64) -> None:

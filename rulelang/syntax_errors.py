@@ -29,11 +29,11 @@ class BadDedent(Exception):
 _VALUE_START = {"NAME", "INT", "STRING", "LPAR", "LSQB", "MINUS", "NOT", "TRUE", "FALSE", "NONE", "ALL"}
 _STATEMENT_START = {"MOVE", "DISCARD", "DRAW", "SHUFFLE", "ROLL", "EACH", "PLAY", "END", "CHECK", "PASS",
                     "IF", "FOR", "WHILE", "RETURN", "REROLL", "ADD", "REMOVE", "CHANGE", "CREATE", "REVEAL",
-                    "ELIMINATE"}
+                    "ELIMINATE", "CANCEL"}
 #: The words a statement can start with, for "no statement 'X'" (a statement may also start with a value).
 STATEMENT_WORDS = ("move", "discard", "draw", "shuffle", "roll", "each", "play", "end", "check", "pass", "if",
                    "elif", "else", "for", "while", "return", "reroll", "add", "remove", "change", "create", "reveal",
-                   "eliminate")
+                   "eliminate", "cancel")
 _OPERATORS = {"ADDOP", "MULOP", "AUGOP", "EQUAL", "NOTEQUAL", "LESSTHAN", "LESSEQUAL", "MORETHAN", "MOREEQUAL",
               "IN", "NOT", "IS", "HAS", "AND", "OR", "DOT", "LSQB"}
 _ENDINGS = {"_NL": "the end of the line", "$END": "the end of the text", "_DEDENT": "the end of the block",

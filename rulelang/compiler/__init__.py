@@ -46,8 +46,10 @@ _WINNER = "winner"
 class _Job:
     """One rule text of the spec: where it is, how to parse it, what it must be (a type, _WINNER or None)."""
 
-    def __init__(self, text: RuleText, block: bool, scope: dict[str, Type], want: Type | str | None = None):
+    def __init__(self, text: RuleText, block: bool, scope: dict[str, Type], want: Type | str | None = None,
+                 where: str = "rule"):
         self.text = text
+        self.where = where          # what starts the text, where a statement is said only there (`cancel roll`)
         self.path = text.path
         self.block = block
         self.scope = scope
@@ -81,11 +83,13 @@ class GameCompiler(HookDeclarations):
             job.tree = parse_block(text, locate) if job.block else parse_expression(text, locate)
         except SpecError as error:
             self.errors.append(error)
+            return
+        _rename_calls(job.tree, self.doc.call_renames(path))
 
     def check(self, job: _Job, checker: Checker) -> None:
         if job.tree is None:
             return
-        scope = Scope(dict(job.scope))
+        scope = Scope(dict(job.scope), job.where)
         if job.block:
             checker.block(job.tree, scope)
         elif job.want is None:
@@ -149,9 +153,10 @@ class GameCompiler(HookDeclarations):
         """Every rule text of the spec with the names its scope binds (``rulelang.bindings``)."""
         spec, seat, out = self.spec, self.seat, {}
 
-        def add(text: RuleText | None, block: bool, scope: dict, want: Type | str | None = None) -> None:
+        def add(text: RuleText | None, block: bool, scope: dict, want: Type | str | None = None,
+                where: str = "rule") -> None:
             if text is not None:
-                out[text.path] = _Job(text, block, scope, want)
+                out[text.path] = _Job(text, block, scope, want, where)
 
         for name, fn in spec.functions.items():
             add(fn.value, False, bound(Rule.FUNCTION) | self.sym.functions[name])
@@ -174,7 +179,7 @@ class GameCompiler(HookDeclarations):
         for trig in spec.triggers:
             scope = self.trigger_scope(trig)
             add(trig.cond, False, scope, BOOL)
-            add(trig.effect, True, dict(scope))
+            add(trig.effect, True, dict(scope), where=trig.on.event.value if trig.on is not None else "rule")
         for part in (spec.score_parts or {}).values():
             add(part, False, bound(Rule.PLAYER_VALUE), INT)
         for text in (spec.score, spec.heuristic):
@@ -227,6 +232,8 @@ class GameCompiler(HookDeclarations):
             g.var_initial.append(initial)
             g.var_types.append(var.type)
             g.var_visibility.append(var.visibility)
+            if var.label is not None:
+                g.var_labels[var.name] = var.label
 
     def initial_value(self, kind: Type, value: Any) -> Any:
         """A variable's declared `initial` as the rules hold it: a location by its holder id."""
@@ -441,6 +448,13 @@ class GameCompiler(HookDeclarations):
             gate, exact = card_gate(_tree(jobs, trig.cond.path), ec) if trig.cond is not None else (None, False)
             (decl.on_enter if event is Event.ENTER else decl.on_leave).append((cond, proc, gate, exact))
         return resolve
+
+
+def _rename_calls(tree: Any, renames: dict[str, str]) -> None:
+    """Point the calls a chained mod wrapper makes to ``original_NAME`` at the wrapper below it."""
+    if renames:
+        for call in _calls_in(tree):
+            call.func = renames.get(call.func, call.func)
 
 
 def _calls_in(node: Any) -> list[n.Call]:

@@ -265,8 +265,15 @@ class ExprCompiler:
         holder, key = self.holder(e.obj), self.expr(e.key)
         return lambda st, L: st.counters[holder(st, L)][key(st, L)]
 
+    def joined(self, e: n.BinOp) -> Fn:
+        """`xs + ys`: a new list, each item of it charged as a unit of work (so joining in a loop stays bounded)."""
+        a, b = self.as_list(e.left), self.as_list(e.right)
+        return lambda st, L: join_lists(st, a(st, L), b(st, L))
+
     def c_BinOp(self, e: n.BinOp) -> Fn:
         """Arithmetic, each result kept within the game's number_limit (so no runaway growth)."""
+        if e.type.is_list:
+            return self.joined(e)
         a, b = self.expr(e.left), self.expr(e.right)
         span, limit = e.span, self.game.number_limit
         if e.op == "+":
@@ -459,3 +466,9 @@ def zone_decl(game: Game, name: str) -> ZoneDecl:
 def local_name(e: n.Expr) -> str | None:
     """The name, if the expression is just a local name."""
     return e.ref.name if isinstance(e, n.Name) and e.ref and e.ref.kind == RefKind.LOCAL else None
+
+
+def join_lists(st: State, first: list, second: list) -> list:
+    """Two lists joined into a new one, its length charged as work."""
+    spend(st, len(first) + len(second))
+    return first + second

@@ -80,6 +80,16 @@ def roll_hook_suffix(kind: str) -> Callable:
     return op
 
 
+def cancel_roll(st, L: dict) -> None:
+    """`cancel roll` in a `before roll` trigger: the rolling frame is told, and makes no roll."""
+    caller, count, _ = _rolling(st, L)
+    caller[_CANCELLED + count] = True
+
+
+#: The rolling frame's local, beside its count of dice, that a `cancel roll` sets.
+_CANCELLED = "$cancelled "
+
+
 def conditional_start(cond: Fn | None) -> Callable:
     """First instruction of a turn or step trigger: its `if:` decides whether it runs."""
     def op(st, fr):
@@ -320,8 +330,16 @@ class HookStatements:
 
         def throw(st, fr):
             L = fr.locals
-            L[var] = rolled = roll_dice(st, L.pop(count), faces)
             p, q = L[who]
+            if L.pop(_CANCELLED + count, False):
+                L.pop(count)
+                L[var] = []
+                L[who] = None
+                if st.history:
+                    st.log.append({"type": "roll_changed", "turn": st.turn, "die": die, "how": "cancelled",
+                                   "faces": []})
+                return
+            L[var] = rolled = roll_dice(st, L.pop(count), faces)
             if st.history:
                 event = {"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
                          "player": None if p is None else NAMES[p]}
@@ -333,8 +351,9 @@ class HookStatements:
                 st.fired.append(Frame(proc, 0, {"me": q, "roller": p, "$roll": where}))
 
         def finish(st, fr):
-            p, q = fr.locals.pop(who)
-            end_roll_durations(st, die, q)
+            rolled_by = fr.locals.pop(who)
+            if rolled_by is not None:           # a cancelled roll ends no card's duration
+                end_roll_durations(st, die, rolled_by[1])
 
         b.emit(start, s.span)
         b.emit(throw, s.span)

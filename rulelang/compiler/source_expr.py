@@ -15,7 +15,7 @@ from .. import nodes as n
 from ..visitors import Dispatch
 from ..check_types import CARD, PLAYER, ZONE, die_of, tuple_items
 from .codegen import Body, Unit
-from .expressions import local_name, zone_decl
+from .expressions import join_lists, local_name, zone_decl
 from ..refs import Ref, RefKind
 
 if TYPE_CHECKING:
@@ -266,6 +266,9 @@ class ExprSource:
     # -- operators ------------------------------------------------------------------------------
 
     def x_BinOp(self, e: n.BinOp, u: Unit) -> str:
+        if e.type.is_list:
+            join = u.constant(join_lists, "two lists joined, their items charged as work")
+            return f"{join}(st, {self.as_list(e.left, u)}, {self.as_list(e.right, u)})"
         a, b = self.src(e.left, u), self.src(e.right, u)
         if e.op in ("+", "-", "*"):
             return self.checked(f"({a}) {e.op} ({b})", e.span, u)

@@ -158,6 +158,8 @@ class _Folder:
 
     def f_BinOp(self, e: n.BinOp, env: dict) -> int:
         a, b = self.value(e.left, env), self.value(e.right, env)
+        if isinstance(a, list) or isinstance(b, list):
+            raise _Unknown              # lists joined: left to the game, which charges the work
         if e.op == "//":
             if b == 0:
                 raise _Unknown          # the error is the game's to report, where it happens

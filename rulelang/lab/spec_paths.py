@@ -52,8 +52,14 @@ def text_numbers(text: str) -> list[re.Match]:
             if not any(start <= m.start() < stop for start, stop in quoted)]
 
 
-def resolve(doc: Document, key: str) -> Address:
-    """The address a key names; a SpecError placed where the walk stopped when it names no number."""
+def resolve_value(doc: Document, key: str) -> tuple:
+    """The path of any value a key names (a mod's `patch:`); a SpecError placed where the walk stopped."""
+    return resolve(doc, key, any_value=True).path
+
+
+def resolve(doc: Document, key: str, any_value: bool = False) -> Address:
+    """The address a key names; a SpecError placed where the walk stopped when it names no number
+    (with ``any_value``, no value at all: a text, a list or a mapping is named whole)."""
     segments = key.split(".")
     if not key or any(not s for s in segments):
         raise _error(doc, key, (), "a key is names joined by dots, such as tables.TABLE.ROW.COLUMN or cards.CARD.count")
@@ -65,7 +71,7 @@ def resolve(doc: Document, key: str) -> Address:
     while i < len(segments):
         segment = segments[i]
         said = ".".join(segments[:i])
-        if isinstance(node, str):
+        if isinstance(node, str) and not any_value:
             return _number_of_text(doc, key, path, said, node, segments[i:])
         if _is_table(node):
             path, node, i = _table_cell(doc, key, path, node, segments, i)
@@ -83,7 +89,7 @@ def resolve(doc: Document, key: str) -> Address:
         else:
             raise _error(doc, key, path, f"'{said}' is {_kind(node)}, which has no '{segment}'")
         i += 1
-    return _number_at(doc, key, path, node)
+    return Address(key, path) if any_value else _number_at(doc, key, path, node)
 
 
 def _number_at(doc: Document, key: str, path: tuple, node: Any) -> Address:

@@ -1,0 +1,28 @@
+"""`cancel roll`: said in a `before roll` trigger, the roll does not happen (no dice, no `after roll`)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .. import nodes as n
+from . import statement
+
+if TYPE_CHECKING:
+    from ..check import Checker, Scope
+    from ..compiler.statements import Builder, StmtCompiler
+
+#: The rule texts `cancel roll` may be said in (``Scope.where`` of a trigger's effect).
+CANCELLABLE = "before roll"
+
+
+@statement
+class CancelRoll(n.Stmt):
+
+    def check(self, ck: Checker, scope: Scope) -> None:
+        if scope.where != CANCELLABLE:
+            ck.error("'cancel roll' is said only in the effect of a 'before roll' trigger", self.span,
+                     "the roll is not made yet there; after it, change it with 'reroll', 'remove N from "
+                     "rolled' or 'change F to V in rolled'")
+
+    def instruction(self, sc: StmtCompiler, b: Builder) -> None:
+        from ..compiler.hooks import cancel_roll
+        b.emit(lambda st, fr: cancel_roll(st, fr.locals), self.span)
