@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .decisions import DecisionSite
 from .errors import Span
-from .limits import CALL_DEPTH, INT64, STEP_BUDGET
+from .limits import CALL_DEPTH, EVENT_LIMIT, GAME_BUDGET, INT64, STEP_BUDGET
 from .check_types import CARD, COUNTER, LOCATION, PLAYER, Type, tuple_items
 from .model import FirstSeat, TurnOrder
 from .turns import start_game
@@ -181,6 +181,8 @@ class Game:
         self.phases: list[Phase] = []
         self.named_phases = False                 # declared with `phases:` (rather than `turn:`)
         self.step_budget = STEP_BUDGET            # units of work between two decisions (see limits)
+        self.game_budget = GAME_BUDGET            # units of work of the whole game
+        self.event_limit = EVENT_LIMIT            # events the log of one game keeps
         self.call_depth = CALL_DEPTH              # frames on the stack
         self.number_limit = INT64                 # every number lies in [-number_limit, number_limit]
         self.score_span: Span | None = None

@@ -212,6 +212,7 @@ class GameCompiler(HookDeclarations):
         g.phases = [Phase(p.name, p.order, p.first, p.limit, span=p.span) for p in spec.phases]
         limits = spec.limits
         g.step_budget, g.call_depth, g.number_limit = limits.step_budget, limits.call_depth, limits.number_limit
+        g.game_budget, g.event_limit = limits.game_budget, limits.event_limit
         g.ask_single_options = limits.ask_single_options
 
     def declare_vars(self) -> None:
