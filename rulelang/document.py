@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import copy
+import hashlib
 import math
 import re
 from dataclasses import dataclass, field
@@ -31,6 +32,8 @@ class SourceFile:
 
     def __init__(self, file: str, text: str):
         self.file = file
+        #: SHA-256 of the text: what a log records of the files a game was played with (``Document.digest``)
+        self.digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         #: The text split at YAML's line breaks (a break at the very end leaves a last, empty piece).
         self.lines = LINE_BREAK.split(text)
         #: How many lines the file has: the empty piece after a final line break is not one.
@@ -72,6 +75,10 @@ class Document:
     #: Every file whose values are here (included files and mods too), by name.
     _sources: dict[str, SourceFile] = field(default_factory=dict, repr=False)
     _text_maps: dict[tuple, "_TextMap"] = field(default_factory=dict, repr=False)
+    #: What the game was made of, for logs (loader.load_document): the SHA-256 of the game's own files
+    #: (``spec``) and the mods laid over it in order (``mods``: name and SHA-256 of its files); empty
+    #: when no mod is laid over it.
+    origin: dict = field(default_factory=dict, repr=False)
 
     def span(self, path: tuple) -> Span:
         """The span of the node at ``path``, or of its nearest ancestor that has one."""
@@ -95,10 +102,15 @@ class Document:
         found = self._key_spans.get(tuple(path))
         return found if found is not None else self.span(path)
 
+    def digest(self) -> str:
+        """SHA-256 of the texts of every file read so far, in the order they were read (names left out: the
+        same files elsewhere are the same game)."""
+        return hashlib.sha256(" ".join(source.digest for source in self._sources.values()).encode()).hexdigest()
+
     def copy(self) -> "Document":
         """A copy whose data may be changed (positions are shared until moved), for tools that vary a spec."""
         return Document(copy.deepcopy(self.data), self.path, dict(self._spans), dict(self._key_spans),
-                        dict(self._scalars), self._sources, {})
+                        dict(self._scalars), self._sources, {}, self.origin)
 
     def swap_positions(self, first: tuple, second: tuple) -> None:
         """Exchange the positions recorded under two paths, after their values were exchanged in ``data``."""

@@ -199,6 +199,10 @@ class Game:
         self.card_counters = False                # do rules put counters on cards?
         self.score: Fn | None = None              # a player's score, if the game keeps one
         self.params: dict[str, int | bool] = {}   # this instance's param values (`params:`), folded into the rules
+        #: the SHA-256 of the game's files and the mods laid over it (``Document.origin``); empty without mods
+        self.origin: dict = {}
+        #: the mod files or folders as the user named them, for the commands a message suggests
+        self.mod_paths: list[str] = []
         self.ask_single_options = False           # ask a decision that has a single option (else it is taken)
         self.heuristic: Fn | None = None          # how well a player stands, for agents that search
         self.program: Any = None                  # the generated Python (rulelang/compiler/program.py), if any

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 STEP_BUDGET = 100_000           # units of work between two decisions, by default
 GAME_BUDGET = 20_000_000        # units of work of a whole game, by default
 EVENT_LIMIT = 1_000_000         # events the log of one game keeps, by default
+SMOKE_SECONDS = 5.0             # wall-clock seconds of `validate`'s random games at each player count, by default
 CALL_DEPTH = 1_000              # procedure and trigger frames on the stack, by default
 INT64 = 2 ** 63 - 1             # the largest number_limit, and the default one
 FUNCTION_DEPTH = 32             # functions calling functions: deeper is refused when the game loads

@@ -81,6 +81,8 @@ class Kept:
         started = dict(started, seed=seed)
         if "params" in started:
             started["params"] = dict(started["params"])
+        if "mods" in started:
+            started["mods"] = [dict(mod) for mod in started["mods"]]
         st.log = EventLog((started, *_own_entries(rest)))
         st.rng = rng
 

@@ -191,6 +191,7 @@ class GameCompiler(HookDeclarations):
         """The ``Game``'s tables from the declarations (which ``check_decls`` passed)."""
         g, spec = self.game, self.spec
         g.name, g.path = spec.name, spec.path
+        g.origin = self.doc.origin
         g.min_players, g.max_players = spec.players.min, spec.players.max
         g.locations = list(spec.locations)
         g.player_holder = 1 + len(g.locations)
