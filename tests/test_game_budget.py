@@ -211,3 +211,26 @@ def test_validate_within_its_time_limit_plays_every_game(capsys) -> None:
     code, out, err = cli(["validate", "--games", "3", str(VALID)], capsys)
     assert (code, err) == (0, "")
     assert "3 random games per player count" in out and "time limit" not in out
+
+
+def test_simulate_reports_each_game_that_ran_out_of_its_budget(tmp_path: Path, capsys) -> None:
+    folder = derive(tmp_path, HARD_WORK, ENDLESS, ("turn:", "game_budget: 300000\n\nturn:"))
+    code, out, err = cli(["simulate", str(folder), "--players", "2", "--games", "2"], capsys)
+    assert code == 1
+    assert "0 finished, 2 failed" in out
+    assert "error: the game ran out of its 300,000 steps of work" in err
+
+
+def test_the_adapters_states_stop_at_the_game_budget(tmp_path: Path) -> None:
+    """An OpenSpiel or PettingZoo game moves through SpecTable.apply: every decision through the run loop."""
+    from rulelang.adapters.core import SpecTable
+
+    folder = derive(tmp_path, HARD_WORK, ENDLESS, ("turn:", "game_budget: 300000\n\nturn:"))
+    table = SpecTable(folder, 2)
+    state = table.new_state(3)
+    with pytest.raises(RuleError) as caught:
+        for _ in range(1000):
+            player = table.mover(state)
+            table.apply(state, player, table.legal_actions(state, player)[0])
+    assert caught.value.message.startswith("the game ran out of its 300,000 steps of work")
+    assert caught.value.span.line == line_of(folder, "for each i in range(0, 49000)")
