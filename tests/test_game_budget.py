@@ -135,15 +135,27 @@ def test_the_events_a_game_may_keep_are_counted_at_each_decision(tmp_path: Path)
     assert error.span.line == line_of(folder, "me chooses n from 0 to me.coin")
 
 
-def test_a_copy_goes_on_with_the_budget_its_game_has_left_and_a_start_kept_with_its_own(tmp_path: Path) -> None:
+def test_a_copy_goes_on_with_the_budget_its_game_has_left(tmp_path: Path) -> None:
     game = rulelang.load_game(derive(tmp_path, HARD_WORK, ENDLESS))
-    fresh = game.new_state(2, seed=5)
-    kept = game.new_state(2, seed=5)             # the setup draws little: this start is unpacked from memory
-    assert (kept.allowed, kept.reserve) == (fresh.allowed, fresh.reserve)
+    state = game.new_state(2, seed=5)
+    before = state.reserve
     for _ in range(3):
-        fresh.apply_index(0)
-    copy = fresh.copy()
-    assert (copy.allowed, copy.reserve) == (fresh.allowed, fresh.reserve) != (kept.allowed, kept.reserve)
+        state.apply_index(0)
+    copy = state.copy()
+    assert (copy.allowed, copy.reserve) == (state.allowed, state.reserve)
+    assert before - state.reserve >= 98_000           # a turn of hard work at least
+
+
+def test_a_start_kept_in_memory_has_spent_what_its_setup_spent() -> None:
+    """Kuhn poker's deal draws little, so its starts are kept (starts.py): a kept start has the budget left
+    that the setup played afresh leaves, or one game would run out where the same game kept would not."""
+    game = rulelang.load_game(Path(__file__).resolve().parent.parent / "examples" / "kuhn_poker")
+    game.starts = None                           # every start played afresh
+    fresh = [(s.allowed, s.reserve) for s in (game.new_state(2, seed) for seed in range(6))]
+    game.starts = {}
+    kept = [(s.allowed, s.reserve) for s in (game.new_state(2, seed) for seed in range(6) for _ in range(2))]
+    assert kept[1::2] == kept[::2] == fresh
+    assert all(reserve < GAME_BUDGET - game.step_budget for _, reserve in fresh)
 
 
 def test_recursion_that_branches_stops_at_the_step_budget_when_played_in_place_too(tmp_path: Path) -> None:
