@@ -35,4 +35,6 @@ def load_game(path: str | Path, mods: "Sequence[str | Path]" = (),
 
     doc = load_document(path, mods=mods)
     validate_document(doc, remember=True)
-    return compile_game(doc, params)
+    game = compile_game(doc, params)
+    game.mod_paths = [str(mod) for mod in mods]
+    return game

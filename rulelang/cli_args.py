@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from .cli_errors import Usage
+from .limits import SMOKE_SECONDS
 
 
 def _count(text: str) -> int:
@@ -19,6 +20,17 @@ def _count(text: str) -> int:
         value = -1
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    """A time in seconds, more than 0 and finite."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
     return value
 
 
@@ -53,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--games", type=_count, default=20, metavar="N",
                           help="random games to play per player count (0 to skip; default 20)")
     validate.add_argument("--seed", type=int, default=0, help="first seed of the batch")
+    validate.add_argument("--time-limit", type=_seconds, default=SMOKE_SECONDS, metavar="SECONDS",
+                          help="wall-clock seconds the random games of each player count may take; those not "
+                               f"played by then are left out, and validate says how many were (default {SMOKE_SECONDS:g})")
     add_mod_argument(validate)
 
     run = sub.add_parser("run", help="play one game with random agents")

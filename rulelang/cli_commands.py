@@ -22,12 +22,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     """Check every path given, even after one fails; the exit code is the worst outcome."""
     worst = 0
     for path in args.paths:
-        worst = max(worst, validate_one(path, args.games, args.seed, args.mods, args.params))
+        worst = max(worst, validate_one(path, args.games, args.seed, args.mods, args.params, args.time_limit))
     return worst
 
 
-def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), params: dict | None = None) -> int:
-    """Load one game and play its smoke test; report the outcome and return its exit code."""
+def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), params: dict | None = None,
+                 seconds: float | None = None) -> int:
+    """Load one game and play its smoke test (each player count's games for ``seconds`` at most); report the
+    outcome and return its exit code."""
     from . import load_game
 
     missing = missing_path(path)
@@ -37,10 +39,11 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
     started = time.perf_counter()
     try:
         game = load_game(path, mods, params)
-        problems = []
+        smoke = None
         if games > 0:
             from .sim import smoke_test     # only then: `--games 0` is the quick check of an editor's save
-            problems = smoke_test(game, games, seed)
+            smoke = smoke_test(game, games, seed, seconds)
+        problems = smoke.problems if smoke is not None else []
     except RulelangError as error:
         say(error.format)
         return 1
@@ -60,7 +63,14 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
     took = time.perf_counter() - started
     played = f", {games} random games per player count" if games > 0 else ""
     modded = "".join(f" + {mod}" for mod in mods)
+    if smoke is not None and smoke.cut_short:
+        counts = ", ".join(map(str, smoke.cut_short))
+        played = (f", {smoke.played} of its {smoke.planned} random games: those of {counts} players stopped at "
+                  f"the time limit of {seconds:g}s a player count")
     print(printable(f"ok: {path}{modded} ({game.name}{played}, {took:.2f}s)"))
+    if smoke is not None and smoke.cut_short:
+        say(lambda: printable(f"rulelang: note: {path}: the random games stopped at the time limit "
+                              f"({smoke.played} of {smoke.planned} played); raise --time-limit to play them all"))
     return 0
 
 

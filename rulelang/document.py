@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import bisect
 import copy
+import hashlib
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -75,6 +77,10 @@ class Document:
     #: Calls renamed inside one declaration, by its path: a chained mod wrapper's ``original_NAME`` is
     #: the wrapper below it (``rulelang.mods_reshape``), which the compiler applies after parsing.
     _call_renames: dict[tuple, dict[str, str]] = field(default_factory=dict, repr=False)
+    #: What the game was made of, for logs (loader.load_document): the SHA-256 of the game's own files
+    #: (``spec``) and the mods laid over it in order (``mods``: name and SHA-256 of its files); empty
+    #: when no mod is laid over it.
+    origin: dict = field(default_factory=dict, repr=False)
 
     def span(self, path: tuple) -> Span:
         """The span of the node at ``path``, or of its nearest ancestor that has one."""
@@ -98,10 +104,16 @@ class Document:
         found = self._key_spans.get(tuple(path))
         return found if found is not None else self.span(path)
 
+    def digest(self) -> str:
+        """SHA-256 of the data as loaded (includes merged, in file order), not of the files' bytes: a log
+        names the rules it was played by, so a comment, a schema line or a re-indented file changes nothing."""
+        text = json.dumps(self.data, ensure_ascii=False, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
     def copy(self) -> "Document":
         """A copy whose data may be changed (positions are shared until moved), for tools that vary a spec."""
         return Document(copy.deepcopy(self.data), self.path, dict(self._spans), dict(self._key_spans),
-                        dict(self._scalars), self._sources, {}, dict(self._call_renames))
+                        dict(self._scalars), self._sources, {}, dict(self._call_renames), self.origin)
 
     def call_renames(self, path: tuple) -> dict[str, str]:
         """The calls renamed in the rule texts of the declaration at the start of ``path`` (usually none)."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .decisions import DecisionSite
 from .errors import Span
-from .limits import CALL_DEPTH, INT64, STEP_BUDGET
+from .limits import CALL_DEPTH, EVENT_LIMIT, GAME_BUDGET, INT64, STEP_BUDGET
 from .check_types import CARD, COUNTER, LOCATION, PLAYER, Type, tuple_items
 from .model import FirstSeat, TurnOrder
 from .turns import start_game
@@ -183,6 +183,8 @@ class Game:
         self.phases: list[Phase] = []
         self.named_phases = False                 # declared with `phases:` (rather than `turn:`)
         self.step_budget = STEP_BUDGET            # units of work between two decisions (see limits)
+        self.game_budget = GAME_BUDGET            # units of work of the whole game
+        self.event_limit = EVENT_LIMIT            # events the log of one game keeps
         self.call_depth = CALL_DEPTH              # frames on the stack
         self.number_limit = INT64                 # every number lies in [-number_limit, number_limit]
         self.score_span: Span | None = None
@@ -200,6 +202,10 @@ class Game:
         self.card_counters = False                # do rules put counters on cards?
         self.score: Fn | None = None              # a player's score, if the game keeps one
         self.params: dict[str, int | bool] = {}   # this instance's param values (`params:`), folded into the rules
+        #: the SHA-256 of the game's files and the mods laid over it (``Document.origin``); empty without mods
+        self.origin: dict = {}
+        #: the mod files or folders as the user named them, for the commands a message suggests
+        self.mod_paths: list[str] = []
         self.ask_single_options = False           # ask a decision that has a single option (else it is taken)
         self.forced_choices_hidden = True         # log a forced choice the others may not see (`forced_choices`)
         self.heuristic: Fn | None = None          # how well a player stands, for agents that search

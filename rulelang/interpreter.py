@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from .errors import RulelangError, RuleError, Span
-from .limits import DecisionLimit, over_budget, too_deep
+from .limits import DecisionLimit, next_budget, over_budget, too_deep
 
 if TYPE_CHECKING:
     from .state import State
@@ -46,12 +46,21 @@ def run(st: State) -> None:
     Each instruction is one unit of work, counted in a local; the primitives
     take the work done inside one instruction (cards moved, loop passes, ...)
     from ``st.work`` as they go. Whenever the frame changes, the two together
-    must stay within the budget.
+    must stay within the budget. A run that stops at a decision settles the
+    game's budgets (limits.py): the work it did leaves the game's reserve, and
+    the log must keep within the game's events.
     """
-    st.work = st.game.step_budget
+    st.work = st.allowed       # whatever read the state since the last run (views, scores) spent nothing of it
     st.end_known = None         # the state may have been set up by hand since the last run (compiler/derived.py)
     try:
-        _execute(st, 0, False)
+        steps = _execute(st, 0, False)
+        if not st.over:
+            left = st.reserve + st.work - steps
+            game = st.game
+            if left >= game.step_budget and len(st.log) <= game.event_limit:
+                st.reserve = left - game.step_budget
+            else:
+                settle_at_decision(st, left)
     except RuleError as error:
         raise _locate_runtime(st, error) from None
     except RulelangError as error:
@@ -77,14 +86,15 @@ def run_within(st: State, base: int) -> None:
     takes it. Each such decision counts against the play-out's decisions (``picks_left``) and starts the
     work budget afresh, as a new ``run`` would. It returns when those frames are done, when the turn is
     unwound below ``base`` (`end turn`), or when the game is over; ``run`` (the caller's caller) tells
-    failures.
+    failures. The statements it ran leave the game's reserve of work.
     """
-    _execute(st, base, True)
+    st.reserve -= _execute(st, base, True)
 
 
-def _execute(st: State, base: int, in_place: bool) -> None:
+def _execute(st: State, base: int, in_place: bool) -> int:
     """The loop of ``run`` and ``run_within``: the frames above ``base``, until they are done, the game
-    is over, or (unless ``in_place``) a decision waits."""
+    is over, or (unless ``in_place``) a decision waits. It returns the statements it ran since the work
+    budget last started afresh, which ``st.work`` does not hold."""
     code = st.game.code
     stack = st.stack
     fired = st.fired
@@ -103,7 +113,7 @@ def _execute(st: State, base: int, in_place: bool) -> None:
             fr.pc = pc + 1
             if ops[pc](st, fr):
                 if not in_place or st.over:
-                    return     # waiting for a decision, or the game is over
+                    return steps   # waiting for a decision, or the game is over
                 asked_in_place(st)
                 continue       # the asking instruction runs again and takes the answer
             steps += 1
@@ -124,7 +134,9 @@ def _execute(st: State, base: int, in_place: bool) -> None:
         if steps > st.work:    # the statements run and the work done inside them, together
             if st.picks_left == picks:
                 raise over_budget(st)
+            st.reserve -= steps    # decisions were answered in place since: these steps are the game's
             picks, steps = st.picks_left, 0
+    return steps
 
 
 def within(st: State, proc: int, local: dict, base: int) -> bool:
@@ -142,7 +154,10 @@ IN_PLACE_DEPTH = 100
 def call_in_place(st: State, table: list, proc: int, local: dict) -> bool:
     """Call procedure ``proc``'s direct function, with a finished frame of it on the stack as a marker
     (one per procedure, shared: nothing runs it or reads its locals): call depth counts it, and an unwound
-    turn takes it away. True when play must stop."""
+    turn takes it away. The call is a unit of work. True when play must stop."""
+    st.work -= 1                   # a call is a unit of work, as its frame's step is: recursion that branches
+    if st.work < 0:                # (each call making two) has no loop to charge
+        raise over_budget(st)
     stack = st.stack
     depth = len(stack)
     if depth >= IN_PLACE_DEPTH:
@@ -221,15 +236,46 @@ def asked_in_place(st: State) -> None:
     and the instruction runs again to take the answer."""
     if st.answer is None:
         raise RulelangError("a decision waits inside a step played in place (rulelang's own error)")
-    answered_in_place(st)
+    try:
+        answered_in_place(st)
+    except RuleError as error:
+        error.span = error.span or waiting_span(st)
+        raise
+
+
+def settle_at_decision(st: State, left: int) -> None:
+    """``limits.next_budget`` where the run loop stops at a decision: a game out of work or events is told
+    at the decision waiting (its instruction runs again to take the answer, so it is the frame's own pc)."""
+    try:
+        next_budget(st, left)
+    except RuleError as error:
+        error.span = waiting_span(st)
+        raise
+
+
+def waiting_span(st: State) -> Span | None:
+    """The spec location of the instruction waiting for a decision on top of the stack, if it has one."""
+    if not st.stack:
+        return None
+    fr = st.stack[-1]
+    spans = st.game.procs[fr.proc].spans
+    return spans[fr.pc] if 0 <= fr.pc < len(spans) else None
 
 
 def answered_in_place(st: State) -> None:
-    """A decision was answered in place: count it against the play-out's limit and start a new work budget."""
+    """A decision was answered in place: count it against the play-out's limit, settle the game's budgets
+    as ``run`` does at a decision, and start a new work budget."""
     st.picks_left -= 1
     if st.picks_left < 0:
         raise DecisionLimit("the game did not end within the decisions a play-out allows")
-    st.work = st.game.step_budget
+    left = st.reserve + st.work
+    game = st.game
+    budget = game.step_budget
+    if left >= budget and len(st.log) <= game.event_limit:
+        st.reserve = left - budget
+        st.work = budget
+    else:
+        next_budget(st, left)
 
 
 def failure(error: Exception, span: Span | None = None) -> RuleError:

@@ -12,6 +12,14 @@ statement (a card moved, a die rolled, a loop pass, an option looked at, an
 item an aggregate looks at) takes one from it where it happens. The
 interpreter counts the statements themselves and stops when the two together
 pass the budget.
+
+A whole game has two budgets more, so that rules which stay within ``step_budget`` between decisions,
+over and over, cannot play for hours or fill memory: ``game_budget``, the work of the whole game, and
+``event_limit``, the events its log keeps. Both are settled at each decision (``interpreter.run`` and
+``answered_in_place``), never inside the loop: ``State.reserve`` is the game's work left beyond the
+budget of the run under way, ``State.allowed``. A run is allowed ``step_budget`` while the reserve
+holds that much, then what is left, so the game's last units of work run out where they are spent,
+with the step budget's own checks and a message of their own (``over_budget``).
 """
 from __future__ import annotations
 
@@ -23,6 +31,9 @@ if TYPE_CHECKING:
     from .state import State
 
 STEP_BUDGET = 100_000           # units of work between two decisions, by default
+GAME_BUDGET = 20_000_000        # units of work of a whole game, by default
+EVENT_LIMIT = 1_000_000         # events the log of one game keeps, by default
+SMOKE_SECONDS = 5.0             # wall-clock seconds of `validate`'s random games at each player count, by default
 CALL_DEPTH = 1_000              # procedure and trigger frames on the stack, by default
 INT64 = 2 ** 63 - 1             # the largest number_limit, and the default one
 FUNCTION_DEPTH = 32             # functions calling functions: deeper is refused when the game loads
@@ -59,10 +70,44 @@ def roll_dice(st: "State", count: int, faces: int, already: int = 0) -> list[int
 
 
 def over_budget(st: "State") -> RuleError:
+    """The work of a run passed its budget: the step budget's, or the game's last units (no reserve left)."""
+    if st.reserve <= 0:
+        return game_over_budget(st)
     budget = st.game.step_budget
     return RuleError(f"the rules ran {budget:,} steps without a decision "
                      "(a rule that loops or triggers itself forever?)",
                      hint="raise step_budget (a top-level key) if the rules are right")
+
+
+def game_over_budget(st: "State") -> RuleError:
+    return RuleError(f"the game ran out of its {st.game.game_budget:,} steps of work "
+                     "(rules that do a great deal between decisions, over and over?)",
+                     hint="raise game_budget (a top-level key) if the rules are right")
+
+
+def too_many_events(st: "State") -> RuleError:
+    return RuleError(f"the game's log holds more than its limit of {st.game.event_limit:,} events "
+                     "(rules that change or move things over and over?)",
+                     hint="raise event_limit (a top-level key) if the rules are right")
+
+
+def fresh_budget(st: "State") -> None:
+    """A game's whole budget, none of it spent: the first run's allowance and the reserve beyond it."""
+    game = st.game
+    st.allowed = st.work = min(game.step_budget, game.game_budget)
+    st.reserve = game.game_budget - st.allowed
+
+
+def next_budget(st: "State", left: int) -> None:
+    """At a decision, the game having ``left`` units of work: the next run's allowance and the reserve, or
+    the error of a game that ran out of work or keeps too many events. The common case is written out
+    where it is met (``interpreter.run``, ``answered_in_place``); this is the rest."""
+    if left < 0:
+        raise game_over_budget(st)
+    if len(st.log) > st.game.event_limit:
+        raise too_many_events(st)
+    st.allowed = st.work = min(left, st.game.step_budget)
+    st.reserve = left - st.allowed
 
 
 def shown(value: int) -> str:

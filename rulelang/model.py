@@ -326,6 +326,8 @@ class Limits:
     """The top-level limits (their ranges were checked by the schema)."""
 
     step_budget: int
+    game_budget: int
+    event_limit: int
     call_depth: int
     number_limit: int
     ask_single_options: bool

@@ -12,7 +12,7 @@ from typing import Any
 from .check import BOOL, COUNTER, INT, LOCATION, Symbols, phase_specs
 from .check_types import UNKNOWN, Type, declared_type, tuple_items
 from .document import Document
-from .limits import CALL_DEPTH, INT64, STEP_BUDGET
+from .limits import CALL_DEPTH, EVENT_LIMIT, GAME_BUDGET, INT64, STEP_BUDGET
 from .model import (Card, CardAnswer, CardPlay, Die, EndCondition, FirstSeat, Function, Limits, Owner, Param, Phase,
                     Place, Players, Procedure, Role, RuleText, Spec, Step, Table, Trigger, TurnOrder, Var, Zone,
                     read_on)
@@ -72,7 +72,8 @@ def build_spec(doc: Document) -> Spec:
         functions={name: _function(r, name, decl) for name, decl in r.section("functions").items()},
         triggers=tuple(_trigger(r, i, trig) for i, trig in enumerate(data.get("triggers") or [])),
         end=tuple(_end(r, i, cond) for i, cond in enumerate(data.get("end") or [])),
-        limits=Limits(data.get("step_budget", STEP_BUDGET), data.get("call_depth", CALL_DEPTH),
+        limits=Limits(data.get("step_budget", STEP_BUDGET), data.get("game_budget", GAME_BUDGET),
+                      data.get("event_limit", EVENT_LIMIT), data.get("call_depth", CALL_DEPTH),
                       data.get("number_limit", INT64), bool(data.get("ask_single_options", False)),
                       str(data.get("forced_choices", "hidden"))),
     )

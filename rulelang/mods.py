@@ -60,9 +60,13 @@ def _in_mod_words(error: RulelangError) -> RulelangError:
 
 
 def apply_mods(doc: Document, paths: list[str | Path], budget: Budget) -> Document:
-    """The game's document with the mods at ``paths`` applied in order; every problem raised at once."""
+    """The game's document with the mods at ``paths`` applied in order; every problem raised at once.
+    Its ``origin`` names the game's files and each mod's by their SHA-256, for the logs of its games."""
+    spec = doc.digest()                 # the game alone, before any mod is laid over it
     layering = layer(doc, paths, budget)
     raise_all(layering.errors)
+    layering.doc.origin = {"spec": spec, "mods": [{"name": mod.name, "sha256": mod.doc.digest()}
+                                                  for mod in layering.mods]}
     return layering.doc
 
 

@@ -15,7 +15,7 @@ Edit = Callable[[Document], None]
 Site = tuple[tuple, list[tuple[str, str, Edit]]]       # path, [(kind, description, edit)]
 
 #: Keys whose numbers are no rule of the game (a safety budget).
-_NOT_RULES = {"step_budget"}
+_NOT_RULES = {"step_budget", "game_budget", "event_limit"}
 _FIRST = ["first", "next", "random"]
 
 

@@ -6,7 +6,9 @@ error that names the seed, so the designer can replay it with `rulelang run`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import shlex
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from .agents import RandomAgent, play_out
@@ -56,8 +58,18 @@ def _problem(game: Game, players: int, seed: int, state: State | None, error: Ru
     where = f", turn {state.turn}" if state is not None else ""
     error.notes = list(getattr(error, "notes", [])) + [
         f"found by a random game with {players} players, seed {seed}{where}; replay it with: "
-        f"rulelang run {game.path} --players {players} --seed {seed}"]
+        f"{run_command(game, players, seed)}"]
     return Outcome(seed, players, state, f"{players} players, seed {seed}: {error.message}", error)
+
+
+def run_command(game: Game, players: int, seed: int) -> str:
+    """The `rulelang run` that plays this game again: its mods and param values too, quoted for a shell."""
+    words = ["rulelang", "run", str(game.path), "--players", str(players), "--seed", str(seed)]
+    for mod in game.mod_paths:
+        words += ["--mod", mod]
+    for name, value in game.params.items():
+        words += ["--param", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+    return shlex.join(words)
 
 
 def _current_span(state: State) -> Span | None:
@@ -75,19 +87,39 @@ def _first_end_span(game: Game) -> Span | None:
     return game.end[0].span if game.end else None
 
 
-def smoke_test(game: Game, games: int, first_seed: int = 0) -> list[RulelangError]:
-    """Play ``games`` random games at every player count; a located error for each fault found."""
-    problems: list[RulelangError] = []
+@dataclass
+class Smoke:
+    """What a smoke test found: the faults, and how many of its games were played before its time ran out."""
+
+    problems: list[RulelangError]
+    played: int = 0
+    planned: int = 0
+    #: the player counts whose games stopped at the time limit
+    cut_short: list[int] = field(default_factory=list)
+
+
+def smoke_test(game: Game, games: int, first_seed: int = 0, seconds: float | None = None) -> Smoke:
+    """Play ``games`` random games at every player count; a located error for each fault found.
+
+    Each player count's games stop once they have taken ``seconds`` of wall-clock time (a game itself is
+    bounded by the game's budgets), so a game whose every play is slow cannot hold `validate` for hours.
+    """
+    smoke = Smoke([], planned=games * (game.max_players - game.min_players + 1))
     seen: set[tuple] = set()
     for players in range(game.min_players, game.max_players + 1):
+        deadline = None if seconds is None else time.monotonic() + seconds
         for seed in range(first_seed, first_seed + games):
+            if deadline is not None and time.monotonic() >= deadline:
+                smoke.cut_short.append(players)
+                break
             error = play_random(game, players, seed).error
+            smoke.played += 1
             if error is not None:
                 if (error.message, error.span) not in seen:   # the same fault at another count: once is enough
                     seen.add((error.message, error.span))
-                    problems.append(error)
+                    smoke.problems.append(error)
                 break
-    return problems
+    return smoke
 
 
 @dataclass
@@ -144,6 +176,9 @@ def verify_log(game: Game, events: list, partial: bool = False) -> LogCheck:
         return LogCheck(None, 1, "an event log starts with a 'started' event", "a 'started' event",
                         events[0] if events else None)
     start = events[0]
+    other = origin_problem(game, start)
+    if other:
+        return LogCheck(None, 1, other, _made_of(game.origin), start)
     try:
         state, error = game.new_state(start["players"], start["seed"]), None
     except RuleError as failed:          # the game's setup fails: the log may have recorded just that
@@ -153,6 +188,37 @@ def verify_log(game: Game, events: list, partial: bool = False) -> LogCheck:
     if state is None:
         return LogCheck(None, 1, f"the game cannot start: {error.message}", found=start)
     return _follow(state, events, error, partial)
+
+
+def origin_problem(game: Game, start: dict) -> str | None:
+    """Whether a log's `started` event was played with other mods or other files of the game than ``game``
+    has, in words (None: the same, as far as the log says). A log without mods records nothing of its files."""
+    logged, laid = start.get("mods", []), game.origin.get("mods", [])
+    if [m["name"] for m in logged] != [m["name"] for m in laid]:
+        if not logged:
+            return f"this log was played without mods, but the game here has {_mod_names(laid)}"
+        if not laid:
+            return f"this log was played with {_mod_names(logged)}: replay it with --mod for each, in that order"
+        return f"this log was played with {_mod_names(logged)}, not {_mod_names(laid)}"
+    for mine, theirs in zip(laid, logged):
+        if mine["sha256"] != theirs["sha256"]:
+            return f"this log was played with a different version of the mod '{theirs['name']}'"
+    if logged and start.get("spec") != game.origin.get("spec"):
+        return "this log was played with a different version of the game's files (a different spec)"
+    return None
+
+
+def _mod_names(mods: list[dict]) -> str:
+    names = ", ".join(f"'{m['name']}'" for m in mods)
+    return f"the mod{'s' if len(mods) > 1 else ''} {names}"
+
+
+def _made_of(origin: dict) -> str:
+    """What this game is made of, as a report's "expected" line says it."""
+    if not origin:
+        return "a game without mods"
+    mods = ", ".join(f"{m['name']} ({m['sha256'][:12]})" for m in origin["mods"])
+    return f"the game's files ({origin['spec'][:12]}) with {mods}"
 
 
 def _follow(state: State, events: list, error: RulelangError | None, partial: bool) -> LogCheck:

@@ -40,7 +40,7 @@ MAX_STARTS = 1024
 #: What a kept start's blob holds: the lists the rules change in place, made anew for every game.
 _LISTS = ("counters", "vars", "zones", "loc", "out", "revealed", "winners", "answer")
 #: What a kept start holds as it is: numbers, names and None, the same for every game.
-_SCALARS = ("turn", "phase", "active", "next_player", "over", "result")
+_SCALARS = ("turn", "phase", "active", "next_player", "over", "result", "allowed", "reserve")
 
 
 class Draw:
@@ -73,13 +73,16 @@ class Kept:
         """Fill a new state (``State.blank``) with this start, as the game of ``seed`` plays it."""
         (st.counters, st.vars, st.zones, st.loc, st.out, st.revealed, st.winners, st.answer,
          local) = marshal.loads(self.blob)
-        st.turn, st.phase, st.active, st.next_player, st.over, st.result = self.scalars
+        (st.turn, st.phase, st.active, st.next_player, st.over, st.result, st.allowed,
+         st.reserve) = self.scalars        # the budgets as the setup left them: the game's work goes on from there
         st.stack = [Frame(proc, pc, values) for (proc, pc), values in zip(self.frames, local)]
         st.pending = _own_pending(self.pending)
         started, *rest = self.log
         started = dict(started, seed=seed)
         if "params" in started:
             started["params"] = dict(started["params"])
+        if "mods" in started:
+            started["mods"] = [dict(mod) for mod in started["mods"]]
         st.log = EventLog((started, *_own_entries(rest)))
         st.rng = rng
 

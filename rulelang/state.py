@@ -20,7 +20,7 @@ from .cards import card_tables
 from .chance import scripted_draw
 from .errors import RulelangError, RuleError, Span
 from .interpreter import FAILURES, Frame, located
-from .limits import too_big
+from .limits import fresh_budget, too_big
 from . import records
 from .protocol import DecisionProtocol
 from .records import EventLog, expand
@@ -55,8 +55,9 @@ _FIXTURES = ("dice_script", "halt", "chance")
 class State(DecisionProtocol):
     """One game in progress: plain data plus a reference to its compiled game."""
 
-    __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "ask_single",
-                                        "autopick", "picks_left", "end_known", "tables", "history")
+    __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "allowed",
+                                        "reserve", "ask_single", "autopick", "picks_left", "end_known", "tables",
+                                        "history")
 
     # -- chance ---------------------------------------------------------------
 
@@ -168,8 +169,9 @@ class State(DecisionProtocol):
         """A per-player expression for every seat (`p`, and ``extra`` names), with a work budget of its own."""
         if value is None:
             return None
-        saved = self.work
+        saved = self.work, self.reserve
         self.work = self.game.step_budget
+        self.reserve = self.game.game_budget    # not the game's: over_budget names the step budget
         local = dict(extra or {})         # one set of locals, `p` bound to each seat in turn
         try:
             out = []
@@ -182,7 +184,7 @@ class State(DecisionProtocol):
         except MemoryError:
             raise RuleError(f"the {what} ran out of memory", span) from None
         finally:
-            self.work = saved
+            self.work, self.reserve = saved
 
     def winner_names(self) -> list[str]:
         return [player_name(p) for p in self.winners]
@@ -284,7 +286,7 @@ class State(DecisionProtocol):
         st.observer = observer
         st.ask_single = ask_single
         st.fired = []
-        st.work = game.step_budget     # the work budget of the next run (set again by run)
+        fresh_budget(st)
         st._decision = None
         st.autopick = None
         st.picks_left = 0
@@ -331,7 +333,7 @@ class State(DecisionProtocol):
         new.halt = self.halt
         new.chance = None if self.chance is None else list(self.chance)
         new.fired = []
-        new.work = self.game.step_budget
+        new.work, new.allowed, new.reserve = self.allowed, self.allowed, self.reserve     # the game's budgets go on
         new._decision = None
         new.autopick = None
         new.picks_left = 0
@@ -387,7 +389,7 @@ class State(DecisionProtocol):
         st.halt = None
         st.chance = None
         st.fired = []
-        st.work = st.game.step_budget     # the work budget of the next run (set again by run)
+        fresh_budget(st)                  # a saved game does not hold the work it did: it has its whole budget
         st._decision = None
         st.autopick = None
         st.picks_left = 0

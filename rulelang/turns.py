@@ -63,6 +63,9 @@ def _play_setup(st: State) -> None:
                "roles": lay.roles, "first": player_name(st.active)}
     if game.params:                   # only a game that declares params records them: old logs stay the same
         started["params"] = dict(game.params)
+    if game.origin:                   # only a modded game records what it was made of: the same for the others
+        started["spec"] = game.origin["spec"]
+        started["mods"] = [dict(mod) for mod in game.origin["mods"]]
     st.log.append(started)
     if game.named_phases:
         st.log.append({"type": "phase", "turn": 0, "phase": first.name})

@@ -196,6 +196,7 @@ class GameCompiler(HookDeclarations):
         """The ``Game``'s tables from the declarations (which ``check_decls`` passed)."""
         g, spec = self.game, self.spec
         g.name, g.path = spec.name, spec.path
+        g.origin = self.doc.origin
         g.min_players, g.max_players = spec.players.min, spec.players.max
         g.locations = list(spec.locations)
         g.player_holder = 1 + len(g.locations)
@@ -217,6 +218,7 @@ class GameCompiler(HookDeclarations):
         g.phases = [Phase(p.name, p.order, p.first, p.limit, span=p.span) for p in spec.phases]
         limits = spec.limits
         g.step_budget, g.call_depth, g.number_limit = limits.step_budget, limits.call_depth, limits.number_limit
+        g.game_budget, g.event_limit = limits.game_budget, limits.event_limit
         g.ask_single_options = limits.ask_single_options
         g.forced_choices_hidden = limits.forced_choices == "hidden"
 

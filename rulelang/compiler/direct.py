@@ -305,6 +305,7 @@ class DirectCompiler(DirectDecisions):
         # call_in_place written out for a stack below both its limits (the usual case); the call otherwise
         out.line(f"if len(st.stack) < {min(IN_PLACE_DEPTH, self.game.call_depth)}:", s.span)
         with out.indented():
+            out.charge("1", s.span)          # a call is a unit of work (as in call_in_place)
             out.line(f"st.stack.append({u.constant(self.markers, 'the marker of each procedure')}[{proc}])",
                      s.span)
             out.line(f"if {table}[{proc}](st, _local):", s.span)
