@@ -3,7 +3,7 @@
 A card's play effect sees `me`, `target` and `this`; an end condition sees
 `me` only when turns go by seat; a score sees `p`. The checker builds each
 rule text's scope from ``BINDINGS``, and the runtime builds the matching
-locals when it starts that text (``tests/test_bindings.py`` plays the games
+locals when it starts that text (``tests/language/test_bindings.py`` plays the games
 and holds every place that builds locals to this table). The reserved words
 of the language are here too, in one place.
 """

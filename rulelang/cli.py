@@ -29,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()           # here, not at exit, so a closed pipe is still reported quietly
         return code
     except (Usage, ParamError) as usage:
-        say(lambda: f"rulelang: error: {usage}")
+        say(lambda usage=usage: f"rulelang: error: {usage}")
         return 2
     except RulelangError as error:
         say(error.format)
@@ -42,13 +42,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
     except OSError as error:         # the machine failed us (stdout on a full disk, ...): not a bug
         silence_stdout()
-        say(lambda: f"rulelang: error: {error.strerror or error}"
+        say(lambda error=error: f"rulelang: error: {error.strerror or error}"
             + (f": {error.filename}" if error.filename else ""))
         return 1
     except BaseException as error:   # MemoryError, RecursionError, a bug of rulelang: still one line
         if isinstance(error, SystemExit):
             raise
-        say(lambda: internal_error(error))
+        say(lambda error=error: internal_error(error))
         return 3
 
 

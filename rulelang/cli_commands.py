@@ -31,7 +31,7 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
 
     missing = missing_path(path)
     if missing:
-        say(lambda: f"rulelang: error: {missing}")
+        say(lambda missing=missing: f"rulelang: error: {missing}")
         return 2
     started = time.perf_counter()
     try:
@@ -44,12 +44,12 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
         say(error.format)
         return 1
     except ParamError as refused:
-        say(lambda: f"rulelang: error: {path}: {refused}")
+        say(lambda refused=refused: f"rulelang: error: {path}: {refused}")
         return 2
     except (KeyboardInterrupt, BrokenPipeError):
         raise
-    except Exception as error:      # a bug of rulelang: report it for this path, go on with the others
-        say(lambda: f"{path}: {internal_error(error)}")
+    except Exception as error:  # noqa: BLE001 - a bug of rulelang: report it for this path, go on with the others
+        say(lambda error=error: f"{path}: {internal_error(error)}")
         return 3
     if problems:
         for problem in problems:
@@ -78,7 +78,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     for path in args.paths:
         missing = missing_path(path)
         if missing:
-            say(lambda: f"rulelang: error: {missing}")
+            say(lambda missing=missing: f"rulelang: error: {missing}")
             code = 2
         else:
             present.append(path)

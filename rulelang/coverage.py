@@ -439,7 +439,7 @@ def coverage_command(paths: list[str], workers: int, as_json: bool, min_coverage
             what = f"mutants of {', '.join(mods)}" if mods else f"mutants of {path}"
             task = bar.add_task(what, total=None)
             reports.append(run_coverage(path, workers, seed, sample,
-                                        lambda done, total: bar.update(task, completed=done, total=total), mods))
+                                        lambda done, total, bar=bar, task=task: bar.update(task, completed=done, total=total), mods))
     if as_json:
         print(json.dumps([r.to_json() for r in reports], sort_keys=True), file=out)
     else:

@@ -278,7 +278,7 @@ def _text_file(doc: Document, path: tuple) -> str | None:
     now all point at the mod's `set` line, so its mutants could not be told
     apart from the game's; such a text is left to the game's own coverage.
     """
-    text = doc._scalars.get(path)           # noqa: SLF001 - where the loader keeps a text's own position
+    text = doc._scalars.get(path)           # where the loader keeps a text's own position
     if text is not None:
         return text.file
     return None if isinstance(_value_at(doc.data, path), str) else doc.span(path).file

@@ -77,7 +77,7 @@ def _validator(name: str) -> Draft202012Validator:
     """A Draft 2020-12 validator for one of our own schemas, built once.
 
     The schemas ship with rulelang, so they are checked against the metaschema by the tests
-    (tests/test_schema.py), not on every load: that check alone cost a cold command ~0.1 s.
+    (tests/language/test_schema.py), not on every load: that check alone cost a cold command ~0.1 s.
     """
     from jsonschema import Draft202012Validator
 

@@ -10,7 +10,7 @@ and simulation start thousands of them a second.
 outcomes the next draw has (the same whatever the seed, since the draws so far decide it), a ``Kept``
 leaf the start those draws lead to. A new game walks the tree with its own seed's numbers (the numbers
 ``State.randbelow`` would give) and, at a leaf, unpacks the kept start with its own seed and generator:
-byte for byte the game its setup would have played (``tests/test_starts.py`` holds it to that). A walk
+byte for byte the game its setup would have played (``tests/equivalence/test_starts.py`` holds it to that). A walk
 that falls off the tree plays the setup as always, with a ``Recorder`` noting the draws, and keeps it.
 
 It stays out of the way of the games it cannot help: a setup that draws more than ``MAX_DRAWS`` numbers

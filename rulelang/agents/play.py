@@ -119,7 +119,7 @@ class Table:
             choice = agent.choose(self.seats[player])
         except RulelangError:
             raise
-        except Exception as error:     # the agent's own code failed: say whose, without a traceback
+        except Exception as error:  # noqa: BLE001 - the agent's own code failed: say whose, without a traceback
             raise AgentError(f"the agent of P{player + 1} ({type(agent).__name__}) failed: "
                              f"{type(error).__name__}: {error}",
                              hint="the error is in the agent's code, not in the rules") from None

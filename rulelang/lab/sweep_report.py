@@ -91,7 +91,7 @@ def print_sweep(varies: list[Vary], results: list[SweepResult], metric: str, tar
     console = Console(file=out, highlight=False)
     console.print(title, style="bold", markup=False)
     table = Table(title=part.title, title_justify="left", caption=part.note or None, caption_justify="left")
-    for i, column in enumerate(part.columns):
+    for column in part.columns:
         table.add_column(column, justify="right")
     for row, result in zip(part.rows, results):
         table.add_row(*row, style="green" if result.meets else ("yellow" if result.in_range else None))
