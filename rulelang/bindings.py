@@ -9,9 +9,9 @@ of the language are here too, in one place.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping
 
 from .types import ANY_DIE, CARD, INT, PLAYER, UNKNOWN, Type, list_of, roll_of
 

@@ -11,11 +11,20 @@ commands in ``cli_commands.py`` and the reporting of failures in ``cli_errors.py
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from .cli_args import build_parser
-from .cli_commands import (cmd_compile, cmd_mods, cmd_new, cmd_play, cmd_replay, cmd_simulate, cmd_sweep,
-                           cmd_test, cmd_validate)
+from .cli_commands import (
+    cmd_compile,
+    cmd_mods,
+    cmd_new,
+    cmd_play,
+    cmd_replay,
+    cmd_simulate,
+    cmd_sweep,
+    cmd_test,
+    cmd_validate,
+)
 from .cli_errors import Usage, check_mods, internal_error, say, silence_stdout
 from .cli_run import cmd_run
 from .errors import RulelangError

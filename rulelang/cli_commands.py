@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from .cli_errors import Usage, internal_error, missing_path, say
 from .errors import RulelangError
@@ -38,7 +38,7 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
         game = load_game(path, mods, params)
         problems = []
         if games > 0:
-            from .sim import smoke_test     # only then: `--games 0` is the quick check of an editor's save
+            from .sim import smoke_test  # only then: `--games 0` is the quick check of an editor's save
             problems = smoke_test(game, games, seed)
     except RulelangError as error:
         say(error.format)

@@ -29,9 +29,10 @@ import multiprocessing
 import os
 import random
 import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from .agents import RandomAgent
 from .compiler import compile_game

@@ -11,9 +11,10 @@ import bisect
 import copy
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from rulelang.errors import Span
 
@@ -71,7 +72,7 @@ class Document:
     _scalars: dict[tuple, ScalarText] = field(default_factory=dict, repr=False)
     #: Every file whose values are here (included files and mods too), by name.
     _sources: dict[str, SourceFile] = field(default_factory=dict, repr=False)
-    _text_maps: dict[tuple, "_TextMap"] = field(default_factory=dict, repr=False)
+    _text_maps: dict[tuple, _TextMap] = field(default_factory=dict, repr=False)
 
     def span(self, path: tuple) -> Span:
         """The span of the node at ``path``, or of its nearest ancestor that has one."""
@@ -95,7 +96,7 @@ class Document:
         found = self._key_spans.get(tuple(path))
         return found if found is not None else self.span(path)
 
-    def copy(self) -> "Document":
+    def copy(self) -> Document:
         """A copy whose data may be changed (positions are shared until moved), for tools that vary a spec."""
         return Document(copy.deepcopy(self.data), self.path, dict(self._spans), dict(self._key_spans),
                         dict(self._scalars), self._sources, {})
@@ -123,7 +124,7 @@ class Document:
                 del table[key]
         self._text_maps.clear()
 
-    def graft(self, path: tuple, other: "Document", source: tuple) -> None:
+    def graft(self, path: tuple, other: Document, source: tuple) -> None:
         """Take the positions of ``other`` at or under ``source`` as those at or under ``path``.
 
         A value copied from a mod file into the game keeps pointing at the mod

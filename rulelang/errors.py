@@ -8,11 +8,10 @@ see ``document.SourceFile``), so an error prints itself with nothing looked up.
 """
 from __future__ import annotations
 
-import unicodedata
-
 import difflib
+import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 
 @dataclass(frozen=True)

@@ -35,14 +35,14 @@ class DecisionLimit(RuleError):
     """A game still going after the most decisions a play-out allows: an end condition that never holds."""
 
 
-def spend(st: "State", units: int) -> None:
+def spend(st: State, units: int) -> None:
     """Take ``units`` of work from the budget of this run; a runaway rule stops here."""
     st.work -= units
     if st.work < 0:
         raise over_budget(st)
 
 
-def roll_dice(st: "State", count: int, faces: int, already: int = 0) -> list[int]:
+def roll_dice(st: State, count: int, faces: int, already: int = 0) -> list[int]:
     """``count`` new dice of a roll that holds ``already``: bounded by MAX_DICE and charged as work."""
     if already + count > MAX_DICE:
         raise RuleError(f"a roll of {already + count} dice is more than the {MAX_DICE} a roll may have")
@@ -58,7 +58,7 @@ def roll_dice(st: "State", count: int, faces: int, already: int = 0) -> list[int
     return dice
 
 
-def over_budget(st: "State") -> RuleError:
+def over_budget(st: State) -> RuleError:
     budget = st.game.step_budget
     return RuleError(f"the rules ran {budget:,} steps without a decision "
                      "(a rule that loops or triggers itself forever?)",
@@ -82,7 +82,7 @@ def too_big(value: int, limit: int, span: Span | None = None) -> RuleError:
                           "a top-level key)")
 
 
-def too_deep(st: "State") -> RuleError:
+def too_deep(st: State) -> RuleError:
     """The stack holds more frames than the game's call_depth: name what was called last."""
     game, stack = st.game, st.stack
     called = game.procs[stack[-1].proc].name

@@ -22,8 +22,7 @@ from pathlib import Path
 from .document import Document
 from .errors import ErrorList, RulelangError, SpecError, raise_all
 from .mods_apply import Applier
-from .mods_model import (KIND_WORDS, LIST_KINDS, MAPPING_KINDS, MOD_FILE, ORIGINAL_PREFIX, Change, Layering,
-                         Mod)
+from .mods_model import KIND_WORDS, LIST_KINDS, MAPPING_KINDS, MOD_FILE, ORIGINAL_PREFIX, Change, Layering, Mod
 from .yamlfile import Budget
 
 __all__ = ["KIND_WORDS", "LIST_KINDS", "MAPPING_KINDS", "MOD_FILE", "ORIGINAL_PREFIX", "Change", "Layering", "Mod",

@@ -9,7 +9,8 @@ has; they are in ``mods_reshape.py``, a mixin of ``Applier``.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .errors import Span, SpecError, did_you_mean
 from .mods_model import KIND_WORDS, LIST_KINDS, MAPPING_KINDS, Change, Layering, Mod

@@ -11,8 +11,9 @@ over the syntax fields only, through a field list computed once per class;
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Iterable, Iterator
+from typing import Any, ClassVar
 
 from .errors import Span
 from .refs import Ref
@@ -43,7 +44,7 @@ class Node:
         for name in self.SYNTAX_FIELDS:
             yield name, getattr(self, name)
 
-    def children(self) -> Iterator["Node"]:
+    def children(self) -> Iterator[Node]:
         """The nodes directly under this one, in the order the text wrote them (lists and pairs looked into)."""
         for name in self.SYNTAX_FIELDS:
             yield from nodes_in(getattr(self, name))

@@ -11,9 +11,9 @@ and ``syntax_errors`` turns a text Lark cannot read into a message.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
 
 import lark
 from lark import Lark, Token, Tree

@@ -68,7 +68,6 @@ def seat_players(seats: list[str], agents: tuple[str, ...]) -> list[str]:
 
 def play_command(args: argparse.Namespace) -> int:
     from .lab.command import UsageError, game_and_agents
-
     from .policy import check_policies
 
     game, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)
@@ -103,7 +102,8 @@ class Table:
         self.shown.flush()
 
     def play(self) -> None:
-        from .agents import Table as Seats, make_agent
+        from .agents import Table as Seats
+        from .agents import make_agent
         from .rng import batch_seed
 
         self.state = state = self.game.new_state(len(self.who), self.seed)

@@ -44,7 +44,7 @@ NAME_RULE = "names use lowercase letters, digits and '_', and do not start with 
 # Schemas
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _schema(name: str) -> dict:
     try:
         return json.loads(_schema_text(name))
@@ -52,7 +52,7 @@ def _schema(name: str) -> dict:
         raise SpecError(f"cannot read schema '{name}.schema.json': {error}") from None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _schema_text(name: str) -> str:
     """The text of ``schemas/<name>.schema.json``: what ``_schema`` parses, and part of a verdict's hash."""
     if not re.match(NAME_PATTERN, name):
@@ -72,7 +72,7 @@ def load_schema(name: str) -> dict:
     return copy.deepcopy(_schema(name))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validator(name: str) -> Draft202012Validator:
     """A Draft 2020-12 validator for one of our own schemas, built once.
 

@@ -7,13 +7,14 @@ seat, never the state, and applies what the agent chose.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine import State, player_name, run
 from ..errors import RuleError, RulelangError
 from ..fixtures import halted_before_step
-from ..turns import resume_before_step
 from ..limits import DecisionLimit
+from ..turns import resume_before_step
 from .seat import Seat
 
 if TYPE_CHECKING:

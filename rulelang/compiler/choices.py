@@ -7,7 +7,8 @@ StmtCompiler takes these methods as a mixin (it provides ``ec``, ``game``, ``sit
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import nodes as n
 from .. import records
@@ -20,7 +21,6 @@ from ..limits import MAX_OPTIONS, spend
 from .hooks import Label, goto
 from .sites import CHOICE, target_word
 from .tuples import tuple_option_text
-
 
 
 class ChoiceStatements:

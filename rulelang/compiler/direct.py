@@ -31,17 +31,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import nodes as n
 from .. import records
 from ..interpreter import IN_PLACE_DEPTH, Frame
+from ..refs import RefKind
 from .codegen import READS_LOCALS, Body, Unit, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
 from .source_stmt import MAX_DEPTH
 from .statements import Builder
-from ..refs import RefKind
 
 if TYPE_CHECKING:
     from ..game import Game

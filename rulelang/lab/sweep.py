@@ -14,13 +14,13 @@ from __future__ import annotations
 import itertools
 import re
 import signal
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Callable
 
 from ..document import Document
-from ..game import Game
 from ..errors import ErrorList, RulelangError, did_you_mean
+from ..game import Game
 from .simulate import Batch, GameRecord, play_game
 from .spec_paths import Address, number_text, resolve, with_values
 from .stats import Rate, summarize
