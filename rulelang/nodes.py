@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import Span
 from .refs import Ref
@@ -21,7 +21,10 @@ from .refs import Ref
 #: A node class: a dataclass compared by identity, with ``Node``'s one repr. Every ``@dataclass`` method is
 #: Python source that is compiled as its module is imported: 385 of them took 61 ms of a cold `rulelang
 #: validate`'s imports, a repr per node class 8 ms of that.
-node = dataclass(eq=False, repr=False)
+if TYPE_CHECKING:                   # the same decorator, under the name type checkers know it by
+    from dataclasses import dataclass as node
+else:
+    node = dataclass(eq=False, repr=False)
 
 
 @node
