@@ -23,8 +23,9 @@ KUHN = ROOT / "examples" / "kuhn_poker"
 
 
 @pytest.mark.parametrize("path, players", [
-    ("examples/kuhn_poker", 2), ("examples/kuhn_poker", 3), ("examples/pig", 2), ("examples/pig", 3),
-    ("games/flapjacks", 2), ("games/flapjacks", 3), ("games/jacks_friends", 2), ("games/jacks_friends", 4),
+    ("examples/kuhn_poker", 2), ("examples/kuhn_poker", 3), ("examples/pig", 2),
+    pytest.param("examples/pig", 3, marks=pytest.mark.slow), pytest.param("games/flapjacks", 2, marks=pytest.mark.slow),
+    pytest.param("games/flapjacks", 3, marks=pytest.mark.slow), ("games/jacks_friends", 2), ("games/jacks_friends", 4),
     ("examples/hooks", 2), ("examples/goofspiel", 2), ("examples/leduc_poker", 2), ("examples/liars_dice", 2),
 ])
 def test_openspiel_random_simulation_test_passes(path, players):
@@ -89,6 +90,7 @@ def test_spec_params_are_game_parameters():
     assert pyspiel.load_game("rulelang_pig(goal=7)").get_parameters()["goal"] == 7
 
 
+@pytest.mark.slow
 def test_seeded_games_repeat_and_clones_share_their_chance():
     """Sampled chance: a game's seed fixes its stream of deals, and a clone shares its state's deal."""
     first = [_random_playout(load_game(KUHN, chance="sampled", seed=4), k) for k in range(10)]

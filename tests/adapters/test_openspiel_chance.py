@@ -40,6 +40,7 @@ def cfr_exploitability(game, checkpoints: list[int]) -> tuple[list[float], objec
     return measured, solver.average_policy()
 
 
+@pytest.mark.slow
 def test_cfr_on_the_kuhn_spec_converges_as_on_openspiels_kuhn_poker():
     from open_spiel.python.algorithms import expected_game_score
     checkpoints = [1, 10, 50]

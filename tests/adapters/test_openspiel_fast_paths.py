@@ -39,6 +39,7 @@ def play(game, rng: random.Random) -> tuple[list[int], list[float], str]:
     return state.history(), state.returns(), state.information_state_string(0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, players", [("examples/kuhn_poker", 3), ("examples/pig", 2), ("examples/goofspiel", 2)])
 def test_games_sharing_setup_positions_play_as_games_that_do_not(path, players, monkeypatch):
     shared = load_game(ROOT / path, players=players)
@@ -146,6 +147,7 @@ def test_the_python_answers_to_node_questions_are_pyspiels_own(path, players, ch
             random_move(state, rng, players)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, players", [("examples/kuhn_poker", 2), ("examples/kuhn_poker", 3), ("examples/pig", 2),
                                            ("examples/goofspiel", 2), ("examples/leduc_poker", 2)])
 def test_games_sharing_the_tree_of_moves_play_as_games_that_do_not(path, players, monkeypatch):

@@ -60,6 +60,7 @@ def play_in_step(game, seed: int) -> tuple[float, ...]:
     return tuple(theirs.returns())
 
 
+@pytest.mark.slow
 def test_same_bids_and_returns_at_every_step(game):
     outcomes = {play_in_step(game, seed) for seed in range(150)}
     assert outcomes == {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
@@ -69,6 +70,7 @@ def test_random_simulation_test_passes(game):
     pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chance", ["explicit", "sampled"])
 def test_win_rates_under_random_play_agree_within_sampling_error(chance):
     """The spec's own shuffle (chance nodes, or seeded draws) against OpenSpiel's chance: P1's mean return (win 1,

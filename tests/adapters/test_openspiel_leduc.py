@@ -58,6 +58,7 @@ def test_random_simulation_test_passes(game):
     pyspiel.random_sim_test(game, num_sims=10, serialize=False, verbose=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chance", ["explicit", "sampled"])
 def test_returns_under_random_play_agree_within_sampling_error(chance):
     """The spec deals by its own shuffle (chance nodes, or seeded draws); its mean return for P1 under random play

@@ -146,6 +146,7 @@ def same_as_first(keys: list) -> list[int]:
     return [keys.index(key) for key in keys]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dice", [1, 2])
 def test_a_player_tells_deals_apart_by_their_own_dice_only_as_openspiel_does(dice):
     """Over random deals and action lines, at every decision, two deals give a player the same information

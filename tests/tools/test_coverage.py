@@ -40,6 +40,7 @@ def _all_mutants():
             yield doc, mutant
 
 
+@pytest.mark.slow
 def test_every_kind_of_mutant_is_made_and_builds_located_somewhere():
     valid: dict[str, object] = {}
     for doc, mutant in _all_mutants():
@@ -109,6 +110,7 @@ def test_a_weak_scenario_set_leaves_real_rules_as_survivors(tmp_path):
     assert strong.counts[CAUGHT] > report.counts[CAUGHT]
 
 
+@pytest.mark.slow
 def test_a_change_nothing_can_observe_is_marked_likely_equivalent(tmp_path):
     report = run_coverage(str(_weak_pig(tmp_path, 1)))
     equivalent = {(m.line, m.change) for m, _ in report.of(EQUIVALENT)}

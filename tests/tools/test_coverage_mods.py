@@ -159,6 +159,7 @@ def test_the_command_exits_1_below_the_minimum_and_reports_json(tmp_path, capsys
     assert "mutants of the mods' own files (a sample)" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_a_mod_with_nothing_to_mutate_reports_zero_mutants_and_nothing_to_measure(tmp_path, capsys):
     folder = tmp_path / "no_fire"
     folder.mkdir()
@@ -173,6 +174,7 @@ def test_a_mod_with_nothing_to_mutate_reports_zero_mutants_and_nothing_to_measur
     assert report["mutants"] == 0 and report["coverage"] == 100 and report["survivors"] == []
 
 
+@pytest.mark.slow
 def test_a_mod_without_scenarios_is_measured_by_the_games(tmp_path):
     bare = _copy_mod(tmp_path, SHARP, keep=0)
     report = run_coverage(FEW, mods=[str(bare)])
@@ -182,6 +184,7 @@ def test_a_mod_without_scenarios_is_measured_by_the_games(tmp_path):
     assert {_real(m.file) for m, _ in report.of(SURVIVED)} == {_real(f"{bare}/mod.yaml")}
 
 
+@pytest.mark.slow
 def test_game_scenarios_the_mod_makes_fail_are_left_out_but_a_mods_own_failing_one_is_refused(tmp_path, capsys):
     axes = "games/flapjacks/scenarios/axes.yaml"
     report = run_coverage(axes, mods=[SHARP])
