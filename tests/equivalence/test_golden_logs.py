@@ -13,8 +13,6 @@ import pytest
 from golden import record
 
 GOLDEN = Path(__file__).parents[1] / "golden"
-
-
 RECORDED = json.loads((GOLDEN / "logs.json").read_text())
 
 
