@@ -345,15 +345,9 @@ TOKENS = """
 
 
 def token_game(tmp_path: Path, steps: str, extra: str = "") -> rulelang.Game:
-    global BASE
-    saved = BASE
-    BASE = BASE.replace("  hand: {owner: player, visibility: owner}\n",
+    base = BASE.replace("  hand: {owner: player, visibility: owner}\n",
                         "  hand: {owner: player, visibility: owner}\n  supply: {owner: table, visibility: hidden}\n")
-    BASE += TOKENS
-    try:
-        return make(tmp_path, extra, steps)
-    finally:
-        BASE = saved
+    return make(tmp_path, extra, steps, base=base + TOKENS)
 
 
 def test_created_tokens_come_from_their_supply_and_go_back_when_discarded(tmp_path):
@@ -422,14 +416,9 @@ score:
 
 
 def test_a_card_with_nowhere_to_be_discarded_is_reported_at_its_zone_line(tmp_path):
-    global BASE
-    saved = BASE
-    BASE = BASE.replace("  - {id: gem, name: Gem, count: 6, zone: deck}\n",
+    base = BASE.replace("  - {id: gem, name: Gem, count: 6, zone: deck}\n",
                         "  - id: gem\n    name: Gem\n    count: 6\n    zone: deck\n    play: {effect: pass}\n")
-    try:
-        game = make(tmp_path, "", "draw 1 from deck to me.hand\nplay from me.hand")
-    finally:
-        BASE = saved
+    game = make(tmp_path, "", "draw 1 from deck to me.hand\nplay from me.hand", base=base)
     with pytest.raises(RuleError) as caught:
         play_turn_one(game, [])
     error = caught.value
@@ -440,18 +429,13 @@ def test_a_card_with_nowhere_to_be_discarded_is_reported_at_its_zone_line(tmp_pa
 
 
 def test_discard_when_applies_in_the_lasts_in_zone_of_a_card_that_is_never_played(tmp_path):
-    global BASE
-    saved = BASE
-    BASE = BASE.replace("  hand: {owner: player, visibility: owner}\n",
+    base = BASE.replace("  hand: {owner: player, visibility: owner}\n",
                         "  hand: {owner: player, visibility: owner}\n  front: {owner: player, visibility: public}\n")
-    BASE += ("  - id: omen\n    name: Omen\n    count: 1\n    zone: deck\n    discard: deck\n"
+    base += ("  - id: omen\n    name: Omen\n    count: 1\n    zone: deck\n    discard: deck\n"
              "    lasts_in: hand\n    discard_when: count(owner.hand) >= 3\n"
              "  - {id: banner, name: Banner, count: 1, zone: deck, discard: deck, play: {to: me.front, effect: pass}}\n")
-    try:
-        game = make(tmp_path, "", "move first(c in deck where c is omen) to me.hand\nme.coin = count(me.hand)\n"
-                                  "move (c in deck where c is gem) to me.hand")
-    finally:
-        BASE = saved
+    game = make(tmp_path, "", "move first(c in deck where c is omen) to me.hand\nme.coin = count(me.hand)\n"
+                              "move (c in deck where c is gem) to me.hand", base=base)
     st = play_turn_one(game, [])
     assert st.counter(0, "coin") == 1
     assert "omen" not in st.zone("hand", 0) and "omen" in st.zone("deck")
@@ -459,9 +443,7 @@ def test_discard_when_applies_in_the_lasts_in_zone_of_a_card_that_is_never_playe
 
 
 def test_leave_triggers_of_an_answered_card_run_before_the_answers_effect(tmp_path):
-    global BASE
-    saved = BASE
-    BASE = BASE.replace("  - {id: gem, name: Gem, count: 6, zone: deck}\n", """\
+    base = BASE.replace("  - {id: gem, name: Gem, count: 6, zone: deck}\n", """\
   - {id: gem, name: Gem, count: 6, zone: deck, discard: deck, play: {effect: pass}}
   - id: block
     name: Block
@@ -470,14 +452,11 @@ def test_leave_triggers_of_an_answered_card_run_before_the_answers_effect(tmp_pa
     discard: deck
     answer: {when: card is gem, effect: "me.coin = player.coin * 10 + 1"}
 """)
-    try:
-        game = make(tmp_path, """
+    game = make(tmp_path, """
 triggers:
   - {name: left, on: leave hand, effect: owner.coin += 1}
 """, "move (c in deck where c is block) to next(me).hand\nmove first(c in deck where c is gem) to me.hand\n"
-     "me.coin = 0\nnext(me).coin = 0\nplay from me.hand")
-    finally:
-        BASE = saved
+     "me.coin = 0\nnext(me).coin = 0\nplay from me.hand", base=base)
     st = play_turn_one(game, [])
     st.apply("answer:block", 1)
     assert st.counter(0, "coin") == 1          # the gem left P1's hand: P1's trigger ran

@@ -34,7 +34,7 @@ BASE = hooks.BASE.replace("zones:\n", "zones:\n  pile: {owner: player, visibilit
 
 def make(tmp_path: Path, body: str, steps: str, cards_more: str = "") -> rulelang.Game:
     """BASE with ``cards_more`` (card lines), then ``body`` (top-level YAML), and a step 'act' running
-    ``steps``, then a decision (the game test_hooks.make writes)."""
+    ``steps``, then a decision (the game helpers.tiny_games.make writes)."""
     return hooks.make(tmp_path, body, steps, base=BASE + cards_more)
 
 
