@@ -1,7 +1,7 @@
 """How fast rulelang refuses hostile input: the figures the tests only bound loosely.
 
 Run: python bench/hostile.py
-The tests (tests/test_loader.py, tests/test_sandbox.py) assert only that each
+The tests (tests/language/test_loader.py, tests/safety/test_sandbox.py) assert only that each
 refusal ends well before a hang (HANG_SECONDS), so a busy machine cannot make
 them fail; this script prints the real CPU time of each, for the notes.
 """
@@ -11,8 +11,8 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

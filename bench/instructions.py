@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import collections
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

@@ -6,7 +6,8 @@ by 10-30% with their load, more than most changes to the engine. An instruction 
 same code, seeds and choices execute nearly the same instructions in every run (PYTHONHASHSEED is fixed).
 Not exactly the same: objects hashed by identity sit at other addresses in each run, so their dicts and sets
 collide differently; in December 2026 two runs of the same Kuhn poker loop counted 214 and 218 thousand
-instructions a game. A change of a few percent shows; one of 1% needs several runs of each side. It is not time: memory stalls are not in it, and rulelang's runs touch more memory per
+instructions a game. A change of a few percent shows; one of 1% needs several runs of each side. It is
+not time: memory stalls are not in it, and rulelang's runs touch more memory per
 instruction than the simulators' (in December 2026 cachegrind counted 5x their first-level data misses per
 Flapjacks game), so its time ratio is above its instruction ratio. Use ``bench.py`` for the figures the
 goals are stated in, and this for telling whether a change helps.

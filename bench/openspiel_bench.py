@@ -44,8 +44,8 @@ from open_spiel.python.games import kuhn_poker as _python_kuhn  # noqa: E402,F40
 
 import rulelang  # noqa: E402
 from rulelang.adapters import chance_nodes  # noqa: E402
-from rulelang.agents import RandomAgent, play_out  # noqa: E402
 from rulelang.adapters.openspiel import load_game  # noqa: E402
+from rulelang.agents import RandomAgent, play_out  # noqa: E402
 
 #: Each example and the OpenSpiel games it is measured against.
 PAIRS = {"kuhn_poker": ["python_kuhn_poker", "kuhn_poker"], "goofspiel": ["goofspiel"],

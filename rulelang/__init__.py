@@ -10,11 +10,11 @@ decisions, events) -> ``agents``, ``sim``, ``narrate``, ``scenario``, ``cli``.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from .engine import Decision, Game, Option, State
-from .errors import RulelangError, RuleError, Span, SpecError
+from .errors import RuleError, RulelangError, Span, SpecError
 from .params import ParamError
 
 __all__ = ["load_game", "Game", "State", "Decision", "Option", "RulelangError", "SpecError", "RuleError",
@@ -22,8 +22,8 @@ __all__ = ["load_game", "Game", "State", "Decision", "Option", "RulelangError", 
 __version__ = "0.1.0"
 
 
-def load_game(path: str | Path, mods: "Sequence[str | Path]" = (),
-              params: "Mapping[str, object] | None" = None) -> Game:
+def load_game(path: str | Path, mods: Sequence[str | Path] = (),
+              params: Mapping[str, object] | None = None) -> Game:
     """Load, check and compile the game in a folder (or a game.yaml), with mod files laid over it in order.
 
     ``params`` sets the game's declared params for this instance (the rest keep their defaults); a value

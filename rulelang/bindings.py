@@ -3,15 +3,15 @@
 A card's play effect sees `me`, `target` and `this`; an end condition sees
 `me` only when turns go by seat; a score sees `p`. The checker builds each
 rule text's scope from ``BINDINGS``, and the runtime builds the matching
-locals when it starts that text (``tests/test_bindings.py`` plays the games
+locals when it starts that text (``tests/language/test_bindings.py`` plays the games
 and holds every place that builds locals to this table). The reserved words
 of the language are here too, in one place.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping
 
 from .types import ANY_DIE, CARD, INT, PLAYER, UNKNOWN, Type, list_of, roll_of
 

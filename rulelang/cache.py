@@ -26,9 +26,9 @@ import hashlib
 import os
 import secrets
 import stat
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from .files import OPEN_FLAGS, FileRefused, read_at_most
 

@@ -13,7 +13,8 @@ options they make, where a card is discarded) is worked out once per game (``Car
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from . import records
 from .errors import RuleError
@@ -22,7 +23,7 @@ from .limits import over_budget, spend
 from .views import NAMES, forget_revealed
 
 if TYPE_CHECKING:
-    from .game import CardType, Fn, Game, ZoneDecl
+    from .game import CardType, Fn, Game
     from .state import State
 
 
@@ -420,7 +421,7 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     if not may:
         return []
     seats = tables.seats_from[st.n][player][1:]
-    return in_game(st, seats) if True in st.out else list(seats)
+    return list(in_game(st, seats) if True in st.out else seats)
 
 
 def in_game(st: State, seats: tuple[int, ...]) -> tuple[int, ...]:

@@ -16,8 +16,9 @@ times; that is cheap for the dice and deals of a turn, and costs m^2 draws for a
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .errors import RulelangError
 
@@ -36,7 +37,7 @@ class ChanceNeeded(Exception):
         self.outcomes = outcomes
 
 
-def scripted_draw(state: "State", n: int) -> int:
+def scripted_draw(state: State, n: int) -> int:
     """``randbelow(n)`` for a state with a chance script: its next outcome, or a chance point."""
     script = state.chance
     if type(script) is not list:    # not a script: a recorder of the seed's own draws (rulelang/starts.py)
@@ -65,29 +66,29 @@ class ChancePoint:
 class Position:
     """A game with chance explicit: settled (``state`` waits for a decision or is over) or at a chance point."""
 
-    state: "State | None"
+    state: State | None
     chance: ChancePoint | None
-    replay: Callable[[list[int]], "State"] = field(repr=False)
+    replay: Callable[[list[int]], State] = field(repr=False)
     outcomes: list[int] = field(default_factory=list)
 
     @property
     def is_chance(self) -> bool:
         return self.chance is not None
 
-    def choose(self, index: int, player: int | None = None) -> "Position":
+    def choose(self, index: int, player: int | None = None) -> Position:
         """Take option ``index`` of ``player`` (default: the first still to choose) from a settled position."""
         if self.state is None:
             raise RulelangError("a chance point is open: give its outcome first (Position.draw)")
         base = self.state
 
-        def replay(outcomes: list[int]) -> "State":
+        def replay(outcomes: list[int]) -> State:
             trial = base.copy()
             trial.chance = outcomes
             trial.apply_index(index, player)
             return trial
         return settle(replay, [])
 
-    def draw(self, outcome: int) -> "Position":
+    def draw(self, outcome: int) -> Position:
         """Give the open chance point its outcome, and go on to the next chance point or decision."""
         if self.chance is None:
             raise RulelangError("no chance point is open here")
@@ -96,12 +97,12 @@ class Position:
         return settle(self.replay, self.outcomes + [outcome])
 
 
-def begin(game: "Game", players: int, seed: int = 0, **options: Any) -> Position:
+def begin(game: Game, players: int, seed: int = 0, **options: Any) -> Position:
     """A new game whose every random draw, from its set-up on, is a chance point."""
     return settle(lambda outcomes: game.new_state(players, seed, chance=outcomes, **options), [])
 
 
-def settle(replay: Callable[[list[int]], "State"], outcomes: list[int]) -> Position:
+def settle(replay: Callable[[list[int]], State], outcomes: list[int]) -> Position:
     """Replay a transition with these outcomes: settled, or stopped at the next chance point."""
     try:
         state = replay(list(outcomes))

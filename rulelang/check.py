@@ -15,14 +15,36 @@ from __future__ import annotations
 from typing import Any
 
 from . import nodes as n
-from .visitors import Visitor
 from .check_exprs import ExpressionChecks
 from .check_hooks import HookChecks
 from .check_stmts import StatementChecks
-from .check_types import (ANY, AGGREGATES, BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE,
-                          NULLABLE, PLAYER, TEXT, UNKNOWN, VAR_TYPES, ZONE, Scope, Symbols, Type, describe, item_of,
-                          list_of)
+from .check_types import (
+    AGGREGATES,
+    ANY,
+    BOOL,
+    BUILTINS,
+    CARD,
+    CLASS,
+    COUNTER,
+    GAME,
+    INT,
+    LOCATION,
+    NONE,
+    NULLABLE,
+    PLAYER,
+    TEXT,
+    UNKNOWN,
+    VAR_TYPES,
+    ZONE,
+    Scope,
+    Symbols,
+    Type,
+    describe,
+    item_of,
+    list_of,
+)
 from .errors import RulelangError, Span, SpecError
+from .visitors import Visitor
 
 __all__ = ["AGGREGATES", "BOOL", "BUILTINS", "CARD", "CLASS", "COUNTER", "GAME", "INT", "LOCATION", "NONE",
            "NULLABLE", "PLAYER", "TEXT", "UNKNOWN", "VAR_TYPES", "ZONE", "Checker", "Scope", "Symbols", "Type",

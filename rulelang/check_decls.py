@@ -12,7 +12,8 @@ rule texts are known to be sound (and the second reads their checked trees).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from . import nodes as n
 from .bindings import RESERVED_WORDS
@@ -24,8 +25,8 @@ from .inputs import canonical
 from .limits import shown
 from .model import ON_FORMS, Card, Event, Owner, Spec
 from .params import declaration_problems, resolve
-from .spec_bounds import MAX_CARDS, card_total, numbers_out_of_range
 from .refs import RefKind
+from .spec_bounds import MAX_CARDS, card_total, numbers_out_of_range
 
 
 class _Report:

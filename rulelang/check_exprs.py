@@ -8,13 +8,39 @@ It relies on the Checker's ``expr``, ``expect``, ``error`` and the statement che
 """
 from __future__ import annotations
 
-from typing import Any, Collection, Mapping, NamedTuple
+from collections.abc import Collection, Mapping
+from typing import Any, NamedTuple
 
 from . import nodes as n
 from .bindings import BOUND_WORDS, GLOBAL_WORDS
-from .check_types import BOOL, BUILTINS, CARD, CLASS, COUNTER, GAME, INT, LOCATION, MAX_LOOPS, MAX_TUPLE, NONE, \
-    NULLABLE, PLAYER, TEXT, TUPLE_ITEMS, UNKNOWN, ZONE, Scope, Type, describe, die_of, item_of, list_of, table_of, \
-    tuple_items, tuple_of
+from .check_types import (
+    BOOL,
+    BUILTINS,
+    CARD,
+    CLASS,
+    COUNTER,
+    GAME,
+    INT,
+    LOCATION,
+    MAX_LOOPS,
+    MAX_TUPLE,
+    NONE,
+    NULLABLE,
+    PLAYER,
+    TEXT,
+    TUPLE_ITEMS,
+    UNKNOWN,
+    ZONE,
+    Scope,
+    Type,
+    describe,
+    die_of,
+    item_of,
+    list_of,
+    table_of,
+    tuple_items,
+    tuple_of,
+)
 from .errors import Span, did_you_mean
 from .refs import Ref, RefKind
 

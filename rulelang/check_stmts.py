@@ -11,8 +11,26 @@ from __future__ import annotations
 from . import nodes as n
 from .bindings import BOUND_WORDS
 from .check_hooks import is_proc_call
-from .check_types import BOOL, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, PLAYER, UNKNOWN, ZONE, Scope, Type, \
-    describe, item_of, list_of, roll_of, tuple_items
+from .check_types import (
+    BOOL,
+    CARD,
+    CLASS,
+    COUNTER,
+    GAME,
+    INT,
+    LOCATION,
+    NONE,
+    PLAYER,
+    UNKNOWN,
+    ZONE,
+    Scope,
+    Type,
+    describe,
+    item_of,
+    list_of,
+    roll_of,
+    tuple_items,
+)
 from .decisions import branch_id
 from .errors import did_you_mean
 from .refs import Ref, RefKind

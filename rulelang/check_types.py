@@ -8,14 +8,35 @@ the compiler and the model builder all speak these, so they live apart from the 
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .bindings import GLOBAL_WORDS
 from .limits import INT64
 from .refs import Ref, RefKind
-from .types import (ANY, ANY_DIE, BOOL, CARD, CLASS, COUNTER, GAME, INT, LOCATION, NONE, PLAYER, TEXT, UNKNOWN,
-                    ZONE, Base, Type, list_of, roll_of, table_of, tuple_of)
+from .types import (
+    ANY,
+    ANY_DIE,
+    BOOL,
+    CARD,
+    CLASS,
+    COUNTER,
+    GAME,
+    INT,
+    LOCATION,
+    NONE,
+    PLAYER,
+    TEXT,
+    UNKNOWN,
+    ZONE,
+    Base,
+    Type,
+    list_of,
+    roll_of,
+    table_of,
+    tuple_of,
+)
 
 if TYPE_CHECKING:
     from .model import Card, Role, Zone
@@ -152,5 +173,5 @@ class Scope:
     names: dict[str, Type]
     where: str = "rule"
 
-    def child(self) -> "Scope":
+    def child(self) -> Scope:
         return Scope(dict(self.names), self.where)

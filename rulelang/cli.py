@@ -11,17 +11,27 @@ commands in ``cli_commands.py`` and the reporting of failures in ``cli_errors.py
 from __future__ import annotations
 
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from .cli_args import build_parser
-from .cli_commands import (cmd_compile, cmd_lsp, cmd_mods, cmd_new, cmd_play, cmd_replay, cmd_simulate,
-                           cmd_sweep, cmd_test, cmd_validate)
+from .cli_commands import (
+    cmd_compile,
+    cmd_lsp,
+    cmd_mods,
+    cmd_new,
+    cmd_play,
+    cmd_replay,
+    cmd_simulate,
+    cmd_sweep,
+    cmd_test,
+    cmd_validate,
+)
 from .cli_errors import Usage, check_mods, internal_error, say, silence_stdout
 from .cli_run import cmd_run
-from .rulebook.command import cmd_explain, cmd_rules
 from .errors import RulelangError
 from .params import ParamError, parse_assignments
 from .printable import printable
+from .rulebook.command import cmd_explain, cmd_rules
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()           # here, not at exit, so a closed pipe is still reported quietly
         return code
     except (Usage, ParamError) as usage:
-        say(lambda: printable(f"rulelang: error: {usage}"))
+        say(lambda usage=usage: printable(f"rulelang: error: {usage}"))
         return 2
     except RulelangError as error:
         say(error.format)
@@ -44,13 +54,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
     except OSError as error:         # the machine failed us (stdout on a full disk, ...): not a bug
         silence_stdout()
-        say(lambda: printable(f"rulelang: error: {error.strerror or error}"
-                              + (f": {error.filename}" if error.filename else "")))
+        say(lambda error=error: printable(f"rulelang: error: {error.strerror or error}"
+                                          + (f": {error.filename}" if error.filename else "")))
         return 1
     except BaseException as error:   # MemoryError, RecursionError, a bug of rulelang: still one line
         if isinstance(error, SystemExit):
             raise
-        say(lambda: internal_error(error))
+        say(lambda error=error: internal_error(error))
         return 3
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from .cli_errors import Usage, internal_error, missing_path, say
 from .errors import RulelangError
@@ -41,19 +41,19 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
         game = load_game(path, mods, params)
         smoke = None
         if games > 0:
-            from .sim import smoke_test     # only then: `--games 0` is the quick check of an editor's save
+            from .sim import smoke_test  # only then: `--games 0` is the quick check of an editor's save
             smoke = smoke_test(game, games, seed, seconds)
         problems = smoke.problems if smoke is not None else []
     except RulelangError as error:
         say(error.format)
         return 1
     except ParamError as refused:
-        say(lambda: printable(f"rulelang: error: {path}: {refused}"))
+        say(lambda refused=refused: printable(f"rulelang: error: {path}: {refused}"))
         return 2
     except (KeyboardInterrupt, BrokenPipeError):
         raise
-    except Exception as error:      # a bug of rulelang: report it for this path, go on with the others
-        say(lambda: printable(f"{path}: {internal_error(error)}"))
+    except Exception as error:  # noqa: BLE001 - a bug of rulelang: report it for this path, go on with the others
+        say(lambda error=error: printable(f"{path}: {internal_error(error)}"))
         return 3
     if problems:
         for problem in problems:
@@ -93,7 +93,7 @@ def cmd_test(args: argparse.Namespace) -> int:
     for path in args.paths:
         missing = missing_path(path)
         if missing:
-            say(lambda: printable(f"rulelang: error: {missing}"))
+            say(lambda missing=missing: printable(f"rulelang: error: {missing}"))
             code = 2
         else:
             present.append(path)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .printable import printable
 
@@ -39,7 +39,10 @@ def internal_error(error: BaseException) -> str:
 
 
 def say(message: Callable[[], str]) -> None:
-    """Print a message on stderr; if even that fails (no memory, stderr closed), stay silent."""
+    """Print a message on stderr; if even that fails (no memory, stderr closed), stay silent.
+
+    A caller's lambda takes the names it reads as defaults (``lambda error=error: ...``): an ``except ... as``
+    name is gone once its handler ends, and the default shows (to readers and linters) which one it means."""
     try:
         print(message(), file=sys.stderr)
     except BaseException:           # noqa: BLE001 - the last resort must not raise

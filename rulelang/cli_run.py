@@ -96,7 +96,7 @@ def play(game, players: int, seed: int) -> Played:
         played.state = getattr(error, "state", None) or played.state
     except KeyboardInterrupt:
         played.interrupted = True
-    except Exception as error:      # MemoryError, RecursionError, a bug: the log is still kept
+    except Exception as error:  # noqa: BLE001 - MemoryError, RecursionError, a bug: the log is still kept
         played.crash = error
         played.state = getattr(error, "state", None) or played.state
     return played

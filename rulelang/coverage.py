@@ -30,9 +30,10 @@ import multiprocessing
 import os
 import random
 import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from .agents import RandomAgent
 from .compiler import compile_game
@@ -447,7 +448,7 @@ def coverage_command(paths: list[str], workers: int, as_json: bool, min_coverage
             what = f"mutants of {', '.join(mods)}" if mods else f"mutants of {path}"
             task = bar.add_task(printable(what), total=None)
             reports.append(run_coverage(path, workers, seed, sample,
-                                        lambda done, total: bar.update(task, completed=done, total=total), mods))
+                                        lambda done, total, bar=bar, task=task: bar.update(task, completed=done, total=total), mods))
     if as_json:
         print(json.dumps([r.to_json() for r in reports], sort_keys=True), file=out)
     else:

@@ -13,9 +13,10 @@ import hashlib
 import json
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from rulelang.errors import Span
 
@@ -73,7 +74,7 @@ class Document:
     _scalars: dict[tuple, ScalarText] = field(default_factory=dict, repr=False)
     #: Every file whose values are here (included files and mods too), by name.
     _sources: dict[str, SourceFile] = field(default_factory=dict, repr=False)
-    _text_maps: dict[tuple, "_TextMap"] = field(default_factory=dict, repr=False)
+    _text_maps: dict[tuple, _TextMap] = field(default_factory=dict, repr=False)
     #: Calls renamed inside one declaration, by its path: a chained mod wrapper's ``original_NAME`` is
     #: the wrapper below it (``rulelang.mods_reshape``), which the compiler applies after parsing.
     _call_renames: dict[tuple, dict[str, str]] = field(default_factory=dict, repr=False)
@@ -110,7 +111,7 @@ class Document:
         text = json.dumps(self.data, ensure_ascii=False, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
-    def copy(self) -> "Document":
+    def copy(self) -> Document:
         """A copy whose data may be changed (positions are shared until moved), for tools that vary a spec."""
         return Document(copy.deepcopy(self.data), self.path, dict(self._spans), dict(self._key_spans),
                         dict(self._scalars), self._sources, {}, dict(self._call_renames), self.origin)
@@ -155,7 +156,7 @@ class Document:
                 del table[key]
         self._text_maps.clear()
 
-    def graft(self, path: tuple, other: "Document", source: tuple) -> None:
+    def graft(self, path: tuple, other: Document, source: tuple) -> None:
         """Take the positions of ``other`` at or under ``source`` as those at or under ``path``.
 
         A value copied from a mod file into the game keeps pointing at the mod

@@ -10,8 +10,22 @@ from here keeps working; new code imports from those modules.
 """
 from __future__ import annotations
 
-from .cards import (answer_card, answerers, discard_card, discard_options, discard_zone, draw_cards, end_roll_durations,
-                    kinds_in, legal_plays, move_card, reaction_options, refill, shuffle_zone, zone_of_hand)
+from .cards import (
+                    answer_card,
+                    answerers,
+                    discard_card,
+                    discard_options,
+                    discard_zone,
+                    draw_cards,
+                    end_roll_durations,
+                    kinds_in,
+                    legal_plays,
+                    move_card,
+                    reaction_options,
+                    refill,
+                    shuffle_zone,
+                    zone_of_hand,
+)
 from .game import CardType, EndCondition, Fn, Game, Layout, Op, Phase, Proc, ZoneDecl, assign_roles
 from .interpreter import FAILURES, Frame, failure, located, run
 from .protocol import Decision, DecisionProtocol, Option

@@ -9,8 +9,8 @@ see ``document.SourceFile``), so an error prints itself with nothing looked up.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 from .printable import marked, printable
 

@@ -16,8 +16,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from .errors import RulelangError, Span
-from .schema import SCHEMA_DIR
 from .inputs import InputError, decode_text, read_regular_file, schema_validator, schema_words, strict_json
+from .schema import SCHEMA_DIR
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
@@ -50,7 +50,7 @@ def event_problem(event: Any) -> str | None:
     return f"{where.lstrip('.') + ': ' if where else ''}{schema_words(first)}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validators_by_type() -> dict[str, Draft202012Validator]:
     """One validator per event type, holding only the rules of that type.
 

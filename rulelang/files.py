@@ -14,8 +14,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from .errors import Span, SpecError
 

@@ -105,7 +105,7 @@ def arrange(st: State, contents: dict[str, list[str]], others: str | None = None
         st.zones[zid].extend(cards)
         for card in cards:
             st.loc[card] = zid
-    if leftover:
+    if leftover and spare is not None:            # a leftover card was only set aside when there is a spare
         st.zones[spare][0:0] = leftover
         for card in leftover:
             st.loc[card] = spare

@@ -9,13 +9,14 @@ primitives and the tools read; ``Game.new_state`` starts a game (rulelang/turns.
 from __future__ import annotations
 
 import marshal
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
+from .check_types import CARD, COUNTER, LOCATION, PLAYER, Type, tuple_items
 from .decisions import DecisionSite
 from .errors import Span
 from .limits import CALL_DEPTH, EVENT_LIMIT, GAME_BUDGET, INT64, STEP_BUDGET
-from .check_types import CARD, COUNTER, LOCATION, PLAYER, Type, tuple_items
 from .model import FirstSeat, TurnOrder
 from .turns import start_game
 from .views import player_name

@@ -121,7 +121,7 @@ def _walk(states: dict[int, dict], names: dict[int, str], starts: list[int]) -> 
     while todo:
         current = todo.popleft()
         order.append(current)
-        for t, (kind, arg) in sorted(states[current].items(), key=lambda item: names[item[0]]):
+        for _symbol, (kind, arg) in sorted(states[current].items(), key=lambda item: names[item[0]]):
             if kind == _SHIFT and arg not in seen:
                 seen.add(arg)
                 todo.append(arg)

@@ -101,7 +101,7 @@ def schema_words(error: Any) -> str:
     return f"{shown} does not fit ({error.validator}: {rule if len(rule) <= 60 else rule[:57] + '...'})"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def schema_validator(name: str) -> Draft202012Validator:
     """The validator of the repository's ``schemas/<name>.schema.json``, read once.
 

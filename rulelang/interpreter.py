@@ -10,9 +10,10 @@ has chosen. This module also turns whatever goes wrong inside a rule into a
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from .errors import RulelangError, RuleError, Span
+from .errors import RuleError, RulelangError, Span
 from .limits import DecisionLimit, next_budget, over_budget, too_deep
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ import json
 import os
 import stat
 import tempfile
-from typing import Iterable
+from collections.abc import Iterable
 
 #: The system call that writes; tests replace it to fake a full disk.
 _os_write = os.write

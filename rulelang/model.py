@@ -10,9 +10,10 @@ declaration checks are in ``check_decls``.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import Span
 from .types import Type

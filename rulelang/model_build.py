@@ -13,9 +13,32 @@ from .check import BOOL, COUNTER, INT, LOCATION, Symbols, phase_specs
 from .check_types import UNKNOWN, Type, declared_type, tuple_items
 from .document import Document
 from .limits import CALL_DEPTH, EVENT_LIMIT, GAME_BUDGET, INT64, STEP_BUDGET
-from .model import (Card, CardAnswer, CardPlay, Die, EndCondition, FirstSeat, Function, Limits, Owner, Param, Phase,
-                    Place, Players, Procedure, Role, RuleText, Spec, Step, Table, Trigger, TurnOrder, Var, Zone,
-                    read_on)
+from .model import (
+    Card,
+    CardAnswer,
+    CardPlay,
+    Die,
+    EndCondition,
+    FirstSeat,
+    Function,
+    Limits,
+    Owner,
+    Param,
+    Phase,
+    Place,
+    Players,
+    Procedure,
+    Role,
+    RuleText,
+    Spec,
+    Step,
+    Table,
+    Trigger,
+    TurnOrder,
+    Var,
+    Zone,
+    read_on,
+)
 
 #: Keys of a location or counter that are words for people, not properties rules can read.
 WORDS_KEYS = ("label", "rule", "text")

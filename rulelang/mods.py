@@ -25,8 +25,7 @@ from pathlib import Path
 from .document import Document
 from .errors import ErrorList, RulelangError, SpecError, raise_all
 from .mods_apply import Applier
-from .mods_model import (KIND_WORDS, LIST_KINDS, MAPPING_KINDS, MOD_FILE, ORIGINAL_PREFIX, Change, Layering,
-                         Mod)
+from .mods_model import KIND_WORDS, LIST_KINDS, MAPPING_KINDS, MOD_FILE, ORIGINAL_PREFIX, Change, Layering, Mod
 from .yamlfile import Budget
 
 __all__ = ["KIND_WORDS", "LIST_KINDS", "MAPPING_KINDS", "MOD_FILE", "ORIGINAL_PREFIX", "Change", "Layering", "Mod",
@@ -100,7 +99,7 @@ def load_order(mods: list[Mod], errors: list[RulelangError]) -> list[Mod]:
     ``needs:`` is for); a cycle is an error at the entry that closes it, and the mods stay as given.
     """
     by_name = {mod.name: mod for mod in mods}
-    must_follow: dict[int, list[tuple[Mod, tuple]]] = {id(mod): [] for mod in mods}
+    must_follow: dict[int, list[tuple[Mod, tuple[str, int, Mod]]]] = {id(mod): [] for mod in mods}
     for mod in mods:
         for key in ("after", "before"):
             for i, other in enumerate(mod.doc.data.get(key) or []):

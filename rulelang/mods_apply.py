@@ -9,7 +9,8 @@ has; they are in ``mods_reshape.py``, a mixin of ``Applier``.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .errors import Span, SpecError, did_you_mean
 from .mods_model import KIND_WORDS, LIST_KINDS, MAPPING_KINDS, Change, Layering, Mod
@@ -46,8 +47,8 @@ class Applier(Reshaping):
             if earlier.mod.name in (self.data.get("overrides") or []):
                 continue
             shown = ".".join(str(t) for t in thing)
-            first = (f"rename what this mod adds (all mods share the game's names: a prefix of the mod's "
-                     f"name keeps them apart)" if what.startswith("adds") and earlier.what.startswith("adds")
+            first = ("rename what this mod adds (all mods share the game's names: a prefix of the mod's "
+                     "name keeps them apart)" if what.startswith("adds") and earlier.what.startswith("adds")
                      else f"change '{shown}' in one mod only")
             self.result.errors.append(SpecError(
                 f"conflict: mod '{self.mod.name}' {what}, but mod '{earlier.mod.name}' {earlier.what}", span,

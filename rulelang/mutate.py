@@ -11,16 +11,17 @@ validates).
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from . import nodes as n
 from .compiler import GameCompiler
 from .engine import Game
 from .errors import Span
 from .loader import Document
-from .schema import validate_document
 from .mutate_data import apply_data_mutation, changed_paths, data_mutations, group_of
+from .schema import validate_document
 
 __all__ = ["Mutant", "mutants", "build"]
 
@@ -103,7 +104,7 @@ class Names:
     props: list[str]
 
     @classmethod
-    def of(cls, data: dict) -> "Names":
+    def of(cls, data: dict) -> Names:
         zones = data.get("zones") or {}
         cards = [c.get("id") for c in data.get("cards") or [] if isinstance(c, dict)]
         tags = list(data.get("tags") or dict.fromkeys(t for c in data.get("cards") or [] for t in c.get("tags") or []))
@@ -278,7 +279,7 @@ def _text_file(doc: Document, path: tuple) -> str | None:
     now all point at the mod's `set` line, so its mutants could not be told
     apart from the game's; such a text is left to the game's own coverage.
     """
-    text = doc._scalars.get(path)           # noqa: SLF001 - where the loader keeps a text's own position
+    text = doc._scalars.get(path)           # where the loader keeps a text's own position
     if text is not None:
         return text.file
     return None if isinstance(_value_at(doc.data, path), str) else doc.span(path).file

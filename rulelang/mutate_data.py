@@ -6,7 +6,8 @@ the recorded positions (two swapped steps keep pointing at their own lines).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from .check import phase_specs
 from .loader import Document

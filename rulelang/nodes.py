@@ -11,8 +11,9 @@ over the syntax fields only, through a field list computed once per class;
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import Span
 from .refs import Ref
@@ -20,7 +21,10 @@ from .refs import Ref
 #: A node class: a dataclass compared by identity, with ``Node``'s one repr. Every ``@dataclass`` method is
 #: Python source that is compiled as its module is imported: 385 of them took 61 ms of a cold `rulelang
 #: validate`'s imports, a repr per node class 8 ms of that.
-node = dataclass(eq=False, repr=False)
+if TYPE_CHECKING:                   # the same decorator, under the name type checkers know it by
+    from dataclasses import dataclass as node
+else:
+    node = dataclass(eq=False, repr=False)
 
 
 @node
@@ -43,7 +47,7 @@ class Node:
         for name in self.SYNTAX_FIELDS:
             yield name, getattr(self, name)
 
-    def children(self) -> Iterator["Node"]:
+    def children(self) -> Iterator[Node]:
         """The nodes directly under this one, in the order the text wrote them (lists and pairs looked into)."""
         for name in self.SYNTAX_FIELDS:
             yield from nodes_in(getattr(self, name))

@@ -8,7 +8,8 @@ so each is checked: a known name, the declared type, within the bounds.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .errors import did_you_mean
 from .inputs import whole_number

@@ -10,16 +10,16 @@ and ``syntax_errors`` turns a text Lark cannot read into a message.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, VisitError
 from lark.indenter import Indenter
 
-from . import nodes as n
 from . import grammar_tables
+from . import nodes as n
 from .errors import Locate, Span, SpecError
 from .syntax_errors import BadDedent, Literals, dedent_error, syntax_error
 from .to_nodes import ToNodes

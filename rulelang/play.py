@@ -70,7 +70,6 @@ def seat_players(seats: list[str], agents: tuple[str, ...]) -> list[str]:
 
 def play_command(args: argparse.Namespace) -> int:
     from .lab.command import UsageError, game_and_agents
-
     from .policy import check_policies
 
     game, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)
@@ -106,7 +105,8 @@ class Table:
         self.shown.flush()
 
     def play(self) -> None:
-        from .agents import Table as Seats, make_agent
+        from .agents import Table as Seats
+        from .agents import make_agent
         from .rng import batch_seed
 
         self.state = state = self.game.new_state(len(self.who), self.seed)
@@ -157,9 +157,9 @@ class Table:
             self.shown.write(f"Your choice (1-{len(options)}, q to quit): ")
             self.shown.flush()
             answer = self.read_line().strip()
-            number = whole_number(answer, signed=False)
-            if number is not None and 1 <= number <= len(options):
-                option_id, label = options[number - 1]
+            picked = whole_number(answer, signed=False)
+            if picked is not None and 1 <= picked <= len(options):
+                option_id, label = options[picked - 1]
                 self.say(printable(f"  you chose: {label}"))
                 state.apply(option_id, player)
                 return

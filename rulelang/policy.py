@@ -49,7 +49,7 @@ class Policy:
     role: str | None = None
     game_name: str | None = None
     decisions: dict[str, list[Any]] = field(default_factory=dict)
-    _compiled: "weakref.WeakKeyDictionary[Game, dict[str, tuple[Pick, ...]]]" = field(
+    _compiled: weakref.WeakKeyDictionary[Game, dict[str, tuple[Pick, ...]]] = field(
         default_factory=weakref.WeakKeyDictionary, repr=False)
 
     def picks(self, game: Game) -> dict[str, tuple[Pick, ...]]:

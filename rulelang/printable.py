@@ -15,7 +15,7 @@ markup, so a ``[/]`` in a name is just text.
 from __future__ import annotations
 
 import unicodedata
-from typing import Iterable
+from collections.abc import Iterable
 
 #: Unicode categories never written raw: controls (C0, DEL, C1: ESC, CR, BEL...), format characters
 #: (bidi overrides and isolates, zero-width characters), lone surrogates (not even encodable) and the

@@ -11,13 +11,14 @@ methods of ``State`` (``DecisionProtocol`` is one of its bases).
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
-from .errors import RulelangError, RuleError
 from . import records
-from .interpreter import answered_in_place, run
 from .decisions import PUBLIC_KINDS
+from .errors import RuleError, RulelangError
+from .interpreter import answered_in_place, run
 from .views import hidden_option, player_name
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class Decision:
     def simultaneous(self) -> bool:
         return self.kind == "secret"
 
-    def without(self, player: int) -> "Decision | None":
+    def without(self, player: int) -> Decision | None:
         """The same decision once ``player`` has chosen: the others' options are kept, not built again.
 
         So a secret choice of k players builds its options once, not once per player still to choose.

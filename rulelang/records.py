@@ -15,7 +15,8 @@ Rare events (a game's start and end, a phase, a shuffle) are still appended as d
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from .decisions import PUBLIC_KINDS
 from .views import NAMES, holder_label

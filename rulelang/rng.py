@@ -61,7 +61,7 @@ def outputs(state: int, count: int) -> list[int]:
     One draw at a time, SplitMix64 costs a dozen Python operations on big ints. Here the ``count`` states
     ahead are packed into one int, 128 bits each (a lane's product of two 64-bit numbers never reaches the
     next lane), so each operation is done once for all of them, in C, and the lanes are read back as
-    64-bit words. The numbers are the ones a draw at a time gives (tests/test_seeds.py holds them to it).
+    64-bit words. The numbers are the ones a draw at a time gives (tests/engine/test_seeds.py holds them to it).
     """
     ones, lanes_mask, ramp, size = _lanes(count)
     x = (state * ones + ramp) & lanes_mask

@@ -12,7 +12,8 @@ without a change here.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from rulelang.errors import SpecError, did_you_mean
 from rulelang.loader import Document

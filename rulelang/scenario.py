@@ -13,13 +13,25 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .engine import Game, State, player_name
-from .fixtures import arrange, go_to_step, halt_before, put_on_top, resume, script_dice
 from .check_types import COUNTER, LOCATION, PLAYER, Type, tuple_items
-from .errors import RulelangError, RuleError, ScenarioError
+from .engine import Game, State, player_name
+from .errors import RuleError, RulelangError, ScenarioError
+from .fixtures import arrange, go_to_step, halt_before, put_on_top, resume, script_dice
 from .scenario_check import Where, check_scenario, unknown_counter
-from .scenario_load import (GAME_FILE, GAME_KEYS, Scenario, added_by_mods, game_folder, game_for,
-                            game_roots, load_scenarios, own_mod, scenario_files, scenario_files_of, starting_cards)
+from .scenario_load import (
+    GAME_FILE,
+    GAME_KEYS,
+    Scenario,
+    added_by_mods,
+    game_folder,
+    game_for,
+    game_roots,
+    load_scenarios,
+    own_mod,
+    scenario_files,
+    scenario_files_of,
+    starting_cards,
+)
 
 __all__ = ["GAME_FILE", "GAME_KEYS", "Result", "Scenario", "added_by_mods", "check_expectations", "game_folder",
            "game_for", "game_roots", "load_scenarios", "own_mod", "run_scenario", "scenario_files", "scenario_files_of",

@@ -9,11 +9,12 @@ trip over much later in an unrelated rule.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
+from .check_types import BOOL, COUNTER, INT, LOCATION, PLAYER, Type, tuple_items
 from .engine import Game, Layout, player_name
 from .errors import ScenarioError, Span, did_you_mean
-from .check_types import BOOL, COUNTER, INT, LOCATION, PLAYER, Type, tuple_items
 from .limits import INT64
 
 #: The largest value a scenario may give a counter (a signed 64-bit integer); counters never go below 0.

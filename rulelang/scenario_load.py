@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import files, load_game
 from .engine import Game
-from .errors import ScenarioError, SpecError
+from .errors import ScenarioError, Span, SpecError
 from .loader import Document, load_document
 from .params import ParamError
 from .schema import validate_document
@@ -154,7 +155,7 @@ def game_for(scenario: Scenario) -> Game:
     return _GAMES[key]
 
 
-def game_roots(paths: list[str], games: list[str] = ()) -> tuple[Path, ...]:
+def game_roots(paths: list[str], games: Sequence[str] = ()) -> tuple[Path, ...]:
     """The real folders the scenarios of `rulelang test PATH... --game GAME...` may name a game in.
 
     Each PATH's folder (a file's own folder: game.yaml stands for its game) and each GAME's: a scenario
@@ -190,7 +191,7 @@ def _named_game_folder(scenario: Scenario, base: Path, named: str) -> Path:
     return Path(os.path.realpath(base / named))
 
 
-def _game_span(scenario: Scenario):
+def _game_span(scenario: Scenario) -> Span:
     """Where the scenario's `game:` is written: in its own entry, or at the top of a file of several."""
     entry = scenario.doc.data
     for key in scenario.path:
@@ -199,7 +200,7 @@ def _game_span(scenario: Scenario):
     return scenario.doc.span(scenario.path + ("game",) if own else ("game",))
 
 
-def _confine_game(path: Path, roots: tuple[Path, ...], span) -> None:
+def _confine_game(path: Path, roots: tuple[Path, ...], span: Span) -> None:
     try:
         files.confine(path, roots)
     except files.FileOutside:

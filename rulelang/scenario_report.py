@@ -10,11 +10,10 @@ import os
 import sys
 from pathlib import Path
 
+from . import scenario as scenarios_module  # through the module, so a test may stand in for a part of it
 from .errors import RulelangError
 from .printable import printable
-from . import scenario as scenarios_module     # through the module, so a test may stand in for a part of it
 from .scenario import GAME_FILE, scenario_files_of
-
 
 # --- the report -------------------------------------------------------------------------------
 

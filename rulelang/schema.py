@@ -44,7 +44,7 @@ NAME_RULE = "names use lowercase letters, digits and '_', and do not start with 
 # Schemas
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _schema(name: str) -> dict:
     try:
         return json.loads(_schema_text(name))
@@ -52,7 +52,7 @@ def _schema(name: str) -> dict:
         raise SpecError(f"cannot read schema '{name}.schema.json': {error}") from None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _schema_text(name: str) -> str:
     """The text of ``schemas/<name>.schema.json``: what ``_schema`` parses, and part of a verdict's hash."""
     if not re.match(NAME_PATTERN, name):
@@ -72,17 +72,17 @@ def load_schema(name: str) -> dict:
     return copy.deepcopy(_schema(name))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _validator(name: str) -> Draft202012Validator:
     """A Draft 2020-12 validator for one of our own schemas, built once.
 
     The schemas ship with rulelang, so they are checked against the metaschema by the tests
-    (tests/test_schema.py), not on every load: that check alone cost a cold command ~0.1 s.
+    (tests/language/test_schema.py), not on every load: that check alone cost a cold command ~0.1 s.
     """
     return strict_validator_class()(_schema(name))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def strict_validator_class() -> type[Draft202012Validator]:
     """Draft 2020-12, but an ``integer`` must be written as one: JSON Schema takes ``6.0`` for an integer,
     and a float reaching a game's counts (faces, players, a mod's ``set``) breaks them far from the file."""

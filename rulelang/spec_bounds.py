@@ -8,7 +8,8 @@ the YAML data itself (every number, wherever a rule can read it), for
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 MAX_CARDS = 10_000      # card instances in one game, all kinds together
 

@@ -10,7 +10,7 @@ and simulation start thousands of them a second.
 outcomes the next draw has (the same whatever the seed, since the draws so far decide it), a ``Kept``
 leaf the start those draws lead to. A new game walks the tree with its own seed's numbers (the numbers
 ``State.randbelow`` would give) and, at a leaf, unpacks the kept start with its own seed and generator:
-byte for byte the game its setup would have played (``tests/test_starts.py`` holds it to that). A walk
+byte for byte the game its setup would have played (``tests/equivalence/test_starts.py`` holds it to that). A walk
 that falls off the tree plays the setup as always, with a ``Recorder`` noting the draws, and keeps it.
 
 It stays out of the way of the games it cannot help: a setup that draws more than ``MAX_DRAWS`` numbers
@@ -22,7 +22,8 @@ read from outside), which the garbage collector does not walk, and the log's few
 from __future__ import annotations
 
 import marshal
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .interpreter import Frame
 from .records import EventLog
@@ -62,14 +63,14 @@ class Kept:
 
     __slots__ = ("blob", "scalars", "frames", "pending", "log")
 
-    def __init__(self, st: "State"):
+    def __init__(self, st: State):
         self.blob = marshal.dumps([getattr(st, name) for name in _LISTS] + [[f.locals for f in st.stack]])
         self.scalars = tuple(getattr(st, name) for name in _SCALARS)
         self.frames = tuple((f.proc, f.pc) for f in st.stack)
         self.pending = _own_pending(st.pending)
         self.log = tuple(_own_entries(st.log))      # the game kept goes on changing its own
 
-    def unpack(self, st: "State", seed: int, rng: int) -> None:
+    def unpack(self, st: State, seed: int, rng: int) -> None:
         """Fill a new state (``State.blank``) with this start, as the game of ``seed`` plays it."""
         (st.counters, st.vars, st.zones, st.loc, st.out, st.revealed, st.winners, st.answer,
          local) = marshal.loads(self.blob)
@@ -124,7 +125,7 @@ class StartMemo:
         self.hits = self.misses = 0
         self.on = True
 
-    def start(self, seed: int, st: "State", play: Callable[["State"], None]) -> "State":
+    def start(self, seed: int, st: State, play: Callable[[State], None]) -> State:
         """The game of ``seed`` in ``st`` (a ``State.blank``): a kept start unpacked, or its setup played (``play``)."""
         node, rng = self.root, start_state(seed)
         while type(node) is Draw:
@@ -154,7 +155,7 @@ class StartMemo:
             self._keep(recorder.draws, st)
         return st
 
-    def _keep(self, draws: list[tuple[int, int]], st: "State") -> None:
+    def _keep(self, draws: list[tuple[int, int]], st: State) -> None:
         try:
             kept = Kept(st)
         except ValueError:          # something marshal does not know in the state: played every time
@@ -177,7 +178,7 @@ class StartMemo:
         self.kept += 1
 
 
-def memo_of(game: "Game", key: tuple) -> StartMemo | None:
+def memo_of(game: Game, key: tuple) -> StartMemo | None:
     """The game's memo for ``key`` (seat count and settings), made at first use; None once it is off, or
     when the game keeps no starts at all (``Game.starts`` None: tests compare against it)."""
     if game.starts is None:

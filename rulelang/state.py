@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import json
 import marshal
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from . import fixtures
+from . import fixtures, records
 from .cards import card_tables
 from .chance import scripted_draw
-from .errors import RulelangError, RuleError, Span
+from .errors import RuleError, RulelangError, Span
 from .interpreter import FAILURES, Frame, located
 from .limits import fresh_budget, too_big
-from . import records
 from .protocol import DecisionProtocol
 from .records import EventLog, expand
 from .rng import MASK64, MIX1, MIX2, STEP, outputs, start_state
@@ -310,7 +310,7 @@ class State(DecisionProtocol):
         self.result = None
         self.events = []
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         new = State.__new__(State)
         new.game, new.lay, new.n, new.seed, new.rng = self.game, self.lay, self.n, self.seed, self.rng
         new.ask_single, new.history = self.ask_single, self.history
@@ -364,7 +364,7 @@ class State(DecisionProtocol):
         return json.dumps(self._fields(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, game: Game, data: Any, source: str | None = None) -> "State":
+    def from_json(cls, game: Game, data: Any, source: str | None = None) -> State:
         """A saved game, checked in full first (rulelang/saves.py): a bad one is a SavedStateError.
 
         ``source`` (a file name) is named in the error.
@@ -374,7 +374,7 @@ class State(DecisionProtocol):
         return load_state(game, data, source)
 
     @classmethod
-    def _restore(cls, game: Game, data: dict) -> "State":
+    def _restore(cls, game: Game, data: dict) -> State:
         """Rebuild a state from saved fields already checked (see ``from_json``)."""
         st = cls.__new__(cls)
         st.game = game

@@ -7,7 +7,7 @@ names declared in ``grammar.lark`` and, for words and punctuation, the text they
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken

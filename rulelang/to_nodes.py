@@ -9,7 +9,8 @@ name, the values given to its fields in order (a NAME as its text).
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from lark import Token, Transformer, v_args
 
@@ -26,7 +27,7 @@ def _name(token: Token | None) -> str | None:
 
 def _comparison(op: str) -> Callable[..., n.Compare]:
     """The method for one comparison rule (`eq`, `lt`...): they differ only in the operator."""
-    def build(self: "ToNodes", meta, left, right) -> n.Compare:
+    def build(self: ToNodes, meta, left, right) -> n.Compare:
         return n.Compare(op, left, right, span=self._span(meta))
     return build
 

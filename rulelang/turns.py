@@ -9,11 +9,12 @@ conditions in order.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from . import records
 from .elimination import first_live, next_live
-from .errors import RulelangError, RuleError
+from .errors import RuleError, RulelangError
 from .interpreter import Frame, run
 from .model import FirstSeat
 from .starts import memo_of

@@ -9,9 +9,9 @@ A leaf module (it imports nothing from rulelang), so the binding tables (``bindi
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Iterable
 
 
 class Base(Enum):

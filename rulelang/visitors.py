@@ -7,7 +7,8 @@ for every class when they are imported, so a class with no way to compile fails 
 """
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from .nodes import Node, leaf_classes
 

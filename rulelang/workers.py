@@ -16,7 +16,7 @@ import contextlib
 import os
 import signal
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 
 def usable_cpus() -> int:

@@ -141,7 +141,7 @@ else:
     _Libyaml = None
 
 #: What sends a file to the pure parser: a character neither parser reads (so that the file gets the pure
-#: parser's error), and what fuzzing both parsers found they disagree on (tests/test_yaml_parsers.py): a tab
+#: parser's error), and what fuzzing both parsers found they disagree on (tests/language/test_yaml_parsers.py): a tab
 #: (libyaml takes ``key:<tab>value``, PyYAML refuses it), a byte-order mark past the start, a tag (``!``, but
 #: not the ``!=`` of rule texts), a comment right after a block scalar's ``|`` or ``>``, a ``?`` in a file with
 #: ``[`` or ``{`` (in a flow collection PyYAML ends a plain scalar at ``?``, libyaml reads on); and a last line

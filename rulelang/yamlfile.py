@@ -12,16 +12,32 @@ limits are counted in a ``Budget`` shared by all the files of one spec.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from rulelang.document import Document, ScalarText, SourceFile
 from rulelang.errors import RulelangError, Span, SpecError, raise_all
-from rulelang.yaml_compose import (BOOL, BOOL_RE, FLOAT, FLOAT_RE, INT, INT_RE, MAP, MERGE, NULL, NULL_RE, SEQ, STD,
-                                   STR, VALUE, compose)
+from rulelang.yaml_compose import (
+    BOOL,
+    BOOL_RE,
+    FLOAT,
+    FLOAT_RE,
+    INT,
+    INT_RE,
+    MAP,
+    MERGE,
+    NULL,
+    NULL_RE,
+    SEQ,
+    STD,
+    STR,
+    VALUE,
+    compose,
+)
 from rulelang.yaml_errors import mark_span
 
 _SCALAR_TAGS = {STR, INT, FLOAT, BOOL, NULL, VALUE, MERGE}  # MERGE: "<<" used as a value is text

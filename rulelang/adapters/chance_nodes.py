@@ -14,7 +14,8 @@ a new one (``Position`` replays the transition from a copy), so a copy of an
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rulelang import Game, RulelangError, State
 from rulelang.chance import ChancePoint, Position, begin
@@ -79,7 +80,7 @@ class Sampled:
     explicit = False
     chance: ChancePoint | None = None
 
-    def __init__(self, table: "SpecTable", seed_of, state: State | None = None):
+    def __init__(self, table: SpecTable, seed_of, state: State | None = None):
         self.table = table
         self.seed_of = seed_of
         self._state = state
@@ -102,7 +103,7 @@ class Sampled:
     def choose_joint(self, actions: Sequence[int]) -> None:
         self.table.apply_joint(self.state, actions)
 
-    def __deepcopy__(self, memo: dict) -> "Sampled":
+    def __deepcopy__(self, memo: dict) -> Sampled:
         return Sampled(self.table, self.seed_of, self.state.copy())
 
 
@@ -117,7 +118,7 @@ class Explicit:
     __slots__ = ("table", "seed", "_position", "seen", "moves")
     explicit = True
 
-    def __init__(self, table: "SpecTable", seed: int, position: Position | None = None,
+    def __init__(self, table: SpecTable, seed: int, position: Position | None = None,
                  seen: State | None = None, moves: tuple = ()):
         self.table = table
         self.seed = seed
@@ -126,7 +127,7 @@ class Explicit:
         self.moves = moves
 
     @classmethod
-    def wrapping(cls, table: "SpecTable", state: State) -> "Explicit":
+    def wrapping(cls, table: SpecTable, state: State) -> Explicit:
         """A state set up by hand, settled at a decision (or over), its later draws explicit."""
         settled = state.copy()
         settled.chance = []
@@ -212,5 +213,5 @@ class Explicit:
         for player in self.position.state.choosers():
             self.choose(player, actions[player])
 
-    def __deepcopy__(self, memo: dict) -> "Explicit":
+    def __deepcopy__(self, memo: dict) -> Explicit:
         return Explicit(self.table, self.seed, self.position, self.seen, self.moves)

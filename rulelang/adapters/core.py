@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import rulelang
 from rulelang import Game, RulelangError, State
@@ -106,7 +107,7 @@ class SpecTable:
         self.actions = ActionMap(self.game, numbers)
         self.simultaneous = any(site.kind == "secret" for sites in self.game.decisions.values()
                                 for site in sites)
-        self._encoder: "ViewEncoder | None" = None
+        self._encoder: ViewEncoder | None = None
         #: option ids -> their sorted action integers, and the option index of each (``actions_of``)
         self._legal: dict[tuple[str, ...], tuple[list[int], dict[int, int]]] = {}
         #: (seed, chance outcomes) -> that position of the setup, shared by explicit-chance games (chance_nodes.py)
@@ -124,7 +125,7 @@ class SpecTable:
         return self.game.new_state(self.players, seed, before_first_turn=True,
                                    ask_single_options=self.ask_single)
 
-    def view_encoder(self) -> "ViewEncoder":
+    def view_encoder(self) -> ViewEncoder:
         """The views of this game as vectors (made once)."""
         if self._encoder is None:
             from .features import ViewEncoder

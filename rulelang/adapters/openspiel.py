@@ -36,13 +36,15 @@ Decisions with a single option are taken without asking unless the spec sets
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pyspiel
 
 from rulelang import RulelangError, State
+
 from .chance_nodes import ChanceActions, Explicit, Sampled, largest_draw
 from .core import DEFAULT_NUMBERS, LEGAL_CACHE, Seeds, SpecTable, option_ids
 
@@ -60,7 +62,7 @@ _REGISTERED: dict[str, tuple] = {}
 
 def load_game(path: str | Path, players: int | None = None, *, chance: str = "explicit", seed: int = 0,
               zero_sum: bool = False, ask_single_options: bool | None = None, numbers: int = DEFAULT_NUMBERS,
-              mods: Sequence[str | Path] = (), **params: Any) -> "RulelangGame":
+              mods: Sequence[str | Path] = (), **params: Any) -> RulelangGame:
     """The spec in ``path`` as a pyspiel game for ``players`` seats (default: its minimum).
 
     ``params`` are the spec's own params (``goal=50``); ``chance`` is ``"explicit"`` (chance nodes) or
@@ -95,7 +97,7 @@ def short_name(name: str) -> str:
 
 
 def game_type_of(table: SpecTable, name: str, chance: str = "explicit",
-                 zero_sum: bool = False) -> "pyspiel.GameType":
+                 zero_sum: bool = False) -> pyspiel.GameType:
     """The game type of a spec; chance mode and utility follow the game parameters of each game made."""
     dynamics = pyspiel.GameType.Dynamics
     utility = pyspiel.GameType.Utility
@@ -142,7 +144,7 @@ class RulelangGame(pyspiel.Game):
     """A spec as a pyspiel game; ``spec`` is the ``SpecTable`` behind it. Made by ``load_game``."""
 
     settings: tuple = ()
-    game_type: "pyspiel.GameType"
+    game_type: pyspiel.GameType
 
     def __init__(self, params: dict | None = None):
         params = dict(params or {})
@@ -169,7 +171,7 @@ class RulelangGame(pyspiel.Game):
         self._seeds = Seeds(seed)
         self.rules = Rules(self.chance_actions, zero_sum)
 
-    def new_initial_state(self) -> "RulelangState":
+    def new_initial_state(self) -> RulelangState:
         """A new game: every draw a chance node, or (sampled) fixed by the next seed of the game's stream.
 
         The game is made when first read, so pyspiel's clone (a new initial state with attributes copied onto
@@ -179,7 +181,7 @@ class RulelangGame(pyspiel.Game):
             return RulelangState(self, Explicit(self.spec, self.seed))
         return RulelangState(self, Sampled(self.spec, self._seeds.next))
 
-    def state_from(self, state: State) -> "RulelangState":
+    def state_from(self, state: State) -> RulelangState:
         """Wrap a rulelang state of this spec (one set up by hand, e.g. with ``State.arrange``) as a pyspiel state.
 
         A state stopped before its first turn (``positioned_state``) must be ``resume()``d first.
@@ -192,7 +194,7 @@ class RulelangGame(pyspiel.Game):
             return RulelangState(self, Explicit.wrapping(self.spec, state))
         return RulelangState(self, Sampled(self.spec, self._seeds.next, state))
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> "ViewObserver":
+    def make_py_observer(self, iig_obs_type=None, params=None) -> ViewObserver:
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return ViewObserver(self.spec, perfect_recall)
 
@@ -214,7 +216,7 @@ class Rules:
         self.zero_sum = zero_sum
         self.nodes: dict[tuple[int, tuple[str, ...]], Node] = {}
 
-    def __deepcopy__(self, memo: dict) -> "Rules":
+    def __deepcopy__(self, memo: dict) -> Rules:
         return self
 
 
@@ -233,7 +235,7 @@ class Node:
         self.where = where
         self.seats = seats
 
-    def __deepcopy__(self, memo: dict) -> "Node":
+    def __deepcopy__(self, memo: dict) -> Node:
         return self
 
 
@@ -254,7 +256,7 @@ def _play(box: Any, player: int, where: dict[int, int] | None, action: int) -> N
 class RulelangState(pyspiel.State):
     """A pyspiel state holding the game in play (``rulelang.adapters.chance_nodes``: sampled or explicit)."""
 
-    def __init__(self, game: RulelangGame, inner: "Sampled | Explicit"):
+    def __init__(self, game: RulelangGame, inner: Sampled | Explicit):
         super().__init__(game)
         self._inner = inner
         self._rules = game.rules

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -31,7 +32,7 @@ from .core import DEFAULT_NUMBERS, SpecTable
 
 def env(path: str | Path, players: int | None = None, *, render_mode: str | None = None,
         ask_single_options: bool | None = None, numbers: int = DEFAULT_NUMBERS,
-        mods: Sequence[str | Path] = (), **params: Any) -> "RulelangEnv":
+        mods: Sequence[str | Path] = (), **params: Any) -> RulelangEnv:
     """The spec in ``path`` as an AEC environment for ``players`` seats (default: its minimum)."""
     table = SpecTable(path, players, mods=mods, ask_single_options=ask_single_options, numbers=numbers,
                       params=params)

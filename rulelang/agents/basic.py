@@ -37,7 +37,7 @@ class RandomAgent:
     def pick_index(self, player: int, count: int) -> int:
         """``self.rng.randrange(count)``, draw for draw, without its two layers of Python calls (a tenth of
         a random game of few options): CPython draws ``count.bit_length()`` bits until they are below
-        ``count``. tests/test_agents.py holds it to ``randrange`` on this interpreter."""
+        ``count``. tests/engine/test_agents.py holds it to ``randrange`` on this interpreter."""
         if count <= 0:
             raise ValueError(f"no option to pick among {count}")
         bits, k = self._bits, count.bit_length()

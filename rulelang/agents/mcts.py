@@ -29,8 +29,8 @@ import math
 import random
 import time
 
-from ..state import State
 from ..errors import RulelangError
+from ..state import State
 from .seat import Seat
 
 #: A rollout that has not ended after this many decisions counts as a loss (a game that never ends).

@@ -7,13 +7,14 @@ seat, never the state, and applies what the agent chose.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine import State, player_name, run
 from ..errors import RuleError, RulelangError
 from ..fixtures import halted_before_step
-from ..turns import resume_before_step
 from ..limits import DecisionLimit
+from ..turns import resume_before_step
 from .seat import Seat
 
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ class Table:
             choice = agent.choose(self.seats[player])
         except RulelangError:
             raise
-        except Exception as error:     # the agent's own code failed: say whose, without a traceback
+        except Exception as error:  # noqa: BLE001 - the agent's own code failed: say whose, without a traceback
             raise AgentError(f"the agent of P{player + 1} ({type(agent).__name__}) failed: "
                              f"{type(error).__name__}: {error}",
                              hint="the error is in the agent's code, not in the rules") from None

@@ -24,7 +24,7 @@ from ..engine import Decision, Game, Option, State, player_name
 from ..errors import RulelangError
 
 #: The game each seat looks at. A seat holds no reference to its state.
-_TABLE: "weakref.WeakKeyDictionary[Seat, State]" = weakref.WeakKeyDictionary()
+_TABLE: weakref.WeakKeyDictionary[Seat, State] = weakref.WeakKeyDictionary()
 
 
 class Seat:

@@ -9,33 +9,35 @@ turn loop and the end conditions.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .. import nodes as n
-from ..bindings import BINDINGS, Rule, scope as bound
-from ..check import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, list_of
-from ..check_types import UNKNOWN, Type, tuple_items
-from ..check_decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
-from ..decisions import place_of
+from ..bindings import BINDINGS, Rule
+from ..bindings import scope as bound
 from ..cards import after_resolving, discard_played, place_played, targets_asking
-from ..game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
+from ..check import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, list_of
+from ..check_decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
+from ..check_hooks import RETURNS
+from ..check_types import UNKNOWN, Type, tuple_items
+from ..decisions import place_of
 from ..errors import RulelangError, SpecError, raise_all
+from ..game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
+from ..limits import FUNCTION_DEPTH
 from ..loader import Document
 from ..model import Event, RuleText
 from ..model_build import build_spec, symbols_of
 from ..parser import parse_block, parse_expression
-from ..limits import FUNCTION_DEPTH
+from ..refs import RefKind
 from .bounds import function_order, too_deep_functions
-from .program import Program
-from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
-from .forms import card_gate, target_form
-from .statements import Builder, StmtCompiler
-from .turn_loop import assemble_turn_loop
 from .derived import mark_zones, reads_locals, reads_only_zones, zones_read
 from .direct import Parts, PhaseStep, compile_direct
+from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
+from .forms import card_gate, target_form
 from .hook_decls import HookDeclarations
-from ..check_hooks import RETURNS
-from ..refs import RefKind
+from .program import Program
+from .statements import Builder, StmtCompiler
+from .turn_loop import assemble_turn_loop
 
 __all__ = ["compile_game", "GameCompiler"]
 

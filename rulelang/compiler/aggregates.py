@@ -6,7 +6,8 @@ code (``source_expr``) writes the same loops out in Python.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import RuleError
 from ..limits import MAX_OPTIONS, over_budget, spend, too_big

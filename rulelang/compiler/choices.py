@@ -7,7 +7,8 @@ StmtCompiler takes these methods as a mixin (it provides ``ec``, ``game``, ``sit
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import nodes as n
 from .. import records
@@ -20,7 +21,6 @@ from ..limits import MAX_OPTIONS, spend
 from .hooks import Label, goto
 from .sites import CHOICE, target_word
 from .tuples import tuple_option_text
-
 
 
 class ChoiceStatements:
@@ -312,7 +312,7 @@ def card_finder(kind: Type) -> Callable[[Any], list[int] | None] | None:
     if any(find is _unknown_cards for find in finders):
         return _unknown_cards
     held = [(i, find) for i, find in enumerate(finders) if find is not None]
-    return lambda v: [c for i, find in held for c in find(v[i])]
+    return lambda v: [c for i, find in held for c in (find(v[i]) or ())]
 
 
 def _unknown_cards(value: Any) -> None:

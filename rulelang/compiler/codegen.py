@@ -15,18 +15,28 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any, Callable
+from typing import Any
 
+from .. import records
 from ..elimination import live_from, live_players, next_live
-from ..engine import (FAILURES, NAMES, check_end, discard_card, draw_cards, end_roll_durations, located,
-                      move_card, shuffle_zone)
+from ..engine import (
+    FAILURES,
+    NAMES,
+    check_end,
+    discard_card,
+    draw_cards,
+    end_roll_durations,
+    located,
+    move_card,
+    shuffle_zone,
+)
 from ..errors import RuleError, Span
 from ..interpreter import call_in_place, decide, decide_secretly, fired_in_place, instruction_in_place, within
-from .. import records
-from .aggregates import any_of_kind
 from ..limits import over_budget, roll_dice, spend, too_big
+from .aggregates import any_of_kind
 
 #: The file name generated code is compiled under (tracebacks and the line table use it).
 FILENAME = "<rulelang generated>"
@@ -149,7 +159,7 @@ class Unit:
         for index in [k for k in self.spans if k >= mark]:
             del self.spans[index]
 
-    def new_function(self, what: str, args: str = "st, L") -> "Body":
+    def new_function(self, what: str, args: str = "st, L") -> Body:
         """A function of this unit; the first one made is the one ``build`` returns."""
         lines: list[str] = []
         self.functions.append(lines)
@@ -215,7 +225,7 @@ class Body:
         self.line("if st.work < 0:", span)
         self.line("    raise _over_budget(st)", span)
 
-    def indented(self) -> "Indent":
+    def indented(self) -> Indent:
         return Indent(self)
 
 

@@ -23,8 +23,8 @@ import tokenize
 from typing import Any
 
 from .. import nodes as n
-from .codegen import Unit
 from ..refs import RefKind
+from .codegen import Unit
 
 #: Helpers the generated end check may call and still be kept: they read the state's zones and the
 #: players still in, or nothing of the state at all (metering, errors, counting).

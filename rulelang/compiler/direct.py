@@ -22,7 +22,7 @@ This module writes that second form of each step and procedure from the same che
 A procedure that `return`s, or whose statements use a procedure's value, keeps only its frames (its
 instructions jump to labels and pass values through the stack). The turn loop (``turns.call_step``)
 plays a step in place only while ``State.autopick`` is set; otherwise the frames run as always. The
-same game comes out either way, byte for byte: ``tests/test_direct.py``.
+same game comes out either way, byte for byte: ``tests/equivalence/test_direct.py``.
 
 A direct function returns True when play must stop: the game is over, or the turn was unwound to the
 turn loop (`end turn`, a skip on one's own turn), which then goes on from where the unwinding left it.
@@ -31,17 +31,18 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import nodes as n
 from .. import records
 from ..interpreter import IN_PLACE_DEPTH, Frame
+from ..refs import RefKind
 from .codegen import READS_LOCALS, Body, Unit, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
 from .source_stmt import MAX_DEPTH
 from .statements import Builder
-from ..refs import RefKind
 
 if TYPE_CHECKING:
     from ..game import Game

@@ -8,7 +8,8 @@ read its statement compiler (``sc``), expression and statement sources (``xs``, 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .. import nodes as n
 from .. import records
@@ -26,9 +27,9 @@ if TYPE_CHECKING:
 class DirectDecisions:
     """How ``DirectCompiler`` writes out the decisions of a step played in place."""
 
-    sc: "StmtCompiler"
-    xs: "ExprSource"
-    source: "StmtSource"
+    sc: StmtCompiler
+    xs: ExprSource
+    source: StmtSource
     body: Callable[[list[n.Stmt], Body], None]      # a branch's statements, one level deeper
 
     def decision(self, op: Callable, span, out: Body) -> None:

@@ -7,19 +7,20 @@ closures of their own.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import nodes as n
-from ..visitors import Dispatch, require
 from ..check_types import CARD, PLAYER, ZONE, Symbols, die_of, tuple_items
-from ..engine import CardType, Game, State, ZoneDecl
 from ..elimination import live_from, live_players, next_live
+from ..engine import CardType, Game, State, ZoneDecl
 from ..errors import RuleError
+from ..limits import spend, too_big
+from ..refs import Ref, RefKind
+from ..visitors import Dispatch, require
 from .aggregates import any_of_kind, comprehension, metered, number_range, plain_aggregate
 from .kinds import kind_test
 from .tuples import comprehension_closure, element_closure, fold_comprehension, tuple_closure
-from ..limits import spend, too_big
-from ..refs import Ref, RefKind
 
 Fn = Callable[[State, dict], Any]
 

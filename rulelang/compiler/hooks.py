@@ -13,11 +13,11 @@ hook waits for a decision.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .. import nodes as n
-from ..engine import FAILURES, NAMES, State, end_roll_durations, located, move_card
 from ..check_types import die_of
+from ..engine import FAILURES, NAMES, State, end_roll_durations, located, move_card
 from ..errors import RuleError
 from ..interpreter import Frame
 from ..limits import over_budget, roll_dice, spend

@@ -5,7 +5,8 @@ offered as an option by that name. The checker gives it the type "class" (rulela
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..game import Game
 

@@ -12,12 +12,20 @@ from typing import Any
 
 from .. import nodes as n
 from .. import records
+from ..engine import (
+    NAMES,
+    State,
+    answer_card,
+    answerers,
+    discard_card,
+    discard_options,
+    legal_plays,
+    reaction_options,
+    zone_of_hand,
+)
 from ..interpreter import Frame, call_in_place, instruction_in_place
-from ..engine import (NAMES, State, answer_card, answerers, discard_card, discard_options, legal_plays, reaction_options,
-                      zone_of_hand)
 from .choices import _decision
 from .sites import ANSWER, PLAY
-
 
 #: the option that answers nothing (shared: nothing changes an option once offered)
 PASS = ["pass", "pass"]

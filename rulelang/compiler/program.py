@@ -6,7 +6,8 @@ source (``source_expr``, ``source_stmt``), has ``codegen`` compile it, and keeps
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from .. import nodes as n
 from ..errors import Span
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 class Program:
     """Generates, compiles and remembers the Python of one game."""
 
-    def __init__(self, ec: "ExprCompiler", sc: "StmtCompiler"):
+    def __init__(self, ec: ExprCompiler, sc: StmtCompiler):
         self.expressions = ExprSource(ec)
         self.statements_source = StmtSource(sc, self.expressions)
         self.units: list[tuple[str, Unit]] = []

@@ -7,7 +7,8 @@ the table by instruction (``Proc.sites``) that names a waiting decision.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import nodes as n
 from ..check import CARD, COUNTER, LOCATION, PLAYER, Type

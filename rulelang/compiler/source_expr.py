@@ -8,15 +8,16 @@ kind of expression works before it is taught to the generator.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from .. import nodes as n
-from ..visitors import Dispatch
 from ..check_types import CARD, PLAYER, ZONE, die_of, tuple_items
+from ..refs import Ref, RefKind
+from ..visitors import Dispatch
 from .codegen import Body, Unit
 from .expressions import join_lists, local_name, zone_decl
-from ..refs import Ref, RefKind
 
 if TYPE_CHECKING:
     from .expressions import ExprCompiler
@@ -39,7 +40,7 @@ _COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 class ExprSource:
     """Python source for expressions; ``src`` is the entry point."""
 
-    def __init__(self, ec: "ExprCompiler"):
+    def __init__(self, ec: ExprCompiler):
         self.ec = ec
         self.game = ec.game
         self.nesting = 0

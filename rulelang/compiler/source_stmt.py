@@ -8,18 +8,19 @@ with no source of their own are called as their closure. A statement kept in one
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
 from .. import nodes as n
-from ..interpreter import Frame
-from ..visitors import Dispatch
 from .. import statements as homes  # noqa: F401  (their node classes exist before the table at the end)
+from ..check_types import CARD, PLAYER
+from ..interpreter import Frame
+from ..refs import RefKind
+from ..visitors import Dispatch
 from .codegen import FRAME_PC, READS_LOCALS, Body
 from .expressions import local_name
-from ..check_types import CARD, PLAYER
-from ..refs import RefKind
 
 if TYPE_CHECKING:
     from .source_expr import ExprSource
@@ -47,7 +48,7 @@ MAX_DEPTH = 12
 class StmtSource:
     """Lines of Python for statements; ``block`` is the entry point."""
 
-    def __init__(self, sc: "StmtCompiler", xs: "ExprSource"):
+    def __init__(self, sc: StmtCompiler, xs: ExprSource):
         self.sc = sc
         self.xs = xs
         self.game = sc.game

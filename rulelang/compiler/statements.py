@@ -11,25 +11,37 @@ find them once, when this module is imported.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import nodes as n
-from ..visitors import Dispatch, require
 from .. import records
 from .. import statements as homes
-from ..engine import (FAILURES, NAMES, State, check_end, discard_card, draw_cards, end_roll_durations, move_card,
-                      located, set_counter, set_player_var)
+from ..engine import (
+    FAILURES,
+    NAMES,
+    State,
+    check_end,
+    discard_card,
+    draw_cards,
+    end_roll_durations,
+    located,
+    move_card,
+    set_counter,
+    set_player_var,
+)
 from ..errors import RuleError, Span
 from ..interpreter import Frame
-from ..views import reveal_cards
 from ..limits import over_budget, roll_dice, too_big
+from ..refs import RefKind
+from ..views import reveal_cards
+from ..visitors import Dispatch, require
 from .choices import ChoiceStatements
 from .expressions import ExprCompiler, Fn, local_name
 from .forms import quiet_draw
 from .hooks import HookStatements, Label, goto
 from .plays import PlayStatements
 from .sites import Sites
-from ..refs import RefKind
 
 
 class Builder:

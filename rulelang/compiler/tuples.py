@@ -12,13 +12,14 @@ anything else (a counter, a card, a procedure) leaves the list to be built while
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .. import nodes as n
 from ..check_types import tuple_items
 from ..limits import MAX_OPTIONS, spend
-from ..visitors import Dispatch
 from ..refs import RefKind
+from ..visitors import Dispatch
 
 if TYPE_CHECKING:
     from ..engine import State
@@ -57,7 +58,7 @@ def comprehension_closure(loops: list[tuple[str, Fn]], cond: Fn | None, value: F
     """
     names = [var for var, _ in loops]
 
-    def build(st: "State", L: dict) -> list:
+    def build(st: State, L: dict) -> list:
         saved = [L.get(var, _MISSING) for var in names]
         out: list = []
         try:
@@ -87,7 +88,7 @@ def _fill(st: Any, L: dict, loops: list[tuple[str, Fn]], depth: int, cond: Fn | 
 
 # -- folding -------------------------------------------------------------------------------------
 
-def fold_comprehension(ec: "ExprCompiler", e: n.ListComp) -> tuple[bool, Any]:
+def fold_comprehension(ec: ExprCompiler, e: n.ListComp) -> tuple[bool, Any]:
     """The list's value when the game is compiled, if its loops and filter need nothing of a game in play."""
     try:
         return True, _Folder(ec).comprehension(e, {})
@@ -98,7 +99,7 @@ def fold_comprehension(ec: "ExprCompiler", e: n.ListComp) -> tuple[bool, Any]:
 class _Folder:
     """Evaluates the few node types a constant list is built from, with the loops' names in ``env``."""
 
-    def __init__(self, ec: "ExprCompiler"):
+    def __init__(self, ec: ExprCompiler):
         self.ec = ec
         self.looked = 0
         self.work = 0

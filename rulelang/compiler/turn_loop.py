@@ -7,7 +7,7 @@ and the next seat or phase follows (``turns.next_turn``), until an end condition
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..game import Game
 from ..interpreter import Frame

@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
 
 
 class UsageError(Exception):

@@ -28,17 +28,18 @@ import os
 import pickle
 import re
 import secrets
-import socket
 import shutil
+import socket
 import tempfile
+from collections.abc import Callable, Iterator
 from importlib import metadata, util
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from ..document import Document
 from ..errors import RulelangError
-from ..printable import printable as _printable
 from ..game import Game
+from ..printable import printable as _printable
 from .simulate import Batch, GameRecord, play_game
 
 #: Token authentication (RAY_AUTH_MODE=token) came with Ray 2.52.0; older versions take jobs from anyone.
@@ -282,9 +283,10 @@ def _play_all(ray: Any, doc: Document, batch: Batch, progress: Callable[[int], N
 def reason(error: BaseException) -> str:
     """What went wrong, in one printable line: the error a task raised on its node, not Ray's wrapping."""
     seen: set[int] = set()
-    while getattr(error, "cause", None) is not None and id(error) not in seen:   # RayTaskError -> what the task raised
+    cause = getattr(error, "cause", None)                # RayTaskError -> what the task raised
+    while isinstance(cause, BaseException) and id(error) not in seen:
         seen.add(id(error))
-        error = error.cause
+        error, cause = cause, getattr(cause, "cause", None)
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     said = lines[0] if lines else "no details"
     text = f"{type(error).__name__}: {said}"

@@ -11,9 +11,9 @@ batch goes on.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..agents import make_agent, parse_agent, play_out
 from ..agents.play import DecisionLimit, all_blind

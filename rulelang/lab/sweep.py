@@ -14,13 +14,13 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Callable
 
 from ..document import Document
-from ..game import Game
 from ..errors import ErrorList, RulelangError, did_you_mean
+from ..game import Game
 from ..limits import INT64
 from ..workers import ignore_interrupt, quiet_workers, worker_count
 from .simulate import Batch, GameRecord, play_game

@@ -12,8 +12,8 @@ from __future__ import annotations
 def missing_pygls() -> str | None:
     """Why the server cannot start (pygls is not installed), or None."""
     try:
-        import pygls  # noqa: F401
         import lsprotocol  # noqa: F401
+        import pygls  # noqa: F401
     except ImportError:
         return "the language server needs pygls: pip install 'rulelang[lsp]'"
     return None

@@ -10,9 +10,10 @@ checked against is compiled in full, and kept until one of its texts changes.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from rulelang import files
 from rulelang.document import Document
@@ -97,8 +98,9 @@ class Checker:
                 return self._scenario(path)
             if kind == "policy":
                 return self._policy(path)
-            if kind == "mod" or (kind == "fragment" and owner_folder(path) is None and owner_folder(path, MOD_FILE)):
-                return self._mod(path if kind == "mod" else owner_folder(path, MOD_FILE) / MOD_FILE)
+            mod_folder = owner_folder(path, MOD_FILE)
+            if kind == "mod" or (kind == "fragment" and owner_folder(path) is None and mod_folder is not None):
+                return self._mod(path if kind == "mod" or mod_folder is None else mod_folder / MOD_FILE)
             folder = path.parent if kind == "game" else owner_folder(path)
             if folder is None:          # a YAML file of something else (a CI workflow, say): not ours to judge
                 return Outcome()

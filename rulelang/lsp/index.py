@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from rulelang.bindings import RESERVED_WORDS
 from rulelang.check_types import BUILTINS
@@ -41,7 +42,7 @@ class Symbol:
     hover: str
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def keywords() -> tuple[str, ...]:
     """The language's own words: the grammar's keywords, the bound and global names, the built-in functions."""
     grammar = (Path(__file__).resolve().parent.parent / "grammar.lark").read_text(encoding="utf-8")

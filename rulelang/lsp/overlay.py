@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Iterator, Mapping, Sequence
 
 from rulelang import files
 

@@ -20,7 +20,7 @@ import copy
 import pickle
 import threading
 from collections import OrderedDict
-from typing import Any, Hashable, Iterator
+from collections.abc import Hashable, Iterator
 
 from rulelang import loader
 from rulelang.compiler import GameCompiler
@@ -31,11 +31,11 @@ from rulelang.yamlfile import Budget
 #: Parsed rule texts kept between checks (a game has a few hundred; several games may be open).
 PARSES_KEPT = 4096
 
-_PARSES: "OrderedDict[Hashable, bytes]" = OrderedDict()     # a parse as this process pickled it (faster to copy)
+_PARSES: OrderedDict[Hashable, bytes] = OrderedDict()     # a parse as this process pickled it (faster to copy)
 
 #: Loaded files kept between checks, by name and bytes.
 FILES_KEPT = 256
-_FILES: "OrderedDict[tuple[str, bytes], tuple[Document, tuple[int, ...]]]" = OrderedDict()
+_FILES: OrderedDict[tuple[str, bytes], tuple[Document, tuple[int, ...]]] = OrderedDict()
 _COUNTS = ("bytes", "lines", "values", "aliases")
 _LOCK = threading.Lock()
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from lsprotocol import types
 
@@ -28,7 +28,7 @@ from rulelang.printable import printable, printable_lines
 try:                                            # pygls 2
     from pygls.lsp.server import LanguageServer
 except ImportError:                             # pragma: no cover - pygls 1.3+
-    from pygls.server import LanguageServer     # type: ignore[no-redef]
+    from pygls.server import LanguageServer  # type: ignore[no-redef]
 from pygls import uris
 
 _KINDS = {"zone": types.SymbolKind.Array, "location": types.SymbolKind.Enum, "procedure": types.SymbolKind.Method,
@@ -72,9 +72,9 @@ class RulelangLanguageServer(LanguageServer):
         else:                           # keep the names of the last check that loaded (none yet: none)
             self.names.setdefault(path, [])
         by_file: dict[str, list[types.Diagnostic]] = {name: [] for name in outcome.files | {str(path)}}
-        for error in outcome.errors:
-            file = error.span.file if error.span is not None and error.span.file else str(path)
-            by_file.setdefault(file, []).append(self.diagnostic(error, file))
+        for problem in outcome.errors:
+            file = problem.span.file if problem.span is not None and problem.span.file else str(path)
+            by_file.setdefault(file, []).append(self.diagnostic(problem, file))
         for stale in self.reported.get(path, set()) - set(by_file):
             by_file[stale] = []
         self.reported[path] = {name for name, found in by_file.items() if found}
@@ -181,7 +181,7 @@ def build_server() -> RulelangLanguageServer:
         path = path_of(params.text_document.uri)
         if path is None:
             return []
-        return [document_symbol_of(s, lambda n: ls.line_of(s.span.file, n))
+        return [document_symbol_of(s, lambda n, s=s: ls.line_of(s.span.file, n))
                 for s in ls.names_for(path) if s.span.file == str(path)]
 
     return server

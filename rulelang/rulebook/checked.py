@@ -5,9 +5,10 @@ own scopes and types), so what they say is what runs; stopping before code gener
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..compiler import GameCompiler
 from ..loader import Document, load_document

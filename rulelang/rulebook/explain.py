@@ -9,10 +9,11 @@ to ask coverage about its lines. An unknown NAME is a usage error with the close
 from __future__ import annotations
 
 import re
-from shlex import quote
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from shlex import quote
+from typing import Any
 
 from .. import files
 from .. import nodes as n
@@ -250,7 +251,7 @@ def scenarios_naming(game: str, mods: Sequence[str], names: list[str]) -> list[s
     for folder in [game, *mods]:
         try:
             paths, _ = scenario_files_of(folder)
-        except Exception:           # a mod given as a file, a path that went away: no scenarios to look in
+        except Exception:  # noqa: BLE001 - a mod given as a file, a path that went away: no scenarios to look in
             continue
         roots = [Path(folder).absolute() if Path(folder).is_dir() else Path(folder).absolute().parent]
         for path in paths[:SCENARIO_FILES]:

@@ -5,8 +5,8 @@ made it; the items it adds or changes are marked in the final book, and the book
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from ..loader import _new_budget
 from ..mods import load_mod

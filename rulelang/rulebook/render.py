@@ -41,8 +41,8 @@ def markdown(book: Book) -> str:
     if book.rulings:
         out += ["## Rulings", ""]
         where = _applied(book)
-        for name, (text, section) in book.rulings.items():
-            at = f" (rulebook: {md(section)})" if section else ""
+        for name, (text, where_in_book) in book.rulings.items():
+            at = f" (rulebook: {md(where_in_book)})" if where_in_book else ""
             used = f" Applied in: {md(', '.join(where.get(name, [])))}." if where.get(name) else ""
             out.append(f"- <a id=\"{anchor(name)}\"></a>**{md(name)}**{at}: {md(text)}{used}")
         out.append("")
@@ -107,8 +107,8 @@ def page(book: Book) -> str:
     if book.rulings:
         where = _applied(book)
         out.append("<h2>Rulings</h2><ul>")
-        for name, (text, section) in book.rulings.items():
-            at = f" (rulebook: {e(section)})" if section else ""
+        for name, (text, where_in_book) in book.rulings.items():
+            at = f" (rulebook: {e(where_in_book)})" if where_in_book else ""
             used = f" Applied in: {e(', '.join(where[name]))}." if where.get(name) else ""
             out.append(f"<li id=\"{anchor(name)}\"><strong>{e(name)}</strong>{at}: {e(text)}{used}</li>")
         out.append("</ul>")

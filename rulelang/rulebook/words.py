@@ -32,7 +32,7 @@ class Line:
     """One line of a rule in words, and the lines that depend on it (an `if`'s body, a loop's)."""
 
     text: str
-    under: list["Line"] = field(default_factory=list)
+    under: list[Line] = field(default_factory=list)
 
     def flat(self, depth: int = 0) -> list[tuple[int, str]]:
         """(depth, words) of this line and every line under it, in reading order."""
@@ -341,7 +341,7 @@ class Words:
         return Line(f"One option for {self.among(b.var, b.source, b.cond)}:", self.block(b.body))
 
     def w_ChooseOne(self, s: n.ChooseOne) -> Line:
-        return Line(upper_first(self.acts(s.player, 'choose', 'chooses')) + f" one:",
+        return Line(upper_first(self.acts(s.player, 'choose', 'chooses')) + " one:",
                     [_WORDS(self, b) for b in s.branches])
 
     def w_SecretChoose(self, s: n.SecretChoose) -> Line:
@@ -395,7 +395,7 @@ class Words:
     # the statements kept in one home (rulelang/statements/)
 
     def w_AnotherTurn(self, s: Any) -> Line:
-        return Line(upper_first(self.acts(s.player, 'take', 'takes')) + f" another turn after this one.")
+        return Line(upper_first(self.acts(s.player, 'take', 'takes')) + " another turn after this one.")
 
     def w_Eliminate(self, s: Any) -> Line:
         words, you = self.subject(s.player)
@@ -408,7 +408,7 @@ class Words:
         return Line(f"Shuffle {self.phrase(s.zone)}.")
 
     def w_Skip(self, s: Any) -> Line:
-        return Line(upper_first(self.acts(s.player, 'lose', 'loses')) + f" a turn (the next one is skipped).")
+        return Line(upper_first(self.acts(s.player, 'lose', 'loses')) + " a turn (the next one is skipped).")
 
 
 class _Chained(Line):

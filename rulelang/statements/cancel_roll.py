@@ -9,6 +9,7 @@ from . import statement
 if TYPE_CHECKING:
     from ..check import Checker, Scope
     from ..compiler.statements import Builder, StmtCompiler
+    from ..rulebook.words import Line, Words
 
 #: The rule texts `cancel roll` may be said in (``Scope.where`` of a trigger's effect).
 CANCELLABLE = "before roll"
@@ -26,3 +27,8 @@ class CancelRoll(n.Stmt):
     def instruction(self, sc: StmtCompiler, b: Builder) -> None:
         from ..compiler.hooks import cancel_roll
         b.emit(lambda st, fr: cancel_roll(st, fr.locals), self.span)
+
+    def words(self, w: Words) -> Line:
+        """The rulebook's sentence for it: what does not happen, since that is all the statement does."""
+        from ..rulebook.words import Line
+        return Line("The roll is cancelled: no dice are rolled and nothing that follows a roll happens.")

@@ -1,4 +1,4 @@
-"""Record the fingerprints of random games that `tests/test_golden_logs.py` compares against.
+"""Record the fingerprints of random games that `tests/equivalence/test_golden_logs.py` compares against.
 
 Run: python tests/golden/record.py  (from the checkout's root)
 
@@ -18,8 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from rulelang.logfile import event_line  # noqa: E402
 from rulelang import load_game  # noqa: E402
+from rulelang.logfile import event_line  # noqa: E402
 
 MODS = "examples/mods/"
 #: name -> (game folder, mods laid over it); every legal player count from 2 to 8, seeds 0..SEEDS-1 at each.

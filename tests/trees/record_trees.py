@@ -1,4 +1,4 @@
-"""Record the syntax trees of every rule text that `tests/test_parse_trees.py` compares against.
+"""Record the syntax trees of every rule text that `tests/language/test_parse_trees.py` compares against.
 
 Run: python tests/trees/record_trees.py  (from the checkout's root)
 
@@ -19,6 +19,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "golden"))
 
 import record as golden  # noqa: E402
+
 from rulelang import load_game, parser  # noqa: E402
 from rulelang.errors import Span  # noqa: E402
 

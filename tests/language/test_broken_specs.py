@@ -1,0 +1,55 @@
+"""The corpus of broken specs: every mistake gets exactly the located error pinned beside it.
+
+Each folder ``tests/broken/<case>/`` is the tiny valid game of ``tests/broken/_valid/``
+with one mistake, and ``expected.txt`` holds the whole stderr of
+``rulelang validate --games 0 tests/broken/<case>`` run from the repository root.
+The texts are pinned exactly, so a message that gets worse (or better) shows up
+here; after improving a message on purpose, rewrite the pins with
+``RULELANG_UPDATE_BROKEN=1 python -m pytest tests/language/test_broken_specs.py`` and read the diff.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from rulelang.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "broken"
+CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expected.txt").is_file())
+UPDATE = os.environ.get("RULELANG_UPDATE_BROKEN") == "1"
+
+
+def validate(case: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    """Run `rulelang validate --games 0 tests/broken/<case>` in-process from the repository root."""
+    monkeypatch.chdir(ROOT)
+    capsys.readouterr()
+    code = main(["validate", "--games", "0", f"tests/broken/{case}"])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_corpus_is_big_enough() -> None:
+    assert len(CASES) >= 40
+
+
+def test_the_base_game_is_valid(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = validate("_valid", capsys, monkeypatch)
+    assert (code, err) == (0, "")
+    assert out.startswith("ok: tests/broken/_valid (Gem Hunt")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_broken_spec(case: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    expected_file = CORPUS / case / "expected.txt"
+    code, out, err = validate(case, capsys, monkeypatch)
+    if UPDATE:
+        expected_file.write_text(err, encoding="utf-8")
+    assert "Traceback" not in err
+    assert "internal error" not in err
+    assert out == ""
+    assert code == 1
+    assert err == expected_file.read_text(encoding="utf-8")
+    assert err.startswith(f"tests/broken/{case}/"), "every error is located in the case's own files"

@@ -1,0 +1,249 @@
+"""Statements kept in one home (rulelang/statements/) and the compiler's dispatch by node class.
+
+- A home statement is one module named for its grammar rule: node, check and code side by side; the
+  transformer builds it from the rule with no method of its own, and nothing of it is left in nodes.py,
+  check_stmts.py, compiler/statements.py or compiler/source_stmt.py.
+- It behaves as every other statement: located errors with a caret, generated Python tested against
+  its closure, runtime errors told at its line, mutants that delete it or change its parts.
+- The checker and the compiler find their method for each node class in a table built once; a node
+  class with no compile method fails when the table is built (on import), not when a rule uses it.
+"""
+from __future__ import annotations
+
+import gc
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang import mutate, parser
+from rulelang import nodes as n
+from rulelang import statements as homes
+from rulelang.agents import RandomAgent, play_out
+from rulelang.check import Checker
+from rulelang.compiler import compile_game, expressions, source_expr, source_stmt
+from rulelang.compiler import statements as compiler_statements
+from rulelang.compiler.expressions import ExprCompiler
+from rulelang.compiler.source_stmt import StmtSource
+from rulelang.compiler.statements import StmtCompiler
+from rulelang.errors import RuleError, RulelangError, Span
+from rulelang.loader import load_document
+from rulelang.to_nodes import ToNodes
+from rulelang.visitors import Dispatch, require
+
+from golden import record  # the fingerprint of a game: decisions offered and the event log
+
+ROOT = Path(__file__).resolve().parents[2]
+VALID = ROOT / "tests" / "broken" / "_valid"
+GRAMMAR = (ROOT / "rulelang" / "grammar.lark").read_text(encoding="utf-8")
+#: The statements moved into one home as the proof of the mechanism (more may follow).
+MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
+         "shuffle": "Shuffle"}
+
+
+def here(line, col, end_line=None, end_col=None) -> Span:
+    return Span("rule", line, col, end_line, end_col)
+
+
+# --- one module a statement ---------------------------------------------------------------------
+
+def test_each_home_statement_is_one_module_named_for_its_grammar_rule() -> None:
+    assert {rule: cls.__name__ for rule, cls in homes.BY_RULE.items()}.items() >= MOVED.items()
+    for rule, cls in homes.BY_RULE.items():
+        assert cls.__module__ == f"rulelang.statements.{rule}"
+        assert issubclass(cls, n.Stmt)
+        assert re.search(rf"^{rule}:", GRAMMAR, re.M), rule           # the grammar rule it is built from
+        assert re.search(rf"^\s*\|\s*{rule}$", GRAMMAR, re.M), rule    # one of the simple statements
+        assert not hasattr(ToNodes, rule), rule                          # built with no method of its own
+
+
+def test_nothing_of_a_moved_statement_is_left_in_its_old_homes() -> None:
+    for name in MOVED.values():
+        assert not hasattr(n, name)
+        assert not hasattr(Checker, f"stmt_{name}")
+        assert not any(hasattr(StmtCompiler, prefix + name) for prefix in ("f_", "s_"))
+        assert not hasattr(StmtSource, f"g_{name}")
+
+
+def test_a_home_statement_parses_to_its_node_with_its_fields_and_span() -> None:
+    skip, shuffle, end, other = parser.parse_block("p skips turn\nshuffle me.hand\nend turn\n"
+                                                   "next(me) takes another turn\n", here)
+    assert type(skip).__name__ == "Skip" and isinstance(skip.player, n.Name) and skip.player.id == "p"
+    assert (skip.span.line, skip.span.col, skip.span.end_col) == (1, 1, 13)
+    assert type(shuffle.zone).__name__ == "Attr" and shuffle.zone.name == "hand"
+    assert type(end).__name__ == "EndTurn" and end.SYNTAX_FIELDS == () and end.span.line == 3
+    assert type(other).__name__ == "AnotherTurn" and other.player.func == "next"
+    assert [type(x).__name__ for x in n.walk(shuffle)] == ["Shuffle", "Attr", "Name"]
+
+
+def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
+    class NoCheck(n.Stmt):
+        def closure(self, sc):
+            return lambda st, L: None
+
+    class TwoWays(n.Stmt):
+        def check(self, ck, scope):
+            pass
+
+        def closure(self, sc):
+            return lambda st, L: None
+
+        def instruction(self, sc, b):
+            pass
+
+    class SourceOfAnInstruction(n.Stmt):
+        def check(self, ck, scope):
+            pass
+
+        def instruction(self, sc, b):
+            pass
+
+        def python(self, ss, out):
+            pass
+
+    class InPlaceOfAClosure(n.Stmt):
+        def check(self, ck, scope):
+            pass
+
+        def closure(self, sc):
+            return lambda st, L: None
+
+        def in_place(self, dc, out):
+            pass
+
+    try:
+        for cls, words in ((NoCheck, "a check and either"), (TwoWays, "a check and either"),
+                           (SourceOfAnInstruction, "only a statement run as a closure"),
+                           (InPlaceOfAClosure, "only a statement run as an instruction")):
+            with pytest.raises(TypeError, match=words):
+                homes.statement(cls)
+        assert not {"no_check", "two_ways", "source_of_an_instruction", "in_place_of_a_closure"} & set(homes.BY_RULE)
+    finally:
+        del NoCheck, TwoWays, SourceOfAnInstruction, InPlaceOfAClosure, cls     # no node class of a test outlives it
+        gc.collect()
+
+
+# --- they behave as every statement -------------------------------------------------------------------
+
+def game_with(tmp_path: Path, score_lines: list[str], setup_lines: tuple[str, ...] = ()) -> Path:
+    """The base game of the broken-spec corpus, with lines after `check end` in its Score step."""
+    dest = tmp_path / "game"
+    shutil.copytree(VALID, dest)
+    path = dest / "game.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("setup: |\n  shuffle deck\n",
+                        "setup: |\n  shuffle deck\n" + "".join(f"  {line}\n" for line in setup_lines), 1)
+    old = "        check end\n"
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, old + "".join(f"        {line}\n" for line in score_lines)),
+                    encoding="utf-8")
+    return dest
+
+
+def test_a_home_statements_check_gives_located_errors_with_a_caret(tmp_path: Path) -> None:
+    folder = game_with(tmp_path, ["shuffle me.coin", "me.bet skips turn"])
+    with pytest.raises(RulelangError) as caught:
+        rulelang.load_game(folder)
+    text = str(caught.value)
+    lines = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()
+    row = next(k for k, line in enumerate(lines, 1) if "shuffle me.coin" in line)
+    assert f"game.yaml:{row}:17: error: what is shuffled must be a zone, not a number\n" \
+           "        shuffle me.coin\n                ^^^^^^^\n" in text
+    assert f"game.yaml:{row + 1}:9: error: who chooses must be a player, not a number\n" \
+           "        me.bet skips turn\n        ^^^^^^" in text
+
+
+PLAYED = ["if me.coin > 4 and count(players) > 2:", "  eliminate me", "if turn = 4:",
+          "  me takes another turn", "elif turn = 7:", "  next(me) skips turn", "shuffle pile",
+          "if turn = 11:", "  end turn", "me.bet = 0"]
+
+
+def test_generated_code_and_closures_play_the_home_statements_alike(tmp_path: Path) -> None:
+    doc = load_document(game_with(tmp_path, PLAYED))
+    generated, closures = compile_game(doc), compile_game(doc, python=False)
+    assert "_shuffle_zone(st, 1)" in generated.program.source()     # shuffle's own generated line
+    seen: set[str] = set()
+    for players in (2, 3):
+        for seed in range(8):
+            assert record.fingerprint(generated, players, seed) == record.fingerprint(closures, players, seed)
+            state = generated.new_state(players, seed)
+            play_out(state, RandomAgent(seed))
+            seen |= {event["type"] for event in state.events}
+    assert {"skipped", "another_turn", "eliminated", "shuffled"} <= seen
+
+
+@pytest.mark.parametrize("python", [True, False])
+def test_a_failure_in_a_home_statement_is_told_at_its_line(tmp_path: Path, python: bool) -> None:
+    folder = game_with(tmp_path, [], ("none takes another turn",))
+    game = compile_game(load_document(folder), python=python)
+    with pytest.raises(RuleError) as caught:
+        game.new_state(2, seed=1)
+    assert caught.value.message == "the player who takes another turn is none"
+    lines = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()
+    assert lines[caught.value.span.line - 1].strip() == "none takes another turn"
+
+
+def test_mutants_delete_a_home_statement_and_change_its_parts(tmp_path: Path) -> None:
+    folder = game_with(tmp_path, PLAYED)
+    doc = load_document(folder)
+    lines = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()
+    found = mutate.mutants(doc)
+    at = {(lines[m.line - 1].strip(), m.change) for m in found if m.in_text}
+    for text in ("eliminate me", "me takes another turn", "next(me) skips turn", "shuffle pile", "end turn"):
+        assert (text, f"deleted `{text}`") in at
+    assert ("next(me) skips turn", "`next(...)` -> `previous(...)`") in at
+    assert ("shuffle pile", "zone pile -> deck") in at
+    mutant = next(m for m in found if m.change == "deleted `next(me) skips turn`")
+    for game, skips in ((compile_game(doc), True), (mutate.build(doc, mutant), False)):
+        state = game.new_state(2, seed=4)          # a seed whose game reaches turn 7
+        play_out(state, RandomAgent(4))
+        assert ("skipped" in {event["type"] for event in state.events}) is skips
+
+
+# --- the compiler's dispatch ------------------------------------------------------------------------
+
+def test_every_node_class_has_its_compile_method() -> None:
+    assert expressions._CLOSURES.missing() == []
+    assert set(compiler_statements._CLOSURES.missing()) & set(compiler_statements._INSTRUCTIONS.missing()) == set()
+    for cls in homes.BY_RULE.values():          # a home statement is found through its own methods
+        assert (compiler_statements._CLOSURES.get(cls) or compiler_statements._INSTRUCTIONS.get(cls)) is not None
+    assert source_stmt._SOURCES.get(homes.BY_RULE["shuffle"]) is not None
+    assert source_expr._SOURCES.get(n.BinOp) is source_expr.ExprSource.x_BinOp
+
+
+def test_a_node_class_with_no_compile_method_fails_when_the_table_is_built() -> None:
+    @dataclass(eq=False)
+    class Orphan(n.Expr):
+        value: int
+
+    @dataclass(eq=False)
+    class Stray(n.Stmt):
+        pass
+    try:
+        with pytest.raises(TypeError, match="the expression compiler has no c_<Class> for Orphan"):
+            require("the expression compiler", Dispatch(ExprCompiler, "c_", n.Expr))
+        with pytest.raises(TypeError, match=r"has no f_<Class> or s_<Class> for Stray$"):
+            require("the statement compiler", Dispatch(StmtCompiler, "f_", n.Stmt, own="closure"),
+                      Dispatch(StmtCompiler, "s_", n.Stmt, own="instruction"))
+        assert Checker.handler(Orphan) is None and Checker.handler(n.If) is Checker.stmt_If
+    finally:
+        del Orphan, Stray
+        gc.collect()
+
+
+# --- the worked example ----------------------------------------------------------------------------
+
+def test_the_worked_example_shows_its_statement_as_it_is_in_the_repository() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    example = page[page.index("## Adding a statement: a worked example"):]
+    shown = re.search(r"^   ```python\n(.*?)^   ```$", example, re.S | re.M).group(1)
+    module = (ROOT / "rulelang" / "statements" / "another_turn.py").read_text(encoding="utf-8")
+    assert "\n".join(line[3:] for line in shown.splitlines()) == module.rstrip("\n")
+    assert 'another_turn: postfix "takes" "another" "turn"' in GRAMMAR and "       | another_turn" in example
+    paths = re.findall(r"`((?:tests|examples|rulelang|docs)/[^`]+)`", example)
+    assert len(paths) >= 4
+    for path in paths:
+        assert (ROOT / path).exists(), path
