@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def simulate(args: argparse.Namespace) -> int:
     from .report import json_line, print_table
     from .simulate import Batch, run_batch
-    from .stats import summarize
+    from .stats import game_summary
 
     _check_numbers(args)
     if args.plot:
@@ -84,8 +84,7 @@ def simulate(args: argparse.Namespace) -> int:
             records = _run_on_ray(args, batch, advance)
         else:
             records = run_batch(game, batch, args.workers, advance)
-    layout = game.layout(args.players)
-    summary = summarize(batch, records, game.name, layout.roles, layout.team_players)
+    summary = game_summary(game, batch, records)
     print_table(summary, sys.stdout, sys.stdout.isatty())
     _write_files(args, records, summary)
     failed = [r for r in records if r.error is not None]

@@ -56,8 +56,10 @@ def sections(summary: dict) -> list[Section]:
             out.append(Section(title, ["", "wins", "rate", "95% interval"],
                                [[name] + _rate_cells(rate) for name, rate in rates.items()]))
     if len(summary["agent_win_rate"]) > 1:
-        out.append(Section("Win rate by agent (per seat played)", ["agent", "wins", "rate", "95% interval"],
-                           [[name] + _rate_cells(rate) for name, rate in summary["agent_win_rate"].items()]))
+        out.append(Section("Win rate by agent", ["agent", "wins", "rate", "95% interval"],
+                           [[name] + _rate_cells(rate) for name, rate in summary["agent_win_rate"].items()],
+                           note="wins out of games played, a team once per game however many of its seats the "
+                                "agent played; seats in no team one each"))
     out.append(_first_player_section(summary["first_player"]))
     out.extend(_length_sections(summary["turns"]))
     done = summary["completed"]
@@ -90,9 +92,17 @@ def _seat_section(summary: dict) -> Section:
 
 
 def _first_player_section(first: dict) -> Section:
-    row = ["whoever moved first"] + _rate_cells(first) + [percent(first["fair"])]
-    return Section("First-player advantage", ["", "wins", "rate", "95% interval", "fair share"], [row],
-                   note="fair share: winners per game over seats, 1/players when one player wins")
+    """Where seats are symmetric, whoever moved first against the fair share; otherwise, per role whose
+    seats do not win together, the first mover of that role against that role's seats in the same games."""
+    columns = ["", "wins", "rate", "95% interval", "fair share"]
+    if first["symmetric"]:
+        row = ["whoever moved first"] + _rate_cells(first) + [percent(first["fair"])]
+        return Section("First-player advantage", columns, [row],
+                       note="fair share: winners per game over seats, 1/players when one player wins")
+    rows = [[f"first {role} to move"] + _rate_cells(rate) + [percent(rate["fair"])]
+            for role, rate in first["by_role"].items() if rate["of"]]
+    return Section("First-player advantage by role (seats differ)", columns, rows,
+                   note="fair share: that role's winners per game over its seats, in the same games")
 
 
 def _length_sections(turns: dict) -> list[Section]:
@@ -110,10 +120,21 @@ def _length_sections(turns: dict) -> list[Section]:
 
 
 def _card_section(cards: dict) -> Section:
-    rows = [[card, str(info["played"]), str(info["games"])] + _rate_cells(info["win_rate"])[1:]
-            for card, info in sorted(cards.items(), key=lambda item: (-item[1]["played"], item[0]))]
-    return Section("Cards played", ["card", "times", "games", "players' win rate", "95% interval"], rows,
-                   note="players' win rate: the share of players who played the card at least once and won")
+    rows = [[info["name"], str(info["played"]), str(info["games"]), percent(info["win_rate"]["rate"]),
+             percent(info["others"]["rate"]), _signed_interval(info["difference"])]
+            for _, info in sorted(cards.items(), key=lambda item: (-item[1]["played"], item[0]))]
+    return Section("Cards played", ["card", "times", "games", "players' win rate", "others' win rate",
+                                    "difference (95% interval)"], rows,
+                   note="players: the seats that played the card at least once; others: the other seats "
+                        "of the same games")
+
+
+def _signed_interval(difference: dict) -> str:
+    """A difference of rates in points, with its interval: '+11.2 (+6.0 to +16.3)'."""
+    if difference["value"] is None:
+        return "-"
+    return (f"{100 * difference['value']:+.1f} ({100 * difference['low']:+.1f} to "
+            f"{100 * difference['high']:+.1f})")
 
 
 def heading(summary: dict) -> str:

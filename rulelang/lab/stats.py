@@ -68,30 +68,48 @@ def winner_label(record: GameRecord) -> str:
 
 
 def summarize(batch: Batch, records: list[GameRecord], game_name: str, roles: list[str],
-              teams: dict[str, list[int]]) -> dict:
+              teams: dict[str, list[int]], card_names: dict[str, str] | None = None) -> dict:
     """The whole summary as plain data: the JSON object, and what the table and plot show.
 
-    ``roles`` is each seat's role, ``teams`` each team's seats (as the game's layout has them).
+    ``roles`` is each seat's role, ``teams`` each team's seats (as the game's layout has them),
+    ``card_names`` each card id's name (the id stands for itself when it has none).
     """
     done = [r for r in records if r.error is None]
     failed = [r for r in records if r.error is not None]
     n = batch.players
     seats = {player_label(s): Rate(sum(s in r.winners for r in done), len(done)) for s in range(n)}
     team_rates = {_team_key(t, seats): Rate(sum(r.team == t for r in done), len(done)) for t in teams}
+    units = win_units(n, teams)
     return {
         "game": game_name, "games": batch.games, "completed": len(done), "players": n, "seed": batch.seed,
-        "agents": list(batch.agents), "roles": list(roles),
+        "agents": list(batch.agents), "roles": list(roles), "symmetric": symmetric(roles, teams),
         "winners": dict(sorted(Counter(winner_label(r) for r in done).items())),
         "win_rate": {label: rate.to_json() for label, rate in {**seats, **team_rates}.items()},
-        "role_win_rate": {role: rate.to_json() for role, rate in _role_rates(done, roles, teams).items()},
-        "agent_win_rate": {name: rate.to_json() for name, rate in _agent_rates(done, batch.agents).items()},
-        "first_player": _first_player(done, n),
+        "role_win_rate": {role: rate.to_json() for role, rate in _role_rates(done, roles).items()},
+        "agent_win_rate": {name: rate.to_json() for name, rate in _agent_rates(done, batch.agents, roles,
+                                                                                units).items()},
+        "first_player": _first_player(done, n, roles, teams),
         "turns": lengths([r.turns for r in done]),
         "end_conditions": dict(sorted(Counter(r.condition or "none" for r in done).items())),
-        "cards": _cards(done),
+        "cards": _cards(done, n, card_names or {}),
         "errors": {"count": len(failed), "seeds": [r.seed for r in failed],
                    "games": [{"index": r.index, "seed": r.seed, "message": _first_line(r.error)} for r in failed]},
     }
+
+
+def symmetric(roles: list[str], teams: dict[str, list[int]]) -> bool:
+    """Every seat plays the same role, and no team is bigger than another: a fair share means something."""
+    return len(set(roles)) <= 1 and len({len(seats) for seats in teams.values()}) <= 1
+
+
+def win_units(players: int, teams: dict[str, list[int]]) -> list[tuple[int, ...]]:
+    """The groups of seats that win or lose together: each team, and each seat in no team on its own.
+
+    An interval counts these, not seats: three seats of one team are one result per game, not three.
+    """
+    units = [tuple(sorted(seats)) for seats in teams.values() if seats]
+    placed = {seat for unit in units for seat in unit}
+    return units + [(seat,) for seat in range(players) if seat not in placed]
 
 
 def _team_key(team: str, seats: dict) -> str:
@@ -99,34 +117,78 @@ def _team_key(team: str, seats: dict) -> str:
     return f"team {team}" if team in seats or re.fullmatch(r"P\d+", team) else team
 
 
-def _role_rates(done: list[GameRecord], roles: list[str], teams: dict[str, list[int]]) -> dict[str, Rate]:
-    """Per role, the games some player of it won; only roles that are not already a team of their own."""
+def _role_rates(done: list[GameRecord], roles: list[str]) -> dict[str, Rate]:
+    """Per role, when seats play different roles: the games some player of that role won."""
     distinct = sorted(set(roles), key=roles.index)
-    team_seats = {tuple(seats) for seats in teams.values()}
+    if len(distinct) < 2:
+        return {}
     rates = {}
     for role in distinct:
         seats = [s for s, r in enumerate(roles) if r == role]
-        if len(distinct) > 1 and tuple(seats) not in team_seats:
-            rates[role] = Rate(sum(any(s in r.winners for s in seats) for r in done), len(done))
+        rates[role] = Rate(sum(any(s in r.winners for s in seats) for r in done), len(done))
     return rates
 
 
-def _agent_rates(done: list[GameRecord], agents: tuple[str, ...]) -> dict[str, Rate]:
-    """Per agent, the seats it played that won, out of the seats it played."""
-    rates = {}
+def agent_groups(agents: tuple[str, ...], roles: list[str]) -> dict[str, list[int]]:
+    """Each agent's seats; an agent that plays seats of different roles gets one group per role
+    (``NAME as ROLE``), so a giant's wins are never averaged with a townsfolk's."""
+    groups: dict[str, list[int]] = {}
     for name in sorted(set(agents)):
         seats = [s for s, a in enumerate(agents) if a == name]
-        rates[name] = Rate(sum(s in r.winners for r in done for s in seats), len(done) * len(seats))
+        played = sorted({roles[s] for s in seats}, key=roles.index) if roles else []
+        if len(played) < 2:
+            groups[name] = seats
+            continue
+        for role in played:
+            groups[f"{name} as {role}"] = [s for s in seats if roles[s] == role]
+    return groups
+
+
+def _agent_rates(done: list[GameRecord], agents: tuple[str, ...], roles: list[str],
+                 units: list[tuple[int, ...]]) -> dict[str, Rate]:
+    """Per agent (and role): of the groups of seats it played that win together, how many won.
+
+    A team counts once per game, however many of its seats the agent played; seats in no team count one each.
+    """
+    rates = {}
+    for name, seats in agent_groups(agents, roles).items():
+        mine = [unit for unit in units if any(seat in seats for seat in unit)]
+        wins = sum(any(seat in r.winners for seat in unit if seat in seats) for r in done for unit in mine)
+        rates[name] = Rate(wins, len(done) * len(mine))
     return rates
 
 
-def _first_player(done: list[GameRecord], players: int) -> dict:
-    """The win rate of whoever moved first, beside the fair share: winners per game over seats."""
+def _first_player(done: list[GameRecord], players: int, roles: list[str], teams: dict[str, list[int]]) -> dict:
+    """The win rate of whoever moved first, beside the fair share: winners per game over seats.
+
+    Only where seats are symmetric; otherwise ``fair`` is None and ``by_role`` compares, for each role
+    whose seats do not all win together, the first mover of that role with that role's seats in the same games.
+    """
+    if not symmetric(roles, teams):
+        out = Rate(0, 0).to_json()
+        out.update({"fair": None, "symmetric": False, "by_role": _first_player_by_role(done, roles, teams)})
+        return out
     moved = [r for r in done if r.first is not None]
     rate = Rate(sum(r.first in r.winners for r in moved), len(moved)).to_json()
     shares = sum(len(r.winners) for r in done)
     rate["fair"] = _round(shares / (len(done) * players)) if done else None
+    rate["symmetric"] = True
     return rate
+
+
+def _first_player_by_role(done: list[GameRecord], roles: list[str], teams: dict[str, list[int]]) -> dict:
+    together = [set(seats) for seats in teams.values()]
+    out = {}
+    for role in sorted(set(roles), key=roles.index):
+        seats = {s for s, r in enumerate(roles) if r == role}
+        if len(seats) < 2 or any(seats <= team for team in together):
+            continue
+        moved = [r for r in done if r.first in seats]
+        rate = Rate(sum(r.first in r.winners for r in moved), len(moved)).to_json()
+        shares = sum(len(seats.intersection(r.winners)) for r in moved)
+        rate["fair"] = _round(shares / (len(moved) * len(seats))) if moved else None
+        out[role] = rate
+    return out
 
 
 def lengths(turns: list[int]) -> dict:
@@ -139,16 +201,47 @@ def lengths(turns: list[int]) -> dict:
             "histogram": [[length, count] for length, count in sorted(Counter(turns).items())]}
 
 
-def _cards(done: list[GameRecord]) -> dict:
-    """Per card: times played, games it was played in, and the win rate of the players who played it."""
+def _cards(done: list[GameRecord], players: int, names: dict[str, str]) -> dict:
+    """Per card: times played, games it was played in, and a baseline for the win rate of its players.
+
+    ``win_rate``: the seats that played it at least once and won. ``others``: the other seats of the same
+    games (those that did not play it), so a card played in long games is not credited with what long
+    games do. ``difference``: the first minus the second, with Newcombe's interval.
+    """
     out = {}
     for card in sorted({card for r in done for card in r.plays}):
-        times = sum(sum(r.plays[card].values()) for r in done if card in r.plays)
-        players = [(r, seat) for r in done if card in r.plays for seat in r.plays[card]]
-        wins = sum(seat in r.winners for r, seat in players)
-        out[card] = {"played": times, "games": sum(card in r.plays for r in done),
-                     "win_rate": Rate(wins, len(players)).to_json()}
+        games = [r for r in done if card in r.plays]
+        times = sum(sum(r.plays[card].values()) for r in games)
+        seats_played = sum(len(r.plays[card]) for r in games)
+        wins = sum(seat in r.winners for r in games for seat in r.plays[card])
+        others = len(games) * players - seats_played
+        other_wins = sum(len(r.winners) for r in games) - wins
+        out[card] = {"name": names.get(card, card), "played": times, "games": len(games),
+                     "win_rate": Rate(wins, seats_played).to_json(), "others": Rate(other_wins, others).to_json(),
+                     "difference": _difference(wins, seats_played, other_wins, others)}
     return out
+
+
+def _difference(wins: int, trials: int, other_wins: int, others: int) -> dict:
+    """The first rate minus the second, with Newcombe's 95% interval (all None without both)."""
+    if not trials or not others:
+        return {"value": None, "low": None, "high": None}
+    low, high = newcombe(wins, trials, other_wins, others)
+    return {"value": _round(wins / trials - other_wins / others), "low": _round(low), "high": _round(high)}
+
+
+def newcombe(wins1: int, trials1: int, wins2: int, trials2: int, z: float = Z95) -> tuple[float, float]:
+    """Newcombe's hybrid score interval (his method 10) of p1 - p2, from each rate's Wilson interval.
+
+    It stays in [-1, 1] and behaves at small counts and rates near 0 or 1, as the Wilson interval does.
+    """
+    if trials1 <= 0 or trials2 <= 0:
+        return -1.0, 1.0
+    p1, p2 = wins1 / trials1, wins2 / trials2
+    l1, u1 = wilson(wins1, trials1, z)
+    l2, u2 = wilson(wins2, trials2, z)
+    d = p1 - p2
+    return d - math.hypot(p1 - l1, u2 - p2), d + math.hypot(u1 - p1, p2 - l2)
 
 
 def _first_line(text: str | None) -> str:
@@ -167,3 +260,10 @@ def histogram_bins(histogram: list[list[int]], most: int = 16) -> list[tuple[int
         stop = min(start + width - 1, high)
         bins.append((start, stop, sum(v for k, v in counts.items() if start <= k <= stop)))
     return bins
+
+
+def game_summary(game, batch: Batch, records: list[GameRecord]) -> dict:
+    """``summarize`` with the game's own layout (roles, teams) at the batch's player count, and its card names."""
+    layout = game.layout(batch.players)
+    names = {card.id: card.name for card in game.card_type}
+    return summarize(batch, records, game.name, layout.roles, layout.team_players, names)

@@ -22,8 +22,8 @@ from ..document import Document
 from ..game import Game
 from ..errors import ErrorList, RulelangError, did_you_mean
 from .simulate import Batch, GameRecord, play_game
-from .spec_paths import Address, number_text, resolve, with_values
-from .stats import Rate, summarize
+from .spec_paths import Address, number_text, resolve, unread_at, with_values
+from .stats import Rate, game_summary
 
 MAX_SETTINGS = 10_000
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
@@ -107,7 +107,9 @@ _TURNS = ("mean", "sd", "median", "min", "max")
 def metric_names(summary: dict, end_names: list[str]) -> list[str]:
     """Every metric a summary of this game has (cards and winners appear once games are played)."""
     names = [f"{head}.{label}" for head in _RATES for label in summary[head]]
-    names += ["first_player_advantage", "first_player.fair"] + [f"turns.{t}" for t in _TURNS]
+    if summary["first_player"]["symmetric"]:           # a fair share means nothing when seats differ
+        names += ["first_player_advantage", "first_player.fair"]
+    names += [f"turns.{t}" for t in _TURNS]
     names += [f"end_conditions.{_slug(name)}" for name in end_names]
     return names
 
@@ -183,8 +185,9 @@ def describe(varies: list[Vary], values: tuple[float, ...]) -> str:
     return ", ".join(f"{vary.key}={number_text(value)}" for vary, value in zip(varies, values))
 
 
-def addresses(doc: Document, varies: list[Vary]) -> list[Address]:
-    """Each key's address; every unknown key is reported, not only the first."""
+def addresses(doc: Document, varies: list[Vary], players: int) -> list[Address]:
+    """Each key's address; every unknown key is reported, not only the first, and a number the games at
+    ``players`` never read is a ValueError (a usage mistake), not a sweep of identical results."""
     found, errors = [], []
     for vary in varies:
         try:
@@ -199,6 +202,9 @@ def addresses(doc: Document, varies: list[Vary]) -> list[Address]:
         if place in seen:
             raise ValueError(f"--vary {seen[place]} and --vary {vary.key} name the same number; vary it once")
         seen[place] = vary.key
+        unread = unread_at(doc, address, players)
+        if unread:
+            raise ValueError(unread)
     return found
 
 
@@ -292,7 +298,7 @@ class SweepResult:
 def run_sweep(doc: Document, path: str, varies: list[Vary], batch: Batch, metric: str, target: Target | None,
               workers: int = 1, progress: Callable[[int], None] | None = None) -> list[SweepResult]:
     """Compile every variant (all errors before any game), play them, and measure the metric."""
-    places = addresses(doc, varies)
+    places = addresses(doc, varies, batch.players)
     every = combinations(varies)
     settings = [tuple(zip(places, values)) for values in every]
     games = [build_variant(doc, places, values, describe(varies, values), dict(batch.params)) for values in every]
@@ -309,8 +315,7 @@ def run_sweep(doc: Document, path: str, varies: list[Vary], batch: Batch, metric
             _VARIANTS.pop((batch.source, setting), None)
     results = []
     for values, game, records in zip(every, games, played):
-        layout = game.layout(batch.players)
-        summary = summarize(batch, records, game.name, layout.roles, layout.team_players)
+        summary = game_summary(game, batch, records)
         found = measure(summary, metric)
         ok, in_range = meets(found, target) if target else (False, False)
         results.append(SweepResult(values, summary, found, ok, in_range))

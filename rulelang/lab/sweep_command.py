@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def sweep(args: argparse.Namespace) -> int:
     from ..loader import load_document
     from .simulate import Batch
-    from .stats import summarize
+    from .stats import game_summary
     from .sweep import check_metric, combinations, metric_names, parse_target, parse_vary, run_sweep
     from .sweep_report import draw_sweep, print_sweep, sweep_json
 
@@ -51,8 +51,7 @@ def sweep(args: argparse.Namespace) -> int:
     base, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)   # valid first
     batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods),
                   tuple(sorted(args.params.items())))
-    layout = base.layout(args.players)
-    empty = summarize(batch, [], base.name, layout.roles, layout.team_players)
+    empty = game_summary(base, batch, [])
     metric = target.metric if target else _default_metric(empty)
     try:
         check_metric(metric, metric_names(empty, [end.name for end in base.end]))
