@@ -70,6 +70,7 @@ def sections(summary: dict) -> list[Section]:
                        [[name, str(count), percent(count / done)] for name, count in _most_first(summary["winners"])]))
     if summary["cards"]:
         out.append(_card_section(summary["cards"]))
+    out.extend(_decision_sections(summary))
     errors = summary["errors"]
     if errors["count"]:
         shown = ", ".join(str(s) for s in errors["seeds"][:10]) + (", ..." if errors["count"] > 10 else "")
@@ -127,6 +128,28 @@ def _card_section(cards: dict) -> Section:
                                     "difference (95% interval)"], rows,
                    note="players: the seats that played the card at least once; others: the other seats "
                         "of the same games")
+
+
+def _figures(dist: dict) -> list[str]:
+    """mean, sd, median, min-max of a distribution (stats.distribution)."""
+    if dist["mean"] is None:
+        return ["-", "-", "-", "-"]
+    return [f"{dist['mean']:.2f}", f"{dist['sd']:.2f}", f"{dist['median']:g}", f"{dist['min']}..{dist['max']}"]
+
+
+def _decision_sections(summary: dict) -> list[Section]:
+    """What the players chose, how the counters ended, and by how much the winners won."""
+    taken = [[label, option, str(info["times"]), percent(info["share"]), f"{info['per_game']:.2f}"]
+             for label, options in summary["decisions"].items() for option, info in options.items()]
+    finals = [[name] + _figures(dist) for name, dist in summary["final_counters"].items()]
+    seats = [[name] + _figures(info["all"]) + _figures(info["margin"])[:1] + _figures(info["margin"])[2:]
+             for name, info in summary["player_counters"].items()]
+    return [Section("Decisions taken", ["decision", "option", "times", "share", "per game"], taken,
+                    note="a decision is named by its kind and, where roles differ, the chooser's role"),
+            Section("Counters at the end", ["counter", "mean", "sd", "median", "range"], finals),
+            Section("Player counters at the end", ["counter", "mean", "sd", "median", "range", "margin mean",
+                                                   "margin median", "margin range"], seats,
+                    note="over every seat; margin: the best winner's value minus the best loser's, per game")]
 
 
 def _signed_interval(difference: dict) -> str:

@@ -20,7 +20,7 @@ from ..agents import make_agent, parse_agent, play_out
 from ..agents.play import DecisionLimit, all_blind
 from ..engine import Game, State
 from ..errors import RuleError, RulelangError
-from ..records import cards_played, first_seat
+from ..records import cards_played, chose, first_seat
 from ..rng import batch_seed
 from ..sim import MAX_DECISIONS, _current_span
 
@@ -56,6 +56,9 @@ class GameRecord:
     first: int | None = None          # the seat that moved first
     plays: dict[str, dict[int, int]] = field(default_factory=dict)   # card -> seat -> times played
     error: str | None = None          # the located report of a game that failed
+    choices: dict[tuple[int, str, str], int] = field(default_factory=dict)   # (seat, kind, option) -> times
+    finals: dict[str, int] = field(default_factory=dict)        # "holder.counter" -> its value at the end
+    seat_finals: dict[str, tuple[int, ...]] = field(default_factory=dict)   # a player counter -> value per seat
 
 
 def seat_agents(names: str, players: int) -> tuple[str, ...]:
@@ -130,6 +133,38 @@ def _note_result(record: GameRecord, state: State) -> None:
     for seat, card in cards_played(state):          # an answer is a card played too
         seats = record.plays.setdefault(card, {})
         seats[seat] = seats.get(seat, 0) + 1
+    record.choices = choices_taken(state)
+    record.finals, record.seat_finals = final_counters(state)
+
+
+def choices_taken(state: State) -> dict[tuple[int, str, str], int]:
+    """(seat, decision kind, option) -> times, from the `chose` records even a game without history keeps."""
+    taken: dict[tuple[int, str, str], int] = {}
+    for entry in state.log:
+        if entry.__class__ is tuple:
+            if entry[0] is chose:
+                key = (entry[2], entry[4], str(entry[3]))
+                taken[key] = taken.get(key, 0) + 1
+        elif entry["type"] == "chose":
+            key = (int(entry["player"][1:]) - 1, entry["decision"], str(entry["option"]))
+            taken[key] = taken.get(key, 0) + 1
+    return taken
+
+
+def final_counters(state: State) -> tuple[dict[str, int], dict[str, tuple[int, ...]]]:
+    """The counters at the end: the game's and each location's by ``holder.counter`` (those not 0), and
+    each player counter per seat, with the score as ``score`` when the game declares one."""
+    game, rows = state.game, state.counters
+    holders = ["game"] + list(game.locations)
+    finals = {f"{holder}.{name}": rows[h][c] for h, holder in enumerate(holders)
+              for c, name in enumerate(game.counters) if rows[h][c]}
+    seats = rows[game.player_holder:game.player_holder + state.n]
+    seat_finals = {name: tuple(row[c] for row in seats) for c, name in enumerate(game.counters)
+                   if any(row[c] for row in seats)}
+    scores = state.scores() if game.score is not None else None
+    if scores is not None:
+        seat_finals["score"] = tuple(scores)
+    return finals, seat_finals
 
 
 # --- batches ----------------------------------------------------------------------

@@ -89,9 +89,12 @@ def summarize(batch: Batch, records: list[GameRecord], game_name: str, roles: li
         "agent_win_rate": {name: rate.to_json() for name, rate in _agent_rates(done, batch.agents, roles,
                                                                                 units).items()},
         "first_player": _first_player(done, n, roles, teams),
-        "turns": lengths([r.turns for r in done]),
+        "turns": distribution([r.turns for r in done]),
         "end_conditions": dict(sorted(Counter(r.condition or "none" for r in done).items())),
         "cards": _cards(done, n, card_names or {}),
+        "decisions": _decisions(done, roles),
+        "final_counters": _final_counters(done),
+        "player_counters": _seat_counters(done, n),
         "errors": {"count": len(failed), "seeds": [r.seed for r in failed],
                    "games": [{"index": r.index, "seed": r.seed, "message": _first_line(r.error)} for r in failed]},
     }
@@ -191,14 +194,60 @@ def _first_player_by_role(done: list[GameRecord], roles: list[str], teams: dict[
     return out
 
 
-def lengths(turns: list[int]) -> dict:
-    """Mean, spread, range, and [length, games] for each length that occurred."""
-    if not turns:
+def distribution(values: list[int]) -> dict:
+    """Mean, spread, range, and [value, times] for each value that occurred (game lengths, final counters)."""
+    if not values:
         return {"mean": None, "sd": None, "median": None, "min": None, "max": None, "histogram": []}
-    return {"mean": _round(statistics.fmean(turns)),
-            "sd": _round(statistics.stdev(turns)) if len(turns) > 1 else 0.0,
-            "median": statistics.median(turns), "min": min(turns), "max": max(turns),
-            "histogram": [[length, count] for length, count in sorted(Counter(turns).items())]}
+    return {"mean": _round(statistics.fmean(values)),
+            "sd": _round(statistics.stdev(values)) if len(values) > 1 else 0.0,
+            "median": statistics.median(values), "min": min(values), "max": max(values),
+            "histogram": [[value, count] for value, count in sorted(Counter(values).items())]}
+
+
+def _decisions(done: list[GameRecord], roles: list[str]) -> dict:
+    """Per decision (its kind, and the chooser's role where roles differ): each option's times and share.
+
+    A game keeps, for each choice, its chooser, its kind (choose, number, secret, ...) and the option: the
+    decision's name in the rules is not kept, so the kind and the role stand for it.
+    """
+    several = len(set(roles)) > 1
+    counts: dict[str, Counter] = {}
+    for r in done:
+        for (seat, kind, option), times in r.choices.items():
+            label = f"{roles[seat]} {kind}" if several else kind
+            counts.setdefault(label, Counter())[option] += times
+    out = {}
+    for label in sorted(counts):
+        total = sum(counts[label].values())
+        out[label] = {option: {"times": times, "share": _round(times / total),
+                               "per_game": _round(times / len(done))}
+                      for option, times in sorted(counts[label].items(), key=lambda item: (-item[1], item[0]))}
+    return out
+
+
+def _final_counters(done: list[GameRecord]) -> dict:
+    """The distribution of each counter of the game and of each location at the end (0 where a game has none)."""
+    names = sorted({name for r in done for name in r.finals})
+    return {name: distribution([r.finals.get(name, 0) for r in done]) for name in names}
+
+
+def _seat_counters(done: list[GameRecord], players: int) -> dict:
+    """Each player counter (and the score) at the end: over every seat, and the margin of victory.
+
+    ``margin``: in each game some seats won and some lost, the best winner's value minus the best loser's.
+    """
+    out = {}
+    for name in sorted({name for r in done for name in r.seat_finals}):
+        values, margins = [], []
+        for r in done:
+            row = r.seat_finals.get(name, (0,) * players)       # a game keeps only counters not all 0
+            values.extend(row)
+            won = [v for seat, v in enumerate(row) if seat in r.winners]
+            lost = [v for seat, v in enumerate(row) if seat not in r.winners]
+            if won and lost:
+                margins.append(max(won) - max(lost))
+        out[name] = {"all": distribution(values), "margin": distribution(margins)}
+    return out
 
 
 def _cards(done: list[GameRecord], players: int, names: dict[str, str]) -> dict:
