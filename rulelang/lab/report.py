@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING
 
 from ..printable import printable
-from .simulate import GameRecord
+from .simulate import Batch, GameRecord
 from .stats import histogram_bins, player_label, winner_label
 
 if TYPE_CHECKING:
@@ -160,6 +160,65 @@ def _signed_interval(difference: dict) -> str:
             f"{100 * difference['high']:+.1f})")
 
 
+def player_count_section(summaries: list[dict]) -> Section:
+    """One row per player count: games finished, mean length, and each side's win rate with its interval.
+
+    The sides are the roles where seats differ, else the teams, else the first seat beside whoever moved
+    first and the fair share (seats are symmetric there)."""
+    labels: list[str] = []
+    for summary in summaries:
+        for label in _sides(summary):
+            if label not in labels:
+                labels.append(label)
+    symmetric = all(summary["symmetric"] for summary in summaries) and labels == ["P1"]
+    columns = ["players", "finished", "mean turns"] + [f"{label} win rate (95%)" for label in labels]
+    if symmetric:
+        columns += ["first mover (95%)", "fair share"]
+    rows = []
+    for summary in summaries:
+        sides = _sides(summary)
+        row = [str(summary["players"]), str(summary["completed"]),
+               "-" if summary["turns"]["mean"] is None else f"{summary['turns']['mean']:.2f}"]
+        row += [_rate_and_interval(sides[label]) if label in sides else "-" for label in labels]
+        if symmetric:
+            row += [_rate_and_interval(summary["first_player"]), percent(summary["first_player"]["fair"])]
+        rows.append(row)
+    return Section("By player count", columns, rows)
+
+
+def _sides(summary: dict) -> dict:
+    if summary["role_win_rate"]:
+        return summary["role_win_rate"]
+    seats = {player_label(s) for s in range(summary["players"])}
+    teams = {k: v for k, v in summary["win_rate"].items() if k not in seats}
+    return teams or {"P1": summary["win_rate"]["P1"]}
+
+
+def _rate_and_interval(rate: dict) -> str:
+    return "-" if rate["rate"] is None else f"{percent(rate['rate'])} ({interval(rate)})"
+
+
+def print_player_counts(summaries: list[dict], out: IO[str], terminal: bool) -> None:
+    """The table of ``--players 2..6``: a heading and one row per count."""
+    first = summaries[0]
+    agents = sorted(set(first["provenance"]["agents"]))
+    head = (f"{first['game']}: {first['games']} games per player count, seed {first['seed']}, agents "
+            f"{agents[0] if len(agents) == 1 else first['provenance']['agents']}")
+    part = player_count_section(summaries)
+    if terminal:
+        from rich.console import Console
+        console = Console(file=out, highlight=False)
+        console.print(rich_text(head), style="bold")
+        table = rich_table(part)
+        for i, column in enumerate(part.columns):
+            table.add_column(rich_text(column), justify="left" if i == 0 else "right")
+        for row in part.rows:
+            table.add_row(*map(rich_text, row))
+        console.print(table)
+    else:
+        out.write(printable(head) + "\n\n" + plain_section(part))
+
+
 def heading(summary: dict) -> str:
     agents = sorted(set(summary["agents"]))
     who = agents[0] if len(agents) == 1 else ",".join(summary["agents"])
@@ -245,21 +304,28 @@ def check_writable(path: str) -> None:
         raise OSError(f"cannot write {path}: it exists and is not a plain file")
 
 
-CSV_COLUMNS = ["game", "seed", "turns", "end_condition", "winner", "winning_players", "team", "error"]
+CSV_COLUMNS = ["game", "players", "seed", "turns", "end_condition", "winner", "winning_players", "team", "error",
+               "agents", "batch_seed", "rulelang", "spec_sha256", "mods", "params"]
 
 
-def write_csv(path: str, records: list[GameRecord]) -> None:
-    """One row per game, in game order; an OSError says why it could not be written."""
+def write_csv(path: str, runs: list[tuple[Batch, list[GameRecord]]], origin: dict) -> None:
+    """One row per game, in game order, each with what made it: its ``seed`` is the one
+    ``rulelang run --agents AGENTS --seed SEED`` takes to play that game again. An OSError says why not written."""
     check_writable(path)
+    mods = _cell(" ".join(origin["mods"]))
+    params = _cell(" ".join(f"{name}={value}" for name, value in origin["params"].items()))
     with open(path, "w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out)
         writer.writerow(CSV_COLUMNS)
-        for r in records:
-            failed = r.error is not None
-            writer.writerow([r.index, r.seed, "" if failed else r.turns, _cell(r.condition or ""),
-                             "" if failed else _cell(winner_label(r)),
-                             " ".join(player_label(s) for s in r.winners), _cell(r.team or ""),
-                             _cell(r.error.splitlines()[0] if failed else "")])
+        for batch, records in runs:
+            agents = _cell(",".join(batch.agents))
+            for r in records:
+                failed = r.error is not None
+                writer.writerow([r.index, batch.players, r.seed, "" if failed else r.turns, _cell(r.condition or ""),
+                                 "" if failed else _cell(winner_label(r)),
+                                 " ".join(player_label(s) for s in r.winners), _cell(r.team or ""),
+                                 _cell(r.error.splitlines()[0] if failed else ""), agents, batch.seed,
+                                 origin["rulelang"], origin["spec_sha256"], mods, params])
 
 
 def _cell(text: str) -> str:

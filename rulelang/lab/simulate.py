@@ -61,6 +61,12 @@ class GameRecord:
     seat_finals: dict[str, tuple[int, ...]] = field(default_factory=dict)   # a player counter -> value per seat
 
 
+def seated_agents(names: tuple[str, ...], game_seed: int) -> list:
+    """The agents of one game, each seeded from the game's seed and its seat: the one home of that rule,
+    so `rulelang run --agents A --seed S` plays the game a batch plays with game seed S."""
+    return [make_agent(name, batch_seed(game_seed, seat)) for seat, name in enumerate(names)]
+
+
 def seat_agents(names: str, players: int) -> tuple[str, ...]:
     """One agent spec for every seat, from ``random`` (all seats) or ``a,b,c`` (one per seat).
 
@@ -84,7 +90,7 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
     record = GameRecord(index, seed)
     state: State | None = None
     try:
-        agents = [make_agent(name, batch_seed(seed, seat)) for seat, name in enumerate(batch.agents)]
+        agents = seated_agents(batch.agents, seed)
         # played in place from the start (play_new); agents that read nothing of the game (random ones) need
         # none of its history, and the statistics read only what a game without it keeps (records.py)
         state = game.new_state(batch.players, seed, before_first_turn=True, history=not all_blind(agents))
@@ -187,19 +193,39 @@ def _play_range(batch: Batch, start: int, stop: int) -> list[GameRecord]:
     return [play_game(game, batch, index) for index in range(start, stop)]
 
 
+class BatchInterrupted(Exception):
+    """Ctrl-C stopped a batch: ``records`` holds the games that finished before it, in index order."""
+
+    def __init__(self, records: list[GameRecord]) -> None:
+        super().__init__("interrupted")
+        self.records = records
+
+
 def run_batch(game: Game, batch: Batch, workers: int = 1,
               progress: Callable[[int], None] | None = None) -> list[GameRecord]:
-    """Every game of the batch in index order; ``progress(n)`` is told as each n more games finish."""
-    if workers <= 1 or batch.games < 2:
-        records = []
-        for index in range(batch.games):
-            records.append(play_game(game, batch, index))
-            if progress is not None:
-                progress(1)
-        return records
+    """Every game of the batch in index order; ``progress(n)`` is told as each n more games finish.
+
+    Ctrl-C raises BatchInterrupted with the games played so far, so what was played is not lost.
+    """
+    records: list[GameRecord] = []
+    try:
+        if workers <= 1 or batch.games < 2:
+            for index in range(batch.games):
+                records.append(play_game(game, batch, index))
+                if progress is not None:
+                    progress(1)
+            return records
+        return _run_in_pool(game, batch, workers, progress, records)
+    except KeyboardInterrupt:
+        records.sort(key=lambda record: record.index)
+        raise BatchInterrupted(records) from None
+
+
+def _run_in_pool(game: Game, batch: Batch, workers: int, progress: Callable[[int], None] | None,
+                 records: list[GameRecord]) -> list[GameRecord]:
+    """The batch in ``workers`` processes, a chunk of games at a time; ``records`` fills as chunks finish."""
     _LOADED[batch.source] = game
     chunk = max(1, min(100, batch.games // (workers * 8)))
-    records: list[GameRecord] = []
     pool = ProcessPoolExecutor(max_workers=min(workers, batch.games), initializer=_start_worker,
                                initargs=(batch.source,))
     try:
