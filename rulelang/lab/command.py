@@ -161,7 +161,7 @@ def provenance(args: argparse.Namespace) -> dict:
     spec = json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
     return {"rulelang": __version__, "spec": args.path, "spec_sha256": digest(spec), "mods": list(args.mods),
             "params": dict(sorted(args.params.items())), "agents": args.agents, "seed": args.seed,
-            "games": args.games, "players": list(args.players)}
+            "games": args.games, "players": list(args.players) if isinstance(args.players, tuple) else args.players}
 
 
 def _check_numbers(args: argparse.Namespace) -> None:

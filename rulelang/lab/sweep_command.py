@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .command import UsageError, game_and_agents, progress_bar
+from .command import UsageError, game_and_agents, progress_bar, provenance
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='e.g. "win_rate.TEAM in [0.5,0.6]": met when the 95%% interval lies inside')
     parser.add_argument("--json", action="store_true", help="print the sweep as one JSON object, last line")
     parser.add_argument("--plot", metavar="FILE.png", help="draw the metric per setting (needs matplotlib)")
+    parser.add_argument("--csv", metavar="FILE", help="write one row per setting, with what made its games")
 
 
 def sweep(args: argparse.Namespace) -> int:
@@ -34,7 +35,7 @@ def sweep(args: argparse.Namespace) -> int:
     from .simulate import Batch
     from .stats import game_summary
     from .sweep import check_metric, combinations, metric_names, parse_target, parse_vary, run_sweep
-    from .sweep_report import draw_sweep, print_sweep, sweep_json
+    from .sweep_report import draw_sweep, print_sweep, sweep_json, write_sweep_csv
 
     _check_numbers(args)
     try:
@@ -48,6 +49,7 @@ def sweep(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     if args.plot:
         _check_plot(args.plot)
+    _check_csv(args.csv)
     base, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)   # valid first
     batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods),
                   tuple(sorted(args.params.items())))
@@ -64,6 +66,11 @@ def sweep(args: argparse.Namespace) -> int:
         except ValueError as error:
             raise UsageError(str(error)) from None
     print_sweep(varies, results, metric, target, sys.stdout, sys.stdout.isatty())
+    if args.csv:
+        try:
+            write_sweep_csv(args.csv, varies, results, metric, provenance(args))
+        except OSError as error:
+            raise UsageError(f"cannot write {args.csv}: {error.strerror or error}") from None
     if args.plot:
         try:
             draw_sweep(varies, results, metric, target, args.plot)
@@ -88,6 +95,15 @@ def _check_numbers(args: argparse.Namespace) -> None:
     for name in ("games", "workers", "players"):
         if getattr(args, name) < 1:
             raise UsageError(f"--{name} must be at least 1, not {getattr(args, name)}")
+
+
+def _check_csv(path: str | None) -> None:
+    from .report import check_writable
+    if path:
+        try:
+            check_writable(path)
+        except OSError as error:
+            raise UsageError(str(error)) from None
 
 
 def _check_plot(path: str) -> None:

@@ -1,0 +1,37 @@
+"""A sweep of two keys as a grid, and its CSV (issue 33)."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from rulelang.cli import main
+from rulelang.lab.sweep import Measure, SweepResult, Target, Vary
+from rulelang.lab.sweep_report import grid_section
+
+ROOT = Path(__file__).resolve().parent.parent
+JF = str(ROOT / "games" / "jacks_friends")
+
+
+def result(a: float, b: float, value: float, meets: bool) -> SweepResult:
+    return SweepResult((a, b), {}, Measure(value, value - 0.1, value + 0.1, True), meets, meets)
+
+
+def test_two_keys_make_rows_and_columns():
+    varies = [Vary("a", (1.0, 2.0), "a=1,2"), Vary("b", (5.0, 6.0, 7.0), "b=5..7")]
+    results = [result(a, b, a / 10 + b / 100, a == 2 and b == 6) for a in (1.0, 2.0) for b in (5.0, 6.0, 7.0)]
+    grid = grid_section(varies, results, "win_rate.x", Target("win_rate.x", 0.2, 0.3))
+    assert grid.columns[1:] == ["5", "6", "7"]
+    assert [row[0] for row in grid.rows] == ["1", "2"]
+    assert grid.rows[1][2] == "26.0% (16.0%-36.0%) *" and grid.rows[0][1] == "15.0% (5.0%-25.0%)"
+
+
+def test_a_sweep_writes_one_csv_row_per_setting_and_shows_the_grid(capsys, tmp_path):
+    path = tmp_path / "s.csv"
+    code = main(["sweep", JF, "--players", "4", "--vary", "tables.setup.4.houses=6,8", "--vary",
+                 "tables.setup.4.catches=7,9", "--games", "4", "--csv", str(path)])
+    out, _ = capsys.readouterr()
+    assert code == 0 and "Grid: win_rate.giant" in out
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    assert [(r["tables.setup.4.houses"], r["tables.setup.4.catches"]) for r in rows] == [
+        ("6", "7"), ("6", "9"), ("8", "7"), ("8", "9")]
+    assert all(r["completed"] == "4" and len(r["spec_sha256"]) == 64 for r in rows)
