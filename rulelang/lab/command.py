@@ -80,6 +80,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--csv", metavar="FILE",
                         help="write one row per game, with the seed `rulelang run --agents A --seed SEED` replays")
     parser.add_argument("--plot", metavar="FILE.png", help="draw win rates and game lengths (needs matplotlib)")
+    parser.add_argument("--compare", metavar="FILE.json",
+                        help="compare the win rates with another run's (what its --json printed), with a 95%% "
+                             "interval on each difference")
     parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                         help="play on a Ray cluster at ADDRESS, or on a local Ray without one (needs rulelang[ray])")
 
@@ -98,6 +101,7 @@ def simulate(args: argparse.Namespace) -> int:
     if getattr(args, "ray", None) is not None:
         _require_ray()
     _check_outputs(args)
+    other = _read_compared(args)
     tables = [(players, *game_and_agents(args.path, players, args.agents, args.mods, args.params))
               for players in args.players]                       # every count checked before any game
     origin = provenance(args)
@@ -118,6 +122,10 @@ def simulate(args: argparse.Namespace) -> int:
         if interrupted:
             break
     summaries = [summary for _, _, summary in runs]
+    if other is not None:
+        from .compare import compare
+        summaries[0]["compare"] = {"with": args.compare, **_compared_run(other),
+                                   "rates": compare(summaries[0], other)}
     if len(args.players) == 1:
         print_table(summaries[0], sys.stdout, sys.stdout.isatty())
     else:
@@ -139,6 +147,26 @@ def simulate(args: argparse.Namespace) -> int:
               + " hold the games played", file=sys.stderr)
         return 130
     return 1 if failed else 0
+
+
+def _read_compared(args: argparse.Namespace) -> dict | None:
+    """The summary ``--compare`` names, read before any game is played (one player count only)."""
+    if not getattr(args, "compare", None):
+        return None
+    if len(args.players) > 1:
+        raise UsageError("--compare compares one player count; give --players one count")
+    from .compare import CompareError, read_summary
+    try:
+        return read_summary(args.compare)
+    except CompareError as error:
+        raise UsageError(str(error)) from None
+
+
+def _compared_run(other: dict) -> dict:
+    """What the other run was, as its summary says (shown, so only plain numbers and strings are kept)."""
+    agents = other.get("agents")
+    return {"games": other.get("completed") if type(other.get("completed")) is int else None,
+            "agents": [a for a in agents if isinstance(a, str)] if isinstance(agents, list) else []}
 
 
 def _play_batch(args: argparse.Namespace, game, batch) -> list:

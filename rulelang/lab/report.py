@@ -71,6 +71,8 @@ def sections(summary: dict) -> list[Section]:
     if summary["cards"]:
         out.append(_card_section(summary["cards"]))
     out.extend(_decision_sections(summary))
+    if "compare" in summary:
+        out.append(_compare_section(summary["compare"]))
     errors = summary["errors"]
     if errors["count"]:
         shown = ", ".join(str(s) for s in errors["seeds"][:10]) + (", ..." if errors["count"] > 10 else "")
@@ -150,6 +152,21 @@ def _decision_sections(summary: dict) -> list[Section]:
             Section("Player counters at the end", ["counter", "mean", "sd", "median", "range", "margin mean",
                                                    "margin median", "margin range"], seats,
                     note="over every seat; margin: the best winner's value minus the best loser's, per game")]
+
+
+def _compare_section(compared: dict) -> Section:
+    """This run's rates beside the other run's, and the difference in points with its 95% interval."""
+    rows = []
+    for label, info in compared["rates"].items():
+        this, other = info["this"], info["other"]
+        rows.append([label, f"{percent(this['wins'] / this['of'])} of {this['of']}",
+                     f"{percent(other['wins'] / other['of'])} of {other['of']}",
+                     _signed_interval({"value": info["difference"], "low": info["low"], "high": info["high"]})])
+    agents = ",".join(compared["agents"]) or "?"
+    return Section(f"Compared with {compared['with']} (agents {agents})",
+                   ["rate", "this run", "that run", "difference (95% interval)"], rows,
+                   note="difference: this run minus that run, in points; Newcombe's interval, runs taken as "
+                        "independent")
 
 
 def _signed_interval(difference: dict) -> str:
