@@ -56,10 +56,9 @@ class GameRecord:
     first: int | None = None          # the seat that moved first
     plays: dict[str, dict[int, int]] = field(default_factory=dict)   # card -> seat -> times played
     error: str | None = None          # the located report of a game that failed
-    choices: dict[tuple[int, str, str], int] = field(default_factory=dict)   # (seat, kind, option) -> times
-    finals: dict[str, int] = field(default_factory=dict)        # "holder.counter" -> its value at the end
-    seat_finals: dict[str, tuple[int, ...]] = field(default_factory=dict)   # a player counter -> value per seat
-
+    choices: list[tuple] = field(default_factory=list)       # (seat, option, kind) of each choice, in order
+    counters: list[list[int]] = field(default_factory=list)  # the counter rows at the end: game, locations, players
+    scores: tuple[int, ...] | None = None                    # each seat's score at the end, if the game has one
 
 def seated_agents(names: tuple[str, ...], game_seed: int) -> list:
     """The agents of one game, each seeded from the game's seed and its seat: the one home of that rule,
@@ -140,37 +139,23 @@ def _note_result(record: GameRecord, state: State) -> None:
         seats = record.plays.setdefault(card, {})
         seats[seat] = seats.get(seat, 0) + 1
     record.choices = choices_taken(state)
-    record.finals, record.seat_finals = final_counters(state)
+    game = state.game
+    record.counters = list(map(list.copy, state.counters[:game.player_holder + state.n]))   # named when counted
+    if game.score is not None:
+        record.scores = tuple(state.scores())
 
 
-def choices_taken(state: State) -> dict[tuple[int, str, str], int]:
-    """(seat, decision kind, option) -> times, from the `chose` records even a game without history keeps."""
-    taken: dict[tuple[int, str, str], int] = {}
-    for entry in state.log:
-        if entry.__class__ is tuple:
-            if entry[0] is chose:
-                key = (entry[2], entry[4], str(entry[3]))
-                taken[key] = taken.get(key, 0) + 1
-        elif entry["type"] == "chose":
-            key = (int(entry["player"][1:]) - 1, entry["decision"], str(entry["option"]))
-            taken[key] = taken.get(key, 0) + 1
-    return taken
+def choices_taken(state: State) -> list[tuple]:
+    """(seat, option, kind) of every choice, from the `chose` records even a game without history keeps."""
+    if not state.history:            # nothing reads such a game's log, so none of its records became dicts
+        return [entry[2:5] for entry in state.log if entry.__class__ is tuple and entry[0] is chose]
+    return [entry[2:5] if entry.__class__ is tuple else _chose_event(entry) for entry in state.log
+            if (entry[0] is chose if entry.__class__ is tuple else entry["type"] == "chose")]
 
 
-def final_counters(state: State) -> tuple[dict[str, int], dict[str, tuple[int, ...]]]:
-    """The counters at the end: the game's and each location's by ``holder.counter`` (those not 0), and
-    each player counter per seat, with the score as ``score`` when the game declares one."""
-    game, rows = state.game, state.counters
-    holders = ["game"] + list(game.locations)
-    finals = {f"{holder}.{name}": rows[h][c] for h, holder in enumerate(holders)
-              for c, name in enumerate(game.counters) if rows[h][c]}
-    seats = rows[game.player_holder:game.player_holder + state.n]
-    seat_finals = {name: tuple(row[c] for row in seats) for c, name in enumerate(game.counters)
-                   if any(row[c] for row in seats)}
-    scores = state.scores() if game.score is not None else None
-    if scores is not None:
-        seat_finals["score"] = tuple(scores)
-    return finals, seat_finals
+def _chose_event(event: dict) -> tuple:
+    """A `chose` event already expanded to its dict (a game an agent read), as its record's items."""
+    return int(event["player"][1:]) - 1, event["option"], event["decision"]
 
 
 # --- batches ----------------------------------------------------------------------

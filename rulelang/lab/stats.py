@@ -12,6 +12,7 @@ import math
 import re
 import statistics
 from collections import Counter
+from itertools import chain
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -68,11 +69,13 @@ def winner_label(record: GameRecord) -> str:
 
 
 def summarize(batch: Batch, records: list[GameRecord], game_name: str, roles: list[str],
-              teams: dict[str, list[int]], card_names: dict[str, str] | None = None) -> dict:
+              teams: dict[str, list[int]], card_names: dict[str, str] | None = None,
+              holders: list[str] = (), counter_names: list[str] = ()) -> dict:
     """The whole summary as plain data: the JSON object, and what the table and plot show.
 
     ``roles`` is each seat's role, ``teams`` each team's seats (as the game's layout has them),
-    ``card_names`` each card id's name (the id stands for itself when it has none).
+    ``card_names`` each card id's name (the id stands for itself when it has none); ``holders`` names the
+    counter rows before the players' (the game, its locations) and ``counter_names`` the counters.
     """
     done = [r for r in records if r.error is None]
     failed = [r for r in records if r.error is not None]
@@ -93,8 +96,8 @@ def summarize(batch: Batch, records: list[GameRecord], game_name: str, roles: li
         "end_conditions": dict(sorted(Counter(r.condition or "none" for r in done).items())),
         "cards": _cards(done, n, card_names or {}),
         "decisions": _decisions(done, roles),
-        "final_counters": _final_counters(done),
-        "player_counters": _seat_counters(done, n),
+        "final_counters": _final_counters(done, holders, counter_names),
+        "player_counters": _seat_counters(done, len(holders), counter_names),
         "errors": {"count": len(failed), "seeds": [r.seed for r in failed],
                    "games": [{"index": r.index, "seed": r.seed, "message": _first_line(r.error)} for r in failed]},
     }
@@ -212,10 +215,9 @@ def _decisions(done: list[GameRecord], roles: list[str]) -> dict:
     """
     several = len(set(roles)) > 1
     counts: dict[str, Counter] = {}
-    for r in done:
-        for (seat, kind, option), times in r.choices.items():
-            label = f"{roles[seat]} {kind}" if several else kind
-            counts.setdefault(label, Counter())[option] += times
+    for (seat, option, kind), times in Counter(chain.from_iterable(r.choices for r in done)).items():
+        label = f"{roles[seat]} {kind}" if several else kind
+        counts.setdefault(label, Counter())[str(option)] += times
     out = {}
     for label in sorted(counts):
         total = sum(counts[label].values())
@@ -225,29 +227,41 @@ def _decisions(done: list[GameRecord], roles: list[str]) -> dict:
     return out
 
 
-def _final_counters(done: list[GameRecord]) -> dict:
-    """The distribution of each counter of the game and of each location at the end (0 where a game has none)."""
-    names = sorted({name for r in done for name in r.finals})
-    return {name: distribution([r.finals.get(name, 0) for r in done]) for name in names}
-
-
-def _seat_counters(done: list[GameRecord], players: int) -> dict:
-    """Each player counter (and the score) at the end: over every seat, and the margin of victory.
-
-    ``margin``: in each game some seats won and some lost, the best winner's value minus the best loser's.
-    """
+def _final_counters(done: list[GameRecord], holders: list[str], counters: list[str]) -> dict:
+    """The distribution of each counter of the game and of each location at the end (those not always 0)."""
     out = {}
-    for name in sorted({name for r in done for name in r.seat_finals}):
-        values, margins = [], []
-        for r in done:
-            row = r.seat_finals.get(name, (0,) * players)       # a game keeps only counters not all 0
-            values.extend(row)
-            won = [v for seat, v in enumerate(row) if seat in r.winners]
-            lost = [v for seat, v in enumerate(row) if seat not in r.winners]
-            if won and lost:
-                margins.append(max(won) - max(lost))
-        out[name] = {"all": distribution(values), "margin": distribution(margins)}
+    for h, holder in enumerate(holders):
+        for c, name in enumerate(counters):
+            values = [r.counters[h][c] for r in done if r.counters]
+            if any(values):
+                out[f"{holder}.{name}"] = distribution(values)
     return out
+
+
+def _seat_counters(done: list[GameRecord], first_seat_row: int, counters: list[str]) -> dict:
+    """Each player counter (not always 0) and the score at the end: over every seat, and the margin of victory."""
+    per_name: dict[str, list[tuple[GameRecord, list[int]]]] = {}
+    for c, name in enumerate(counters):
+        pairs = [(r, [row[c] for row in r.counters[first_seat_row:]]) for r in done if r.counters]
+        if any(any(values) for _, values in pairs):
+            per_name[name] = pairs
+    scored = [(r, list(r.scores)) for r in done if r.scores is not None]
+    if scored:
+        per_name["score"] = scored
+    return {name: _spread_and_margin(pairs) for name, pairs in per_name.items()}
+
+
+def _spread_and_margin(pairs: list[tuple[GameRecord, list[int]]]) -> dict:
+    """``all``: the values of every seat; ``margin``: in each game where some seats won and some lost,
+    the best winner's value minus the best loser's."""
+    values, margins = [], []
+    for r, row in pairs:
+        values.extend(row)
+        won = [v for seat, v in enumerate(row) if seat in r.winners]
+        lost = [v for seat, v in enumerate(row) if seat not in r.winners]
+        if won and lost:
+            margins.append(max(won) - max(lost))
+    return {"all": distribution(values), "margin": distribution(margins)}
 
 
 def _cards(done: list[GameRecord], players: int, names: dict[str, str]) -> dict:
@@ -315,4 +329,5 @@ def game_summary(game, batch: Batch, records: list[GameRecord]) -> dict:
     """``summarize`` with the game's own layout (roles, teams) at the batch's player count, and its card names."""
     layout = game.layout(batch.players)
     names = {card.id: card.name for card in game.card_type}
-    return summarize(batch, records, game.name, layout.roles, layout.team_players, names)
+    return summarize(batch, records, game.name, layout.roles, layout.team_players, names,
+                     ["game"] + list(game.locations), list(game.counters))
