@@ -80,6 +80,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--csv", metavar="FILE",
                         help="write one row per game, with the seed `rulelang run --agents A --seed SEED` replays")
     parser.add_argument("--plot", metavar="FILE.png", help="draw win rates and game lengths (needs matplotlib)")
+    parser.add_argument("--quality", action="store_true",
+                        help="also measure lead changes, decisiveness and drama from each turn's scores (games "
+                             "with a score; slower), beside duration and decisions a game")
     parser.add_argument("--compare", metavar="FILE.json",
                         help="compare the win rates with another run's (what its --json printed), with a 95%% "
                              "interval on each difference")
@@ -109,7 +112,7 @@ def simulate(args: argparse.Namespace) -> int:
     interrupted = False
     for players, game, agents in tables:
         batch = Batch(args.path, players, args.games, args.seed, agents, tuple(args.mods),
-                      tuple(sorted(args.params.items())))
+                      tuple(sorted(args.params.items())), getattr(args, "quality", False))
         try:
             records = _play_batch(args, game, batch)
         except BatchInterrupted as stop:

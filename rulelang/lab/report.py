@@ -71,6 +71,8 @@ def sections(summary: dict) -> list[Section]:
     if summary["cards"]:
         out.append(_card_section(summary["cards"]))
     out.extend(_decision_sections(summary))
+    if summary.get("quality"):
+        out.append(_quality_section(summary["quality"]))
     if "compare" in summary:
         out.append(_compare_section(summary["compare"]))
     errors = summary["errors"]
@@ -152,6 +154,25 @@ def _decision_sections(summary: dict) -> list[Section]:
             Section("Player counters at the end", ["counter", "mean", "sd", "median", "range", "margin mean",
                                                    "margin median", "margin range"], seats,
                     note="over every seat; margin: the best winner's value minus the best loser's, per game")]
+
+
+def _quality_section(q: dict) -> Section:
+    """Browne's measures (docs/simulate.md): each a row with its value and what it means."""
+    def shown(value: float | None, digits: str = ".2f") -> str:
+        return "-" if value is None else format(value, digits)
+    rows = [["duration (turns)"] + _figures(q["duration"])[:1] + [_figures(q["duration"])[3], "turns a game"],
+            ["decisions a game"] + _figures(q["decisions"])[:1] + [_figures(q["decisions"])[3], "choices taken"]]
+    if q["scored_games"]:
+        rows += [["lead changes"] + _figures(q["lead_changes"])[:1] + [_figures(q["lead_changes"])[3],
+                  f"per turn {shown(q['lead_changes_per_turn'], '.3f')}"],
+                 ["decisiveness", shown(q["decisiveness"], ".3f"), "0..1",
+                  "how far into the game the winner leads for good"],
+                 ["drama (points behind)"] + _figures(q["drama"])[:1] + [_figures(q["drama"])[3],
+                  f"comebacks {percent(q['comebacks'])}"]]
+    return Section("Game quality", ["measure", "mean", "range", ""], rows,
+                   note="lead changes, decisiveness and drama follow the scores as each turn began: "
+                        "only for games with a score" if not q["scored_games"] else
+                        f"from the scores of {q['scored_games']} games as each turn began and at the end")
 
 
 def _compare_section(compared: dict) -> Section:

@@ -36,6 +36,7 @@ class Batch:
     agents: tuple[str, ...]          # the agent's name at each seat
     mods: tuple[str, ...] = ()       # mod files laid over the game, in order
     params: tuple[tuple[str, object], ...] = ()   # the game's param values given, as (name, value) pairs
+    quality: bool = False            # keep each turn's scores for the game-quality measures (slower)
 
     @property
     def source(self) -> tuple:
@@ -59,6 +60,7 @@ class GameRecord:
     choices: list[tuple] = field(default_factory=list)       # (seat, option, kind) of each choice, in order
     counters: list[list[int]] = field(default_factory=list)  # the counter rows at the end: game, locations, players
     scores: tuple[int, ...] | None = None                    # each seat's score at the end, if the game has one
+    score_turns: list[tuple[int, ...]] = field(default_factory=list)   # with Batch.quality: scores as each turn began
 
 def seated_agents(names: tuple[str, ...], game_seed: int) -> list:
     """The agents of one game, each seeded from the game's seed and its seat: the one home of that rule,
@@ -92,7 +94,8 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
         agents = seated_agents(batch.agents, seed)
         # played in place from the start (play_new); agents that read nothing of the game (random ones) need
         # none of its history, and the statistics read only what a game without it keeps (records.py)
-        state = game.new_state(batch.players, seed, before_first_turn=True, history=not all_blind(agents))
+        watch = _score_watcher(record) if batch.quality and game.score is not None else None
+        state = game.new_state(batch.players, seed, watch, before_first_turn=True, history=not all_blind(agents))
         _play(state, agents)
     except RulelangError as error:
         record.error = _located(error, state or getattr(error, "state", None), batch, record)
@@ -104,6 +107,17 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
         return record
     _note_result(record, state)
     return record
+
+
+def _score_watcher(record: GameRecord) -> Callable:
+    """An observer that notes the scores as each turn begins (``--quality``): what lead changes are read from."""
+    seen = [None]
+
+    def watch(state: State, step: str) -> None:
+        if state.turn != seen[0]:
+            seen[0] = state.turn
+            record.score_turns.append(tuple(state.scores()))
+    return watch
 
 
 def _play(state: State, agents: list) -> None:

@@ -98,6 +98,7 @@ def summarize(batch: Batch, records: list[GameRecord], game_name: str, roles: li
         "decisions": _decisions(done, roles),
         "final_counters": _final_counters(done, holders, counter_names),
         "player_counters": _seat_counters(done, len(holders), counter_names),
+        "quality": quality(done) if batch.quality else None,
         "errors": {"count": len(failed), "seeds": [r.seed for r in failed],
                    "games": [{"index": r.index, "seed": r.seed, "message": _first_line(r.error)} for r in failed]},
     }
@@ -262,6 +263,52 @@ def _spread_and_margin(pairs: list[tuple[GameRecord, list[int]]]) -> dict:
         if won and lost:
             margins.append(max(won) - max(lost))
     return {"all": distribution(values), "margin": distribution(margins)}
+
+
+def leaders(scores: tuple[int, ...]) -> frozenset[int]:
+    """The seats with the highest score (all of them when tied)."""
+    top = max(scores)
+    return frozenset(seat for seat, score in enumerate(scores) if score == top)
+
+
+def lead_changes(trail: list[tuple[int, ...]]) -> int:
+    """How many times the set of leaders differs from the one the turn before."""
+    return sum(leaders(a) != leaders(b) for a, b in zip(trail, trail[1:]))
+
+
+def decided_at(trail: list[tuple[int, ...]], winners: tuple[int, ...]) -> float:
+    """How far into the game (0: from the start, 1: only at the end) a winner leads for good:
+    k / (len(trail) - 1) for the first k from which some winner is a leader at every point."""
+    k = len(trail) - 1
+    while k > 0 and leaders(trail[k - 1]) & set(winners):
+        k -= 1
+    return k / (len(trail) - 1) if len(trail) > 1 else 0.0
+
+
+def deficit(trail: list[tuple[int, ...]], winners: tuple[int, ...]) -> int:
+    """The most points the eventual winner was ever behind the leader (0: never behind)."""
+    return max(max(scores) - max(scores[w] for w in winners) for scores in trail)
+
+
+def quality(done: list[GameRecord]) -> dict:
+    """Browne's measures of a game's quality as far as the records keep them (docs/simulate.md gives the formulas).
+
+    Duration: turns and decisions a game. Lead changes, decisiveness and drama follow the scores as each turn
+    began and at the end: only for a game that declares a score; games without winners have no decisiveness.
+    """
+    out = {"duration": distribution([r.turns for r in done]),
+           "decisions": distribution([len(r.choices) for r in done])}
+    trails = [(r, r.score_turns + [r.scores]) for r in done if r.scores is not None and r.score_turns]
+    won = [(r, trail) for r, trail in trails if r.winners]
+    out["scored_games"] = len(trails)
+    out["lead_changes"] = distribution([lead_changes(trail) for _, trail in trails])
+    out["lead_changes_per_turn"] = _round(statistics.fmean(
+        lead_changes(trail) / (len(trail) - 1) for _, trail in trails)) if trails else None
+    out["decisiveness"] = _round(statistics.fmean(decided_at(trail, r.winners) for r, trail in won)) if won else None
+    deficits = [deficit(trail, r.winners) for r, trail in won]
+    out["drama"] = distribution(deficits)
+    out["comebacks"] = _round(sum(d > 0 for d in deficits) / len(deficits)) if deficits else None
+    return out
 
 
 def _cards(done: list[GameRecord], players: int, names: dict[str, str]) -> dict:
