@@ -35,3 +35,25 @@ def test_a_sweep_writes_one_csv_row_per_setting_and_shows_the_grid(capsys, tmp_p
     assert [(r["tables.setup.4.houses"], r["tables.setup.4.catches"]) for r in rows] == [
         ("6", "7"), ("6", "9"), ("8", "7"), ("8", "9")]
     assert all(r["completed"] == "4" and len(r["spec_sha256"]) == 64 for r in rows)
+
+
+def test_ctrl_c_keeps_every_finished_setting(capsys, tmp_path, monkeypatch):
+    from rulelang.lab import sweep as sweep_module
+    real = sweep_module.play_game
+    calls = [0]
+
+    def stop_in_the_third_setting(game, batch, index):
+        calls[0] += 1
+        if calls[0] == 2 * 4 + 2:                 # 4 games a setting: two settings done, the third begun
+            raise KeyboardInterrupt
+        return real(game, batch, index)
+    monkeypatch.setattr(sweep_module, "play_game", stop_in_the_third_setting)
+    path = tmp_path / "s.csv"
+    code = main(["sweep", JF, "--players", "4", "--vary", "tables.setup.4.houses=6,8", "--vary",
+                 "tables.setup.4.catches=7,9", "--games", "4", "--csv", str(path)])
+    out, err = capsys.readouterr()
+    assert code == 130 and "the 2 settings of 4 that finished" in err
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    assert [(r["tables.setup.4.houses"], r["tables.setup.4.catches"]) for r in rows] == [("6", "7"), ("6", "9")]
+    grid = out.split("Grid:", 1)[1].splitlines()
+    assert grid[3].split()[1:] == ["-", "-"]         # the row of houses=8: not played

@@ -251,10 +251,31 @@ def _play_chunk(batch: Batch, setting: tuple, number: int, start: int, stop: int
     return number, [play_game(game, batch, index) for index in range(start, stop)]
 
 
+class SweepInterrupted(Exception):
+    """Ctrl-C stopped a sweep: ``results`` holds what was played (records per setting in ``play_settings``,
+    then the SweepResults of the settings whose every game finished, in ``run_sweep``)."""
+
+    def __init__(self, results: list) -> None:
+        super().__init__("interrupted")
+        self.results = results
+
+
 def play_settings(batch: Batch, settings: list[tuple], workers: int,
                   progress: Callable[[int], None] | None = None) -> list[list[GameRecord]]:
-    """The batch under every setting (a tuple of (address, value) pairs), records in game order."""
+    """The batch under every setting (a tuple of (address, value) pairs), records in game order.
+
+    Ctrl-C raises SweepInterrupted with the records played so far."""
     results: list[list[GameRecord]] = [[] for _ in settings]
+    try:
+        return _play_all(batch, settings, workers, progress, results)
+    except KeyboardInterrupt:
+        for records in results:
+            records.sort(key=lambda record: record.index)
+        raise SweepInterrupted(results) from None
+
+
+def _play_all(batch: Batch, settings: list[tuple], workers: int, progress: Callable[[int], None] | None,
+              results: list[list[GameRecord]]) -> list[list[GameRecord]]:
     if workers <= 1:
         for number, setting in enumerate(settings):
             game = _variant(batch.source, setting)
@@ -310,11 +331,20 @@ def run_sweep(doc: Document, path: str, varies: list[Vary], batch: Batch, metric
         _VARIANTS[(batch.source, setting)] = game
     try:
         played = play_settings(batch, settings, workers, progress)
+    except SweepInterrupted as stop:
+        finished = [(values, game, records) for values, game, records in zip(every, games, stop.results)
+                    if len(records) == batch.games]
+        raise SweepInterrupted(_measured(finished, batch, metric, target)) from None
     finally:
         for setting in settings:
             _VARIANTS.pop((batch.source, setting), None)
+    return _measured(list(zip(every, games, played)), batch, metric, target)
+
+
+def _measured(played: list[tuple], batch: Batch, metric: str, target: Target | None) -> list[SweepResult]:
+    """Each setting's summary and its metric against the target."""
     results = []
-    for values, game, records in zip(every, games, played):
+    for values, game, records in played:
         summary = game_summary(game, batch, records)
         found = measure(summary, metric)
         ok, in_range = meets(found, target) if target else (False, False)

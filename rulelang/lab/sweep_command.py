@@ -34,7 +34,8 @@ def sweep(args: argparse.Namespace) -> int:
     from ..loader import load_document
     from .simulate import Batch
     from .stats import game_summary
-    from .sweep import check_metric, combinations, metric_names, parse_target, parse_vary, run_sweep
+    from .sweep import (SweepInterrupted, check_metric, combinations, metric_names, parse_target, parse_vary,
+                        run_sweep)
     from .sweep_report import draw_sweep, print_sweep, sweep_json, write_sweep_csv
 
     _check_numbers(args)
@@ -60,11 +61,17 @@ def sweep(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise UsageError(str(error)) from None
     doc = load_document(args.path, mods=args.mods)
+    interrupted = False
     with progress_bar(total * args.games) as advance:
         try:
             results = run_sweep(doc, args.path, varies, batch, metric, target, args.workers, advance)
         except ValueError as error:
             raise UsageError(str(error)) from None
+        except SweepInterrupted as stop:
+            results, interrupted = stop.results, True
+    if interrupted and not results:
+        print("rulelang: interrupted before any setting finished", file=sys.stderr)
+        return 130
     print_sweep(varies, results, metric, target, sys.stdout, sys.stdout.isatty())
     if args.csv:
         try:
@@ -81,6 +88,10 @@ def sweep(args: argparse.Namespace) -> int:
         print(f"rulelang: {failed} games failed (their seeds are in --json)", file=sys.stderr)
     if args.json:
         print(sweep_json(varies, results, metric, target), flush=True)
+    if interrupted:
+        print(f"rulelang: interrupted; the {len(results)} settings of {total} that finished are shown"
+              + (" and in the CSV" if args.csv else ""), file=sys.stderr)
+        return 130
     return 1 if failed else 0
 
 

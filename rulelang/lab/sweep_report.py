@@ -59,7 +59,10 @@ def grid_section(varies: list[Vary], results: list[SweepResult], metric: str, ta
     for down in varies[0].values:
         row = [number_text(down)]
         for value in across:
-            r = cells[(down, value)]
+            r = cells.get((down, value))
+            if r is None:                    # not played: a sweep stopped by Ctrl-C
+                row.append("-")
+                continue
             shown = _value(r.measure.value, rate)
             if r.measure.has_interval and r.measure.value is not None:
                 shown += f" ({_interval(r, rate)})"
