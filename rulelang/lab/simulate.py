@@ -95,7 +95,8 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
         # played in place from the start (play_new); agents that read nothing of the game (random ones) need
         # none of its history, and the statistics read only what a game without it keeps (records.py)
         watch = _score_watcher(record) if batch.quality and game.score is not None else None
-        state = game.new_state(batch.players, seed, watch, before_first_turn=True, history=not all_blind(agents))
+        state = game.new_state(batch.players, seed, observer=watch, before_first_turn=True,
+                               history=not all_blind(agents))
         _play(state, agents)
     except RulelangError as error:
         record.error = _located(error, state or getattr(error, "state", None), batch, record)
