@@ -22,9 +22,15 @@ def made(index: int, winners: tuple[int, ...], choices: list | None = None, coun
     return GameRecord(index, index, 5, winners, None, "e", 0, {}, None, choices or [], counters or [], scores)
 
 
+def choice(seat: int, option: str, kind: str) -> tuple:
+    """A choice as a game keeps it: (expander, turn, seat, option, kind)."""
+    return None, 1, seat, option, kind
+
+
 def test_options_are_counted_per_decision_kind_and_role():
-    records = [made(0, (0,), [(0, "egg", "choose"), (0, "egg", "choose"), (1, "hungry", "branch")]),
-               made(1, (1,), [(0, "meat", "choose"), (2, "eat", "branch"), (2, "eat", "branch"), (1, "eat", "branch")])]
+    records = [made(0, (0,), [choice(0, "egg", "choose"), choice(0, "egg", "choose"), choice(1, "hungry", "branch")]),
+               made(1, (1,), [choice(0, "meat", "choose"), choice(2, "eat", "branch"), choice(2, "eat", "branch"),
+                              choice(1, "eat", "branch")])]
     summary = summarize(Batch("x", 3, 2, 0, ("random",) * 3), records, "T", ["giant", "town", "town"], {})
     assert summary["decisions"]["giant choose"] == {
         "egg": {"times": 2, "share": pytest.approx(2 / 3), "per_game": 1.0},
@@ -65,12 +71,13 @@ def test_a_game_keeps_what_the_choices_and_counters_need(history):
     record = play_game(game, Batch(JF, 4, 1, 0, ("random",) * 4), 0)
     state = game.new_state(4, record.seed, before_first_turn=True, history=history)
     play_out(state, [make_agent("random", batch_seed(record.seed, s)) for s in range(4)], 100_000)
+    kept = [c[1:] for c in record.choices]
     if history:
         state.events                                  # read: every record expanded to its dict
         from rulelang.lab.simulate import choices_taken
-        assert choices_taken(state) == record.choices
-    chosen = [e for e in state.events if e["type"] == "chose"] if history else None
-    assert chosen is None or [(int(e["player"][1:]) - 1, e["option"], e["decision"]) for e in chosen] == record.choices
+        assert [c[1:] for c in choices_taken(state)] == kept
+        chosen = [e for e in state.events if e["type"] == "chose"]
+        assert [(e["turn"], int(e["player"][1:]) - 1, e["option"], e["decision"]) for e in chosen] == kept
     summary = game_summary(game, Batch(JF, 4, 1, 0, ("random",) * 4), [record])
     assert summary["final_counters"]["village.house"]["max"] == state.counter("village", "house")
 
@@ -81,3 +88,28 @@ def test_flapjacks_scores_are_summarised():
     records = [play_game(game, batch, i) for i in range(2)]
     score = game_summary(game, batch, records)["player_counters"]["score"]
     assert score["all"]["max"] == max(max(r.scores) for r in records) and len(score["margin"]["histogram"]) >= 1
+
+
+@pytest.mark.parametrize("path, players", [(FLAPJACKS, 3), (JF, 4)])
+def test_the_one_pass_over_the_log_agrees_with_cards_played(path, players):
+    from rulelang.lab.simulate import read_log
+    from rulelang.records import cards_played
+    game = rulelang.load_game(path)
+    for seed in range(3):
+        state = game.new_state(players, seed, before_first_turn=True, history=seed != 0)
+        play_out(state, [make_agent("random", s) for s in range(players)], 100_000)
+        raw = GameRecord(0, 0)
+        read_log(state, raw)
+        if seed == 2:
+            state.events                                   # expanded to dicts: the same reading
+            expanded = GameRecord(0, 0)
+            read_log(state, expanded)
+            assert expanded.plays == raw.plays
+            assert [c[1:] for c in expanded.choices] == [c[1:] for c in raw.choices]
+        counted: dict = {}
+        for seat, card in cards_played(state):
+            counted.setdefault(card, {}).setdefault(seat, 0)
+            counted[card][seat] += 1
+        assert raw.plays == counted
+        assert len(raw.choices) == sum(1 for e in state.log if (e[0] is __import__("rulelang").records.chose
+                                                                 if e.__class__ is tuple else e["type"] == "chose"))
