@@ -23,8 +23,8 @@ def made(index: int, winners: tuple[int, ...], choices: list | None = None, coun
 
 
 def choice(seat: int, option: str, kind: str) -> tuple:
-    """A choice as a game keeps it: (expander, turn, seat, option, kind)."""
-    return None, 1, seat, option, kind
+    """A choice as a game keeps it: (turn, seat, option, kind)."""
+    return 1, seat, option, kind
 
 
 def test_options_are_counted_per_decision_kind_and_role():
@@ -71,11 +71,11 @@ def test_a_game_keeps_what_the_choices_and_counters_need(history):
     record = play_game(game, Batch(JF, 4, 1, 0, ("random",) * 4), 0)
     state = game.new_state(4, record.seed, before_first_turn=True, history=history)
     play_out(state, [make_agent("random", batch_seed(record.seed, s)) for s in range(4)], 100_000)
-    kept = [c[1:] for c in record.choices]
+    kept = record.choices
     if history:
         state.events                                  # read: every record expanded to its dict
         from rulelang.lab.simulate import choices_taken
-        assert [c[1:] for c in choices_taken(state)] == kept
+        assert choices_taken(state) == kept
         chosen = [e for e in state.events if e["type"] == "chose"]
         assert [(e["turn"], int(e["player"][1:]) - 1, e["option"], e["decision"]) for e in chosen] == kept
     summary = game_summary(game, Batch(JF, 4, 1, 0, ("random",) * 4), [record])
@@ -105,7 +105,7 @@ def test_the_one_pass_over_the_log_agrees_with_cards_played(path, players):
             expanded = GameRecord(0, 0)
             read_log(state, expanded)
             assert expanded.plays == raw.plays
-            assert [c[1:] for c in expanded.choices] == [c[1:] for c in raw.choices]
+            assert expanded.choices == raw.choices
         counted: dict = {}
         for seat, card in cards_played(state):
             counted.setdefault(card, {}).setdefault(seat, 0)

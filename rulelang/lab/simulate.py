@@ -57,8 +57,8 @@ class GameRecord:
     first: int | None = None          # the seat that moved first
     plays: dict[str, dict[int, int]] = field(default_factory=dict)   # card -> seat -> times played
     error: str | None = None          # the located report of a game that failed
-    choices: list[tuple] = field(default_factory=list)       # each choice's record: (_, turn, seat, option, kind)
-    counters: list[list[int]] = field(default_factory=list)  # the counter rows at the end: game, locations, players
+    choices: list[tuple] = field(default_factory=list)       # each choice as (turn, seat, option, kind)
+    counters: tuple[tuple[int, ...], ...] = ()               # the counter rows at the end: game, locations, players
     scores: tuple[int, ...] | None = None                    # each seat's score at the end, if the game has one
     score_turns: list[tuple[int, ...]] = field(default_factory=list)   # with Batch.quality: scores as each turn began
 
@@ -152,7 +152,7 @@ def _note_result(record: GameRecord, state: State) -> None:
     record.first = first_seat(state)
     read_log(state, record)
     game = state.game
-    record.counters = list(map(list.copy, state.counters[:game.player_holder + state.n]))   # named when counted
+    record.counters = tuple(map(tuple, state.counters[:game.player_holder + state.n]))   # named when counted
     if game.score is not None:
         record.scores = tuple(state.scores())
 
@@ -166,7 +166,7 @@ def read_log(state: State, record: GameRecord) -> None:
         if entry.__class__ is tuple:
             kind = entry[0]
             if kind is chose:
-                taken.append(entry)          # as it is: read as (_, turn, seat, option, kind) when counted
+                taken.append(entry[1:5])     # plain values only, so the collector soon stops looking at it
             elif kind is played or kind is answered:
                 seats = plays.setdefault(types[entry[3]].id, {})
                 seats[entry[2]] = seats.get(entry[2], 0) + 1
@@ -179,7 +179,7 @@ def read_log(state: State, record: GameRecord) -> None:
 
 
 def choices_taken(state: State) -> list[tuple]:
-    """Every choice as (_, turn, seat, option, kind), from the `chose` records even a game without history keeps."""
+    """Every choice as (turn, seat, option, kind), from the `chose` records even a game without history keeps."""
     record = GameRecord(0, 0)
     read_log(state, record)
     return record.choices
@@ -187,7 +187,7 @@ def choices_taken(state: State) -> list[tuple]:
 
 def _chose_event(event: dict) -> tuple:
     """A `chose` event already expanded to its dict (a game an agent read), in its record's shape."""
-    return None, event["turn"], int(event["player"][1:]) - 1, event["option"], event["decision"]
+    return event["turn"], int(event["player"][1:]) - 1, event["option"], event["decision"]
 
 
 # --- batches ----------------------------------------------------------------------

@@ -215,7 +215,7 @@ def _decisions(done: list[GameRecord], roles: list[str]) -> dict:
     """
     several = len(set(roles)) > 1
     counts: dict[str, Counter] = {}
-    for (seat, option, kind), times in Counter(choice[2:] for r in done for choice in r.choices).items():
+    for (seat, option, kind), times in Counter(choice[1:] for r in done for choice in r.choices).items():
         label = f"{roles[seat]} {kind}" if several else kind
         counts.setdefault(label, Counter())[str(option)] += times
     out = {}
