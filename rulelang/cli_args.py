@@ -74,6 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("path", metavar="PATH")
     run.add_argument("--players", type=int, required=True, metavar="N")
     run.add_argument("--seed", type=int, default=0, metavar="S")
+    run.add_argument("--agents", metavar="A,B,...",
+                     help="one agent for every seat, or one per seat, as for simulate, each seeded as simulate "
+                          "seeds game S's: a seed from simulate's --csv replays that game (default: random "
+                          "agents on the seed)")
     run.add_argument("--log", metavar="FILE", help="write the event log as JSON lines")
     run.add_argument("--json", action="store_true", help="print a final JSON summary as the last line")
     run.add_argument("--quiet", action="store_true", help="no play-by-play")

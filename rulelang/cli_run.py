@@ -31,6 +31,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not game.min_players <= args.players <= game.max_players:
         raise Usage(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
     args.as_player = _seat_arg(args.as_player, args.players)
+    agents = _agents_arg(game, getattr(args, "agents", None), args.players)
     log = None
     if args.log:
         try:                        # a log that cannot be written is refused before anything is played
@@ -38,11 +39,25 @@ def cmd_run(args: argparse.Namespace) -> int:
         except LogPathError as error:
             raise Usage(f"cannot write the log {args.log}: {error}") from None
     try:
-        played = play(game, args.players, args.seed)
+        played = play(game, args.players, args.seed, agents)
         return finish_run(game, args, played, log)
     finally:
         if log is not None:
             log.discard_unsaved()
+
+
+def _agents_arg(game, text: str | None, players: int) -> tuple[str, ...] | None:
+    """`--agents A,B,...` -> one agent name per seat (checked as simulate checks them), or None."""
+    if text is None:
+        return None
+    from .lab.simulate import seat_agents
+    from .policy import check_policies
+    try:
+        agents = seat_agents(text, players)
+    except ValueError as error:
+        raise Usage(str(error)) from None
+    check_policies(game, agents)
+    return agents
 
 
 def _seat_arg(text: str | None, players: int) -> int | None:
@@ -75,9 +90,11 @@ class Played:
         return self.state is not None and self.error is None and self.crash is None and not self.interrupted
 
 
-def play(game, players: int, seed: int) -> Played:
-    """Play one game with random agents; whatever stops it, keep the state as far as it got."""
+def play(game, players: int, seed: int, agents: tuple[str, ...] | None = None) -> Played:
+    """Play one game with random agents (or ``agents``, seeded as a batch seeds them); whatever stops it,
+    keep the state as far as it got."""
     from .agents import RandomAgent, play_out
+    from .lab.simulate import seated_agents
 
     played = Played()
 
@@ -90,7 +107,7 @@ def play(game, players: int, seed: int) -> Played:
 
     try:
         played.state = game.new_state(players, seed, observer=watch)
-        play_out(played.state, RandomAgent(seed))
+        play_out(played.state, RandomAgent(seed) if agents is None else seated_agents(agents, seed))
     except RulelangError as error:
         played.error = error
         played.state = getattr(error, "state", None) or played.state

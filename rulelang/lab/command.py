@@ -48,10 +48,28 @@ def game_and_agents(path: str, players: int, agent_names: str, mods: Sequence[st
     return game, agents
 
 
+def player_counts(text: str) -> tuple[int, ...]:
+    """``4``, ``2..6`` or ``2,4,6``: the player counts to simulate, in the order given, each once."""
+    counts: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        low, dots, high = part.partition("..")
+        try:
+            span = range(int(low), int(high) + 1) if dots else [int(part)]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a count (4), a range (2..6) or a list (2,4), got {text!r}") \
+                from None
+        counts.extend(n for n in span if n not in counts)
+    if not counts:
+        raise argparse.ArgumentTypeError(f"the range {text!r} holds no count: write it low..high")
+    return tuple(counts)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")
-    parser.add_argument("--players", type=int, required=True, metavar="N")
-    parser.add_argument("--games", type=int, default=1000, metavar="K", help="games to play (default 1000)")
+    parser.add_argument("--players", type=player_counts, required=True, metavar="N",
+                        help="the player count, or several (2..6, or 2,4): one batch each, summed up in one table")
+    parser.add_argument("--games", type=int, default=1000, metavar="K",
+                        help="games to play (per player count; default 1000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the batch (default 0)")
     parser.add_argument("--agents", default="random", metavar="A,B,...",
                         help="one agent for every seat, or one per seat: random, first, greedy, mcts "
@@ -59,43 +77,123 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "see docs/agents.md)")
     parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes to play in (default 1; never more than the CPUs or the games)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object, last line")
-    parser.add_argument("--csv", metavar="FILE", help="write one row per game")
+    parser.add_argument("--csv", metavar="FILE",
+                        help="write one row per game, with the seed `rulelang run --agents A --seed SEED` replays")
     parser.add_argument("--plot", metavar="FILE.png", help="draw win rates and game lengths (needs matplotlib)")
+    parser.add_argument("--quality", action="store_true",
+                        help="also measure lead changes, decisiveness and drama from each turn's scores (games "
+                             "with a score; slower), beside duration and decisions a game")
+    parser.add_argument("--compare", metavar="FILE.json",
+                        help="compare the win rates with another run's (what its --json printed), with a 95%% "
+                             "interval on each difference")
     parser.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                         help="play on the Ray cluster at ADDRESS, or on a private local Ray (127.0.0.1 only, token "
                              "authentication) without one (needs rulelang[ray], Ray 2.52 or newer)")
 
 
 def simulate(args: argparse.Namespace) -> int:
-    from .report import json_line, print_table
-    from .simulate import Batch, run_batch
-    from .stats import summarize
+    """One batch per player count; Ctrl-C keeps the games played (summary and CSV), exit 130."""
+    from .report import json_line, print_player_counts, print_table
+    from .simulate import Batch, BatchInterrupted
+    from .stats import game_summary
 
     _check_numbers(args)
     if args.plot:
         _require_plot()
+        if len(args.players) > 1:
+            raise UsageError("--plot draws one player count; give --players one count")
     if getattr(args, "ray", None) is not None:
         _require_ray()
     _check_outputs(args)
-    game, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)
-    batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods),
-                  tuple(sorted(args.params.items())))
-    with progress_bar(args.games) as advance:
-        if getattr(args, "ray", None) is not None:
-            records = _run_on_ray(args, batch, advance)
-        else:
-            records = run_batch(game, batch, args.workers, advance)
-    layout = game.layout(args.players)
-    summary = summarize(batch, records, game.name, layout.roles, layout.team_players)
-    print_table(summary, sys.stdout, sys.stdout.isatty())
-    _write_files(args, records, summary)
-    failed = [r for r in records if r.error is not None]
+    other = _read_compared(args)
+    tables = [(players, *game_and_agents(args.path, players, args.agents, args.mods, args.params))
+              for players in args.players]                       # every count checked before any game
+    origin = provenance(args)
+    runs: list[tuple] = []
+    interrupted = False
+    for players, game, agents in tables:
+        batch = Batch(args.path, players, args.games, args.seed, agents, tuple(args.mods),
+                      tuple(sorted(args.params.items())), getattr(args, "quality", False))
+        try:
+            records = _play_batch(args, game, batch)
+        except BatchInterrupted as stop:
+            records, interrupted = stop.records, True
+        summary = game_summary(game, batch, records)
+        summary["provenance"] = {**origin, "players": players, "agents": list(agents)}
+        if interrupted:
+            summary["interrupted"] = True
+        runs.append((batch, records, summary))
+        if interrupted:
+            break
+    summaries = [summary for _, _, summary in runs]
+    if other is not None:
+        from .compare import compare
+        summaries[0]["compare"] = {"with": args.compare, **_compared_run(other),
+                                   "rates": compare(summaries[0], other)}
+    if len(args.players) == 1:
+        print_table(summaries[0], sys.stdout, sys.stdout.isatty())
+    else:
+        print_player_counts(summaries, sys.stdout, sys.stdout.isatty())
+    _write_files(args, runs, origin)
+    failed = [r for _, records, _ in runs for r in records if r.error is not None]
     if failed:
         print(failed[0].error, file=sys.stderr)
-        print(f"rulelang: {len(failed)} of {args.games} games failed (seeds in the summary)", file=sys.stderr)
+        print(f"rulelang: {len(failed)} of {sum(len(records) for _, records, _ in runs)} games failed "
+              f"(seeds in the summary)", file=sys.stderr)
     if args.json:
-        print(json_line(summary), flush=True)
+        whole = summaries[0] if len(args.players) == 1 else {
+            "game": summaries[0]["game"], "players": list(args.players), "provenance": origin,
+            "by_players": {str(s["players"]): s for s in summaries}, **({"interrupted": True} if interrupted else {})}
+        print(json_line(whole), flush=True)
+    if interrupted:
+        played = sum(len(records) for _, records, _ in runs)
+        print(f"rulelang: interrupted after {played} games; the summary" + (" and the CSV" if args.csv else "")
+              + " hold the games played", file=sys.stderr)
+        return 130
     return 1 if failed else 0
+
+
+def _read_compared(args: argparse.Namespace) -> dict | None:
+    """The summary ``--compare`` names, read before any game is played (one player count only)."""
+    if not getattr(args, "compare", None):
+        return None
+    if len(args.players) > 1:
+        raise UsageError("--compare compares one player count; give --players one count")
+    from .compare import CompareError, read_summary
+    try:
+        return read_summary(args.compare)
+    except CompareError as error:
+        raise UsageError(str(error)) from None
+
+
+def _compared_run(other: dict) -> dict:
+    """What the other run was, as its summary says (shown, so only plain numbers and strings are kept)."""
+    agents = other.get("agents")
+    return {"games": other.get("completed") if type(other.get("completed")) is int else None,
+            "agents": [a for a in agents if isinstance(a, str)] if isinstance(agents, list) else []}
+
+
+def _play_batch(args: argparse.Namespace, game, batch) -> list:
+    from .simulate import run_batch
+    with progress_bar(batch.games) as advance:
+        if getattr(args, "ray", None) is not None:
+            return _run_on_ray(args, batch, advance)
+        return run_batch(game, batch, args.workers, advance)
+
+
+def provenance(args: argparse.Namespace) -> dict:
+    """What made these games, for --json and --csv: enough to play any of them again."""
+    import json
+
+    from .. import __version__
+    from ..cache import digest
+    from ..loader import load_document
+
+    data = load_document(args.path, mods=args.mods).data
+    spec = json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
+    return {"rulelang": __version__, "spec": args.path, "spec_sha256": digest(spec), "mods": list(args.mods),
+            "params": dict(sorted(args.params.items())), "agents": args.agents, "seed": args.seed,
+            "games": args.games, "players": list(args.players) if isinstance(args.players, tuple) else args.players}
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
@@ -103,8 +201,9 @@ def _check_numbers(args: argparse.Namespace) -> None:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, not {args.workers}")
-    if args.players < 1:
-        raise UsageError(f"--players must be at least 1, not {args.players}")
+    for players in args.players:
+        if players < 1:
+            raise UsageError(f"--players must be at least 1, not {players}")
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -141,14 +240,14 @@ def _require_plot() -> None:
         raise UsageError(str(missing)) from None
 
 
-def _write_files(args: argparse.Namespace, records: list, summary: dict) -> None:
+def _write_files(args: argparse.Namespace, runs: list[tuple], origin: dict) -> None:
     from .report import write_csv
     try:
         if args.csv:
-            write_csv(args.csv, records)
+            write_csv(args.csv, [(batch, records) for batch, records, _ in runs], origin)
         if args.plot:
             from .plot import draw
-            draw(summary, args.plot)
+            draw(runs[0][2], args.plot)
     except OSError as error:
         if error.strerror and error.filename:
             raise UsageError(f"cannot write {error.filename}: {error.strerror}") from None

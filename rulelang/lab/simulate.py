@@ -19,7 +19,7 @@ from ..agents import make_agent, parse_agent, play_out
 from ..agents.play import DecisionLimit, all_blind
 from ..engine import Game, State
 from ..errors import RuleError, RulelangError
-from ..records import cards_played, first_seat
+from ..records import answered, chose, first_seat, played
 from ..rng import batch_seed
 from ..sim import MAX_DECISIONS, _current_span
 from ..workers import ignore_interrupt, quiet_workers, worker_count
@@ -36,6 +36,7 @@ class Batch:
     agents: tuple[str, ...]          # the agent's name at each seat
     mods: tuple[str, ...] = ()       # mod files laid over the game, in order
     params: tuple[tuple[str, object], ...] = ()   # the game's param values given, as (name, value) pairs
+    quality: bool = False            # keep each turn's scores for the game-quality measures (slower)
 
     @property
     def source(self) -> tuple:
@@ -56,6 +57,15 @@ class GameRecord:
     first: int | None = None          # the seat that moved first
     plays: dict[str, dict[int, int]] = field(default_factory=dict)   # card -> seat -> times played
     error: str | None = None          # the located report of a game that failed
+    choices: list[tuple] = field(default_factory=list)       # each choice as (turn, seat, option, kind)
+    counters: tuple[tuple[int, ...], ...] = ()               # the counter rows at the end: game, locations, players
+    scores: tuple[int, ...] | None = None                    # each seat's score at the end, if the game has one
+    score_turns: list[tuple[int, ...]] = field(default_factory=list)   # with Batch.quality: scores as each turn began
+
+def seated_agents(names: tuple[str, ...], game_seed: int) -> list:
+    """The agents of one game, each seeded from the game's seed and its seat: the one home of that rule,
+    so `rulelang run --agents A --seed S` plays the game a batch plays with game seed S."""
+    return [make_agent(name, batch_seed(game_seed, seat)) for seat, name in enumerate(names)]
 
 
 def seat_agents(names: str, players: int) -> tuple[str, ...]:
@@ -81,10 +91,12 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
     record = GameRecord(index, seed)
     state: State | None = None
     try:
-        agents = [make_agent(name, batch_seed(seed, seat)) for seat, name in enumerate(batch.agents)]
+        agents = seated_agents(batch.agents, seed)
         # played in place from the start (play_new); agents that read nothing of the game (random ones) need
         # none of its history, and the statistics read only what a game without it keeps (records.py)
-        state = game.new_state(batch.players, seed, before_first_turn=True, history=not all_blind(agents))
+        watch = _score_watcher(record) if batch.quality and game.score is not None else None
+        state = game.new_state(batch.players, seed, observer=watch, before_first_turn=True,
+                               history=not all_blind(agents))
         _play(state, agents)
     except RulelangError as error:
         record.error = _located(error, state or getattr(error, "state", None), batch, record)
@@ -96,6 +108,17 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
         return record
     _note_result(record, state)
     return record
+
+
+def _score_watcher(record: GameRecord) -> Callable:
+    """An observer that notes the scores as each turn begins (``--quality``): what lead changes are read from."""
+    seen = [None]
+
+    def watch(state: State, step: str) -> None:
+        if state.turn != seen[0]:
+            seen[0] = state.turn
+            record.score_turns.append(tuple(state.scores()))
+    return watch
 
 
 def _play(state: State, agents: list) -> None:
@@ -127,9 +150,44 @@ def _note_result(record: GameRecord, state: State) -> None:
     record.team = state.winning_team()
     record.condition = state.result
     record.first = first_seat(state)
-    for seat, card in cards_played(state):          # an answer is a card played too
-        seats = record.plays.setdefault(card, {})
-        seats[seat] = seats.get(seat, 0) + 1
+    read_log(state, record)
+    game = state.game
+    record.counters = tuple(map(tuple, state.counters[:game.player_holder + state.n]))   # named when counted
+    if game.score is not None:
+        record.scores = tuple(state.scores())
+
+
+def read_log(state: State, record: GameRecord) -> None:
+    """The cards each seat played (an answer is a card played too) and every choice's record,
+    in one pass over the log without expanding it: what ``records.cards_played`` and ``choices_taken`` read,
+    at the cost of one walk instead of two (the walk is most of what a batch adds to a game)."""
+    plays, taken, types = record.plays, record.choices, state.game.card_type
+    for entry in state.log:
+        if entry.__class__ is tuple:
+            kind = entry[0]
+            if kind is chose:
+                taken.append(entry[1:5])     # plain values only, so the collector soon stops looking at it
+            elif kind is played or kind is answered:
+                seats = plays.setdefault(types[entry[3]].id, {})
+                seats[entry[2]] = seats.get(entry[2], 0) + 1
+        elif entry["type"] == "chose":
+            taken.append(_chose_event(entry))
+        elif entry["type"] in ("played", "answered"):
+            seats = plays.setdefault(entry["card"], {})
+            seat = int(entry["player"][1:]) - 1
+            seats[seat] = seats.get(seat, 0) + 1
+
+
+def choices_taken(state: State) -> list[tuple]:
+    """Every choice as (turn, seat, option, kind), from the `chose` records even a game without history keeps."""
+    record = GameRecord(0, 0)
+    read_log(state, record)
+    return record.choices
+
+
+def _chose_event(event: dict) -> tuple:
+    """A `chose` event already expanded to its dict (a game an agent read), in its record's shape."""
+    return event["turn"], int(event["player"][1:]) - 1, event["option"], event["decision"]
 
 
 # --- batches ----------------------------------------------------------------------
@@ -152,20 +210,40 @@ def _play_range(batch: Batch, start: int, stop: int) -> list[GameRecord]:
     return [play_game(game, batch, index) for index in range(start, stop)]
 
 
+class BatchInterrupted(Exception):
+    """Ctrl-C stopped a batch: ``records`` holds the games that finished before it, in index order."""
+
+    def __init__(self, records: list[GameRecord]) -> None:
+        super().__init__("interrupted")
+        self.records = records
+
+
 def run_batch(game: Game, batch: Batch, workers: int = 1,
               progress: Callable[[int], None] | None = None) -> list[GameRecord]:
-    """Every game of the batch in index order; ``progress(n)`` is told as each n more games finish."""
+    """Every game of the batch in index order; ``progress(n)`` is told as each n more games finish.
+
+    Ctrl-C raises BatchInterrupted with the games played so far, so what was played is not lost.
+    """
     workers = worker_count(workers, batch.games)
-    if workers <= 1:
-        records = []
-        for index in range(batch.games):
-            records.append(play_game(game, batch, index))
-            if progress is not None:
-                progress(1)
-        return records
+    records: list[GameRecord] = []
+    try:
+        if workers <= 1:
+            for index in range(batch.games):
+                records.append(play_game(game, batch, index))
+                if progress is not None:
+                    progress(1)
+            return records
+        return _run_in_pool(game, batch, workers, progress, records)
+    except KeyboardInterrupt:
+        records.sort(key=lambda record: record.index)
+        raise BatchInterrupted(records) from None
+
+
+def _run_in_pool(game: Game, batch: Batch, workers: int, progress: Callable[[int], None] | None,
+                 records: list[GameRecord]) -> list[GameRecord]:
+    """The batch in ``workers`` processes, a chunk of games at a time; ``records`` fills as chunks finish."""
     _LOADED[batch.source] = game
     chunk = max(1, min(100, batch.games // (workers * 8)))
-    records: list[GameRecord] = []
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
                                initargs=(batch.source,))
     try:

@@ -253,3 +253,19 @@ def with_values(doc: Document, settings: list[tuple[Address, float]]) -> Documen
             parent[last] = old[:match.start()] + number_text(value) + old[match.end():]
             scalars.pop(tuple(address.path), None)     # its positions no longer match the file's text
     return replace(doc, data=data, _scalars=scalars, _text_maps={})
+
+
+def unread_at(doc: Document, address: Address, players: int) -> str | None:
+    """Why the games at ``players`` never read the number at ``address``, or None when they may.
+
+    A table ``by: players`` is read at the row of the player count only: the other rows' cells change
+    nothing, and a sweep over one of them would only show the same games again.
+    """
+    path = address.path
+    if len(path) < 5 or path[0] != "tables" or path[2] != "rows":
+        return None
+    table = doc.data["tables"][path[1]]
+    if table.get("by", "players") != "players" or str(path[3]) == str(players):
+        return None
+    return (f"--vary {address.key}: table '{path[1]}' is read by player count, and its row '{path[3]}' is not "
+            f"read with --players {players}; vary row {players} instead")

@@ -12,10 +12,15 @@ import math
 import re
 import statistics
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
+from typing import TYPE_CHECKING
 
 from .simulate import Batch, GameRecord
+
+if TYPE_CHECKING:
+    from ..game import Game
 
 #: The normal quantile of a two-sided 95% interval (1.959964...).
 Z95 = NormalDist().inv_cdf(0.975)
@@ -68,30 +73,54 @@ def winner_label(record: GameRecord) -> str:
 
 
 def summarize(batch: Batch, records: list[GameRecord], game_name: str, roles: list[str],
-              teams: dict[str, list[int]]) -> dict:
+              teams: dict[str, list[int]], card_names: dict[str, str] | None = None,
+              holders: Sequence[str] = (), counter_names: Sequence[str] = ()) -> dict:
     """The whole summary as plain data: the JSON object, and what the table and plot show.
 
-    ``roles`` is each seat's role, ``teams`` each team's seats (as the game's layout has them).
+    ``roles`` is each seat's role, ``teams`` each team's seats (as the game's layout has them),
+    ``card_names`` each card id's name (the id stands for itself when it has none); ``holders`` names the
+    counter rows before the players' (the game, its locations) and ``counter_names`` the counters.
     """
     done = [r for r in records if r.error is None]
     failed = [r for r in records if r.error is not None]
     n = batch.players
     seats = {player_label(s): Rate(sum(s in r.winners for r in done), len(done)) for s in range(n)}
     team_rates = {_team_key(t, seats): Rate(sum(r.team == t for r in done), len(done)) for t in teams}
+    units = win_units(n, teams)
     return {
         "game": game_name, "games": batch.games, "completed": len(done), "players": n, "seed": batch.seed,
-        "agents": list(batch.agents), "roles": list(roles),
+        "agents": list(batch.agents), "roles": list(roles), "symmetric": symmetric(roles, teams),
         "winners": dict(sorted(Counter(winner_label(r) for r in done).items())),
         "win_rate": {label: rate.to_json() for label, rate in {**seats, **team_rates}.items()},
-        "role_win_rate": {role: rate.to_json() for role, rate in _role_rates(done, roles, teams).items()},
-        "agent_win_rate": {name: rate.to_json() for name, rate in _agent_rates(done, batch.agents).items()},
-        "first_player": _first_player(done, n),
-        "turns": lengths([r.turns for r in done]),
+        "role_win_rate": {role: rate.to_json() for role, rate in _role_rates(done, roles).items()},
+        "agent_win_rate": {name: rate.to_json() for name, rate in _agent_rates(done, batch.agents, roles,
+                                                                                units).items()},
+        "first_player": _first_player(done, n, roles, teams),
+        "turns": distribution([r.turns for r in done]),
         "end_conditions": dict(sorted(Counter(r.condition or "none" for r in done).items())),
-        "cards": _cards(done),
+        "cards": _cards(done, n, card_names or {}),
+        "decisions": _decisions(done, roles),
+        "final_counters": _final_counters(done, holders, counter_names),
+        "player_counters": _seat_counters(done, len(holders), counter_names),
+        "quality": quality(done) if batch.quality else None,
         "errors": {"count": len(failed), "seeds": [r.seed for r in failed],
                    "games": [{"index": r.index, "seed": r.seed, "message": _first_line(r.error)} for r in failed]},
     }
+
+
+def symmetric(roles: list[str], teams: dict[str, list[int]]) -> bool:
+    """Every seat plays the same role, and no team is bigger than another: a fair share means something."""
+    return len(set(roles)) <= 1 and len({len(seats) for seats in teams.values()}) <= 1
+
+
+def win_units(players: int, teams: dict[str, list[int]]) -> list[tuple[int, ...]]:
+    """The groups of seats that win or lose together: each team, and each seat in no team on its own.
+
+    An interval counts these, not seats: three seats of one team are one result per game, not three.
+    """
+    units = [tuple(sorted(seats)) for seats in teams.values() if seats]
+    placed = {seat for unit in units for seat in unit}
+    return units + [(seat,) for seat in range(players) if seat not in placed]
 
 
 def _team_key(team: str, seats: dict) -> str:
@@ -99,56 +128,234 @@ def _team_key(team: str, seats: dict) -> str:
     return f"team {team}" if team in seats or re.fullmatch(r"P\d+", team) else team
 
 
-def _role_rates(done: list[GameRecord], roles: list[str], teams: dict[str, list[int]]) -> dict[str, Rate]:
-    """Per role, the games some player of it won; only roles that are not already a team of their own."""
+def _role_rates(done: list[GameRecord], roles: list[str]) -> dict[str, Rate]:
+    """Per role, when seats play different roles: the games some player of that role won."""
     distinct = sorted(set(roles), key=roles.index)
-    team_seats = {tuple(seats) for seats in teams.values()}
+    if len(distinct) < 2:
+        return {}
     rates = {}
     for role in distinct:
         seats = [s for s, r in enumerate(roles) if r == role]
-        if len(distinct) > 1 and tuple(seats) not in team_seats:
-            rates[role] = Rate(sum(any(s in r.winners for s in seats) for r in done), len(done))
+        rates[role] = Rate(sum(any(s in r.winners for s in seats) for r in done), len(done))
     return rates
 
 
-def _agent_rates(done: list[GameRecord], agents: tuple[str, ...]) -> dict[str, Rate]:
-    """Per agent, the seats it played that won, out of the seats it played."""
-    rates = {}
+def agent_groups(agents: tuple[str, ...], roles: list[str]) -> dict[str, list[int]]:
+    """Each agent's seats; an agent that plays seats of different roles gets one group per role
+    (``NAME as ROLE``), so a giant's wins are never averaged with a townsfolk's."""
+    groups: dict[str, list[int]] = {}
     for name in sorted(set(agents)):
         seats = [s for s, a in enumerate(agents) if a == name]
-        rates[name] = Rate(sum(s in r.winners for r in done for s in seats), len(done) * len(seats))
+        played = sorted({roles[s] for s in seats}, key=roles.index) if roles else []
+        if len(played) < 2:
+            groups[name] = seats
+            continue
+        for role in played:
+            groups[f"{name} as {role}"] = [s for s in seats if roles[s] == role]
+    return groups
+
+
+def _agent_rates(done: list[GameRecord], agents: tuple[str, ...], roles: list[str],
+                 units: list[tuple[int, ...]]) -> dict[str, Rate]:
+    """Per agent (and role): of the groups of seats it played that win together, how many won.
+
+    A team counts once per game, however many of its seats the agent played; seats in no team count one each.
+    """
+    rates = {}
+    for name, seats in agent_groups(agents, roles).items():
+        mine = [unit for unit in units if any(seat in seats for seat in unit)]
+        wins = sum(any(seat in r.winners for seat in unit if seat in seats) for r in done for unit in mine)
+        rates[name] = Rate(wins, len(done) * len(mine))
     return rates
 
 
-def _first_player(done: list[GameRecord], players: int) -> dict:
-    """The win rate of whoever moved first, beside the fair share: winners per game over seats."""
+def _first_player(done: list[GameRecord], players: int, roles: list[str], teams: dict[str, list[int]]) -> dict:
+    """The win rate of whoever moved first, beside the fair share: winners per game over seats.
+
+    Only where seats are symmetric; otherwise ``fair`` is None and ``by_role`` compares, for each role
+    whose seats do not all win together, the first mover of that role with that role's seats in the same games.
+    """
+    if not symmetric(roles, teams):
+        out = Rate(0, 0).to_json()
+        out.update({"fair": None, "symmetric": False, "by_role": _first_player_by_role(done, roles, teams)})
+        return out
     moved = [r for r in done if r.first is not None]
     rate = Rate(sum(r.first in r.winners for r in moved), len(moved)).to_json()
     shares = sum(len(r.winners) for r in done)
     rate["fair"] = _round(shares / (len(done) * players)) if done else None
+    rate["symmetric"] = True
     return rate
 
 
-def lengths(turns: list[int]) -> dict:
-    """Mean, spread, range, and [length, games] for each length that occurred."""
-    if not turns:
+def _first_player_by_role(done: list[GameRecord], roles: list[str], teams: dict[str, list[int]]) -> dict:
+    together = [set(seats) for seats in teams.values()]
+    out = {}
+    for role in sorted(set(roles), key=roles.index):
+        seats = {s for s, r in enumerate(roles) if r == role}
+        if len(seats) < 2 or any(seats <= team for team in together):
+            continue
+        moved = [r for r in done if r.first in seats]
+        rate = Rate(sum(r.first in r.winners for r in moved), len(moved)).to_json()
+        shares = sum(len(seats.intersection(r.winners)) for r in moved)
+        rate["fair"] = _round(shares / (len(moved) * len(seats))) if moved else None
+        out[role] = rate
+    return out
+
+
+def distribution(values: list[int]) -> dict:
+    """Mean, spread, range, and [value, times] for each value that occurred (game lengths, final counters)."""
+    if not values:
         return {"mean": None, "sd": None, "median": None, "min": None, "max": None, "histogram": []}
-    return {"mean": _round(statistics.fmean(turns)),
-            "sd": _round(statistics.stdev(turns)) if len(turns) > 1 else 0.0,
-            "median": statistics.median(turns), "min": min(turns), "max": max(turns),
-            "histogram": [[length, count] for length, count in sorted(Counter(turns).items())]}
+    return {"mean": _round(statistics.fmean(values)),
+            "sd": _round(statistics.stdev(values)) if len(values) > 1 else 0.0,
+            "median": statistics.median(values), "min": min(values), "max": max(values),
+            "histogram": [[value, count] for value, count in sorted(Counter(values).items())]}
 
 
-def _cards(done: list[GameRecord]) -> dict:
-    """Per card: times played, games it was played in, and the win rate of the players who played it."""
+def _decisions(done: list[GameRecord], roles: list[str]) -> dict:
+    """Per decision (its kind, and the chooser's role where roles differ): each option's times and share.
+
+    A game keeps, for each choice, its chooser, its kind (choose, number, secret, ...) and the option: the
+    decision's name in the rules is not kept, so the kind and the role stand for it.
+    """
+    several = len(set(roles)) > 1
+    counts: dict[str, Counter] = {}
+    for (seat, option, kind), times in Counter(choice[1:] for r in done for choice in r.choices).items():
+        label = f"{roles[seat]} {kind}" if several else kind
+        counts.setdefault(label, Counter())[str(option)] += times
+    out = {}
+    for label in sorted(counts):
+        total = sum(counts[label].values())
+        out[label] = {option: {"times": times, "share": _round(times / total),
+                               "per_game": _round(times / len(done))}
+                      for option, times in sorted(counts[label].items(), key=lambda item: (-item[1], item[0]))}
+    return out
+
+
+def _final_counters(done: list[GameRecord], holders: Sequence[str], counters: Sequence[str]) -> dict:
+    """The distribution of each counter of the game and of each location at the end (those not always 0)."""
+    out = {}
+    for h, holder in enumerate(holders):
+        for c, name in enumerate(counters):
+            values = [r.counters[h][c] for r in done if r.counters]
+            if any(values):
+                out[f"{holder}.{name}"] = distribution(values)
+    return out
+
+
+def _seat_counters(done: list[GameRecord], first_seat_row: int, counters: Sequence[str]) -> dict:
+    """Each player counter (not always 0) and the score at the end: over every seat, and the margin of victory."""
+    per_name: dict[str, list[tuple[GameRecord, list[int]]]] = {}
+    for c, name in enumerate(counters):
+        pairs = [(r, [row[c] for row in r.counters[first_seat_row:]]) for r in done if r.counters]
+        if any(any(values) for _, values in pairs):
+            per_name[name] = pairs
+    scored = [(r, list(r.scores)) for r in done if r.scores is not None]
+    if scored:
+        per_name["score"] = scored
+    return {name: _spread_and_margin(pairs) for name, pairs in per_name.items()}
+
+
+def _spread_and_margin(pairs: list[tuple[GameRecord, list[int]]]) -> dict:
+    """``all``: the values of every seat; ``margin``: in each game where some seats won and some lost,
+    the best winner's value minus the best loser's."""
+    values, margins = [], []
+    for r, row in pairs:
+        values.extend(row)
+        won = [v for seat, v in enumerate(row) if seat in r.winners]
+        lost = [v for seat, v in enumerate(row) if seat not in r.winners]
+        if won and lost:
+            margins.append(max(won) - max(lost))
+    return {"all": distribution(values), "margin": distribution(margins)}
+
+
+def leaders(scores: tuple[int, ...]) -> frozenset[int]:
+    """The seats with the highest score (all of them when tied)."""
+    top = max(scores)
+    return frozenset(seat for seat, score in enumerate(scores) if score == top)
+
+
+def lead_changes(trail: list[tuple[int, ...]]) -> int:
+    """How many times the set of leaders differs from the one the turn before."""
+    return sum(leaders(a) != leaders(b) for a, b in zip(trail, trail[1:]))
+
+
+def decided_at(trail: list[tuple[int, ...]], winners: tuple[int, ...]) -> float:
+    """How far into the game (0: from the start, 1: only at the end) a winner leads for good:
+    k / (len(trail) - 1) for the first k from which some winner is a leader at every point."""
+    k = len(trail) - 1
+    while k > 0 and leaders(trail[k - 1]) & set(winners):
+        k -= 1
+    return k / (len(trail) - 1) if len(trail) > 1 else 0.0
+
+
+def deficit(trail: list[tuple[int, ...]], winners: tuple[int, ...]) -> int:
+    """The most points the eventual winner was ever behind the leader (0: never behind)."""
+    return max(max(scores) - max(scores[w] for w in winners) for scores in trail)
+
+
+def quality(done: list[GameRecord]) -> dict:
+    """Browne's measures of a game's quality as far as the records keep them (docs/simulate.md gives the formulas).
+
+    Duration: turns and decisions a game. Lead changes, decisiveness and drama follow the scores as each turn
+    began and at the end: only for a game that declares a score; games without winners have no decisiveness.
+    """
+    out: dict[str, object] = {"duration": distribution([r.turns for r in done]),
+           "decisions": distribution([len(r.choices) for r in done])}
+    trails = [(r, r.score_turns + [r.scores]) for r in done if r.scores is not None and r.score_turns]
+    won = [(r, trail) for r, trail in trails if r.winners]
+    out["scored_games"] = len(trails)
+    out["lead_changes"] = distribution([lead_changes(trail) for _, trail in trails])
+    out["lead_changes_per_turn"] = _round(statistics.fmean(
+        lead_changes(trail) / (len(trail) - 1) for _, trail in trails)) if trails else None
+    out["decisiveness"] = _round(statistics.fmean(decided_at(trail, r.winners) for r, trail in won)) if won else None
+    deficits = [deficit(trail, r.winners) for r, trail in won]
+    out["drama"] = distribution(deficits)
+    out["comebacks"] = _round(sum(d > 0 for d in deficits) / len(deficits)) if deficits else None
+    return out
+
+
+def _cards(done: list[GameRecord], players: int, names: dict[str, str]) -> dict:
+    """Per card: times played, games it was played in, and a baseline for the win rate of its players.
+
+    ``win_rate``: the seats that played it at least once and won. ``others``: the other seats of the same
+    games (those that did not play it), so a card played in long games is not credited with what long
+    games do. ``difference``: the first minus the second, with Newcombe's interval.
+    """
     out = {}
     for card in sorted({card for r in done for card in r.plays}):
-        times = sum(sum(r.plays[card].values()) for r in done if card in r.plays)
-        players = [(r, seat) for r in done if card in r.plays for seat in r.plays[card]]
-        wins = sum(seat in r.winners for r, seat in players)
-        out[card] = {"played": times, "games": sum(card in r.plays for r in done),
-                     "win_rate": Rate(wins, len(players)).to_json()}
+        games = [r for r in done if card in r.plays]
+        times = sum(sum(r.plays[card].values()) for r in games)
+        seats_played = sum(len(r.plays[card]) for r in games)
+        wins = sum(seat in r.winners for r in games for seat in r.plays[card])
+        others = len(games) * players - seats_played
+        other_wins = sum(len(r.winners) for r in games) - wins
+        out[card] = {"name": names.get(card, card), "played": times, "games": len(games),
+                     "win_rate": Rate(wins, seats_played).to_json(), "others": Rate(other_wins, others).to_json(),
+                     "difference": _difference(wins, seats_played, other_wins, others)}
     return out
+
+
+def _difference(wins: int, trials: int, other_wins: int, others: int) -> dict:
+    """The first rate minus the second, with Newcombe's 95% interval (all None without both)."""
+    if not trials or not others:
+        return {"value": None, "low": None, "high": None}
+    low, high = newcombe(wins, trials, other_wins, others)
+    return {"value": _round(wins / trials - other_wins / others), "low": _round(low), "high": _round(high)}
+
+
+def newcombe(wins1: int, trials1: int, wins2: int, trials2: int, z: float = Z95) -> tuple[float, float]:
+    """Newcombe's hybrid score interval (his method 10) of p1 - p2, from each rate's Wilson interval.
+
+    It stays in [-1, 1] and behaves at small counts and rates near 0 or 1, as the Wilson interval does.
+    """
+    if trials1 <= 0 or trials2 <= 0:
+        return -1.0, 1.0
+    p1, p2 = wins1 / trials1, wins2 / trials2
+    l1, u1 = wilson(wins1, trials1, z)
+    l2, u2 = wilson(wins2, trials2, z)
+    d = p1 - p2
+    return d - math.hypot(p1 - l1, u2 - p2), d + math.hypot(u1 - p1, p2 - l2)
 
 
 def _first_line(text: str | None) -> str:
@@ -167,3 +374,11 @@ def histogram_bins(histogram: list[list[int]], most: int = 16) -> list[tuple[int
         stop = min(start + width - 1, high)
         bins.append((start, stop, sum(v for k, v in counts.items() if start <= k <= stop)))
     return bins
+
+
+def game_summary(game: Game, batch: Batch, records: list[GameRecord]) -> dict:
+    """``summarize`` with the game's own layout (roles, teams) at the batch's player count, and its card names."""
+    layout = game.layout(batch.players)
+    names = {card.id: card.name for card in game.card_type}
+    return summarize(batch, records, game.name, layout.roles, layout.team_players, names,
+                     ["game"] + list(game.locations), list(game.counters))

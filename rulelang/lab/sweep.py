@@ -24,8 +24,8 @@ from ..game import Game
 from ..limits import INT64
 from ..workers import ignore_interrupt, quiet_workers, worker_count
 from .simulate import Batch, GameRecord, play_game
-from .spec_paths import Address, number_text, resolve, with_values
-from .stats import Rate, summarize
+from .spec_paths import Address, number_text, resolve, unread_at, with_values
+from .stats import Rate, game_summary
 
 MAX_SETTINGS = 10_000
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
@@ -123,7 +123,9 @@ _TURNS = ("mean", "sd", "median", "min", "max")
 def metric_names(summary: dict, end_names: list[str]) -> list[str]:
     """Every metric a summary of this game has (cards and winners appear once games are played)."""
     names = [f"{head}.{label}" for head in _RATES for label in summary[head]]
-    names += ["first_player_advantage", "first_player.fair"] + [f"turns.{t}" for t in _TURNS]
+    if summary["first_player"]["symmetric"]:           # a fair share means nothing when seats differ
+        names += ["first_player_advantage", "first_player.fair"]
+    names += [f"turns.{t}" for t in _TURNS]
     names += [f"end_conditions.{_slug(name)}" for name in end_names]
     return names
 
@@ -199,8 +201,9 @@ def describe(varies: list[Vary], values: tuple[float, ...]) -> str:
     return ", ".join(f"{vary.key}={number_text(value)}" for vary, value in zip(varies, values))
 
 
-def addresses(doc: Document, varies: list[Vary]) -> list[Address]:
-    """Each key's address; every unknown key is reported, not only the first."""
+def addresses(doc: Document, varies: list[Vary], players: int) -> list[Address]:
+    """Each key's address; every unknown key is reported, not only the first, and a number the games at
+    ``players`` never read is a ValueError (a usage mistake), not a sweep of identical results."""
     found, errors = [], []
     for vary in varies:
         try:
@@ -215,6 +218,9 @@ def addresses(doc: Document, varies: list[Vary]) -> list[Address]:
         if place in seen:
             raise ValueError(f"--vary {seen[place]} and --vary {vary.key} name the same number; vary it once")
         seen[place] = vary.key
+        unread = unread_at(doc, address, players)
+        if unread:
+            raise ValueError(unread)
     return found
 
 
@@ -257,11 +263,32 @@ def _play_chunk(batch: Batch, setting: tuple, number: int, start: int, stop: int
     return number, [play_game(game, batch, index) for index in range(start, stop)]
 
 
+class SweepInterrupted(Exception):
+    """Ctrl-C stopped a sweep: ``results`` holds what was played (records per setting in ``play_settings``,
+    then the SweepResults of the settings whose every game finished, in ``run_sweep``)."""
+
+    def __init__(self, results: list) -> None:
+        super().__init__("interrupted")
+        self.results = results
+
+
 def play_settings(batch: Batch, settings: list[tuple], workers: int,
                   progress: Callable[[int], None] | None = None) -> list[list[GameRecord]]:
-    """The batch under every setting (a tuple of (address, value) pairs), records in game order."""
+    """The batch under every setting (a tuple of (address, value) pairs), records in game order.
+
+    Ctrl-C raises SweepInterrupted with the records played so far."""
     results: list[list[GameRecord]] = [[] for _ in settings]
     workers = worker_count(workers, batch.games * len(settings))
+    try:
+        return _play_all(batch, settings, workers, progress, results)
+    except KeyboardInterrupt:
+        for records in results:
+            records.sort(key=lambda record: record.index)
+        raise SweepInterrupted(results) from None
+
+
+def _play_all(batch: Batch, settings: list[tuple], workers: int, progress: Callable[[int], None] | None,
+              results: list[list[GameRecord]]) -> list[list[GameRecord]]:
     if workers <= 1:
         for number, setting in enumerate(settings):
             game = _variant(batch.source, setting)
@@ -306,7 +333,7 @@ class SweepResult:
 def run_sweep(doc: Document, path: str, varies: list[Vary], batch: Batch, metric: str, target: Target | None,
               workers: int = 1, progress: Callable[[int], None] | None = None) -> list[SweepResult]:
     """Compile every variant (all errors before any game), play them, and measure the metric."""
-    places = addresses(doc, varies)
+    places = addresses(doc, varies, batch.players)
     every = combinations(varies)
     settings = [tuple(zip(places, values)) for values in every]
     games = [build_variant(doc, places, values, describe(varies, values), dict(batch.params)) for values in every]
@@ -318,13 +345,21 @@ def run_sweep(doc: Document, path: str, varies: list[Vary], batch: Batch, metric
         _VARIANTS[(batch.source, setting)] = game
     try:
         played = play_settings(batch, settings, workers, progress)
+    except SweepInterrupted as stop:
+        finished = [(values, game, records) for values, game, records in zip(every, games, stop.results)
+                    if len(records) == batch.games]
+        raise SweepInterrupted(_measured(finished, batch, metric, target)) from None
     finally:
         for setting in settings:
             _VARIANTS.pop((batch.source, setting), None)
+    return _measured(list(zip(every, games, played)), batch, metric, target)
+
+
+def _measured(played: list[tuple], batch: Batch, metric: str, target: Target | None) -> list[SweepResult]:
+    """Each setting's summary and its metric against the target."""
     results = []
-    for values, game, records in zip(every, games, played):
-        layout = game.layout(batch.players)
-        summary = summarize(batch, records, game.name, layout.roles, layout.team_players)
+    for values, game, records in played:
+        summary = game_summary(game, batch, records)
         found = measure(summary, metric)
         ok, in_range = meets(found, target) if target else (False, False)
         results.append(SweepResult(values, summary, found, ok, in_range))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .command import UsageError, game_and_agents, progress_bar
+from .command import UsageError, game_and_agents, progress_bar, provenance
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,14 +27,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help='e.g. "win_rate.TEAM in [0.5,0.6]": met when the 95%% interval lies inside')
     parser.add_argument("--json", action="store_true", help="print the sweep as one JSON object, last line")
     parser.add_argument("--plot", metavar="FILE.png", help="draw the metric per setting (needs matplotlib)")
+    parser.add_argument("--csv", metavar="FILE", help="write one row per setting, with what made its games")
 
 
 def sweep(args: argparse.Namespace) -> int:
     from ..loader import load_document
     from .simulate import Batch
-    from .stats import summarize
-    from .sweep import check_metric, combinations, metric_names, parse_target, parse_vary, run_sweep
-    from .sweep_report import draw_sweep, print_sweep, sweep_json
+    from .stats import game_summary
+    from .sweep import SweepInterrupted, check_metric, combinations, metric_names, parse_target, parse_vary, run_sweep
+    from .sweep_report import draw_sweep, print_sweep, sweep_json, write_sweep_csv
 
     _check_numbers(args)
     try:
@@ -48,23 +49,34 @@ def sweep(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     if args.plot:
         _check_plot(args.plot)
+    _check_csv(args.csv)
     base, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)   # valid first
     batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods),
                   tuple(sorted(args.params.items())))
-    layout = base.layout(args.players)
-    empty = summarize(batch, [], base.name, layout.roles, layout.team_players)
+    empty = game_summary(base, batch, [])
     metric = target.metric if target else _default_metric(empty)
     try:
         check_metric(metric, metric_names(empty, [end.name for end in base.end]))
     except ValueError as error:
         raise UsageError(str(error)) from None
     doc = load_document(args.path, mods=args.mods)
+    interrupted = False
     with progress_bar(total * args.games) as advance:
         try:
             results = run_sweep(doc, args.path, varies, batch, metric, target, args.workers, advance)
         except ValueError as error:
             raise UsageError(str(error)) from None
+        except SweepInterrupted as stop:
+            results, interrupted = stop.results, True
+    if interrupted and not results:
+        print("rulelang: interrupted before any setting finished", file=sys.stderr)
+        return 130
     print_sweep(varies, results, metric, target, sys.stdout, sys.stdout.isatty())
+    if args.csv:
+        try:
+            write_sweep_csv(args.csv, varies, results, metric, provenance(args))
+        except OSError as error:
+            raise UsageError(f"cannot write {args.csv}: {error.strerror or error}") from None
     if args.plot:
         try:
             draw_sweep(varies, results, metric, target, args.plot)
@@ -75,6 +87,10 @@ def sweep(args: argparse.Namespace) -> int:
         print(f"rulelang: {failed} games failed (their seeds are in --json)", file=sys.stderr)
     if args.json:
         print(sweep_json(varies, results, metric, target), flush=True)
+    if interrupted:
+        print(f"rulelang: interrupted; the {len(results)} settings of {total} that finished are shown"
+              + (" and in the CSV" if args.csv else ""), file=sys.stderr)
+        return 130
     return 1 if failed else 0
 
 
@@ -89,6 +105,15 @@ def _check_numbers(args: argparse.Namespace) -> None:
     for name in ("games", "workers", "players"):
         if getattr(args, name) < 1:
             raise UsageError(f"--{name} must be at least 1, not {getattr(args, name)}")
+
+
+def _check_csv(path: str | None) -> None:
+    from .report import check_writable
+    if path:
+        try:
+            check_writable(path)
+        except OSError as error:
+            raise UsageError(str(error)) from None
 
 
 def _check_plot(path: str) -> None:

@@ -49,6 +49,55 @@ def settings_section(varies: list[Vary], results: list[SweepResult], metric: str
     return Section(f"Settings ({len(results)})", columns, rows, note)
 
 
+def grid_section(varies: list[Vary], results: list[SweepResult], metric: str, target: Target | None) -> Section:
+    """Two varied keys as a grid: the first's values down, the second's across, the metric in each cell
+    (with its interval; ``*`` marks a setting that meets the target)."""
+    rate = _is_rate(results)
+    across = varies[1].values
+    cells = {r.values: r for r in results}
+    rows = []
+    for down in varies[0].values:
+        row = [number_text(down)]
+        for value in across:
+            r = cells.get((down, value))
+            if r is None:                    # not played: a sweep stopped by Ctrl-C
+                row.append("-")
+                continue
+            shown = _value(r.measure.value, rate)
+            if r.measure.has_interval and r.measure.value is not None:
+                shown += f" ({_interval(r, rate)})"
+            row.append(shown + (" *" if r.meets else ""))
+        rows.append(row)
+    columns = [f"{varies[0].key} \\ {varies[1].key}"] + [number_text(v) for v in across]
+    note = f"{metric}" + (" (95% interval); * meets the target" if target is not None else " (95% interval)")
+    return Section(f"Grid: {metric}", columns, rows, note)
+
+
+def write_sweep_csv(path: str, varies: list[Vary], results: list[SweepResult], metric: str, origin: dict) -> None:
+    """One row per setting: its values, the metric and its interval, the verdict, and what made the games."""
+    import csv
+
+    from .report import _cell, check_writable
+    check_writable(path)
+    with open(path, "w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow([v.key for v in varies] + ["metric", "value", "low", "high", "meets_target", "point_in_range",
+                                                   "completed", "failed", "turns_mean", "players", "games", "seed",
+                                                   "agents", "rulelang", "spec_sha256", "mods", "params"])
+        for r in results:
+            m, s = r.measure, r.summary
+            writer.writerow([number_text(v) for v in r.values] + [
+                _cell(metric), _csv_number(m.value), _csv_number(m.low), _csv_number(m.high), int(r.meets),
+                int(r.in_range), s["completed"], s["errors"]["count"], _csv_number(s["turns"]["mean"]), s["players"],
+                s["games"], s["seed"], _cell(",".join(s["agents"])), origin["rulelang"], origin["spec_sha256"],
+                _cell(" ".join(origin["mods"])),
+                _cell(" ".join(f"{name}={value}" for name, value in origin["params"].items()))])
+
+
+def _csv_number(value: float | None) -> str:
+    return "" if value is None else f"{value:.6g}"
+
+
 def verdict(varies: list[Vary], results: list[SweepResult], metric: str, target: Target | None) -> str:
     """The answer in a sentence or two, each line ``printable``."""
     if target is None:
@@ -83,8 +132,10 @@ def print_sweep(varies: list[Vary], results: list[SweepResult], metric: str, tar
     part = settings_section(varies, results, metric, target)
     title = heading(results[0].summary, len(results))
     answer = verdict(varies, results, metric, target)
+    grid = grid_section(varies, results, metric, target) if len(varies) == 2 else None
     if not terminal:
-        out.write(f"{printable(title)}\n\n{plain_section(part)}\n{answer}\n")
+        shown = plain_section(part) + ("\n" + plain_section(grid) if grid else "")
+        out.write(f"{printable(title)}\n\n{shown}\n{answer}\n")
         return
     from rich.console import Console
     from rich.text import Text
@@ -97,6 +148,13 @@ def print_sweep(varies: list[Vary], results: list[SweepResult], metric: str, tar
     for row, result in zip(part.rows, results):
         table.add_row(*map(rich_text, row), style="green" if result.meets else ("yellow" if result.in_range else None))
     console.print(table)
+    if grid is not None:
+        drawn = rich_table(grid)
+        for column in grid.columns:
+            drawn.add_column(rich_text(column), justify="right")
+        for row in grid.rows:
+            drawn.add_row(*map(rich_text, row))
+        console.print(drawn)
     console.print(Text(answer))         # printable already, line by line (``verdict``)
 
 

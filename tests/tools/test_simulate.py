@@ -90,15 +90,18 @@ def test_summary_counts_a_hand_made_batch_exactly():
     assert summary["winners"] == {"P1": 1, "blue": 2}
     assert summary["win_rate"]["P2"]["wins"] == 2 and summary["win_rate"]["P2"]["of"] == 3
     assert summary["win_rate"]["blue"]["wins"] == 2 and summary["win_rate"]["red"]["wins"] == 0
+    # "first" plays both seats of team blue: one result per game, 2 of 3 (not 4 seat-wins of 6)
     assert summary["agent_win_rate"]["first"] == pytest.approx(
-        {"wins": 4, "of": 6, "rate": 4 / 6, "low": wilson(4, 6)[0], "high": wilson(4, 6)[1]}, abs=1e-6)
-    assert summary["first_player"]["wins"] == 3 and summary["first_player"]["fair"] == pytest.approx(5 / 9)
+        {"wins": 2, "of": 3, "rate": 2 / 3, "low": wilson(2, 3)[0], "high": wilson(2, 3)[1]}, abs=1e-6)
+    assert summary["role_win_rate"]["red"]["wins"] == 1 and summary["role_win_rate"]["blue"]["wins"] == 2
+    assert summary["first_player"]["fair"] is None and not summary["symmetric"]   # red alone against blue two
     assert summary["turns"]["mean"] == pytest.approx(19 / 3) and summary["turns"]["min"] == 5
     assert summary["turns"]["histogram"] == [[5, 1], [7, 2]]
     assert summary["end_conditions"] == {"a": 1, "b": 2}
     ace = summary["cards"]["ace"]
     assert ace["played"] == 4 and ace["games"] == 2
     assert (ace["win_rate"]["wins"], ace["win_rate"]["of"]) == (2, 3)    # P1 won game 0, P3 game 1; P2 lost game 0
+    assert (ace["others"]["wins"], ace["others"]["of"]) == (1, 3)       # P3 lost game 0; P1 lost, P2 won game 1
     assert summary["errors"]["count"] == 1 and summary["errors"]["seeds"] == [103]
     assert summary["errors"]["games"][0]["message"] == "spec.yaml:1:1: error: boom"
 
@@ -289,7 +292,8 @@ def test_agents_take_their_seats(capsys):
                             "--json")
     summary = last_json(out)
     assert summary["agents"] == ["first", "random", "random", "random"]
-    assert summary["agent_win_rate"]["first"]["of"] == 30 and summary["agent_win_rate"]["random"]["of"] == 90
+    # the giant's seat alone, and the three townsfolk seats as one team: 30 games each
+    assert summary["agent_win_rate"]["first"]["of"] == 30 and summary["agent_win_rate"]["random"]["of"] == 30
     assert "Win rate by agent" in out
 
 
