@@ -4,9 +4,9 @@ Run: python bench/coldstart.py [GAME ...]   (default: both games; best of 5 fres
 This is a measurement script, not a test: it prints figures for the notes.
 
 Each figure comes from a fresh Python process, as a designer's command would run: the parser
-comes from the grammar's shipped tables (rulelang/grammar_tables.py).
+comes from the grammar's shipped tables (rulelang/lang/grammar_tables.py).
 A game that has not changed since the last run skips the schema (its verdict is remembered in the
-private cache folder, rulelang/cache.py, and jsonschema is not imported); an edited one is checked, and both are printed.
+private cache folder, rulelang/spec/cache.py, and jsonschema is not imported); an edited one is checked, and both are printed.
 Code generation is the difference between compiling with generated Python and with closures only;
 ``model`` and ``declarations`` are timed on their own, and ``parse+check`` is the rest of compiling
 (the rule texts parsed and checked; it builds the model and checks the declarations again, so those
@@ -28,11 +28,11 @@ clock = time.perf_counter
 marks = [clock()]
 import rulelang
 import rulelang.cli
-from rulelang.check_decls import check_declarations
+from rulelang.check.decls import check_declarations
 from rulelang.compiler import GameCompiler, compile_game
-from rulelang.loader import load_document
-from rulelang.model_build import build_spec, symbols_of
-from rulelang.schema import validate_document
+from rulelang.spec.loader import load_document
+from rulelang.model.build import build_spec, symbols_of
+from rulelang.spec.schema import validate_document
 marks.append(clock())                       # imports
 doc = load_document(sys.argv[1])
 marks.append(clock())                       # read

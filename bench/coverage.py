@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rulelang.coverage import run_coverage  # noqa: E402
+from rulelang.testing.coverage import run_coverage  # noqa: E402
 
 GAMES = {"flapjacks": "games/flapjacks", "jacks_friends": "games/jacks_friends", "pig": "examples/pig"}
 

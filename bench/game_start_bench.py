@@ -6,7 +6,7 @@ Each figure is microseconds per call, the best of R rounds of N calls, in one pr
 shared: compare figures of one run):
 
 - ``new_state``: ``Game.new_state`` (the state, its setup and the turn loop up to the first decision; for a
-  setup that draws few numbers, the start its draws lead to unpacked instead, rulelang/starts.py);
+  setup that draws few numbers, the start its draws lead to unpacked instead, rulelang/engine/starts.py);
 - ``start``: ``State.blank`` and ``begin_afresh`` alone (the state's tables, from the layout's template, and
   the seed's stream);
 - ``copy``: ``State.copy`` at the first decision (what a clone and each explicit-chance decision pay);
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
-from rulelang.state import State  # noqa: E402
+from rulelang.engine.state import State  # noqa: E402
 
 GAMES = {"kuhn_poker": "examples/kuhn_poker", "leduc_poker": "examples/leduc_poker",
          "goofspiel": "examples/goofspiel", "pig": "examples/pig", "jacks_friends": "games/jacks_friends",

@@ -3,7 +3,7 @@
 Run: python bench/hostile_loads.py
 A measurement script, not a test: it builds each hostile folder in a temporary
 folder and prints the wall and CPU time of ``load_document`` on it (best of three).
-The limits (``rulelang.loader.MAX_*``) are chosen so each stays around a second.
+The limits (``rulelang.spec.loader.MAX_*``) are chosen so each stays around a second.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rulelang import loader  # noqa: E402
+from rulelang.spec import loader  # noqa: E402
 from rulelang.errors import RulelangError  # noqa: E402
 
 

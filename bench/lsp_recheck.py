@@ -32,7 +32,7 @@ def timed(run) -> tuple[float, float]:
 def stage_times(checker: Checker) -> dict[str, float]:
     """CPU seconds of each stage of one check, by wrapping the stages' functions."""
     spent = {"load": 0.0, "schema": 0.0, "check": 0.0}
-    from rulelang import loader, schema
+    from rulelang.spec import loader, schema
     wrapped = {"load": (loader, "load_document"), "schema": (schema, "validate_document"),
                "check": (diagnose, "check_compiles")}
     originals = {}

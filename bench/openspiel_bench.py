@@ -7,7 +7,7 @@ one run, each figure the best of R rounds because the machines here are shared a
 
 - ``spec (pyspiel)``: the spec through rulelang.adapters.openspiel with sampled chance (draws from seeds);
 - ``spec (explicit)``: the same with explicit chance (the default: every draw a chance node, a transition
-  replayed once per draw, see rulelang/chance.py; the positions of the setup and of the first moves after it
+  replayed once per draw, see rulelang/engine/chance.py; the positions of the setup and of the first moves after it
   are shared by every game of the table, see rulelang/adapters/chance_nodes.py), as OpenSpiel's own games
   present chance;
 - ``spec (explicit, unshared)``: explicit chance with nothing shared between games (no setup positions and no

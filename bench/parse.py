@@ -39,7 +39,8 @@ def main() -> None:
     options.add_argument("--rounds", type=int, default=20, help="full parses per measurement")
     args = options.parse_args()
     sys.path.insert(0, str(args.root))
-    from rulelang import load_game, parser
+    from rulelang import load_game
+    from rulelang.lang import parser
     from rulelang.errors import Span
 
     def here(line, col, end_line=None, end_col=None):

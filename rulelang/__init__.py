@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .engine import Decision, Game, Option, State
 from .errors import RuleError, RulelangError, Span, SpecError
-from .params import ParamError
+from rulelang.model.params import ParamError
 
 __all__ = ["load_game", "Game", "State", "Decision", "Option", "RulelangError", "SpecError", "RuleError",
            "Span", "ParamError"]
@@ -30,8 +30,8 @@ def load_game(path: str | Path, mods: Sequence[str | Path] = (),
     the game refuses raises ``ParamError`` (a ValueError) naming the param and its bounds.
     """
     from .compiler import compile_game
-    from .loader import load_document
-    from .schema import validate_document
+    from rulelang.spec.loader import load_document
+    from rulelang.spec.schema import validate_document
 
     doc = load_document(path, mods=mods)
     validate_document(doc, remember=True)

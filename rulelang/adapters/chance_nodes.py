@@ -1,9 +1,9 @@
-"""The game behind an adapter's state, with chance sampled or explicit (``rulelang.chance``).
+"""The game behind an adapter's state, with chance sampled or explicit (``rulelang.engine.chance``).
 
 A framework's state asks the same few things whichever way chance goes: is a
 draw open, who chooses, take this action. ``Sampled`` answers with a rulelang
 ``State`` whose draws come from its seed; ``Explicit`` with a
-``rulelang.chance.Position``, so every shuffle, deal, die and random first
+``rulelang.engine.chance.Position``, so every shuffle, deal, die and random first
 player is a chance point the framework draws itself. Nothing here imports an
 extra.
 
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rulelang import Game, RulelangError, State
-from rulelang.chance import ChancePoint, Position, begin
+from rulelang.engine.chance import ChancePoint, Position, begin
 
 if TYPE_CHECKING:
     from .core import SpecTable

@@ -6,7 +6,7 @@ they know. ``ActionMap`` gives every option id a stable integer; ``SpecTable``
 wraps a compiled game with those answers. Nothing here imports an extra.
 
 Chance: a ``State`` draws shuffles, deals and dice from its seed (a copy
-shares its future chance); ``rulelang.chance`` makes every draw a chance point
+shares its future chance); ``rulelang.engine.chance`` makes every draw a chance point
 instead, which ``rulelang.adapters.chance_nodes`` presents to adapters that
 want explicit chance (OpenSpiel's by default; PettingZoo's samples).
 """
@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import rulelang
 from rulelang import Game, RulelangError, State
-from rulelang.inputs import whole_number
-from rulelang.views import events_for
+from rulelang.spec.inputs import whole_number
+from rulelang.engine.views import events_for
 
 if TYPE_CHECKING:
     from .features import ViewEncoder

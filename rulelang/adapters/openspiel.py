@@ -11,7 +11,7 @@ like any other:
 - chance (game parameter ``chance``): ``"explicit"`` (the default) is
   ``EXPLICIT_STOCHASTIC``: every random draw (a step of a shuffle, a die, a
   random first player) is a chance node of equally likely outcomes
-  (``rulelang.chance``); outcome ``k`` is chance action ``A + k``, ``A`` being
+  (``rulelang.engine.chance``); outcome ``k`` is chance action ``A + k``, ``A`` being
   the number of the players' actions, so the two never share a number
   (``rulelang.adapters.chance_nodes.ChanceActions``). ``"sampled"`` is
   ``SAMPLED_STOCHASTIC``: no chance nodes; a new state takes the next seed of
@@ -19,7 +19,7 @@ like any other:
   then on (clones share it);
 - information: ``IMPERFECT_INFORMATION``; the observation string is the
   player's ``State.view`` as JSON, the information-state string their own
-  account of the event log (``rulelang.views.events_for``, without the seed)
+  account of the event log (``rulelang.engine.views.events_for``, without the seed)
   with that view; the observation tensor is the view as numbers
   (``rulelang.adapters.features``); there is no information-state tensor;
 - returns: the spec's ``returns:`` at the end, or 1 for each winner and 0 for

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ..state import State
+from rulelang.engine.state import State
 from .seat import Seat
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from ..state import State
+from rulelang.engine.state import State
 from .mcts import is_whole
 from .seat import Seat
 

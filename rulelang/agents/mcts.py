@@ -30,7 +30,7 @@ import random
 import time
 
 from ..errors import RulelangError
-from ..state import State
+from rulelang.engine.state import State
 from .seat import Seat
 
 #: A rollout that has not ended after this many decisions counts as a loss (a game that never ends).

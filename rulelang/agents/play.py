@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..engine import State, player_name, run
 from ..errors import RuleError, RulelangError
-from ..fixtures import halted_before_step
-from ..limits import DecisionLimit
-from ..turns import resume_before_step
+from rulelang.engine.fixtures import halted_before_step
+from rulelang.engine.limits import DecisionLimit
+from rulelang.engine.turns import resume_before_step
 from .seat import Seat
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from rulelang.engine.game import Game
 
 
 class Agent(Protocol):

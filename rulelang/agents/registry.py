@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import closest
-from ..policy import PolicyAgent, is_policy_spec, policy_path
+from rulelang.agents.policy import PolicyAgent, is_policy_spec, policy_path
 from .basic import FirstAgent, RandomAgent
 from .greedy import GreedyAgent
 from .mcts import MctsAgent
@@ -44,7 +44,7 @@ class AgentSpec:
 
 def parse_agent(text: str) -> AgentSpec:
     """The agent a spec names, checked by making one; a ValueError says what is wrong."""
-    if is_policy_spec(text):           # a policy file (rulelang/policy.py), read and checked now
+    if is_policy_spec(text):           # a policy file (rulelang/agents/policy.py), read and checked now
         return _made(AgentSpec(text, PolicyAgent, (("path", policy_path(text)),)))
     parts = text.split(":")
     head, rest = parts[0].strip(), parts[1:]

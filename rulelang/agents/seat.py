@@ -5,7 +5,7 @@ game on the agent's behalf and answers only with what its player may know:
 the player's view, the options of the decision waiting for them, the
 compiled game (the rules, the same for everyone) and, for agents that search,
 a ``sample()``: a whole game drawn at random to agree with that view
-(rulelang/determinize.py).
+(rulelang/agents/determinize.py).
 
 The seat keeps the true state in a table of this module, keyed by the seat,
 not in an attribute: walking a seat's attributes never reaches the state.
@@ -19,7 +19,7 @@ import dataclasses
 import random
 import weakref
 
-from ..determinize import determinize
+from rulelang.agents.determinize import determinize
 from ..engine import Decision, Game, Option, State, player_name
 from ..errors import RulelangError
 

@@ -12,24 +12,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import nodes as n
-from ..bindings import BINDINGS, Rule
-from ..bindings import scope as bound
-from ..cards import after_resolving, discard_played, place_played, targets_asking
-from ..check import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, list_of
-from ..check_decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
-from ..check_hooks import RETURNS
-from ..check_types import UNKNOWN, Type, tuple_items
-from ..decisions import place_of
+from rulelang.lang import nodes as n
+from rulelang.lang.bindings import BINDINGS, Rule, scope as bound
+from rulelang.engine.cards import after_resolving, discard_played, place_played, targets_asking
+from rulelang.check.checker import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, list_of
+from rulelang.check.decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
+from rulelang.check.hooks import RETURNS
+from rulelang.check.types import UNKNOWN, Type, tuple_items
+from rulelang.model.decisions import place_of
 from ..errors import RulelangError, SpecError, raise_all
-from ..game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
-from ..limits import FUNCTION_DEPTH
-from ..loader import Document
-from ..model import Event, RuleText
-from ..model_build import build_spec, symbols_of
-from ..parser import parse_block, parse_expression
-from ..refs import RefKind
-from .bounds import function_order, too_deep_functions
+from rulelang.engine.game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
+from rulelang.engine.limits import FUNCTION_DEPTH
+from rulelang.spec.loader import Document
+from rulelang.model.spec import Event, RuleText
+from rulelang.model.build import build_spec, symbols_of
+from rulelang.lang.parser import parse_block, parse_expression
+from rulelang.lang.refs import RefKind
+from rulelang.check.calls import function_order, too_deep_functions
 from .derived import mark_zones, reads_locals, reads_only_zones, zones_read
 from .direct import Parts, PhaseStep, compile_direct
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
@@ -152,7 +151,7 @@ class GameCompiler(HookDeclarations):
         raise_all(self.errors)
 
     def jobs(self) -> dict[tuple, _Job]:
-        """Every rule text of the spec with the names its scope binds (``rulelang.bindings``)."""
+        """Every rule text of the spec with the names its scope binds (``rulelang.lang.bindings``)."""
         spec, seat, out = self.spec, self.seat, {}
 
         def add(text: RuleText | None, block: bool, scope: dict, want: Type | str | None = None,

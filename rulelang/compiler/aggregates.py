@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import RuleError
-from ..limits import MAX_OPTIONS, over_budget, spend, too_big
+from rulelang.engine.limits import MAX_OPTIONS, over_budget, spend, too_big
 
 Fn = Callable[[Any, dict], Any]
 _MISSING = object()

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from .. import records
-from ..elimination import live_from, live_players, next_live
+from rulelang.engine import records
+from rulelang.engine.elimination import live_from, live_players, next_live
 from ..engine import (
     FAILURES,
     NAMES,
@@ -34,8 +34,9 @@ from ..engine import (
     shuffle_zone,
 )
 from ..errors import RuleError, Span
-from ..interpreter import call_in_place, decide, decide_secretly, fired_in_place, instruction_in_place, within
-from ..limits import over_budget, roll_dice, spend, too_big
+from rulelang.engine.interpreter import (call_in_place, decide, decide_secretly, fired_in_place, instruction_in_place,
+                                         within)
+from rulelang.engine.limits import over_budget, roll_dice, spend, too_big
 from .aggregates import any_of_kind
 
 #: The file name generated code is compiled under (tracebacks and the line table use it).

@@ -22,8 +22,8 @@ import keyword
 import tokenize
 from typing import Any
 
-from .. import nodes as n
-from ..refs import RefKind
+from rulelang.lang import nodes as n
+from rulelang.lang.refs import RefKind
 from .codegen import Unit
 
 #: Helpers the generated end check may call and still be kept: they read the state's zones and the

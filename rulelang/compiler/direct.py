@@ -35,17 +35,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .. import nodes as n
-from .. import records
-from ..interpreter import IN_PLACE_DEPTH, Frame
-from ..refs import RefKind
+from rulelang.lang import nodes as n
+from rulelang.engine import records
+from rulelang.engine.interpreter import IN_PLACE_DEPTH, Frame
+from rulelang.lang.refs import RefKind
 from .codegen import READS_LOCALS, Body, Unit, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
 from .source_stmt import MAX_DEPTH
 from .statements import Builder
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from rulelang.engine.game import Game
     from .program import Program
     from .statements import StmtCompiler
 

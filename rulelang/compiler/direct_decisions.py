@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .. import nodes as n
-from .. import records
-from ..check import UNKNOWN, item_of
-from ..decisions import branch_id
+from rulelang.lang import nodes as n
+from rulelang.engine import records
+from rulelang.check.checker import UNKNOWN, item_of
+from rulelang.model.decisions import branch_id
 from .choices import distinct_options, numbers_offered, take_branch
 from .codegen import Body
 

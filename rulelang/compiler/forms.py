@@ -5,17 +5,17 @@ A card's `target:` that is `target != me`, or begins `target != me and`; a zone 
 `and`, `or`, `not`), or begins with such a test and `and`. When the left part of an `and`
 fails, Python asks nothing more, so skipping the whole condition there is exact (no work
 charged, no error lost). The engine reads the results off ``CardType`` and the zone
-triggers (rulelang/cards.py).
+triggers (rulelang/engine/cards.py).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import nodes as n
-from ..refs import RefKind
+from rulelang.lang import nodes as n
+from rulelang.lang.refs import RefKind
 
 if TYPE_CHECKING:
-    from ..game import ZoneDecl
+    from rulelang.engine.game import ZoneDecl
     from .expressions import ExprCompiler
 
 #: `is` tests that a per-card table answers (a card id, a tag, a slot); not roles, teams or kind locals

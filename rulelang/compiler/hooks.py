@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .. import nodes as n
-from ..check_types import die_of
+from rulelang.lang import nodes as n
+from rulelang.check.types import die_of
 from ..engine import FAILURES, NAMES, State, end_roll_durations, located, move_card
 from ..errors import RuleError
-from ..interpreter import Frame
-from ..limits import over_budget, roll_dice, spend
-from ..refs import Ref, RefKind
+from rulelang.engine.interpreter import Frame
+from rulelang.engine.limits import over_budget, roll_dice, spend
+from rulelang.lang.refs import Ref, RefKind
 from .expressions import Fn
 
 #: Past every instruction: a frame whose pc is here is finished.

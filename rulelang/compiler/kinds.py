@@ -1,14 +1,14 @@
 """Card kinds as values: `me chooses k in [gem, rock]`, then `c is k`.
 
 A kind (a card id, a tag or a slot) used as a value is its name, a plain string: it is saved, logged and
-offered as an option by that name. The checker gives it the type "class" (rulelang/check.py).
+offered as an option by that name. The checker gives it the type "class" (rulelang/check/checker.py).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from ..game import Game
+from rulelang.engine.game import Game
 
 Fn = Callable[[Any, dict], Any]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import nodes as n
-from .. import records
+from rulelang.lang import nodes as n
+from rulelang.engine import records
 from ..engine import (
     NAMES,
     State,
@@ -23,7 +23,7 @@ from ..engine import (
     reaction_options,
     zone_of_hand,
 )
-from ..interpreter import Frame, call_in_place, instruction_in_place
+from rulelang.engine.interpreter import Frame, call_in_place, instruction_in_place
 from .choices import _decision
 from .sites import ANSWER, PLAY
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .. import nodes as n
+from rulelang.lang import nodes as n
 from ..errors import Span
 from ..printable import printable
 from .codegen import FRAME_LOCALS, READS_LOCALS, Body, Unit, assemble, build, guarded_lines

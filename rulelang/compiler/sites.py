@@ -1,4 +1,4 @@
-"""The sites of decisions, recorded while statements are compiled (see rulelang/decisions.py).
+"""The sites of decisions, recorded while statements are compiled (see rulelang/model/decisions.py).
 
 Each instruction that asks a decision is registered with its name, kind,
 rulings and, where the spec fixes them, every option it could offer: the
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import nodes as n
-from ..check import CARD, COUNTER, LOCATION, PLAYER, Type
-from ..decisions import DecisionSite, Place
+from rulelang.lang import nodes as n
+from rulelang.check.checker import CARD, COUNTER, LOCATION, PLAYER, Type
+from rulelang.model.decisions import DecisionSite, Place
 from ..engine import NAMES, Game
 
 #: The WHAT of a decision with no variable and no `as NAME`.

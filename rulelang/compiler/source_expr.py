@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from .. import nodes as n
-from ..check_types import CARD, PLAYER, ZONE, die_of, tuple_items
-from ..refs import Ref, RefKind
-from ..visitors import Dispatch
+from rulelang.lang import nodes as n
+from rulelang.check.types import CARD, PLAYER, ZONE, die_of, tuple_items
+from rulelang.lang.refs import Ref, RefKind
+from rulelang.lang.visitors import Dispatch
 from .codegen import Body, Unit
 from .expressions import join_lists, local_name, zone_decl
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import nodes as n
-from .. import records
+from rulelang.lang import nodes as n
+from rulelang.engine import records
 from .. import statements as homes
 from ..engine import (
     FAILURES,
@@ -31,11 +31,11 @@ from ..engine import (
     set_player_var,
 )
 from ..errors import RuleError, Span
-from ..interpreter import Frame
-from ..limits import over_budget, roll_dice, too_big
-from ..refs import RefKind
-from ..views import reveal_cards
-from ..visitors import Dispatch, require
+from rulelang.engine.interpreter import Frame
+from rulelang.engine.limits import over_budget, roll_dice, too_big
+from rulelang.lang.refs import RefKind
+from rulelang.engine.views import reveal_cards
+from rulelang.lang.visitors import Dispatch, require
 from .choices import ChoiceStatements
 from .expressions import ExprCompiler, Fn, local_name
 from .forms import quiet_draw
@@ -51,7 +51,7 @@ class Builder:
         self.name = name
         self.code: list[Callable] = []
         self.spans: list[Span | None] = []
-        self.sites: dict = {}           # pc -> the decision its instruction asks (rulelang/decisions.py)
+        self.sites: dict = {}           # pc -> the decision its instruction asks (rulelang/model/decisions.py)
         self.exit = Label()          # where `return` goes: the end of the body (set by whoever finishes it)
 
     def emit(self, op: Callable, span: Span | None) -> int:

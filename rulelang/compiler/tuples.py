@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .. import nodes as n
-from ..check_types import tuple_items
-from ..limits import MAX_OPTIONS, spend
-from ..refs import RefKind
-from ..visitors import Dispatch
+from rulelang.lang import nodes as n
+from rulelang.check.types import tuple_items
+from rulelang.engine.limits import MAX_OPTIONS, spend
+from rulelang.lang.refs import RefKind
+from rulelang.lang.visitors import Dispatch
 
 if TYPE_CHECKING:
     from ..engine import State

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..game import Game
-from ..interpreter import Frame
-from ..model import Phase as PhaseSpec
-from ..turns import begin_turn, call_step, next_turn
+from rulelang.engine.game import Game
+from rulelang.engine.interpreter import Frame
+from rulelang.model.spec import Phase as PhaseSpec
+from rulelang.engine.turns import begin_turn, call_step, next_turn
 from .direct import unhooked_turn
 from .hooks import fire_turn_hooks
 from .statements import Builder

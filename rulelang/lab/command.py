@@ -24,8 +24,9 @@ def game_and_agents(path: str, players: int, agent_names: str, mods: Sequence[st
     A path that cannot be used (missing, a link loop, a name too long) and a
     player count the game refuses are usage mistakes, found before any game is played.
     """
-    from .. import ParamError, files, load_game
-    from ..policy import check_policies
+    from rulelang import ParamError, load_game
+    from rulelang.spec import files
+    from rulelang.agents.policy import check_policies
     from .simulate import seat_agents
 
     try:
@@ -186,8 +187,8 @@ def provenance(args: argparse.Namespace) -> dict:
     import json
 
     from .. import __version__
-    from ..cache import digest
-    from ..loader import load_document
+    from rulelang.spec.cache import digest
+    from rulelang.spec.loader import load_document
 
     data = load_document(args.path, mods=args.mods).data
     spec = json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
@@ -227,7 +228,7 @@ def _require_ray() -> None:
 
 def _run_on_ray(args: argparse.Namespace, batch, advance) -> list:
     """The batch on Ray: the spec is sent as loaded data, so the nodes need no copy of its files."""
-    from ..loader import load_document
+    from rulelang.spec.loader import load_document
     from .ray_runner import run_batch_ray
     return run_batch_ray(load_document(args.path, mods=args.mods), batch, args.ray or None, advance)
 

@@ -26,7 +26,7 @@ class CompareError(ValueError):
 
 def read_summary(path: str) -> dict:
     """The summary in a file ``simulate --json`` wrote (its last non-empty line), or a CompareError."""
-    from .. import files
+    from rulelang.spec import files
 
     try:
         data = files.read_regular(Path(path), MAX_BYTES)

@@ -36,9 +36,9 @@ from importlib import metadata, util
 from pathlib import Path
 from typing import Any
 
-from ..document import Document
+from rulelang.spec.document import Document
 from ..errors import RulelangError
-from ..game import Game
+from rulelang.engine.game import Game
 from ..printable import printable as _printable
 from .simulate import Batch, GameRecord, play_game
 
@@ -99,7 +99,7 @@ _COMPILED: dict[str, Game] = {}
 def _compiled(key: str, doc: Document, params: dict) -> Game:
     if key not in _COMPILED:
         from ..compiler import compile_game
-        from ..schema import validate_document
+        from rulelang.spec.schema import validate_document
         validate_document(doc)
         _COMPILED[key] = compile_game(doc, params)
     return _COMPILED[key]
@@ -120,7 +120,7 @@ def play_range(key: str, doc: Document, batch: Batch, start: int, stop: int, fol
 
 def make_job_folder(folder: Path) -> Path:
     """``folder/job``: rulelang's package and its schemas, what every node imports rulelang from."""
-    from ..schema import SCHEMA_DIR
+    from rulelang.spec.schema import SCHEMA_DIR
     job = folder / "job"
     shutil.copytree(PACKAGE, job / PACKAGE.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     (job / "schemas").mkdir()

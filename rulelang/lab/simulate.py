@@ -19,10 +19,10 @@ from ..agents import make_agent, parse_agent, play_out
 from ..agents.play import DecisionLimit, all_blind
 from ..engine import Game, State
 from ..errors import RuleError, RulelangError
-from ..records import answered, chose, first_seat, played
-from ..rng import batch_seed
-from ..sim import MAX_DECISIONS, _current_span
-from ..workers import ignore_interrupt, quiet_workers, worker_count
+from rulelang.engine.records import answered, chose, first_seat, played
+from rulelang.engine.rng import batch_seed
+from rulelang.logs.replay import MAX_DECISIONS, _current_span
+from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
 
 
 @dataclass(frozen=True)

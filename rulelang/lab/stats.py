@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .simulate import Batch, GameRecord
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from rulelang.engine.game import Game
 
 #: The normal quantile of a two-sided 95% interval (1.959964...).
 Z95 = NormalDist().inv_cdf(0.975)

@@ -18,13 +18,13 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
-from ..document import Document
+from rulelang.spec.document import Document
 from ..errors import ErrorList, RulelangError, did_you_mean
-from ..game import Game
-from ..limits import INT64
-from ..workers import ignore_interrupt, quiet_workers, worker_count
+from rulelang.engine.game import Game
+from rulelang.engine.limits import INT64
+from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
 from .simulate import Batch, GameRecord, play_game
-from .spec_paths import Address, number_text, resolve, unread_at, with_values
+from rulelang.spec.paths import Address, number_text, resolve, unread_at, with_values
 from .stats import Rate, game_summary
 
 MAX_SETTINGS = 10_000
@@ -228,7 +228,7 @@ def build_variant(doc: Document, places: list[Address], values: tuple[float, ...
                   params: dict | None = None) -> Game:
     """The game with these values: checked and compiled like a spec read from disk."""
     from ..compiler import compile_game
-    from ..schema import validate_document
+    from rulelang.spec.schema import validate_document
 
     changed = with_values(doc, list(zip(places, values)))
     try:
@@ -250,7 +250,7 @@ def _variant(source: tuple, setting: tuple) -> Game:
     """A variant in a worker: inherited when forked, built again when the process was spawned."""
     key = (source, setting)
     if key not in _VARIANTS:
-        from ..loader import load_document
+        from rulelang.spec.loader import load_document
         path, mods, params = source
         places, values = zip(*setting) if setting else ((), ())
         _VARIANTS[key] = build_variant(load_document(path, mods=mods), list(places), tuple(values), "",

@@ -6,7 +6,7 @@ from typing import IO
 
 from ..printable import printable, printable_lines
 from .report import Section, plain_section, rich_table, rich_text
-from .spec_paths import number_text
+from rulelang.spec.paths import number_text
 from .sweep import SweepResult, Target, Vary
 
 

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulelang import files
-from rulelang.document import Document
+from rulelang.spec import files
+from rulelang.spec.document import Document
 from rulelang.errors import ErrorList, RulelangError, SpecError
-from rulelang.loader import MAX_SPEC_BYTES
+from rulelang.spec.loader import MAX_SPEC_BYTES
 from rulelang.lsp.overlay import editor_texts
 from rulelang.lsp.quick import check_compiles, kept_files
-from rulelang.params import ParamError
+from rulelang.model.params import ParamError
 
 GAME_FILE = "game.yaml"
 MOD_FILE = "mod.yaml"
@@ -112,8 +112,8 @@ class Checker:
         game = self._mod_game(mod_file.parent)
         if game is not None:
             return check_game(game, (mod_file.parent,))
-        from rulelang.loader import _new_budget
-        from rulelang.mods import load_mod
+        from rulelang.spec.loader import _new_budget
+        from rulelang.mods.layers import load_mod
         try:
             mod = load_mod(mod_file.parent, _new_budget())
         except RulelangError as error:
@@ -122,7 +122,7 @@ class Checker:
 
     def _mod_game(self, mod_folder: Path) -> Path | None:
         """The game a mod is laid over: the first `game:` its own scenarios name."""
-        from rulelang.scenario_load import game_folder, load_scenarios
+        from rulelang.testing.scenario_load import game_folder, load_scenarios
         for file in sorted((mod_folder / "scenarios").glob("*.yaml")):
             try:
                 for scenario in load_scenarios(file):
@@ -136,8 +136,8 @@ class Checker:
                                                                                        list[RulelangError]]:
         """The game fully compiled (as `rulelang test` and `simulate` load it), its document and its errors."""
         from rulelang.compiler import compile_game
-        from rulelang.loader import load_document
-        from rulelang.schema import validate_document
+        from rulelang.spec.loader import load_document
+        from rulelang.spec.schema import validate_document
         key = (folder, tuple(mods), tuple(sorted(params.items())))
         if key not in self._games:
             game, doc, errors = None, None, []
@@ -153,8 +153,8 @@ class Checker:
     # -- scenarios and policies ----------------------------------------------------------------
 
     def _scenario(self, path: Path) -> Outcome:
-        from rulelang.scenario_check import Where, check_scenario
-        from rulelang.scenario_load import game_folder, load_scenarios
+        from rulelang.testing.scenario_check import Where, check_scenario
+        from rulelang.testing.scenario_load import game_folder, load_scenarios
         try:
             scenarios = load_scenarios(path)
         except RulelangError as error:
@@ -175,7 +175,7 @@ class Checker:
         return out
 
     def _policy(self, path: Path) -> Outcome:
-        from rulelang import policy as policies
+        from rulelang.agents import policy as policies
         policies._LOADED.pop(str(path), None)       # its cache is by path: the text may have changed
         try:
             policy = policies.load_policy(path)
@@ -198,8 +198,8 @@ class Checker:
 
 def check_game(folder: Path, mods: tuple = ()) -> Outcome:
     """Every error of a game (with mods laid over it) that `rulelang validate --games 0` reports, and its document."""
-    from rulelang.loader import load_document
-    from rulelang.schema import validate_document
+    from rulelang.spec.loader import load_document
+    from rulelang.spec.schema import validate_document
     try:
         doc = load_document(folder, mods=mods)
     except RulelangError as error:

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from rulelang.schema import SCHEMA_DIR
+from rulelang.spec.schema import SCHEMA_DIR
 
 FRAGMENT_FILE = "fragment.schema.json"
 

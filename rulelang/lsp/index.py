@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulelang.bindings import RESERVED_WORDS
-from rulelang.check_types import BUILTINS
-from rulelang.document import Document
+from rulelang.lang.bindings import RESERVED_WORDS
+from rulelang.check.types import BUILTINS
+from rulelang.spec.document import Document
 from rulelang.errors import Span
 
 #: Mappings of the spec whose keys are names, and what each name is.

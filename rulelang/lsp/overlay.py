@@ -1,7 +1,7 @@
 """The editor's text of open documents, read in place of the files on disk.
 
 While a designer types, the file on disk is stale: the checks must see the text
-held in the editor. ``rulelang.files`` cannot take an overlay, so this thin layer
+held in the editor. ``rulelang.spec.files`` cannot take an overlay, so this thin layer
 wraps its one reader of spec files, ``read_confined``, for the length of a check.
 Every guarantee of the careful reader still holds for an open document: its name
 must lie inside the allowed folders (``files.confine``: no link out, no ``..``
@@ -15,7 +15,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from rulelang import files
+from rulelang.spec import files
 
 _LOCK = threading.Lock()
 

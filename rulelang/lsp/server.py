@@ -18,7 +18,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from rulelang import __version__
-from rulelang.cli_errors import internal_error
+from rulelang.cli.errors import internal_error
 from rulelang.errors import RulelangError
 from rulelang.lsp.diagnose import Checker, Outcome
 from rulelang.lsp.index import Symbol, keywords, named_values, symbols, word_at

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Span
-from ..model import Card, Event, Phase, Spec, Zone
+from rulelang.model.spec import Card, Event, Phase, Spec, Zone
 from .checked import Checked
 from .words import Line, Words, article, humane, listed, upper_first
 

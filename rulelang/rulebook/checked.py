@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from ..compiler import GameCompiler
-from ..loader import Document, load_document
-from ..model import Spec
-from ..rulings import rule_references
-from ..schema import load_schema, validate_document
+from rulelang.spec.loader import Document, load_document
+from rulelang.model.spec import Spec
+from rulelang.spec.rulings import rule_references
+from rulelang.spec.schema import load_schema, validate_document
 
 
 @dataclass

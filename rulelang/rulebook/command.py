@@ -13,7 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from ..cli_errors import Usage, missing_path
+from rulelang.cli.errors import Usage, missing_path
 from ..printable import printable_lines
 
 #: The kinds of file `-o` writes, by their ending.

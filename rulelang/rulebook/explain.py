@@ -15,12 +15,12 @@ from pathlib import Path
 from shlex import quote
 from typing import Any
 
-from .. import files
-from .. import nodes as n
-from ..cli_errors import Usage
+from rulelang.spec import files
+from rulelang.lang import nodes as n
+from rulelang.cli.errors import Usage
 from ..errors import closest
-from ..refs import RefKind
-from ..scenario_load import scenario_files_of
+from rulelang.lang.refs import RefKind
+from rulelang.testing.scenario_load import scenario_files_of
 from .book import Book, Item, make_book
 from .checked import Checked, load_checked
 
@@ -132,7 +132,7 @@ def explain_item(checked: Checked, book: Book, item: Item, game: str, mods: Sequ
 
 def coverage_of(game: str, mods: Sequence[str], item: Item) -> list[str]:
     """Each mutant of the entry (its values and rule texts) judged by the scenarios, and the tally."""
-    from ..coverage import ready_subject
+    from rulelang.testing.coverage import ready_subject
 
     subject, failing = ready_subject(game, 0, mods)
     subject.leave_out(failing)

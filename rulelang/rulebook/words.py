@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import nodes as n
+from rulelang.lang import nodes as n
 from .. import statements  # noqa: F401  (their node classes are part of the tables)
-from ..model import Spec
-from ..refs import RefKind
-from ..visitors import Dispatch, require
+from rulelang.model.spec import Spec
+from rulelang.lang.refs import RefKind
+from rulelang.lang.visitors import Dispatch, require
 
 #: The words of the names every rule may see (``bindings.BOUND_WORDS`` and the global ones).
 _BOUND = {"me": "you", "target": "the target player", "this": "this card", "card": "the card",

@@ -31,7 +31,7 @@ import pkgutil
 
 from lark.ast_utils import camel_to_snake
 
-from .. import nodes as n
+from rulelang.lang import nodes as n
 
 #: Each home statement's node class by the grammar rule it is built from.
 BY_RULE: dict[str, type[n.Stmt]] = {}

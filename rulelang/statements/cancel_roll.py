@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import nodes as n
+from rulelang.lang import nodes as n
 from . import statement
 
 if TYPE_CHECKING:
-    from ..check import Checker, Scope
+    from rulelang.check.checker import Checker, Scope
     from ..compiler.statements import Builder, StmtCompiler
     from ..rulebook.words import Line, Words
 

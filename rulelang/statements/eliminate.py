@@ -1,16 +1,16 @@
-"""`eliminate P`: P leaves the turn order and the live-player lists (rulelang/elimination.py); P's own turn ends there."""
+"""`eliminate P`: P leaves the turn order and the live-player lists (rulelang/engine/elimination.py); P's own turn ends there."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import nodes as n
-from ..check_types import PLAYER
-from ..elimination import eliminate
-from ..turns import end_turn
+from rulelang.lang import nodes as n
+from rulelang.check.types import PLAYER
+from rulelang.engine.elimination import eliminate
+from rulelang.engine.turns import end_turn
 from . import statement
 
 if TYPE_CHECKING:
-    from ..check import Checker, Scope
+    from rulelang.check.checker import Checker, Scope
     from ..compiler.statements import Builder, StmtCompiler
 
 

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import nodes as n
-from ..cards import shuffle_zone
-from ..check_types import ZONE
+from rulelang.lang import nodes as n
+from rulelang.engine.cards import shuffle_zone
+from rulelang.check.types import ZONE
 from . import statement
 
 if TYPE_CHECKING:
-    from ..check import Checker, Scope
+    from rulelang.check.checker import Checker, Scope
     from ..compiler.codegen import Body
     from ..compiler.expressions import Fn
     from ..compiler.source_stmt import StmtSource

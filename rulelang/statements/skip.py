@@ -3,17 +3,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .. import nodes as n
-from .. import records
-from ..turns import end_turn
+from rulelang.lang import nodes as n
+from rulelang.engine import records
+from rulelang.engine.turns import end_turn
 from . import statement
 
 if TYPE_CHECKING:
-    from ..check import Checker, Scope
+    from rulelang.check.checker import Checker, Scope
     from ..compiler.codegen import Body
     from ..compiler.direct import DirectCompiler
     from ..compiler.statements import Builder, StmtCompiler
-    from ..state import State
+    from rulelang.engine.state import State
 
 
 @statement

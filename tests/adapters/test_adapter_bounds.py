@@ -17,7 +17,7 @@ from rulelang.adapters import features
 from rulelang.adapters.core import SpecTable
 from rulelang.agents import RandomAgent, play_out
 from rulelang.errors import RuleError, SpecError
-from rulelang.limits import INT64
+from rulelang.engine.limits import INT64
 
 ROOT = Path(__file__).resolve().parents[2]
 PIG = ROOT / "examples" / "pig"

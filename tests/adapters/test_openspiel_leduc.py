@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rulelang import fixtures
+from rulelang.engine import fixtures
 
 pyspiel = pytest.importorskip("pyspiel")
 

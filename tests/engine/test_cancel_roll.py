@@ -8,7 +8,7 @@ import pytest
 
 from rulelang import load_game
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.sim import play_random
+from rulelang.logs.replay import play_random
 
 GAME = Path(__file__).resolve().parents[1] / "cancel_roll" / "game.yaml"
 
@@ -72,7 +72,7 @@ def test_a_log_with_a_cancelled_roll_replays(tmp_path: Path, capsys) -> None:
     log = tmp_path / "game.jsonl"
     assert main(["run", str(GAME.parent), "--players", "2", "--seed", "3", "--quiet", "--log", str(log)]) == 0
     assert '"how": "cancelled"' in log.read_text() or '"how":"cancelled"' in log.read_text()
-    from rulelang.eventlog import event_problem
+    from rulelang.logs.eventlog import event_problem
     events = [json.loads(line) for line in log.read_text().splitlines()]
     assert [event_problem(e) for e in events if e.get("how") == "cancelled"] == [None]
     capsys.readouterr()

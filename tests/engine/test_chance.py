@@ -1,4 +1,4 @@
-"""Chance points (rulelang/chance.py): every random draw as an explicit node with its outcomes and odds.
+"""Chance points (rulelang/engine/chance.py): every random draw as an explicit node with its outcomes and odds.
 
 - A game driven through explicit chance, given the very outcomes the seeded generator would
   draw, is that seed's game, event for event: chance points change nothing but who picks.
@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang.chance import ChanceNeeded, begin
+from rulelang.engine.chance import ChanceNeeded, begin
 from rulelang.errors import RulelangError
 
 from helpers.chance_draws import draws_recorded

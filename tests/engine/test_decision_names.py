@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang import RulelangError
-from rulelang.decisions import catalogue_options, slug
+from rulelang.model.decisions import catalogue_options, slug
 from rulelang.engine import State
 
 from helpers.examples import examples

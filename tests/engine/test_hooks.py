@@ -16,7 +16,7 @@ import rulelang
 from rulelang.agents import RandomAgent
 from rulelang.engine import State
 from rulelang.errors import RuleError, Span, SpecError
-from rulelang.parser import parse_block
+from rulelang.lang.parser import parse_block
 
 from helpers.examples import examples
 from helpers.tiny_games import BASE, make, play_turn_one

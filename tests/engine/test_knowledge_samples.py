@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.agents import GreedyAgent, MctsAgent, RandomAgent, Seat, Table
-from rulelang.determinize import determinize, seen_zones
+from rulelang.agents.determinize import determinize, seen_zones
 from rulelang.engine import State
-from rulelang.views import var_shown
+from rulelang.engine.views import var_shown
 
 from helpers.examples import examples
 from helpers.positions import random_position, reachable

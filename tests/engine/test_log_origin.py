@@ -15,8 +15,8 @@ import pytest
 
 import rulelang
 from rulelang.cli import main
-from rulelang.eventlog import event_problem
-from rulelang.sim import play_random, verify_log
+from rulelang.logs.eventlog import event_problem
+from rulelang.logs.replay import play_random, verify_log
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "tests" / "broken" / "_valid"
@@ -76,7 +76,7 @@ def test_a_random_games_error_inside_a_mod_suggests_a_replay_with_the_mod_and_th
                                     "--mod", str(mod)]
     params = rulelang.load_game(GOOFSPIEL, params={"num_cards": 5})
     assert params.params == {"num_cards": 5}
-    from rulelang.sim import run_command
+    from rulelang.logs.replay import run_command
     assert shlex.split(run_command(params, 2, 7))[-2:] == ["--param", "num_cards=5"]
 
 

@@ -13,9 +13,9 @@ import rulelang
 from rulelang import RulelangError
 from rulelang.agents import RandomAgent, make_agent
 from rulelang.cli import main
-from rulelang.decisions import catalogue_options
+from rulelang.model.decisions import catalogue_options
 from rulelang.engine import State
-from rulelang.policy import RULES, PolicyAgent, check_policies, is_policy_spec, load_policy
+from rulelang.agents.policy import RULES, PolicyAgent, check_policies, is_policy_spec, load_policy
 
 from helpers.examples import examples
 
@@ -242,7 +242,7 @@ def test_simulate_with_a_wrong_policy_prints_the_located_error_and_plays_nothing
 
 
 def test_play_seats_a_policy_as_a_bot():
-    from rulelang.play import seat_players
+    from rulelang.cli.play import seat_players
     assert seat_players([f"2={TOWNSFOLK}"], ("random", "random", "random")) == ["random", TOWNSFOLK, "random"]
 
 

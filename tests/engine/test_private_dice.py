@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.cli import main as cli_main
-from rulelang.determinize import determinize
+from rulelang.agents.determinize import determinize
 from rulelang.engine import State
-from rulelang.saves import load_state
-from rulelang.sim import replay
-from rulelang.views import HIDDEN_FACE, Account, events_for
+from rulelang.logs.saves import load_state
+from rulelang.logs.replay import replay
+from rulelang.engine.views import HIDDEN_FACE, Account, events_for
 
 from helpers.examples import examples
 from helpers.tiny_games import make, play_turn_one
@@ -211,7 +211,7 @@ def test_a_sample_for_a_player_does_not_depend_on_the_others_private_dice():
 @pytest.mark.parametrize("seed", range(4))
 def test_at_the_terminal_a_human_sees_their_own_dice_and_question_marks_for_the_bots(seed):
     """P1 is human (always the lowest bid offered, then the call), P2 a random bot."""
-    from rulelang.play import Table
+    from rulelang.cli.play import Table
 
     shown = io.StringIO()
     table = Table(rulelang.load_game(LIARS_DICE), ["human", "random"], seed, io.StringIO("1\n" * 40), shown)

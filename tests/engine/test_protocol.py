@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import rulelang
-from rulelang.protocol import Option
+from rulelang.engine.protocol import Option
 
 ROOT = Path(__file__).resolve().parents[2]
 

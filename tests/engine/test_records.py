@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.agents import RandomAgent, play_out
-from rulelang.records import cards_played, first_seat
+from rulelang.engine.records import cards_played, first_seat
 
 from helpers.examples import examples
 

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main as cli_main
-from rulelang.eventlog import event_problem
-from rulelang.saves import SavedStateError
-from rulelang.views import HIDDEN_CARD, events_for, zone_seen
+from rulelang.logs.eventlog import event_problem
+from rulelang.logs.saves import SavedStateError
+from rulelang.engine.views import HIDDEN_CARD, events_for, zone_seen
 
 from helpers.effect_games import one_step
 from helpers.examples import examples
@@ -251,7 +251,7 @@ WHISPERS = Path(__file__).parents[1] / "whispers"
 @examples(20)
 @given(seed=st.integers(0, 10_000), viewer=st.sampled_from([0, 1, 2, None]), cuts=st.lists(st.integers(0, 400)))
 def test_an_account_told_piece_by_piece_is_the_account_of_the_whole_log(seed, viewer, cuts):
-    from rulelang.views import Account
+    from rulelang.engine.views import Account
     game = _whispers()
     events = played(game, 3, seed).events
     account = Account(game, viewer)

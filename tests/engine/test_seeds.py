@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.agents import RandomAgent, play_out
-from rulelang.rng import batch_seed, outputs, start_state
+from rulelang.engine.rng import batch_seed, outputs, start_state
 
 from helpers.examples import examples
 

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 import rulelang
 import rulelang.compiler.plays as plays
-from rulelang import cards
+from rulelang.engine import cards
 from rulelang.agents import RandomAgent, play_out
-from rulelang.views import NAMES
+from rulelang.engine.views import NAMES
 
 from helpers import tiny_games as hooks
 from helpers.examples import examples

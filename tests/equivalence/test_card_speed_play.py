@@ -18,11 +18,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang import cards, nodes
+from rulelang.engine import cards
+from rulelang.lang import nodes
 from rulelang.agents import RandomAgent, play_out
 from rulelang.compiler import direct
-from rulelang.limits import roll_dice
-from rulelang.views import NAMES
+from rulelang.engine.limits import roll_dice
+from rulelang.engine.views import NAMES
 
 from golden.record import GAMES as GOLDEN
 from helpers.both_ways import both_ways, same_game_both_ways

@@ -10,7 +10,7 @@ import pytest
 import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.compiler import compile_game
-from rulelang.loader import load_document
+from rulelang.spec.loader import load_document
 
 from golden import record
 
@@ -134,7 +134,7 @@ def test_a_state_set_up_by_hand_is_asked_again_when_play_resumes(tmp_path: Path)
 def test_a_card_moving_sets_aside_only_the_answers_of_the_conditions_that_read_its_zones(tmp_path: Path) -> None:
     """"three gems" reads the vaults, "no cards left" the deck and the pile: a draw from the deck leaves the
     first kept, a card put in a vault the second; a shuffle sets both aside."""
-    from rulelang.cards import move_card, shuffle_zone
+    from rulelang.engine.cards import move_card, shuffle_zone
 
     game = rulelang.load_game(spec_folder(tmp_path))
     state = game.new_state(2, seed=1)

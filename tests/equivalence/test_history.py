@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 import rulelang
 from rulelang.agents import RandomAgent, play_new
 from rulelang.errors import RulelangError
-from rulelang.records import cards_played, first_seat
-from rulelang.sim import play_again
+from rulelang.engine.records import cards_played, first_seat
+from rulelang.logs.replay import play_again
 
 from helpers.examples import examples
 

@@ -1,7 +1,7 @@
 """Agents that pick by count alone are asked in place: the same game as the pending-decision loop, byte for byte.
 
 ``play_out`` lets the rules ask such agents (``pick_index``) where a decision arises, so no decision is
-ever stored (rulelang/protocol.py ``_picks_now``). These tests play the same seeds both ways, through the
+ever stored (rulelang/engine/protocol.py ``_picks_now``). These tests play the same seeds both ways, through the
 public decision API (``waiting``/``apply_index``) with the same picks, and compare the whole log, and
 check the edges: mixed tables, agents without ``pick_index``, bad picks, and the state left behind.
 """

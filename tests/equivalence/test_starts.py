@@ -1,4 +1,4 @@
-"""Settled starts (rulelang/starts.py): a kept start is the game its setup would have played, byte for byte.
+"""Settled starts (rulelang/engine/starts.py): a kept start is the game its setup would have played, byte for byte.
 
 Every game here is played twice from the same seed, once from a fresh load whose starts are never kept
 (``Game.starts = None``) and once from a load that keeps them, and the two must agree at the start and
@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang import starts
+from rulelang.engine import starts
 
 from helpers.examples import examples
 

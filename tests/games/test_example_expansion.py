@@ -14,7 +14,7 @@ import yaml
 
 from rulelang import load_game
 from rulelang.cli import main
-from rulelang.scenario_report import run_scenario_files
+from rulelang.testing.scenario_report import run_scenario_files
 
 ROOT = Path(__file__).resolve().parents[2]
 FJ = ROOT / "games" / "flapjacks"

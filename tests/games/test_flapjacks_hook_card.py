@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.scenario import load_scenarios, run_scenario
+from rulelang.testing.scenario import load_scenarios, run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulelang.scenario import load_scenarios, run_scenario
+from rulelang.testing.scenario import load_scenarios, run_scenario
 
 from helpers.examples import examples
 

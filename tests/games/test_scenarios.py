@@ -1,7 +1,7 @@
 """Every scenario file of the repository, one parametrized test case per scenario.
 
 Scenario files live under ``games/*/scenarios/`` and ``examples/**/scenarios/``;
-each scenario is run with ``rulelang.scenario.run_scenario`` and fails with the
+each scenario is run with ``rulelang.testing.scenario.run_scenario`` and fails with the
 runner's own failure lines (expected vs actual) or error report.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from rulelang import load_game
 from rulelang.errors import RulelangError
-from rulelang.scenario import load_scenarios, run_scenario
+from rulelang.testing.scenario import load_scenarios, run_scenario
 
 from helpers.examples import examples
 
@@ -63,7 +63,7 @@ def test_scenario_files_are_found():
     assert files, f"no scenario files under {ROOT}/games/*/scenarios or examples/**/scenarios"
     assert any(f.parent.parent.name == "jacks_friends" for f in files)
     # the glob finds the same files the CLI finds for a game's scenario folder
-    from rulelang.scenario import scenario_files as cli_files
+    from rulelang.testing.scenario import scenario_files as cli_files
     for game_dir in sorted(ROOT.glob("games/*/scenarios")):
         assert set(p.resolve() for p in cli_files([str(game_dir)])) <= set(files)
 
@@ -152,9 +152,9 @@ def scenario_error(tmp_path: Path, game: Path, body: str, players: int = 3) -> t
     file = tmp_path / "bad.yaml"
     file.write_text(f"game: {game.as_posix()}\nscenario: a mistake\nplayers: {players}\n{body}\n", encoding="utf-8")
     [scenario] = load_scenarios(file)
-    from rulelang import scenario as runner
+    from rulelang.testing import scenario as runner
     game_of = runner.game_for(scenario)
-    from rulelang.scenario_check import Where, check_scenario
+    from rulelang.testing.scenario_check import Where, check_scenario
     with pytest.raises(RulelangError) as caught:
         check_scenario(game_of, scenario.data, Where(scenario.doc, scenario.path))
     error = caught.value
@@ -287,8 +287,8 @@ SCALARS = st.one_of(st.integers(min_value=-(2**70), max_value=2**70), st.boolean
 @given(value=SCALARS)
 def test_a_set_up_counter_is_refused_unless_a_whole_number_a_counter_can_hold(value) -> None:
     from rulelang.errors import Span
-    from rulelang.limits import INT64 as COUNTER_MAX
-    from rulelang.scenario_check import check_counter_value
+    from rulelang.engine.limits import INT64 as COUNTER_MAX
+    from rulelang.testing.scenario_check import check_counter_value
 
     fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= COUNTER_MAX
     span = Span("s.yaml", 4, 9)
@@ -305,7 +305,7 @@ def test_a_set_up_counter_is_refused_unless_a_whole_number_a_counter_can_hold(va
        name=st.sampled_from(["at", "caught", "skips"]))
 def test_a_set_up_variable_is_accepted_exactly_when_it_has_the_declared_type(value, name: str) -> None:
     from rulelang.errors import Span
-    from rulelang.scenario_check import check_var_value
+    from rulelang.testing.scenario_check import check_var_value
 
     game = JF_GAME
     kind = game.var_types[game.var_names.index(name)]

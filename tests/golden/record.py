@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from rulelang import load_game  # noqa: E402
-from rulelang.logfile import event_line  # noqa: E402
+from rulelang.logs.logfile import event_line  # noqa: E402
 
 MODS = "examples/mods/"
 #: name -> (game folder, mods laid over it); every legal player count from 2 to 8, seeds 0..SEEDS-1 at each.

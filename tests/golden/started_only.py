@@ -19,7 +19,7 @@ import hashlib, json, random, sys
 root, dropped = sys.argv[1], set(sys.argv[2:])
 sys.path[:0] = [root, root + "/tests/golden"]
 import record
-from rulelang.logfile import event_line
+from rulelang.logs.logfile import event_line
 out = {}
 for name, (folder, mods) in record.GAMES.items():
     game = record.load_game(record.ROOT / folder, mods=[record.ROOT / m for m in mods])

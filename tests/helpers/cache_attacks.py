@@ -1,6 +1,6 @@
 """Another user who can rename things in the cache folder's parent, and wins the race against a check.
 
-``SwapAfterCheck`` stands in for ``os`` as rulelang/cache.py sees it. The first time any stat (of a path
+``SwapAfterCheck`` stands in for ``os`` as rulelang/spec/cache.py sees it. The first time any stat (of a path
 or of an open handle) shows the genuine cache folder, the folder is swapped at once: renamed aside, and
 the attacker's folder renamed into its place. Whatever the cache checks the folder with, the swap comes
 right after the check, as a lucky attacker's would; a cache that then reads by name reads the attacker's.

@@ -1,4 +1,4 @@
-"""The names each kind of rule text sees (rulelang/bindings.py) are the names the runtime gives it.
+"""The names each kind of rule text sees (rulelang/lang/bindings.py) are the names the runtime gives it.
 
 The checker builds every scope from ``BINDINGS``; the runtime builds locals in
 many places of its own. These tests play the games and examples with an agent
@@ -17,13 +17,13 @@ import pytest
 
 from rulelang import load_game
 from rulelang.agents import play_out
-from rulelang.bindings import BINDINGS, BOUND_WORDS, RESERVED_WORDS, Rule, scope
-from rulelang.cards import targets_asking
-from rulelang.check import CARD, PLAYER
+from rulelang.lang.bindings import BINDINGS, BOUND_WORDS, RESERVED_WORDS, Rule, scope
+from rulelang.engine.cards import targets_asking
+from rulelang.check.checker import CARD, PLAYER
 from rulelang.compiler.hook_decls import TRIGGER_RULES
-from rulelang.loader import load_document
-from rulelang.model_build import build_spec
-from rulelang.types import roll_of
+from rulelang.spec.loader import load_document
+from rulelang.model.build import build_spec
+from rulelang.lang.types import roll_of
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = {"flapjacks": ("games/flapjacks", ()), "jacks_friends": ("games/jacks_friends", ()),
@@ -239,7 +239,7 @@ def test_every_reserved_word_is_refused_as_a_zone_name(tmp_path: Path, word: str
 
 def test_every_bound_word_says_where_it_is_known():
     """`winners` had no hint, so using it outside `returns:` was a KeyError instead of a located error."""
-    from rulelang.check_exprs import WHERE_BOUND
+    from rulelang.check.exprs import WHERE_BOUND
 
     assert set(WHERE_BOUND) == set(BOUND_WORDS)
     assert all(WHERE_BOUND[word].startswith(f"'{word}'") for word in BOUND_WORDS)

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang import RuleError, SpecError
-from rulelang.limits import MAX_OPTIONS
+from rulelang.engine.limits import MAX_OPTIONS
 
 from helpers.effect_games import ONE_STEP, EffectGames
 from helpers.examples import examples

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from rulelang import errors, load_game
-from rulelang.document import SourceFile
+from rulelang.spec.document import SourceFile
 from rulelang.errors import RulelangError, Span, SpecError
 
 PIG = Path(__file__).resolve().parents[2] / "examples" / "pig" / "game.yaml"

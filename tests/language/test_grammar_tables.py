@@ -1,7 +1,7 @@
 """The shipped parse tables (rulelang/grammar_tables.json) are what grammar.lark gives, and parse alike.
 
 The tables are plain data that Lark turns back into a parser. If a test here fails after an edit of
-grammar.lark (or with another Lark), write the tables afresh: python -m rulelang.grammar_tables
+grammar.lark (or with another Lark), write the tables afresh: python -m rulelang.lang.grammar_tables
 """
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ from hypothesis import strategies as st
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from rulelang import grammar_tables, parser
+from rulelang.lang import grammar_tables, parser
 from rulelang.errors import Span
 
 from helpers.examples import examples
 
 ROOT = Path(__file__).resolve().parents[2]
-REGENERATE = "grammar_tables.json is out of date: run python -m rulelang.grammar_tables"
+REGENERATE = "grammar_tables.json is out of date: run python -m rulelang.lang.grammar_tables"
 
 
 @functools.lru_cache(maxsize=1)

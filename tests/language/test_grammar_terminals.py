@@ -8,9 +8,9 @@ import pytest
 from lark import Token, Tree
 from lark.exceptions import VisitError
 
-from rulelang import parser, syntax_errors
+from rulelang.lang import parser, syntax_errors
 from rulelang.errors import Span
-from rulelang.to_nodes import ToNodes
+from rulelang.lang.to_nodes import ToNodes
 
 RECORDED = json.loads((Path(__file__).parents[1] / "trees" / "trees.json").read_text())
 #: The terminals whose text is a value the nodes keep: names, numbers, labels, operators, `all(...)`.

@@ -1,4 +1,4 @@
-"""Tests for rulelang.loader: positions, includes, located errors, hostile input."""
+"""Tests for rulelang.spec.loader: positions, includes, located errors, hostile input."""
 from __future__ import annotations
 
 import time
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-from rulelang import loader
+from rulelang.spec import loader
 from rulelang.errors import ErrorList, RulelangError, Span, SpecError
-from rulelang.loader import Document, load_document
+from rulelang.spec.loader import Document, load_document
 
 from helpers.examples import examples
 

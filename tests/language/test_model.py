@@ -1,9 +1,9 @@
-"""The typed spec model (rulelang/model.py, model_build.py) and the declaration checks run before compiling.
+"""The typed spec model (rulelang/model/spec.py, model_build.py) and the declaration checks run before compiling.
 
 The model applies every default of the language once; these tests pin the
 defaults a designer relies on, that each declaration keeps the span of its
 YAML, and that the compiler never builds a game from declarations that failed
-their checks (rulelang/check_decls.py).
+their checks (rulelang/check/decls.py).
 """
 from __future__ import annotations
 
@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 from rulelang import load_game
 from rulelang.compiler import GameCompiler
-from rulelang.document import Document
+from rulelang.spec.document import Document
 from rulelang.errors import RulelangError
-from rulelang.loader import load_document
-from rulelang.model import Event, FirstSeat, Owner, TriggerOn, TurnOrder, read_on
-from rulelang.model_build import build_spec
-from rulelang.schema import validate_document
+from rulelang.spec.loader import load_document
+from rulelang.model.spec import Event, FirstSeat, Owner, TriggerOn, TurnOrder, read_on
+from rulelang.model.build import build_spec
+from rulelang.spec.schema import validate_document
 
 from helpers.examples import examples
 
@@ -133,8 +133,8 @@ def test_a_document_of_no_mapping_builds_an_empty_model() -> None:
 
 
 @pytest.mark.subprocess
-@pytest.mark.parametrize("module", ["rulelang.model", "rulelang.model_build", "rulelang.check_decls",
-                                    "rulelang.bindings", "rulelang.compiler"])
+@pytest.mark.parametrize("module", ["rulelang.model.spec", "rulelang.model.build", "rulelang.check.decls",
+                                    "rulelang.lang.bindings", "rulelang.compiler"])
 def test_each_module_of_the_model_imports_first_in_a_fresh_process(module: str) -> None:
     """No import cycle: the checker side must not need the compiler package to load."""
     import subprocess
@@ -152,7 +152,7 @@ NAMES = st.sampled_from(["deck", "pile", "hand", "heap", "bin", "pot"])
 @examples(150)
 def test_every_zone_named_and_not_declared_is_reported_once_per_place(zones: dict, card_zone: str) -> None:
     """check_decls reports an unknown zone exactly where a declaration names one, and nowhere else."""
-    from rulelang.check_decls import check_declarations
+    from rulelang.check.decls import check_declarations
     data = {"game": "g", "players": {"min": 2, "max": 2},
             "zones": {name: {"owner": "table", "visibility": "public",
                              **({"refill_from": refill} if refill else {}), **({"discard": discard} if discard else {})}

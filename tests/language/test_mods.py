@@ -1,4 +1,4 @@
-"""Mods: files laid over an unchanged game (rulelang/mods.py, docs/mods.md)."""
+"""Mods: files laid over an unchanged game (rulelang/mods/layers.py, docs/mods.md)."""
 from __future__ import annotations
 
 import hashlib
@@ -15,11 +15,12 @@ import yaml
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-from rulelang import load_game, loader
+from rulelang import load_game
+from rulelang.spec import loader
 from rulelang.cli import main
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.loader import load_document
-from rulelang.scenario_report import run_scenario_files
+from rulelang.spec.loader import load_document
+from rulelang.testing.scenario_report import run_scenario_files
 
 from helpers.examples import examples
 

@@ -1,5 +1,5 @@
 """Mods from different authors stack: wraps chain in load order, `after:`/`before:`, located conflicts
-(rulelang/mods.py, rulelang/mods_reshape.py, docs/mods.md: Mods that stack)."""
+(rulelang/mods/layers.py, rulelang/mods/reshape.py, docs/mods.md: Mods that stack)."""
 from __future__ import annotations
 
 import itertools
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rulelang import load_game
 from rulelang.cli import main
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.sim import play_random
+from rulelang.logs.replay import play_random
 
 from helpers.examples import examples
 

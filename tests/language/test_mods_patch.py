@@ -1,4 +1,4 @@
-"""`patch:` changes one part of a declaration by path, without copying it (rulelang/mods_reshape.py, docs/mods.md)."""
+"""`patch:` changes one part of a declaration by path, without copying it (rulelang/mods/reshape.py, docs/mods.md)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from rulelang import load_game
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.loader import load_document
-from rulelang.sim import play_random
+from rulelang.spec.loader import load_document
+from rulelang.logs.replay import play_random
 
 from helpers.examples import examples
 
@@ -114,7 +114,7 @@ LINE = st.tuples(st.integers(min_value=0, max_value=3),
 @examples(200)
 @given(lines=st.lists(LINE, min_size=1, max_size=6), ending=st.booleans(), data=st.data())
 def test_a_line_replaced_by_itself_leaves_the_text_as_it_was(lines, ending: bool, data) -> None:
-    from rulelang.mods_reshape import _patched_text
+    from rulelang.mods.reshape import _patched_text
     text = "\n".join("    " * depth + words for depth, words in lines) + ("\n" if ending else "")
     n = data.draw(st.integers(min_value=1, max_value=len(lines)))
     assert _patched_text(text, "with", lines[n - 1][1], n) == text

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulelang import load_game, parser
-from rulelang import nodes as n
-from rulelang.check import Checker, Symbols
+from rulelang import load_game
+from rulelang.lang import parser, nodes as n
+from rulelang.check.checker import Checker, Symbols
 from rulelang.errors import Span
-from rulelang.visitors import Visitor
+from rulelang.lang.visitors import Visitor
 
 from golden import record
 from helpers.examples import examples

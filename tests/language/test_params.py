@@ -12,8 +12,8 @@ import rulelang
 from rulelang import ParamError
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main as cli_main
-from rulelang.params import parse_assignments, resolve
-from rulelang.scenario import load_scenarios, run_scenario
+from rulelang.model.params import parse_assignments, resolve
+from rulelang.testing.scenario import load_scenarios, run_scenario
 
 from helpers.examples import examples
 

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.errors import ErrorList, SpecError
-from rulelang.loader import load_document
-from rulelang.rulings import rule_references
-from rulelang.schema import load_schema
+from rulelang.spec.loader import load_document
+from rulelang.spec.rulings import rule_references
+from rulelang.spec.schema import load_schema
 
 from helpers.examples import examples
 

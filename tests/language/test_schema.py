@@ -1,4 +1,4 @@
-"""Tests for rulelang.schema and schemas/game.schema.json: located, plain structure errors."""
+"""Tests for rulelang.spec.schema and schemas/game.schema.json: located, plain structure errors."""
 from __future__ import annotations
 
 import json
@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from rulelang import schema as schema_module
+from rulelang.spec import schema as schema_module
 from rulelang.errors import ErrorList, RulelangError, SpecError
-from rulelang.loader import load_document
-from rulelang.schema import load_schema, validate_document
+from rulelang.spec.loader import load_document
+from rulelang.spec.schema import load_schema, validate_document
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -148,7 +148,7 @@ def at(error: RulelangError) -> tuple[str, int, int]:
 
 @pytest.mark.parametrize("path", sorted((ROOT / "schemas").glob("*.schema.json")), ids=lambda p: p.name)
 def test_every_schema_we_ship_is_valid_draft_2020_12(path: Path) -> None:
-    """Checked here, once, rather than against the metaschema on every load (rulelang/schema.py)."""
+    """Checked here, once, rather than against the metaschema on every load (rulelang/spec/schema.py)."""
     schema = json.loads(path.read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"

@@ -1,6 +1,6 @@
 """A game that passed the schema is remembered, by a hash of its data, and not checked again.
 
-The verdicts live in the private cache folder (rulelang/cache.py): a file there that is not safe, or not
+The verdicts live in the private cache folder (rulelang/spec/cache.py): a file there that is not safe, or not
 a list of verdicts, is ignored, and the game is checked as if nothing were remembered. A game that fails
 is never remembered, and an edited game is a new hash, so it is checked.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import cache, schema
+from rulelang.spec import cache, schema
 from rulelang.errors import RulelangError
 
 from helpers.cache_attacks import SwapAfterCheck, private_folder

@@ -1,33 +1,33 @@
-"""The checker's types (rulelang/types.py): spelled as they always were, compared by structure, never with a string."""
+"""The checker's types (rulelang/lang/types.py): spelled as they always were, compared by structure, never with a string."""
 from __future__ import annotations
 
 import pickle
 
 import pytest
 
-from rulelang.check_types import declared_type, describe, die_of, item_of, tuple_items
-from rulelang.types import (
-    ANY,
-    ANY_DIE,
-    BOOL,
-    CARD,
-    CLASS,
-    COUNTER,
-    GAME,
-    INT,
-    LOCATION,
-    NONE,
-    PLAYER,
-    TEXT,
-    UNKNOWN,
-    ZONE,
-    Base,
-    Type,
-    list_of,
-    roll_of,
-    table_of,
-    tuple_of,
-)
+from rulelang.check.types import declared_type, describe, die_of, item_of, tuple_items
+from rulelang.lang.types import (
+         ANY,
+         ANY_DIE,
+         BOOL,
+         CARD,
+         CLASS,
+         COUNTER,
+         GAME,
+         INT,
+         LOCATION,
+         NONE,
+         PLAYER,
+         TEXT,
+         UNKNOWN,
+         ZONE,
+         Base,
+         Type,
+         list_of,
+         roll_of,
+         table_of,
+         tuple_of,
+     )
 
 PLAIN = [INT, BOOL, TEXT, PLAYER, LOCATION, COUNTER, CARD, ZONE, GAME, NONE, CLASS]
 

@@ -1,6 +1,6 @@
 """libyaml and PyYAML's pure-Python parser read a spec into the same Document, or refuse it in the same words.
 
-rulelang/yaml_compose.py reads a file with libyaml when it has nothing the two parsers disagree on, and with
+rulelang/spec/yaml_compose.py reads a file with libyaml when it has nothing the two parsers disagree on, and with
 the pure parser otherwise or when libyaml refuses it. These tests read every YAML file of the repository, and
 texts made of YAML's own marks, both ways, and show that libyaml is really used where it may be.
 """
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-from rulelang import loader, yaml_compose
+from rulelang.spec import loader, yaml_compose
 from rulelang.errors import RulelangError
-from rulelang.yamlfile import load_file
+from rulelang.spec.yamlfile import load_file
 
 from helpers.examples import examples
 

@@ -18,7 +18,7 @@ import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main
 from rulelang.errors import RuleError, RulelangError
-from rulelang.limits import EVENT_LIMIT, GAME_BUDGET
+from rulelang.engine.limits import EVENT_LIMIT, GAME_BUDGET
 
 VALID = Path(__file__).resolve().parents[1] / "broken" / "_valid"
 DRAW = "      effect: draw 1 from deck to me.hand"

@@ -3,7 +3,7 @@
 A fresh process builds its parser from the shipped tables (rulelang/grammar_tables.json) and touches no
 cache at all. Only when those do not fit (another Lark, an edited grammar) are tables analysed and kept in
 the private cache folder, as JSON, and read back only through a handle on a folder that was checked
-(rulelang/cache.py): never from a folder open to others, under a parent others may write, through a
+(rulelang/spec/cache.py): never from a folder open to others, under a parent others may write, through a
 link, or from a folder swapped in after its check.
 """
 from __future__ import annotations
@@ -20,7 +20,8 @@ import lark
 import pytest
 from lark import Lark
 
-from rulelang import cache, grammar_tables, parser
+from rulelang.spec import cache
+from rulelang.lang import grammar_tables, parser
 from rulelang.errors import Span
 
 from helpers.cache_attacks import SwapAfterCheck, private_folder

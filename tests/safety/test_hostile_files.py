@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-from rulelang import files, loader
+from rulelang.spec import files, loader
 from rulelang.cli import main
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.loader import load_document
-from rulelang.scenario import load_scenarios, scenario_files, scenario_files_of
+from rulelang.spec.loader import load_document
+from rulelang.testing.scenario import load_scenarios, scenario_files, scenario_files_of
 
 from helpers.examples import examples
 from helpers.time_limit import time_limit

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from rulelang.cli import main
-from rulelang.play import CLEAR
+from rulelang.cli.play import CLEAR
 from rulelang.printable import is_unsafe, marked, printable
 
 from helpers.examples import examples
@@ -279,14 +279,14 @@ def test_an_error_report_is_one_line_per_part_whatever_its_words_hold() -> None:
 
 
 def test_a_saved_state_error_is_printable() -> None:
-    from rulelang.saves import SavedStateError
+    from rulelang.logs.saves import SavedStateError
 
     error = SavedStateError(f"unknown card '{NASTY}'", "zones.hand", source=f"save{NASTY}.json", hint=NASTY)
     assert len(error.format().split("\n")) == 2 and raw_controls(error.format()) == []
 
 
 def test_an_internal_error_quoting_a_name_is_one_printable_line() -> None:
-    from rulelang.cli_errors import internal_error
+    from rulelang.cli.errors import internal_error
 
     shown = internal_error(ValueError(f"bad name {NASTY}"))
     assert "\n" not in shown and raw_controls(shown) == []
@@ -324,8 +324,8 @@ def test_the_sweep_table_shows_names_as_text_on_a_terminal_and_off(terminal: boo
 
 
 def test_the_coverage_report_is_printable_line_by_line() -> None:
-    from rulelang.coverage import SURVIVED, Report, Verdict
-    from rulelang.mutate import Mutant
+    from rulelang.testing.coverage import SURVIVED, Report, Verdict
+    from rulelang.testing.mutate import Mutant
 
     mutant = Mutant(0, "number", f"f{NASTY}.yaml", 3, f"'{NASTY}' -> 'x'", NASTY, (), 0, False)
     report = Report(f"g{NASTY}", NASTY, [mutant], [Verdict(0, SURVIVED)], 1, left_out=[NASTY])
@@ -340,7 +340,7 @@ class Terminal(io.StringIO):
 
 
 def test_the_coverage_progress_bar_shows_a_path_holding_markup_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rulelang import coverage
+    from rulelang.testing import coverage
 
     def judged(path, workers, seed, sample, tick=None, mods=()):
         tick(0, 1)

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import sim
+from rulelang.logs import replay as sim
 from rulelang.cli import main
 from rulelang.errors import RuleError, RulelangError, SpecError
 

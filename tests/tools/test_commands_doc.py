@@ -1,14 +1,14 @@
-"""docs/commands.md is what the argument parser says (rewrite it with `python -m rulelang.cli_reference`)."""
+"""docs/commands.md is what the argument parser says (rewrite it with `python -m rulelang.cli.reference`)."""
 from __future__ import annotations
 
 import rulelang
 from rulelang.cli import main
-from rulelang.cli_reference import PAGE, reference
+from rulelang.cli.reference import PAGE, reference
 
 
 def test_the_committed_page_is_the_generated_one():
     assert PAGE.read_text(encoding="utf-8") == reference(), \
-        "docs/commands.md drifted from the parser: run `python -m rulelang.cli_reference`"
+        "docs/commands.md drifted from the parser: run `python -m rulelang.cli.reference`"
 
 
 def test_every_command_has_a_section():

@@ -141,7 +141,7 @@ def test_the_checks_find_exactly_what_the_cli_finds(folder: Path):
 @pytest.mark.parametrize("limit", ["MAX_NODES", "MAX_LINES", "MAX_SPEC_BYTES"])
 def test_kept_files_still_count_against_the_limits_of_a_spec(limit: str, monkeypatch: pytest.MonkeyPatch):
     """A file loaded before is not parsed again, but what it costs is charged: a lower limit still refuses the game."""
-    from rulelang import loader
+    from rulelang.spec import loader
     with kept_files():
         assert check_game(FLAPJACKS).errors == []
     monkeypatch.setattr(loader, limit, {"MAX_NODES": 500, "MAX_LINES": 500, "MAX_SPEC_BYTES": 15_000}[limit])

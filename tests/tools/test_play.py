@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.play import CLEAR, Table, seat_players
-from rulelang.views import Account
+from rulelang.cli.play import CLEAR, Table, seat_players
+from rulelang.engine.views import Account
 
 ROOT = Path(__file__).resolve().parents[2]
 JF = str(ROOT / "games" / "jacks_friends")

@@ -15,7 +15,7 @@ import rulelang
 import rulelang.agents
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main as cli_main
-from rulelang.play import Table
+from rulelang.cli.play import Table
 
 WHISPERS = str(Path(__file__).parents[1] / "whispers")
 PLAYERS = 3

@@ -166,7 +166,7 @@ def test_a_local_ray_plays_the_same_games_on_loopback_only(tmp_path, monkeypatch
     workers' games, a policy named by a relative path included; while it runs, it listens on loopback only, takes no job without the token, keeps
     its files in a 0700 folder of ours, and leaves nothing behind (not even ~/.ray/auth_token)."""
     from rulelang.lab.ray_runner import run_batch_ray
-    from rulelang.loader import load_document
+    from rulelang.spec.loader import load_document
 
     monkeypatch.chdir(tmp_path)
     token_file = Path.home() / ".ray" / "auth_token"

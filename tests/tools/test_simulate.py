@@ -19,7 +19,7 @@ from rulelang.cli import main
 from rulelang.lab.report import print_table
 from rulelang.lab.simulate import Batch, GameRecord, play_game, run_batch, seat_agents
 from rulelang.lab.stats import summarize, wilson
-from rulelang.rng import batch_seed
+from rulelang.engine.rng import batch_seed
 
 from helpers.tiny_games import game_with_state
 

@@ -1,4 +1,4 @@
-"""How many processes a batch starts, and a Ctrl-C while they start (rulelang.workers)."""
+"""How many processes a batch starts, and a Ctrl-C while they start (rulelang.lab.workers)."""
 from __future__ import annotations
 
 import multiprocessing.pool
@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from rulelang import workers
+from rulelang.lab import workers, simulate, sweep
 from rulelang.cli import main
-from rulelang.coverage import run_coverage
-from rulelang.lab import simulate, sweep
+from rulelang.testing.coverage import run_coverage
 
 ROOT = Path(__file__).resolve().parents[2]
 PIG = str(ROOT / "examples" / "pig")
@@ -71,7 +70,7 @@ def test_coverage_starts_no_more_workers_than_mutants(monkeypatch):
 WAITING_WORKERS = """
 import os, pathlib, signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)   # a background job inherits it ignored
-from rulelang import coverage
+from rulelang.testing import coverage
 from rulelang.cli import main
 
 started = coverage._start_worker

@@ -1,0 +1,103 @@
+"""Checking the statements of hooks and control flow: `while`, `return`, values of procedures, changing rolls.
+
+A mixin of ``check.Checker`` (kept apart so that module stays small).
+"""
+from __future__ import annotations
+
+from rulelang.lang import nodes as n
+from rulelang.check.types import BOOL, CARD, INT, PLAYER, UNKNOWN, ZONE, Type, die_of
+from rulelang.errors import did_you_mean
+from rulelang.lang.refs import Ref, RefKind
+
+#: The local that holds the type a procedure returns (a `$` name no rule text can write).
+RETURNS = "$returns"
+
+
+class HookChecks:
+    """Statement checks added for hooks; relies on Checker's ``expr``, ``expect``, ``block`` and ``error``."""
+
+    def values_first(self, e: n.Expr, scope, wanted: Type | None = None, what: str = "") -> Type:
+        """Check an expression in which a procedure's value may be used: it is run before the statement."""
+        outer, self.value_calls = self.value_calls, True
+        try:
+            return self.expr(e, scope) if wanted is None else self.expect(e, scope, wanted, what)
+        finally:
+            self.value_calls = outer
+
+    def stmt_While(self, s: n.While, scope) -> None:
+        self.values_first(s.cond, scope, BOOL, "the condition")
+        self.block(s.body, scope)
+
+    def stmt_Return(self, s: n.Return, scope) -> None:
+        wanted = scope.names.get(RETURNS)
+        if s.value is None:
+            if wanted:
+                self.error(f"this procedure returns {_words(wanted)}: give 'return' a value", s.span)
+            return
+        if not wanted:
+            self.error("only a procedure that declares 'returns:' returns a value", s.value.span,
+                       "add 'returns: int' (or another type) to the procedure, or write 'return' alone")
+            self.expr(s.value, scope)
+            return
+        self.values_first(s.value, scope, wanted, "the value returned")
+
+    def proc_value(self, call: n.Call, scope) -> Type:
+        """The type of `name(args)` for a procedure that returns a value (assigned with `x = name(args)`)."""
+        wanted = self.sym.proc_returns.get(call.func)
+        if not wanted:
+            return self.error(f"procedure '{call.func}' returns no value", call.span,
+                              "declare 'returns: TYPE' on it and end it with 'return VALUE'")
+        outer, self.value_calls = self.value_calls, True
+        try:
+            self.arguments(call, self.sym.procedures[call.func], scope)
+        finally:
+            self.value_calls = outer
+        call.ref = Ref(RefKind.PROCEDURE, call.func)
+        call.type = wanted
+        return wanted
+
+    def roll_place(self, roll: n.Expr, scope) -> None:
+        """A statement that changes a roll names the roll: a local `r` of `roll ... as r`, or `rolled` in a hook."""
+        kind = self.expr(roll, scope)
+        if kind == UNKNOWN:
+            return
+        if not (isinstance(roll, n.Name) and die_of(kind) is not None and roll.id in scope.names):
+            self.error("this is not a roll", roll.span,
+                       "name a roll: 'r' after 'roll 2 DIE as r', or 'rolled' in an 'after roll' trigger")
+
+    def stmt_Reroll(self, s: n.Reroll, scope) -> None:
+        if s.face is not None:
+            self.expect(s.face, scope, INT, "the face to re-roll")
+        self.roll_place(s.roll, scope)
+
+    def stmt_AddDice(self, s: n.AddDice, scope) -> None:
+        self.expect(s.amount, scope, INT, "the number of dice")
+        self.roll_place(s.roll, scope)
+
+    def stmt_RemoveDice(self, s: n.RemoveDice, scope) -> None:
+        self.expect(s.amount, scope, INT, "the number of dice")
+        self.roll_place(s.roll, scope)
+
+    def stmt_Create(self, s: n.Create, scope) -> None:
+        self.expect(s.amount, scope, INT, "the number of tokens")
+        self.expect(s.dest, scope, ZONE, "where they go")
+        card = self.sym.cards.get(s.card)
+        if card is None:
+            self.error(f"unknown card '{s.card}'", s.card_span or s.span, did_you_mean(s.card, self.sym.cards))
+        elif not card.token:
+            self.error(f"card '{s.card}' is not a token", s.card_span or s.span,
+                       "only cards declared with 'token: true' are created; other cards are moved or drawn")
+
+    def stmt_ChangeFace(self, s: n.ChangeFace, scope) -> None:
+        self.expect(s.face, scope, INT, "the face")
+        self.expect(s.value, scope, INT, "the new face")
+        self.roll_place(s.roll, scope)
+
+
+def is_proc_call(value: n.Expr, procedures) -> bool:
+    """`name(args)` naming a procedure: a value computed by running it."""
+    return isinstance(value, n.Call) and value.func in procedures
+
+
+def _words(kind: Type) -> str:
+    return {INT: "a number", BOOL: "a condition", PLAYER: "a player", CARD: "a card"}.get(kind, str(kind))

@@ -1,0 +1,71 @@
+"""How the command reports what went wrong: usage errors, failures of rulelang itself, the last resort.
+
+A usage error (``Usage``: a bad option, a path that cannot be used at all) is one line and exit 2; a
+failure of rulelang or of the machine is the one line of ``internal_error`` and exit 3; ``say`` prints
+on stderr and stays silent if even that fails. The parser, ``main`` and every command share these, so
+they sit apart from all of them.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from rulelang.printable import printable
+
+
+class Usage(Exception):
+    """A usage error: its message is printed as one line, and the exit code is 2."""
+
+
+def check_mods(mods: list[str]) -> None:
+    """A --mod that names nothing is a usage error, before any game is loaded."""
+    for mod in mods:
+        missing = missing_path(mod)
+        if missing:
+            raise Usage(f"--mod: {missing}")
+
+
+def internal_error(error: BaseException) -> str:
+    """The one line shown for a failure of rulelang itself (or of the machine)."""
+    if isinstance(error, MemoryError):
+        what = "out of memory"
+    elif isinstance(error, RecursionError):
+        what = "Python's recursion limit was reached (RecursionError)"
+    else:
+        what = f"{type(error).__name__}: {error}"
+    return printable(f"rulelang: internal error: {what} (please report it with the command that caused it)")
+
+
+def say(message: Callable[[], str]) -> None:
+    """Print a message on stderr; if even that fails (no memory, stderr closed), stay silent.
+
+    A caller's lambda takes the names it reads as defaults (``lambda error=error: ...``): an ``except ... as``
+    name is gone once its handler ends, and the default shows (to readers and linters) which one it means."""
+    try:
+        print(message(), file=sys.stderr)
+    except BaseException:           # noqa: BLE001 - the last resort must not raise
+        pass
+
+
+def silence_stdout() -> None:
+    """Point stdout at /dev/null so the final flush at exit does not complain about the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def missing_path(path: str) -> str | None:
+    """The usage message for a path that cannot be used at all (missing, a link loop, a name too long)."""
+    from rulelang.spec import files
+
+    try:
+        files.look_at(Path(path))
+    except files.FileMissing:
+        return f"no such file or folder: {path}"
+    except files.FileRefused as refused:
+        return f"'{path}' {refused.reason}"
+    return None

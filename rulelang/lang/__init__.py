@@ -1,0 +1,1 @@
+"""The rule language: grammar, parser, nodes, syntax errors, types, the names each text sees."""

@@ -1,0 +1,1 @@
+"""Mods: mod files laid over a loaded spec (add, replace, remove, set, insert steps, wrap), positions kept."""

@@ -1,0 +1,1 @@
+"""Testing a game: scenarios, coverage by mutants."""

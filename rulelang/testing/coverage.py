@@ -1,0 +1,461 @@
+"""`rulelang test PATH --coverage`: which rule of a game does no scenario pin?
+
+Each mutant of the spec (``mutate``) is compiled and played against the
+game's scenario files; a mutant that every scenario still passes *survived*.
+A survivor whose random games are identical, event for event, to the
+unchanged game's over a batch of seeds at two player counts is marked *likely
+equivalent*: nothing observable changed. The comparison is always made
+against the unchanged spec in the same process, never against stored logs.
+
+With mods (`--mod M`), the mods are laid over the game and only the values
+and rule texts that come from the mods' own files are mutated, so every
+survivor points into a mod. The scenarios are those `rulelang test GAME --mod M`
+runs: each mod folder's own scenarios (run first: they pin the mod) and the
+game's, all over the modded game. A scenario that already fails on the
+unchanged modded game because of mods not its own (a game's scenario under a
+mod that changes what it pins, say) is left out and listed, not held against
+the mods; one that fails under its own rules alone is refused, as a failing
+scenario of a game is without mods. A mod with no scenarios is
+measured by the game's scenarios alone; a mod whose files hold nothing a
+mutant can change reports 0 mutants and nothing to catch.
+
+Results do not depend on the number of workers: each process rebuilds the
+numbered mutants from the spec and reports by number.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulelang.agents import RandomAgent
+from rulelang.compiler import compile_game
+from rulelang.engine import Game
+from rulelang.errors import RulelangError, ScenarioError
+from rulelang.spec.loader import load_document
+from rulelang.testing.mutate import Mutant, build, mutants
+from rulelang.printable import printable, printable_lines
+from rulelang.testing.scenario import (Scenario, game_folder, game_roots, load_scenarios, own_mod, run_scenario,
+                                       scenario_files)
+from rulelang.spec.schema import validate_document
+from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
+
+EQUIVALENCE_GAMES = 20          # random games per player count that must match the original's
+MAX_DECISIONS = 20_000          # a random game longer than this is cut (the original's end is known)
+
+CAUGHT, SURVIVED, EQUIVALENT, INVALID = "caught", "survived", "likely equivalent", "invalid"
+
+
+@dataclass
+class Verdict:
+    index: int
+    status: str
+    detail: str = ""             # the scenario that caught it, or why it did not validate
+
+
+@dataclass
+class Report:
+    path: str
+    game: str
+    mutants: list[Mutant]
+    verdicts: list[Verdict]
+    scenarios: int
+    sampled: bool = False
+    mods: list[str] = field(default_factory=list)
+    mod_scenarios: int = 0               # of ``scenarios``, those of the mods' own folders
+    left_out: list[str] = field(default_factory=list)    # scenarios that other mods than their own make fail
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.counts = {s: sum(1 for v in self.verdicts if v.status == s) for s in (CAUGHT, SURVIVED, EQUIVALENT,
+                                                                                  INVALID)}
+
+    @property
+    def subject(self) -> str:
+        """What was mutated, as the command line named it: the game, or the game and its mods."""
+        return self.path + "".join(f" + {mod}" for mod in self.mods)
+
+    @property
+    def rate(self) -> float:
+        """Percent of the valid, non-equivalent mutants that a scenario caught (100 when there are none)."""
+        judged = self.counts[CAUGHT] + self.counts[SURVIVED]
+        return 100.0 if judged == 0 else 100.0 * self.counts[CAUGHT] / judged
+
+    def of(self, status: str) -> list[tuple[Mutant, Verdict]]:
+        return [(self.mutants[v.index], v) for v in self.verdicts if v.status == status]
+
+    def to_json(self) -> dict:
+        def entry(m: Mutant, v: Verdict) -> dict:
+            return {"file": m.file, "line": m.line, "change": m.change, "kind": m.kind, "group": m.group,
+                    "status": v.status}
+        return {"path": self.path, "game": self.game, "mods": self.mods, "mutants": len(self.verdicts),
+                "scenarios": self.scenarios, "mod_scenarios": self.mod_scenarios, "left_out": self.left_out,
+                "sampled": self.sampled, "caught": self.counts[CAUGHT], "survived": self.counts[SURVIVED],
+                "likely_equivalent": self.counts[EQUIVALENT], "invalid": self.counts[INVALID],
+                "coverage": round(self.rate, 2),
+                "survivors": [entry(m, v) for m, v in self.of(SURVIVED) + self.of(EQUIVALENT)]}
+
+    def format(self) -> str:
+        c = self.counts
+        sample = " (a sample)" if self.sampled else ""
+        own = " of the mods' own files" if self.mods else ""
+        of_mods = f" ({self.mod_scenarios} of them the mods')" if self.mods else ""
+        lines = [f"{self.subject}: {len(self.verdicts)} mutants{own}{sample} against {self.scenarios} "
+                 f"scenarios{of_mods}: {c[CAUGHT]} caught, {c[SURVIVED]} survived, {c[EQUIVALENT]} likely "
+                 f"equivalent, {c[INVALID]} invalid (skipped)"]
+        lines += self._left_out_lines()
+        if not self.mutants:
+            where = ("the mods' files hold no value or rule text a mutant could change (a mod that only removes "
+                     "things, say)" if self.mods else "the spec holds nothing a mutant could change")
+            lines.append(f"coverage: nothing to measure: {where}; counted as 100%")
+        else:
+            lines.append(f"coverage: {self.rate:.1f}% of {c[CAUGHT] + c[SURVIVED]} non-equivalent mutants caught")
+        for status, title in ((SURVIVED, "survivors (no scenario notices them)"),
+                              (EQUIVALENT, "likely equivalent (random games identical to the unchanged game's)")):
+            found = self.of(status)
+            if found:
+                lines.append(f"{title}:")
+                lines.extend(_grouped(m for m, _ in found))
+        return printable_lines(lines)
+
+    def _left_out_lines(self, shown: int = 10) -> list[str]:
+        """The scenarios that fail with the mods laid over, so could judge no mutant."""
+        if not self.left_out:
+            return []
+        more = len(self.left_out) - shown
+        return ([f"left out: {len(self.left_out)} scenarios fail on the unchanged game with the mods laid over "
+                 "(mods not their own change what they pin):"]
+                + [f"  {name}" for name in self.left_out[:shown]] + ([f"  ... and {more} more"] if more > 0 else []))
+
+
+def _grouped(found: Iterable[Mutant]) -> list[str]:
+    """`file:line: change` lines under their card, step or rule, each group where its first mutant comes."""
+    groups: dict[str, list[Mutant]] = {}
+    for m in found:
+        groups.setdefault(m.group, []).append(m)
+    out = []
+    for group, items in groups.items():
+        out.append(f"  {group}")
+        out.extend(f"    {m.location}: {m.change}" for m in items)
+    return out
+
+
+# --- one process's view of the game --------------------------------------------------------
+
+class Subject:
+    """The unchanged game, its scenarios and numbered mutants, and the baseline of random games."""
+
+    def __init__(self, path: str, first_seed: int = 0, mods: Sequence[str] = ()):
+        game_path = _game_of(Path(path))
+        self.mods = tuple(mods)
+        self.doc = load_document(game_path, mods=self.mods)
+        validate_document(self.doc)
+        self.game = compile_game(self.doc)
+        folder = game_path.resolve()
+        given = Path(path)
+        source = game_path if given.is_file() and given.resolve().parent == folder else given   # a spec file
+        self.scenarios = gather_scenarios(source, folder, self.mods)
+        self.mutants = mutants(self.doc, in_files(mod_files(self.mods)) if self.mods else None)
+        self.first_seed = first_seed
+        self.trees: dict = {}            # parsed rule texts, shared by the mutants' compiles
+        self._baseline: dict[tuple[int, int], tuple] | None = None
+
+    def failing_scenarios(self) -> list[int]:
+        """The numbers of the scenarios that fail on the unchanged game: they would 'catch' every mutant."""
+        games: dict[tuple, Game] = {(): self.game}
+        for s in self.scenarios:
+            key = _params_key(s)
+            if key not in games:
+                games[key] = compile_game(self.doc, dict(key))
+        return [i for i, s in enumerate(self.scenarios) if not run_scenario(s, games[_params_key(s)]).passed]
+
+    def leave_out(self, numbers: Iterable[int]) -> list[str]:
+        """Stop running these scenarios (by number); their names."""
+        dropped = set(numbers)
+        names = [_named(s) for i, s in enumerate(self.scenarios) if i in dropped]
+        self.scenarios = [s for i, s in enumerate(self.scenarios) if i not in dropped]
+        return names
+
+    def mod_scenarios(self) -> int:
+        return sum(1 for s in self.scenarios if own_mod(Path(s.file)))
+
+    def player_counts(self) -> list[int]:
+        return sorted({self.game.min_players, self.game.max_players})
+
+    def baseline(self) -> dict[tuple[int, int], tuple]:
+        if self._baseline is None:
+            self._baseline = {(p, s): play(self.game, p, s) for p in self.player_counts()
+                              for s in range(self.first_seed, self.first_seed + EQUIVALENCE_GAMES)}
+        return self._baseline
+
+    def judge(self, index: int) -> Verdict:
+        mutant = self.mutants[index]
+        try:
+            game = build(self.doc, mutant, self.trees)
+        except RulelangError as error:
+            return Verdict(index, INVALID, error.message)
+        except Exception as error:  # noqa: BLE001 - a compiler bug on one mutant must not end the whole run
+            return Verdict(index, INVALID, f"rulelang failed to compile it ({type(error).__name__}: {error})")
+        variants: dict[tuple, Game] = {(): game}
+
+        def game_for(key: tuple) -> Game:
+            """The mutant for a scenario's own param values (`params:`), compiled once per set of values."""
+            if key not in variants:
+                variants[key] = build(self.doc, mutant, self.trees, dict(key))
+            return variants[key]
+        caught_by = self.catcher(game_for)
+        if caught_by is not None:
+            return Verdict(index, CAUGHT, caught_by)
+        return Verdict(index, EQUIVALENT if self.plays_the_same(game) else SURVIVED)
+
+    def catcher(self, game_for: Callable[[tuple], Game]) -> str | None:
+        """The first scenario that fails (or crashes) with this game (for its param values), if any."""
+        for scenario in self.scenarios:
+            try:
+                passed = run_scenario(scenario, game_for(_params_key(scenario))).passed
+            except Exception:  # noqa: BLE001 - a mutant that breaks the engine is noticed, not a crash of the tool
+                passed = False
+            if not passed:
+                return f"{scenario.file}: {scenario.name}"
+        return None
+
+    def plays_the_same(self, game: Game) -> bool:
+        if (game.min_players, game.max_players) != (self.game.min_players, self.game.max_players):
+            return False
+        return all(play(game, p, s, reference) == reference for (p, s), reference in self.baseline().items())
+
+
+def _under_own_rules(scenario: Scenario) -> bool:
+    """Does the scenario play its game with no mod but its own (if it is a mod's)?"""
+    return tuple(scenario.mods) == own_mod(Path(scenario.file))
+
+
+def _named(scenario: Scenario) -> str:
+    return f"{scenario.file}: {scenario.name}"
+
+
+def gather_scenarios(source: Path, folder: Path, mods: tuple[str, ...] = ()) -> list[Scenario]:
+    """The scenarios that play the game in ``folder``, as `rulelang test PATH --mod M ...` gathers them.
+
+    Those of each mod given as a folder come first (they pin the mods, so they
+    catch a mod's mutants soonest), then those under ``source``; a file reached
+    twice is read once. A scenario of a mod that is not given plays another game
+    and is left out. Every scenario plays the game with the mods given.
+
+    A mod's own scenarios count the cards of the modded game as it is, but a
+    scenario run under more mods than its own has its card counts adjusted to
+    what the other mods add (``scenario.added_by_mods``), measured on the game
+    it is given: a mutant. So when its mod is the only one given, the scenario
+    names just its own mod, and a mutant's card count is not adjusted away.
+    """
+    given = {_mod_folder(m) for m in mods}
+    roots = [m for m in mods if (Path(m) / "mod.yaml").is_file()] + [str(source)]
+    found, seen = [], set()
+    for file in scenario_files(roots):
+        real = os.path.realpath(file)
+        if real in seen:
+            continue
+        seen.add(real)
+        for scenario in load_scenarios(file):
+            own = scenario.mods
+            if not set(own) <= given:
+                continue
+            scenario.mods = own if own and set(own) == given else mods
+            scenario.default_game = folder if mods else None
+            scenario.games = game_roots([str(source)])
+            if game_folder(scenario) == folder:
+                found.append(scenario)
+    return found
+
+
+def _mod_folder(mod: str) -> str:
+    """The real folder of a mod given as a folder or as its mod.yaml (what ``own_mod`` names); else the file."""
+    path = Path(mod)
+    return os.path.realpath(path.parent if path.name == "mod.yaml" else path)
+
+
+def mod_files(mods: Sequence[str]) -> set[str]:
+    """The real paths of every file the mods read: their main files and what they include."""
+    from rulelang.mods.layers import MOD_FILE
+
+    found: set[str] = set()
+    for mod in mods:
+        path = Path(mod)
+        doc = load_document(path / MOD_FILE if path.is_dir() else path)
+        found.update(os.path.realpath(f) for f in _files_of(doc, doc.data, ()))
+    return found
+
+
+def _files_of(doc, value: Any, path: tuple) -> Iterable[str]:
+    """The file of every value of a loaded document."""
+    yield doc.span(path).file
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        yield from _files_of(doc, item, path + (key,))
+
+
+def in_files(files: set[str]) -> Callable[[str], bool]:
+    """A test on a mutant's file: is it one of ``files`` (real paths)?"""
+    return lambda file: os.path.realpath(file) in files
+
+
+def _params_key(scenario) -> tuple:
+    """A scenario's own param values as a key (empty: the game's defaults)."""
+    return tuple(sorted((scenario.data.get("params") or {}).items()))
+
+
+def _game_of(path: Path) -> Path:
+    """The game folder of a path: itself, or the nearest folder above it with a game.yaml (a scenario path)."""
+    folder = path.parent if path.is_file() else path
+    for candidate in [folder, *folder.parents]:
+        if (candidate / "game.yaml").is_file():
+            return candidate
+    return folder          # loading it reports what is missing
+
+
+def play(game: Game, players: int, seed: int, reference: tuple | None = None) -> tuple:
+    """(events, problem) of one random game; stops early once it departs from ``reference``."""
+    state = None
+    seen = 0
+    try:
+        state = game.new_state(players, seed)
+        agent = RandomAgent(seed)
+        for _ in range(MAX_DECISIONS):
+            if reference is not None:
+                if state.events[seen:] != reference[0][seen:len(state.events)]:
+                    return ("departed",)
+                seen = len(state.events)
+            pend = state.pending
+            if state.over or pend is None:
+                break
+            i = pend["chosen"].index(None)
+            state.apply(agent.choose(state, pend["players"][i]), pend["players"][i])
+        return (state.events, None)
+    except Exception as error:  # noqa: BLE001 - a rule error or a broken mutant: either is an outcome
+        events = state.events if state is not None else []
+        return (events, f"{type(error).__name__}: {error}")
+
+
+# --- running -------------------------------------------------------------------------------------
+
+_SUBJECT: Subject | None = None
+
+
+def _start_worker(path: str, first_seed: int, mods: tuple[str, ...], left_out: list[int]) -> None:
+    global _SUBJECT
+    ignore_interrupt()
+    _SUBJECT = Subject(path, first_seed, mods)
+    _SUBJECT.leave_out(left_out)
+
+
+def _judge(index: int) -> Verdict:
+    assert _SUBJECT is not None
+    return _SUBJECT.judge(index)
+
+
+def chosen(total: int, sample: int | None, seed: int) -> list[int]:
+    """The mutant numbers to run: all, or a seeded sample of ``sample`` of them."""
+    if sample is None or sample >= total:
+        return list(range(total))
+    return sorted(random.Random(seed).sample(range(total), sample))
+
+
+def ready_subject(path: str, seed: int = 0, mods: Sequence[str] = ()) -> tuple[Subject, list[int]]:
+    """The game (with ``mods``) and its scenarios, checked on the unchanged game; the numbers left out.
+
+    A scenario that fails on the unchanged game would catch every mutant. One
+    that plays under its own rules only (a game's without mods, a mod's under
+    that mod alone) is broken and refused; one that plays under mods not its own
+    (a game's scenario under any mod, a mod's under other mods too) pins a rule
+    those mods may change on purpose: it is left out and reported.
+    """
+    subject = Subject(path, seed, mods)
+    failing = subject.failing_scenarios()
+    refused = [subject.scenarios[i] for i in failing if _under_own_rules(subject.scenarios[i])]
+    if refused:
+        command = "rulelang test PATH" + "".join(f" --mod {m}" for m in mods)
+        raise ScenarioError("scenarios fail on the unchanged game, so they would catch every mutant: "
+                            + "; ".join(_named(s) for s in refused), hint=f"fix them first ({command})")
+    return subject, failing
+
+
+def run_coverage(path: str, workers: int = 1, seed: int = 0, sample: int | None = None,
+                 tick: Callable[[int, int], None] | None = None, mods: Sequence[str] = ()) -> Report:
+    """Judge the mutants of the game at ``path`` (of the ``mods``' own files, if any mods are given).
+
+    ``tick(done, total)`` reports progress.
+    """
+    subject, failing = ready_subject(path, seed, mods)
+    left_out = subject.leave_out(failing)
+    indices = chosen(len(subject.mutants), sample, seed)
+    verdicts: list[Verdict] = []
+    if tick:
+        tick(0, len(indices))
+    workers = worker_count(workers, len(indices))
+    if workers <= 1:
+        global _SUBJECT
+        _SUBJECT = subject
+        results: Iterable[Verdict] = map(_judge, indices)
+        for verdict in results:
+            verdicts.append(verdict)
+            if tick:
+                tick(len(verdicts), len(indices))
+    else:
+        with contextlib.ExitStack() as stack:
+            with quiet_workers():
+                pool = stack.enter_context(multiprocessing.get_context().Pool(
+                    workers, _start_worker, (path, seed, tuple(mods), failing)))
+            for verdict in pool.imap_unordered(_judge, indices, chunksize=4):
+                verdicts.append(verdict)
+                if tick:
+                    tick(len(verdicts), len(indices))
+    verdicts.sort(key=lambda v: v.index)
+    return Report(path, subject.game.name, subject.mutants, verdicts, len(subject.scenarios),
+                  sampled=len(indices) < len(subject.mutants), mods=list(mods),
+                  mod_scenarios=subject.mod_scenarios(), left_out=left_out)
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+def _progress_bar() -> Any:
+    """A rich progress bar on a terminal's stderr, else None."""
+    if not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    return Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+
+
+def coverage_command(paths: list[str], workers: int, as_json: bool, min_coverage: float | None, seed: int,
+                     sample: int | None, out=None, mods: Sequence[str] = ()) -> int:
+    """Run the coverage of each game (of the mods' files, with ``mods``), print the report (or JSON), return the exit code."""
+    out = out or sys.stdout
+    reports = []
+    for path in paths:
+        bar = _progress_bar()
+        if bar is None:
+            reports.append(run_coverage(path, workers, seed, sample, mods=mods))
+            continue
+        with bar:
+            what = f"mutants of {', '.join(mods)}" if mods else f"mutants of {path}"
+            task = bar.add_task(printable(what), total=None)
+            reports.append(run_coverage(path, workers, seed, sample,
+                                        lambda done, total, bar=bar, task=task: bar.update(task, completed=done, total=total), mods))
+    if as_json:
+        print(json.dumps([r.to_json() for r in reports], sort_keys=True), file=out)
+    else:
+        print("\n\n".join(r.format() for r in reports), file=out)
+    below = [r for r in reports if min_coverage is not None and r.rate < min_coverage]
+    for report in below:
+        print(printable(f"rulelang: {report.subject}: coverage {report.rate:.1f}% is below {min_coverage:g}%"),
+              file=sys.stderr)
+    return 1 if below else 0
