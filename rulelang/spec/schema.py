@@ -29,7 +29,7 @@ if TYPE_CHECKING:       # jsonschema is imported where a document is checked: it
 
 def _schema_dir() -> Path:
     """The repository's `schemas/`, or the copy a regular (non-editable) install puts under share/."""
-    beside = Path(__file__).resolve().parent.parent / "schemas"
+    beside = Path(__file__).resolve().parents[2] / "schemas"
     if beside.is_dir():
         return beside
     return Path(sys.prefix) / "share" / "rulelang" / "schemas"
