@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE_FILES = sorted((ROOT / "rulelang").rglob("*.py")) + [ROOT / "rulelang" / "grammar.lark"]
+ENGINE_FILES = sorted((ROOT / "rulelang").rglob("*.py")) + [ROOT / "rulelang" / "lang" / "grammar.lark"]
 
 # Words of the two games that no general engine would ever need.
 FIXED_WORDS = r"sasquatch|flapjack|lumberjack|\baxes?\b|titanium|\bchops?\b|debunk|paperwork|\bgiants?\b|" \

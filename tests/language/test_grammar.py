@@ -10,7 +10,7 @@ from rulelang.lang import nodes as n
 from rulelang.errors import Span, SpecError
 from rulelang.lang.parser import _BlockIndenter, parse_block, parse_expression
 
-GRAMMAR = Path(__file__).resolve().parents[2] / "rulelang" / "grammar.lark"
+GRAMMAR = Path(__file__).resolve().parents[2] / "rulelang" / "lang" / "grammar.lark"
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:

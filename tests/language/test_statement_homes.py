@@ -37,7 +37,7 @@ from golden import record  # the fingerprint of a game: decisions offered and th
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "tests" / "broken" / "_valid"
-GRAMMAR = (ROOT / "rulelang" / "grammar.lark").read_text(encoding="utf-8")
+GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-8")
 #: The statements moved into one home as the proof of the mechanism (more may follow).
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
          "shuffle": "Shuffle"}
