@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import rulelang  # noqa: E402
-from rulelang.spec import loader  # noqa: E402
 from rulelang.agents import RandomAgent, play_out  # noqa: E402
 from rulelang.errors import RulelangError  # noqa: E402
+from rulelang.spec import loader  # noqa: E402
 
 VALID = ROOT / "tests" / "broken" / "_valid"
 

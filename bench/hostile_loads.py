@@ -16,8 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rulelang.spec import loader  # noqa: E402
 from rulelang.errors import RulelangError  # noqa: E402
+from rulelang.spec import loader  # noqa: E402
 
 
 def many_values(count: int) -> str:

@@ -40,8 +40,8 @@ def main() -> None:
     args = options.parse_args()
     sys.path.insert(0, str(args.root))
     from rulelang import load_game
-    from rulelang.lang import parser
     from rulelang.errors import Span
+    from rulelang.lang import parser
 
     def here(line, col, end_line=None, end_col=None):
         return Span("text", line, col, end_line, end_col)

@@ -13,9 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .engine import Decision, Game, Option, State
-from .errors import RuleError, RulelangError, Span, SpecError
+from rulelang.engine.game import Game
+from rulelang.engine.protocol import Decision, Option
+from rulelang.engine.state import State
 from rulelang.model.params import ParamError
+
+from .errors import RuleError, RulelangError, Span, SpecError
 
 __all__ = ["load_game", "Game", "State", "Decision", "Option", "RulelangError", "SpecError", "RuleError",
            "Span", "ParamError"]
@@ -29,9 +32,10 @@ def load_game(path: str | Path, mods: Sequence[str | Path] = (),
     ``params`` sets the game's declared params for this instance (the rest keep their defaults); a value
     the game refuses raises ``ParamError`` (a ValueError) naming the param and its bounds.
     """
-    from .compiler import compile_game
     from rulelang.spec.loader import load_document
     from rulelang.spec.schema import validate_document
+
+    from .compiler import compile_game
 
     doc = load_document(path, mods=mods)
     validate_document(doc, remember=True)

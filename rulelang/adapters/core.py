@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import rulelang
 from rulelang import Game, RulelangError, State
-from rulelang.spec.inputs import whole_number
 from rulelang.engine.views import events_for
+from rulelang.spec.inputs import whole_number
 
 if TYPE_CHECKING:
     from .features import ViewEncoder

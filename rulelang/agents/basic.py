@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from rulelang.engine.state import State
+
 from .seat import Seat
 
 

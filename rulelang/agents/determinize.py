@@ -54,7 +54,8 @@ from __future__ import annotations
 
 import random
 
-from rulelang.engine import State, run
+from rulelang.engine.interpreter import run
+from rulelang.engine.state import State
 from rulelang.engine.views import may_see, var_shown
 
 MASK64 = (1 << 64) - 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 from rulelang.engine.state import State
+
 from .mcts import is_whole
 from .seat import Seat
 

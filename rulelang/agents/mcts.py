@@ -29,8 +29,9 @@ import math
 import random
 import time
 
-from ..errors import RulelangError
 from rulelang.engine.state import State
+
+from ..errors import RulelangError
 from .seat import Seat
 
 #: A rollout that has not ended after this many decisions counts as a loss (a game that never ends).

@@ -10,11 +10,14 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..engine import State, player_name, run
-from ..errors import RuleError, RulelangError
 from rulelang.engine.fixtures import halted_before_step
+from rulelang.engine.interpreter import run
 from rulelang.engine.limits import DecisionLimit
+from rulelang.engine.state import State
 from rulelang.engine.turns import resume_before_step
+from rulelang.engine.views import player_name
+
+from ..errors import RuleError, RulelangError
 from .seat import Seat
 
 if TYPE_CHECKING:

@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulelang.model.decisions import catalogue_options
-from rulelang.engine import Game, Option, State
+from rulelang.engine.game import Game
+from rulelang.engine.protocol import Option
+from rulelang.engine.state import State
 from rulelang.errors import RulelangError, SpecError, did_you_mean, raise_all
+from rulelang.model.decisions import catalogue_options
 from rulelang.spec.inputs import whole_number
 from rulelang.spec.loader import Document, load_document
 from rulelang.spec.schema import validate_document

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import closest
 from rulelang.agents.policy import PolicyAgent, is_policy_spec, policy_path
+
+from ..errors import closest
 from .basic import FirstAgent, RandomAgent
 from .greedy import GreedyAgent
 from .mcts import MctsAgent

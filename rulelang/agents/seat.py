@@ -20,7 +20,11 @@ import random
 import weakref
 
 from rulelang.agents.determinize import determinize
-from ..engine import Decision, Game, Option, State, player_name
+from rulelang.engine.game import Game
+from rulelang.engine.protocol import Decision, Option
+from rulelang.engine.state import State
+from rulelang.engine.views import player_name
+
 from ..errors import RulelangError
 
 #: The game each seat looks at. A seat holds no reference to its state.

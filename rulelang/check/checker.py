@@ -14,36 +14,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.lang import nodes as n
 from rulelang.check.exprs import ExpressionChecks
 from rulelang.check.hooks import HookChecks
 from rulelang.check.stmts import StatementChecks
 from rulelang.check.types import (
-            AGGREGATES,
-            ANY,
-            BOOL,
-            BUILTINS,
-            CARD,
-            CLASS,
-            COUNTER,
-            GAME,
-            INT,
-            LOCATION,
-            NONE,
-            NULLABLE,
-            PLAYER,
-            TEXT,
-            UNKNOWN,
-            VAR_TYPES,
-            ZONE,
-            Scope,
-            Symbols,
-            Type,
-            describe,
-            item_of,
-            list_of,
-        )
+    AGGREGATES,
+    ANY,
+    BOOL,
+    BUILTINS,
+    CARD,
+    CLASS,
+    COUNTER,
+    GAME,
+    INT,
+    LOCATION,
+    NONE,
+    NULLABLE,
+    PLAYER,
+    TEXT,
+    UNKNOWN,
+    VAR_TYPES,
+    ZONE,
+    Scope,
+    Symbols,
+    Type,
+    describe,
+    item_of,
+    list_of,
+)
 from rulelang.errors import RulelangError, Span, SpecError
+from rulelang.lang import nodes as n
 from rulelang.lang.visitors import Visitor
 
 __all__ = ["AGGREGATES", "BOOL", "BUILTINS", "CARD", "CLASS", "COUNTER", "GAME", "INT", "LOCATION", "NONE",

@@ -8,32 +8,32 @@ A statement kept in one home (``rulelang/statements/``) has its check there, usi
 """
 from __future__ import annotations
 
-from rulelang.lang import nodes as n
-from rulelang.lang.bindings import BOUND_WORDS
 from rulelang.check.hooks import is_proc_call
 from rulelang.check.types import (
-            BOOL,
-            CARD,
-            CLASS,
-            COUNTER,
-            GAME,
-            INT,
-            LOCATION,
-            NONE,
-            PLAYER,
-            UNKNOWN,
-            ZONE,
-            Scope,
-            Type,
-            describe,
-            item_of,
-            list_of,
-            roll_of,
-            tuple_items,
-        )
-from rulelang.model.decisions import branch_id
+    BOOL,
+    CARD,
+    CLASS,
+    COUNTER,
+    GAME,
+    INT,
+    LOCATION,
+    NONE,
+    PLAYER,
+    UNKNOWN,
+    ZONE,
+    Scope,
+    Type,
+    describe,
+    item_of,
+    list_of,
+    roll_of,
+    tuple_items,
+)
 from rulelang.errors import did_you_mean
+from rulelang.lang import nodes as n
+from rulelang.lang.bindings import BOUND_WORDS
 from rulelang.lang.refs import Ref, RefKind
+from rulelang.model.decisions import branch_id
 
 
 class StatementChecks:

@@ -12,31 +12,31 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulelang.lang.bindings import GLOBAL_WORDS
 from rulelang.engine.limits import INT64
+from rulelang.lang.bindings import GLOBAL_WORDS
 from rulelang.lang.refs import Ref, RefKind
 from rulelang.lang.types import (
-                 ANY,
-                 ANY_DIE,
-                 BOOL,
-                 CARD,
-                 CLASS,
-                 COUNTER,
-                 GAME,
-                 INT,
-                 LOCATION,
-                 NONE,
-                 PLAYER,
-                 TEXT,
-                 UNKNOWN,
-                 ZONE,
-                 Base,
-                 Type,
-                 list_of,
-                 roll_of,
-                 table_of,
-                 tuple_of,
-             )
+    ANY,
+    ANY_DIE,
+    BOOL,
+    CARD,
+    CLASS,
+    COUNTER,
+    GAME,
+    INT,
+    LOCATION,
+    NONE,
+    PLAYER,
+    TEXT,
+    UNKNOWN,
+    ZONE,
+    Base,
+    Type,
+    list_of,
+    roll_of,
+    table_of,
+    tuple_of,
+)
 
 if TYPE_CHECKING:
     from rulelang.model.spec import Card, Role, Zone

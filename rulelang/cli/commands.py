@@ -188,8 +188,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from rulelang.lab.command import UsageError
     from rulelang.cli.play import play_command
+    from rulelang.lab.command import UsageError
 
     return _refusal_is_usage(play_command, args, UsageError)
 

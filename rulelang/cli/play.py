@@ -18,12 +18,13 @@ import sys
 from dataclasses import dataclass, field
 from typing import IO
 
-from rulelang.engine import Game, State
+from rulelang.engine.game import Game
+from rulelang.engine.state import State
+from rulelang.engine.views import Account
 from rulelang.errors import RuleError
-from rulelang.spec.inputs import whole_number
 from rulelang.logs.narrate import narrate
 from rulelang.printable import printable, printable_lines
-from rulelang.engine.views import Account
+from rulelang.spec.inputs import whole_number
 
 #: Clear the screen and the scrollback, and put the cursor home (VT100/xterm; tmux and most terminals).
 CLEAR = "\033[H\033[2J\033[3J"
@@ -47,8 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def seat_players(seats: list[str], agents: tuple[str, ...]) -> list[str]:
     """Who plays each seat: the bots of --agents, with the --seat choices put over them; ValueError if bad."""
     from rulelang.agents import AGENTS
-    from rulelang.errors import closest
     from rulelang.agents.policy import is_policy_spec, load_policy, policy_path
+    from rulelang.errors import closest
 
     who = list(agents)
     for text in seats:
@@ -69,8 +70,8 @@ def seat_players(seats: list[str], agents: tuple[str, ...]) -> list[str]:
 
 
 def play_command(args: argparse.Namespace) -> int:
-    from rulelang.lab.command import UsageError, game_and_agents
     from rulelang.agents.policy import check_policies
+    from rulelang.lab.command import UsageError, game_and_agents
 
     game, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)
     try:
@@ -105,7 +106,8 @@ class Table:
         self.shown.flush()
 
     def play(self) -> None:
-        from rulelang.agents import Table as Seats, make_agent
+        from rulelang.agents import Table as Seats
+        from rulelang.agents import make_agent
         from rulelang.engine.rng import batch_seed
 
         self.state = state = self.game.new_state(len(self.who), self.seed)

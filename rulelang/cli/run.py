@@ -17,7 +17,7 @@ from rulelang.errors import RulelangError
 from rulelang.printable import printable
 
 if TYPE_CHECKING:
-    from rulelang.engine import State
+    from rulelang.engine.state import State
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -50,8 +50,8 @@ def _agents_arg(game, text: str | None, players: int) -> tuple[str, ...] | None:
     """`--agents A,B,...` -> one agent name per seat (checked as simulate checks them), or None."""
     if text is None:
         return None
-    from rulelang.lab.simulate import seat_agents
     from rulelang.agents.policy import check_policies
+    from rulelang.lab.simulate import seat_agents
     try:
         agents = seat_agents(text, players)
     except ValueError as error:

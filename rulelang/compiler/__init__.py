@@ -12,23 +12,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rulelang.lang import nodes as n
-from rulelang.lang.bindings import BINDINGS, Rule, scope as bound
-from rulelang.engine.cards import after_resolving, discard_played, place_played, targets_asking
+from rulelang.check.calls import function_order, too_deep_functions
 from rulelang.check.checker import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, list_of
 from rulelang.check.decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
 from rulelang.check.hooks import RETURNS
 from rulelang.check.types import UNKNOWN, Type, tuple_items
-from rulelang.model.decisions import place_of
-from ..errors import RulelangError, SpecError, raise_all
+from rulelang.engine.cards import after_resolving, discard_played, place_played, targets_asking
 from rulelang.engine.game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
 from rulelang.engine.limits import FUNCTION_DEPTH
-from rulelang.spec.loader import Document
-from rulelang.model.spec import Event, RuleText
-from rulelang.model.build import build_spec, symbols_of
+from rulelang.lang import nodes as n
+from rulelang.lang.bindings import BINDINGS, Rule
+from rulelang.lang.bindings import scope as bound
 from rulelang.lang.parser import parse_block, parse_expression
 from rulelang.lang.refs import RefKind
-from rulelang.check.calls import function_order, too_deep_functions
+from rulelang.model.build import build_spec, symbols_of
+from rulelang.model.decisions import place_of
+from rulelang.model.spec import Event, RuleText
+from rulelang.spec.loader import Document
+
+from ..errors import RulelangError, SpecError, raise_all
 from .derived import mark_zones, reads_locals, reads_only_zones, zones_read
 from .direct import Parts, PhaseStep, compile_direct
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import RuleError
 from rulelang.engine.limits import MAX_OPTIONS, over_budget, spend, too_big
+
+from ..errors import RuleError
 
 Fn = Callable[[Any, dict], Any]
 _MISSING = object()

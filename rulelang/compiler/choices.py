@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.lang import nodes as n
-from rulelang.engine import records
 from rulelang.check.checker import CARD, COUNTER, LOCATION, PLAYER, item_of
 from rulelang.check.types import BOOL, INT, UNKNOWN, Type, tuple_items
-from rulelang.model.decisions import branch_id
-from ..engine import NAMES, State
-from ..errors import RuleError
+from rulelang.engine import records
 from rulelang.engine.limits import MAX_OPTIONS, spend
+from rulelang.engine.state import State
+from rulelang.engine.views import NAMES
+from rulelang.lang import nodes as n
+from rulelang.model.decisions import branch_id
+
+from ..errors import RuleError
 from .hooks import Label, goto
 from .sites import CHOICE, target_word
 from .tuples import tuple_option_text

@@ -21,22 +21,23 @@ from types import TracebackType
 from typing import Any
 
 from rulelang.engine import records
+from rulelang.engine.cards import discard_card, draw_cards, end_roll_durations, move_card, shuffle_zone
 from rulelang.engine.elimination import live_from, live_players, next_live
-from ..engine import (
+from rulelang.engine.interpreter import (
     FAILURES,
-    NAMES,
-    check_end,
-    discard_card,
-    draw_cards,
-    end_roll_durations,
+    call_in_place,
+    decide,
+    decide_secretly,
+    fired_in_place,
+    instruction_in_place,
     located,
-    move_card,
-    shuffle_zone,
+    within,
 )
-from ..errors import RuleError, Span
-from rulelang.engine.interpreter import (call_in_place, decide, decide_secretly, fired_in_place, instruction_in_place,
-                                         within)
 from rulelang.engine.limits import over_budget, roll_dice, spend, too_big
+from rulelang.engine.turns import check_end
+from rulelang.engine.views import NAMES
+
+from ..errors import RuleError, Span
 from .aggregates import any_of_kind
 
 #: The file name generated code is compiled under (tracebacks and the line table use it).

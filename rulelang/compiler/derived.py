@@ -24,6 +24,7 @@ from typing import Any
 
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
+
 from .codegen import Unit
 
 #: Helpers the generated end check may call and still be kept: they read the state's zones and the

@@ -35,10 +35,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rulelang.lang import nodes as n
 from rulelang.engine import records
 from rulelang.engine.interpreter import IN_PLACE_DEPTH, Frame
+from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
+
 from .codegen import READS_LOCALS, Body, Unit, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
 from .source_stmt import MAX_DEPTH
@@ -46,6 +47,7 @@ from .statements import Builder
 
 if TYPE_CHECKING:
     from rulelang.engine.game import Game
+
     from .program import Program
     from .statements import StmtCompiler
 

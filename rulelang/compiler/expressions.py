@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.lang import nodes as n
 from rulelang.check.types import CARD, PLAYER, ZONE, Symbols, die_of, tuple_items
 from rulelang.engine.elimination import live_from, live_players, next_live
-from ..engine import CardType, Game, State, ZoneDecl
-from ..errors import RuleError
+from rulelang.engine.game import CardType, Game, ZoneDecl
 from rulelang.engine.limits import spend, too_big
+from rulelang.engine.state import State
+from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
 from rulelang.lang.visitors import Dispatch, require
+
+from ..errors import RuleError
 from .aggregates import any_of_kind, comprehension, metered, number_range, plain_aggregate
 from .kinds import kind_test
 from .tuples import comprehension_closure, element_closure, fold_comprehension, tuple_closure

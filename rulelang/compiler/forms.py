@@ -16,6 +16,7 @@ from rulelang.lang.refs import RefKind
 
 if TYPE_CHECKING:
     from rulelang.engine.game import ZoneDecl
+
     from .expressions import ExprCompiler
 
 #: `is` tests that a per-card table answers (a card id, a tag, a slot); not roles, teams or kind locals

@@ -5,11 +5,12 @@ A mixin of ``GameCompiler`` (which provides ``game``, ``spec``, ``sym``, ``seat`
 """
 from __future__ import annotations
 
-from rulelang.lang.bindings import Rule, scope
 from rulelang.check.types import UNKNOWN, roll_of
 from rulelang.engine.game import ZoneDecl
 from rulelang.engine.limits import too_big
+from rulelang.lang.bindings import Rule, scope
 from rulelang.model.spec import Card, Event, Trigger
+
 from .expressions import Fn
 from .hooks import conditional_start, roll_hook_prefix, roll_hook_suffix
 

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rulelang.lang import nodes as n
 from rulelang.check.types import die_of
-from ..engine import FAILURES, NAMES, State, end_roll_durations, located, move_card
-from ..errors import RuleError
-from rulelang.engine.interpreter import Frame
+from rulelang.engine.cards import end_roll_durations, move_card
+from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, spend
+from rulelang.engine.state import State
+from rulelang.engine.views import NAMES
+from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
+
+from ..errors import RuleError
 from .expressions import Fn
 
 #: Past every instruction: a frame whose pc is here is finished.

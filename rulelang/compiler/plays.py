@@ -10,11 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.lang import nodes as n
 from rulelang.engine import records
-from ..engine import (
-    NAMES,
-    State,
+from rulelang.engine.cards import (
     answer_card,
     answerers,
     discard_card,
@@ -24,6 +21,10 @@ from ..engine import (
     zone_of_hand,
 )
 from rulelang.engine.interpreter import Frame, call_in_place, instruction_in_place
+from rulelang.engine.state import State
+from rulelang.engine.views import NAMES
+from rulelang.lang import nodes as n
+
 from .choices import _decision
 from .sites import ANSWER, PLAY
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rulelang.lang import nodes as n
+
 from ..errors import Span
 from ..printable import printable
 from .codegen import FRAME_LOCALS, READS_LOCALS, Body, Unit, assemble, build, guarded_lines

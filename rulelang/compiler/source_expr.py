@@ -12,10 +12,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rulelang.lang import nodes as n
 from rulelang.check.types import CARD, PLAYER, ZONE, die_of, tuple_items
+from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
 from rulelang.lang.visitors import Dispatch
+
 from .codegen import Body, Unit
 from .expressions import join_lists, local_name, zone_decl
 

@@ -14,28 +14,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.lang import nodes as n
 from rulelang.engine import records
-from .. import statements as homes
-from ..engine import (
-    FAILURES,
-    NAMES,
-    State,
-    check_end,
-    discard_card,
-    draw_cards,
-    end_roll_durations,
-    located,
-    move_card,
-    set_counter,
-    set_player_var,
-)
-from ..errors import RuleError, Span
-from rulelang.engine.interpreter import Frame
+from rulelang.engine.cards import discard_card, draw_cards, end_roll_durations, move_card
+from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, too_big
+from rulelang.engine.state import State, set_counter, set_player_var
+from rulelang.engine.turns import check_end
+from rulelang.engine.views import NAMES, reveal_cards
+from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
-from rulelang.engine.views import reveal_cards
 from rulelang.lang.visitors import Dispatch, require
+
+from .. import statements as homes
+from ..errors import RuleError, Span
 from .choices import ChoiceStatements
 from .expressions import ExprCompiler, Fn, local_name
 from .forms import quiet_draw

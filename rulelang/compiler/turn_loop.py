@@ -11,8 +11,9 @@ from collections.abc import Callable
 
 from rulelang.engine.game import Game
 from rulelang.engine.interpreter import Frame
-from rulelang.model.spec import Phase as PhaseSpec
 from rulelang.engine.turns import begin_turn, call_step, next_turn
+from rulelang.model.spec import Phase as PhaseSpec
+
 from .direct import unhooked_turn
 from .hooks import fire_turn_hooks
 from .statements import Builder

@@ -17,10 +17,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rulelang.engine import records
-from rulelang.errors import RuleError
 from rulelang.engine.interpreter import Frame
 from rulelang.engine.limits import over_budget, spend
 from rulelang.engine.views import NAMES, forget_revealed
+from rulelang.errors import RuleError
 
 if TYPE_CHECKING:
     from rulelang.engine.game import CardType, Fn, Game

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 from rulelang.errors import RulelangError
 
 if TYPE_CHECKING:
-    from rulelang.engine import Game, State
+    from rulelang.engine.game import Game
+    from rulelang.engine.state import State
 
 
 class ChanceNeeded(Exception):

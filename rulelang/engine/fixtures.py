@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulelang.errors import RulelangError, did_you_mean
 from rulelang.engine.interpreter import run
+from rulelang.errors import RulelangError, did_you_mean
 
 if TYPE_CHECKING:
     from rulelang.engine.state import State

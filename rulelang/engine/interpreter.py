@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rulelang.errors import RuleError, RulelangError, Span
 from rulelang.engine.limits import DecisionLimit, next_budget, over_budget, too_deep
+from rulelang.errors import RuleError, RulelangError, Span
 
 if TYPE_CHECKING:
     from rulelang.engine.state import State

@@ -16,15 +16,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulelang.engine import records
-from rulelang.model.decisions import PUBLIC_KINDS
-from rulelang.errors import RuleError, RulelangError
 from rulelang.engine.interpreter import answered_in_place, run
 from rulelang.engine.views import hidden_option, player_name
+from rulelang.errors import RuleError, RulelangError
+from rulelang.model.decisions import PUBLIC_KINDS
 
 if TYPE_CHECKING:
-    from rulelang.model.decisions import DecisionSite
     from rulelang.engine.game import Game
     from rulelang.engine.interpreter import Frame
+    from rulelang.model.decisions import DecisionSite
 
 
 @dataclass(frozen=True)

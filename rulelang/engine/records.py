@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from rulelang.model.decisions import PUBLIC_KINDS
 from rulelang.engine.views import NAMES, holder_label
+from rulelang.model.decisions import PUBLIC_KINDS
 
 if TYPE_CHECKING:
     from rulelang.engine.state import State

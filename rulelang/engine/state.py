@@ -19,14 +19,14 @@ from typing import TYPE_CHECKING, Any
 from rulelang.engine import fixtures, records
 from rulelang.engine.cards import card_tables
 from rulelang.engine.chance import scripted_draw
-from rulelang.errors import RuleError, RulelangError, Span
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import fresh_budget, too_big
 from rulelang.engine.protocol import DecisionProtocol
 from rulelang.engine.records import EventLog, expand
 from rulelang.engine.rng import MASK64, MIX1, MIX2, STEP, outputs, start_state
-from rulelang.lang.types import COUNTER, LOCATION
 from rulelang.engine.views import make_view, player_name
+from rulelang.errors import RuleError, RulelangError, Span
+from rulelang.lang.types import COUNTER, LOCATION
 
 if TYPE_CHECKING:
     from rulelang.engine.game import Fn, Game, Layout

@@ -25,8 +25,9 @@ def game_and_agents(path: str, players: int, agent_names: str, mods: Sequence[st
     player count the game refuses are usage mistakes, found before any game is played.
     """
     from rulelang import ParamError, load_game
-    from rulelang.spec import files
     from rulelang.agents.policy import check_policies
+    from rulelang.spec import files
+
     from .simulate import seat_agents
 
     try:
@@ -186,9 +187,10 @@ def provenance(args: argparse.Namespace) -> dict:
     """What made these games, for --json and --csv: enough to play any of them again."""
     import json
 
-    from .. import __version__
     from rulelang.spec.cache import digest
     from rulelang.spec.loader import load_document
+
+    from .. import __version__
 
     data = load_document(args.path, mods=args.mods).data
     spec = json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
@@ -229,6 +231,7 @@ def _require_ray() -> None:
 def _run_on_ray(args: argparse.Namespace, batch, advance) -> list:
     """The batch on Ray: the spec is sent as loaded data, so the nodes need no copy of its files."""
     from rulelang.spec.loader import load_document
+
     from .ray_runner import run_batch_ray
     return run_batch_ray(load_document(args.path, mods=args.mods), batch, args.ray or None, advance)
 

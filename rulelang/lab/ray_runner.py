@@ -36,9 +36,10 @@ from importlib import metadata, util
 from pathlib import Path
 from typing import Any
 
-from rulelang.spec.document import Document
-from ..errors import RulelangError
 from rulelang.engine.game import Game
+from rulelang.spec.document import Document
+
+from ..errors import RulelangError
 from ..printable import printable as _printable
 from .simulate import Batch, GameRecord, play_game
 
@@ -98,8 +99,9 @@ _COMPILED: dict[str, Game] = {}
 
 def _compiled(key: str, doc: Document, params: dict) -> Game:
     if key not in _COMPILED:
-        from ..compiler import compile_game
         from rulelang.spec.schema import validate_document
+
+        from ..compiler import compile_game
         validate_document(doc)
         _COMPILED[key] = compile_game(doc, params)
     return _COMPILED[key]

@@ -15,14 +15,16 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
-from ..agents import make_agent, parse_agent, play_out
-from ..agents.play import DecisionLimit, all_blind
-from ..engine import Game, State
-from ..errors import RuleError, RulelangError
+from rulelang.engine.game import Game
 from rulelang.engine.records import answered, chose, first_seat, played
 from rulelang.engine.rng import batch_seed
-from rulelang.logs.replay import MAX_DECISIONS, _current_span
+from rulelang.engine.state import State
 from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
+from rulelang.logs.replay import MAX_DECISIONS, _current_span
+
+from ..agents import make_agent, parse_agent, play_out
+from ..agents.play import DecisionLimit, all_blind
+from ..errors import RuleError, RulelangError
 
 
 @dataclass(frozen=True)

@@ -142,7 +142,7 @@ def _role_rates(done: list[GameRecord], roles: list[str]) -> dict[str, Rate]:
 
 def agent_groups(agents: tuple[str, ...], roles: list[str]) -> dict[str, list[int]]:
     """Each agent's seats; an agent that plays seats of different roles gets one group per role
-    (``NAME as ROLE``), so a giant's wins are never averaged with a townsfolk's."""
+    (``NAME as ROLE``), so the wins of one role are never averaged with another's."""
     groups: dict[str, list[int]] = {}
     for name in sorted(set(agents)):
         seats = [s for s, a in enumerate(agents) if a == name]

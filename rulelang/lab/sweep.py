@@ -18,13 +18,14 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
-from rulelang.spec.document import Document
-from ..errors import ErrorList, RulelangError, did_you_mean
 from rulelang.engine.game import Game
 from rulelang.engine.limits import INT64
 from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
-from .simulate import Batch, GameRecord, play_game
+from rulelang.spec.document import Document
 from rulelang.spec.paths import Address, number_text, resolve, unread_at, with_values
+
+from ..errors import ErrorList, RulelangError, did_you_mean
+from .simulate import Batch, GameRecord, play_game
 from .stats import Rate, game_summary
 
 MAX_SETTINGS = 10_000
@@ -227,8 +228,9 @@ def addresses(doc: Document, varies: list[Vary], players: int) -> list[Address]:
 def build_variant(doc: Document, places: list[Address], values: tuple[float, ...], label: str,
                   params: dict | None = None) -> Game:
     """The game with these values: checked and compiled like a spec read from disk."""
-    from ..compiler import compile_game
     from rulelang.spec.schema import validate_document
+
+    from ..compiler import compile_game
 
     changed = with_values(doc, list(zip(places, values)))
     try:

@@ -4,9 +4,10 @@ from __future__ import annotations
 import json
 from typing import IO
 
+from rulelang.spec.paths import number_text
+
 from ..printable import printable, printable_lines
 from .report import Section, plain_section, rich_table, rich_text
-from rulelang.spec.paths import number_text
 from .sweep import SweepResult, Target, Vary
 
 

@@ -18,8 +18,9 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, VisitError
 from lark.indenter import Indenter
 
-from rulelang.lang import grammar_tables, nodes as n
 from rulelang.errors import Locate, Span, SpecError
+from rulelang.lang import grammar_tables
+from rulelang.lang import nodes as n
 from rulelang.lang.syntax_errors import BadDedent, Literals, dedent_error, syntax_error
 from rulelang.lang.to_nodes import ToNodes
 

@@ -13,7 +13,9 @@ from typing import Any
 
 from rulelang.agents import RandomAgent, play_out
 from rulelang.agents.play import DecisionLimit
-from rulelang.engine import Game, State, player_name
+from rulelang.engine.game import Game
+from rulelang.engine.state import State
+from rulelang.engine.views import player_name
 from rulelang.errors import RuleError, RulelangError, Span
 from rulelang.logs.eventlog import event_problem
 from rulelang.spec.inputs import canonical

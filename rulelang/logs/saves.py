@@ -14,12 +14,21 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.check.types import BOOL, CARD, COUNTER, INT, LOCATION, PLAYER, Type, tuple_items
-from rulelang.engine import Game, State, player_name
-from rulelang.errors import RulelangError
-from rulelang.spec.inputs import (InputError, canonical, decode_text, read_regular_file, schema_validator, schema_words,
-                                  strict_json)
+from rulelang.engine.game import Game
 from rulelang.engine.limits import INT64
+from rulelang.engine.state import State
+from rulelang.engine.views import player_name
+from rulelang.errors import RulelangError
 from rulelang.printable import printable_lines
+from rulelang.spec.inputs import (
+    InputError,
+    canonical,
+    decode_text,
+    read_regular_file,
+    schema_validator,
+    schema_words,
+    strict_json,
+)
 
 #: Bounds of what the rules' own locals may hold in a saved frame.
 MAX_LOCAL_DEPTH = 6

@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulelang.spec import files
-from rulelang.spec.document import Document
 from rulelang.errors import ErrorList, RulelangError, SpecError
-from rulelang.spec.loader import MAX_SPEC_BYTES
 from rulelang.lsp.overlay import editor_texts
 from rulelang.lsp.quick import check_compiles, kept_files
 from rulelang.model.params import ParamError
+from rulelang.spec import files
+from rulelang.spec.document import Document
+from rulelang.spec.loader import MAX_SPEC_BYTES
 
 GAME_FILE = "game.yaml"
 MOD_FILE = "mod.yaml"
@@ -112,8 +112,8 @@ class Checker:
         game = self._mod_game(mod_file.parent)
         if game is not None:
             return check_game(game, (mod_file.parent,))
-        from rulelang.spec.loader import _new_budget
         from rulelang.mods.layers import load_mod
+        from rulelang.spec.loader import _new_budget
         try:
             mod = load_mod(mod_file.parent, _new_budget())
         except RulelangError as error:

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rulelang.lang.bindings import RESERVED_WORDS
 from rulelang.check.types import BUILTINS
-from rulelang.spec.document import Document
 from rulelang.errors import Span
+from rulelang.lang.bindings import RESERVED_WORDS
+from rulelang.spec.document import Document
 
 #: Mappings of the spec whose keys are names, and what each name is.
 NAMED_MAPPINGS = {"zones": "zone", "locations": "location", "procedures": "procedure", "functions": "function",

@@ -22,10 +22,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
 
-from rulelang.spec import loader
 from rulelang.compiler import GameCompiler
-from rulelang.spec.document import Document
 from rulelang.errors import SpecError
+from rulelang.spec import loader
+from rulelang.spec.document import Document
 from rulelang.spec.yamlfile import Budget
 
 #: Parsed rule texts kept between checks (a game has a few hundred; several games may be open).

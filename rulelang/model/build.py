@@ -11,34 +11,34 @@ from typing import Any
 
 from rulelang.check.checker import BOOL, COUNTER, INT, LOCATION, Symbols, phase_specs
 from rulelang.check.types import UNKNOWN, Type, declared_type, tuple_items
-from rulelang.spec.document import Document
 from rulelang.engine.limits import CALL_DEPTH, EVENT_LIMIT, GAME_BUDGET, INT64, STEP_BUDGET
 from rulelang.model.spec import (
-                 Card,
-                 CardAnswer,
-                 CardPlay,
-                 Die,
-                 EndCondition,
-                 FirstSeat,
-                 Function,
-                 Limits,
-                 Owner,
-                 Param,
-                 Phase,
-                 Place,
-                 Players,
-                 Procedure,
-                 Role,
-                 RuleText,
-                 Spec,
-                 Step,
-                 Table,
-                 Trigger,
-                 TurnOrder,
-                 Var,
-                 Zone,
-                 read_on,
-             )
+    Card,
+    CardAnswer,
+    CardPlay,
+    Die,
+    EndCondition,
+    FirstSeat,
+    Function,
+    Limits,
+    Owner,
+    Param,
+    Phase,
+    Place,
+    Players,
+    Procedure,
+    Role,
+    RuleText,
+    Spec,
+    Step,
+    Table,
+    Trigger,
+    TurnOrder,
+    Var,
+    Zone,
+    read_on,
+)
+from rulelang.spec.document import Document
 
 #: Keys of a location or counter that are words for people, not properties rules can read.
 WORDS_KEYS = ("label", "rule", "text")

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rulelang.spec.document import Document
 from rulelang.errors import ErrorList, RulelangError, SpecError, raise_all
 from rulelang.mods.apply import Applier
 from rulelang.mods.model import KIND_WORDS, LIST_KINDS, MAPPING_KINDS, MOD_FILE, ORIGINAL_PREFIX, Change, Layering, Mod
+from rulelang.spec.document import Document
 from rulelang.spec.yamlfile import Budget
 
 __all__ = ["KIND_WORDS", "LIST_KINDS", "MAPPING_KINDS", "MOD_FILE", "ORIGINAL_PREFIX", "Change", "Layering", "Mod",

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rulelang.spec.document import Document
 from rulelang.errors import RulelangError, Span
+from rulelang.spec.document import Document
 
 #: The main file of a mod's folder.
 MOD_FILE = "mod.yaml"

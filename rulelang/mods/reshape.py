@@ -11,8 +11,8 @@ import copy
 from typing import Any
 
 from rulelang.errors import Span, SpecError, did_you_mean
-from rulelang.spec.paths import resolve
 from rulelang.mods.model import KIND_WORDS, ORIGINAL_PREFIX
+from rulelang.spec.paths import resolve
 
 
 class Reshaping:

@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import Span
 from rulelang.model.spec import Card, Event, Phase, Spec, Zone
+
+from ..errors import Span
 from .checked import Checked
 from .words import Line, Words, article, humane, listed, upper_first
 

@@ -10,11 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..compiler import GameCompiler
-from rulelang.spec.loader import Document, load_document
 from rulelang.model.spec import Spec
+from rulelang.spec.loader import Document, load_document
 from rulelang.spec.rulings import rule_references
 from rulelang.spec.schema import load_schema, validate_document
+
+from ..compiler import GameCompiler
 
 
 @dataclass

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 from rulelang.cli.errors import Usage, missing_path
+
 from ..printable import printable_lines
 
 #: The kinds of file `-o` writes, by their ending.

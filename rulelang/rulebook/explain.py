@@ -15,12 +15,13 @@ from pathlib import Path
 from shlex import quote
 from typing import Any
 
-from rulelang.spec import files
-from rulelang.lang import nodes as n
 from rulelang.cli.errors import Usage
-from ..errors import closest
+from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
+from rulelang.spec import files
 from rulelang.testing.scenario_load import scenario_files_of
+
+from ..errors import closest
 from .book import Book, Item, make_book
 from .checked import Checked, load_checked
 

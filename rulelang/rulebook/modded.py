@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from rulelang.spec.loader import _new_budget
 from rulelang.mods.layers import load_mod
+from rulelang.spec.loader import _new_budget
+
 from .book import Book, Item, make_book
 from .checked import load_checked
 

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulelang.lang import nodes as n
-from .. import statements  # noqa: F401  (their node classes are part of the tables)
-from rulelang.model.spec import Spec
 from rulelang.lang.refs import RefKind
 from rulelang.lang.visitors import Dispatch, require
+from rulelang.model.spec import Spec
+
+from .. import statements  # noqa: F401  (their node classes are part of the tables)
 
 #: The words of the names every rule may see (``bindings.BOUND_WORDS`` and the global ones).
 _BOUND = {"me": "you", "target": "the target player", "this": "this card", "card": "the card",
@@ -55,7 +56,7 @@ def listed(items: list[str], last: str = "and") -> str:
 
 
 def article(words: str) -> str:
-    """"a axe" is "an axe"."""
+    """"a apple" is "an apple"."""
     return f"an {words}" if words[:1].lower() in "aeiou" and words[:1] else f"a {words}"
 
 
@@ -117,7 +118,7 @@ class Words:
         return self.card_name(name) if name in self.cards else humane(name)
 
     def role(self, name: str) -> str:
-        """The players of a role: "the giant" for a role of one seat, else "the townsfolk players"."""
+        """The players of a role: "the dealer" for a role of one seat, else "the guest players"."""
         one = any(role.name == name and role.count == 1 for role in self.spec.roles)
         return f"the {humane(name)}" if one else f"the {humane(name)} players"
 

@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulelang.spec import files
 from rulelang.errors import RulelangError, Span
+from rulelang.spec import files
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulelang.errors import ErrorList, RulelangError, Span, SpecError, did_you_mean, raise_all
 from rulelang.spec import files
 from rulelang.spec.document import Document
-from rulelang.errors import ErrorList, RulelangError, Span, SpecError, did_you_mean, raise_all
 from rulelang.spec.yamlfile import Budget, Limits, load_file
 
 __all__ = ["Document", "load_document", "load_tree", "read_spec_file"]

@@ -26,8 +26,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from rulelang.spec.document import Document
 from rulelang.errors import SpecError, did_you_mean
+from rulelang.spec.document import Document
 from rulelang.spec.inputs import whole_number
 
 #: A number written in a rule text: not part of a name, not the inside of a longer number.

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rulelang.spec import cache
 from rulelang.errors import RulelangError, SpecError, closest, did_you_mean, raise_all
+from rulelang.spec import cache
 from rulelang.spec.loader import Document
 from rulelang.spec.rulings import ruling_errors
 

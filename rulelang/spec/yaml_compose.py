@@ -20,8 +20,8 @@ from yaml.composer import Composer
 from yaml.nodes import Node
 from yaml.resolver import Resolver
 
-from rulelang.spec.document import SourceFile
 from rulelang.errors import SpecError
+from rulelang.spec.document import SourceFile
 from rulelang.spec.yaml_errors import mark_span, reader_error, syntax_error
 
 if TYPE_CHECKING:

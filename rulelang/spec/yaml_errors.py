@@ -12,8 +12,8 @@ from typing import Any
 
 import yaml
 
-from rulelang.spec.document import LINE_BREAK, SourceFile, line_at
 from rulelang.errors import Span, SpecError
+from rulelang.spec.document import LINE_BREAK, SourceFile, line_at
 
 
 def mark_span(in_file: SourceFile, mark: Any, end: Any = None) -> Span:

@@ -19,25 +19,25 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from rulelang.spec.document import Document, ScalarText, SourceFile
 from rulelang.errors import RulelangError, Span, SpecError, raise_all
+from rulelang.spec.document import Document, ScalarText, SourceFile
 from rulelang.spec.yaml_compose import (
-         BOOL,
-         BOOL_RE,
-         FLOAT,
-         FLOAT_RE,
-         INT,
-         INT_RE,
-         MAP,
-         MERGE,
-         NULL,
-         NULL_RE,
-         SEQ,
-         STD,
-         STR,
-         VALUE,
-         compose,
-     )
+    BOOL,
+    BOOL_RE,
+    FLOAT,
+    FLOAT_RE,
+    INT,
+    INT_RE,
+    MAP,
+    MERGE,
+    NULL,
+    NULL_RE,
+    SEQ,
+    STD,
+    STR,
+    VALUE,
+    compose,
+)
 from rulelang.spec.yaml_errors import mark_span
 
 _SCALAR_TAGS = {STR, INT, FLOAT, BOOL, NULL, VALUE, MERGE}  # MERGE: "<<" used as a value is text

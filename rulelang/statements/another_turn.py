@@ -3,13 +3,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulelang.lang import nodes as n
 from rulelang.engine import records
+from rulelang.lang import nodes as n
+
 from ..errors import RuleError
 from . import statement
 
 if TYPE_CHECKING:
     from rulelang.check.checker import Checker, Scope
+
     from ..compiler.statements import Builder, StmtCompiler
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulelang.lang import nodes as n
+
 from . import statement
 
 if TYPE_CHECKING:
     from rulelang.check.checker import Checker, Scope
+
     from ..compiler.statements import Builder, StmtCompiler
     from ..rulebook.words import Line, Words
 

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulelang.lang import nodes as n
 from rulelang.engine.turns import end_turn
+from rulelang.lang import nodes as n
+
 from . import statement
 
 if TYPE_CHECKING:
     from rulelang.check.checker import Checker, Scope
+
     from ..compiler.statements import Builder, StmtCompiler
 
 

@@ -3,17 +3,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulelang.lang import nodes as n
 from rulelang.engine import records
 from rulelang.engine.turns import end_turn
+from rulelang.lang import nodes as n
+
 from . import statement
 
 if TYPE_CHECKING:
     from rulelang.check.checker import Checker, Scope
+    from rulelang.engine.state import State
+
     from ..compiler.codegen import Body
     from ..compiler.direct import DirectCompiler
     from ..compiler.statements import Builder, StmtCompiler
-    from rulelang.engine.state import State
 
 
 @statement

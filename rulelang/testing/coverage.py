@@ -37,15 +37,22 @@ from typing import Any
 
 from rulelang.agents import RandomAgent
 from rulelang.compiler import compile_game
-from rulelang.engine import Game
+from rulelang.engine.game import Game
 from rulelang.errors import RulelangError, ScenarioError
-from rulelang.spec.loader import load_document
-from rulelang.testing.mutate import Mutant, build, mutants
-from rulelang.printable import printable, printable_lines
-from rulelang.testing.scenario import (Scenario, game_folder, game_roots, load_scenarios, own_mod, run_scenario,
-                                       scenario_files)
-from rulelang.spec.schema import validate_document
 from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
+from rulelang.printable import printable, printable_lines
+from rulelang.spec.loader import load_document
+from rulelang.spec.schema import validate_document
+from rulelang.testing.mutate import Mutant, build, mutants
+from rulelang.testing.scenario import (
+    Scenario,
+    game_folder,
+    game_roots,
+    load_scenarios,
+    own_mod,
+    run_scenario,
+    scenario_files,
+)
 
 EQUIVALENCE_GAMES = 20          # random games per player count that must match the original's
 MAX_DECISIONS = 20_000          # a random game longer than this is cut (the original's end is known)

@@ -15,13 +15,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from rulelang.lang import nodes as n
 from rulelang.compiler import GameCompiler
-from rulelang.engine import Game
+from rulelang.engine.game import Game
 from rulelang.errors import Span
+from rulelang.lang import nodes as n
 from rulelang.spec.loader import Document
-from rulelang.testing.mutate_data import apply_data_mutation, changed_paths, data_mutations, group_of
 from rulelang.spec.schema import validate_document
+from rulelang.testing.mutate_data import apply_data_mutation, changed_paths, data_mutations, group_of
 
 __all__ = ["Mutant", "mutants", "build"]
 

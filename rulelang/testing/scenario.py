@@ -14,24 +14,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulelang.check.types import COUNTER, LOCATION, PLAYER, Type, tuple_items
-from rulelang.engine import Game, State, player_name
-from rulelang.errors import RuleError, RulelangError, ScenarioError
 from rulelang.engine.fixtures import arrange, go_to_step, halt_before, put_on_top, resume, script_dice
+from rulelang.engine.game import Game
+from rulelang.engine.state import State
+from rulelang.engine.views import player_name
+from rulelang.errors import RuleError, RulelangError, ScenarioError
 from rulelang.testing.scenario_check import Where, check_scenario, unknown_counter
 from rulelang.testing.scenario_load import (
-                    GAME_FILE,
-                    GAME_KEYS,
-                    Scenario,
-                    added_by_mods,
-                    game_folder,
-                    game_for,
-                    game_roots,
-                    load_scenarios,
-                    own_mod,
-                    scenario_files,
-                    scenario_files_of,
-                    starting_cards,
-                )
+    GAME_FILE,
+    GAME_KEYS,
+    Scenario,
+    added_by_mods,
+    game_folder,
+    game_for,
+    game_roots,
+    load_scenarios,
+    own_mod,
+    scenario_files,
+    scenario_files_of,
+    starting_cards,
+)
 
 __all__ = ["GAME_FILE", "GAME_KEYS", "Result", "Scenario", "added_by_mods", "check_expectations", "game_folder",
            "game_for", "game_roots", "load_scenarios", "own_mod", "run_scenario", "scenario_files", "scenario_files_of",

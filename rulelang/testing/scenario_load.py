@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rulelang.spec import files
 from rulelang import load_game
-from rulelang.engine import Game
+from rulelang.engine.game import Game
 from rulelang.errors import ScenarioError, Span, SpecError
-from rulelang.spec.loader import Document, load_document
 from rulelang.model.params import ParamError
+from rulelang.spec import files
+from rulelang.spec.loader import Document, load_document
 from rulelang.spec.schema import validate_document
 
 _GAMES: dict[tuple, Game] = {}

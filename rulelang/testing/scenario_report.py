@@ -10,9 +10,9 @@ import os
 import sys
 from pathlib import Path
 
-from rulelang.testing import scenario as scenarios_module  # through the module, so a test may stand in for a part of it
 from rulelang.errors import RulelangError
 from rulelang.printable import printable
+from rulelang.testing import scenario as scenarios_module  # through the module, so a test may stand in for a part of it
 from rulelang.testing.scenario import GAME_FILE, scenario_files_of
 
 # --- the report -------------------------------------------------------------------------------

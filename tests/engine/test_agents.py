@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.agents import AGENTS, GreedyAgent, MctsAgent, RandomAgent, Seat, Table, make_agent, parse_agent, play_out
-from rulelang.cli import main
 from rulelang.agents.determinize import determinize, seen_zones
-from rulelang.engine import State
+from rulelang.cli import main
+from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.lab.simulate import Batch, run_batch, seat_agents
 from rulelang.lab.stats import wilson

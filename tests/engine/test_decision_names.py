@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang import RulelangError
+from rulelang.engine.state import State
 from rulelang.model.decisions import catalogue_options, slug
-from rulelang.engine import State
 
 from helpers.examples import examples
 

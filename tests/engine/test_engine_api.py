@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 import rulelang
 from rulelang import RulelangError
 from rulelang.agents import RandomAgent, play_out
-from rulelang.engine import Decision, Option, State
+from rulelang.engine.protocol import Decision, Option
+from rulelang.engine.state import State
 
 from helpers.examples import examples
 

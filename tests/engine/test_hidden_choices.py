@@ -19,10 +19,10 @@ import rulelang
 from rulelang.adapters.core import SpecTable
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main as cli_main
-from rulelang.logs.eventlog import event_problem
 from rulelang.engine.fixtures import arrange, put_on_top, resume
-from rulelang.logs.replay import play_again
 from rulelang.engine.views import HIDDEN_CHOICE, events_for
+from rulelang.logs.eventlog import event_problem
+from rulelang.logs.replay import play_again
 
 from helpers.examples import examples
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.agents import RandomAgent
-from rulelang.engine import State
+from rulelang.engine.state import State
 from rulelang.errors import RuleError, Span, SpecError
 from rulelang.lang.parser import parse_block
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import rulelang
 from rulelang.agents import GreedyAgent, MctsAgent, RandomAgent, Seat, Table
 from rulelang.agents.determinize import determinize, seen_zones
-from rulelang.engine import State
+from rulelang.engine.state import State
 from rulelang.engine.views import var_shown
 
 from helpers.examples import examples

@@ -7,8 +7,8 @@ import pytest
 
 from rulelang.compiler import compile_game
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.spec.loader import load_document
 from rulelang.logs.replay import play_random
+from rulelang.spec.loader import load_document
 
 GAME = """\
 game: Joined

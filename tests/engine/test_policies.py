@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 import rulelang
 from rulelang import RulelangError
 from rulelang.agents import RandomAgent, make_agent
-from rulelang.cli import main
-from rulelang.model.decisions import catalogue_options
-from rulelang.engine import State
 from rulelang.agents.policy import RULES, PolicyAgent, check_policies, is_policy_spec, load_policy
+from rulelang.cli import main
+from rulelang.engine.state import State
+from rulelang.model.decisions import catalogue_options
 
 from helpers.examples import examples
 

@@ -17,12 +17,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang.cli import main as cli_main
 from rulelang.agents.determinize import determinize
-from rulelang.engine import State
-from rulelang.logs.saves import load_state
-from rulelang.logs.replay import replay
+from rulelang.cli import main as cli_main
+from rulelang.engine.state import State
 from rulelang.engine.views import HIDDEN_FACE, Account, events_for
+from rulelang.logs.replay import replay
+from rulelang.logs.saves import load_state
 
 from helpers.examples import examples
 from helpers.tiny_games import make, play_turn_one

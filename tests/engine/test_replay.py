@@ -16,8 +16,8 @@ from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main as cli_main
 from rulelang.errors import RulelangError
 from rulelang.logs.eventlog import LogError, parse_log
-from rulelang.spec.inputs import canonical
 from rulelang.logs.replay import replay, verify_log
+from rulelang.spec.inputs import canonical
 
 from helpers.examples import examples
 

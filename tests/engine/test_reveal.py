@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main as cli_main
+from rulelang.engine.views import HIDDEN_CARD, events_for, zone_seen
 from rulelang.logs.eventlog import event_problem
 from rulelang.logs.saves import SavedStateError
-from rulelang.engine.views import HIDDEN_CARD, events_for, zone_seen
 
 from helpers.effect_games import one_step
 from helpers.examples import examples
@@ -172,7 +172,7 @@ def test_a_revealed_card_is_shown_by_name_to_its_viewer_until_it_moves(tmp_path)
 
 
 def _move(state: rulelang.State, card: int) -> None:
-    from rulelang.engine import move_card
+    from rulelang.engine.cards import move_card
     pile = state.lay.zone_labels.index("pile")
     move_card(state, card, pile)
 
@@ -191,7 +191,7 @@ def test_a_reveal_is_in_the_log_of_its_viewer_only_and_names_the_card_when_it_mo
     assert event_problem(event) is None
     card = event["ids"][0]
     deck = state.lay.zone_labels.index("deck")
-    from rulelang.engine import move_card
+    from rulelang.engine.cards import move_card
     move_card(state, card, deck)            # hand:P1 -> deck: neither zone is seen by P2 or P3
     for viewer, named in ((1, True), (2, False), (None, False)):
         told = events_for(game, state.events, viewer)

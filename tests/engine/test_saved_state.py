@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 
 import rulelang
 from rulelang.agents import RandomAgent, play_out
-from rulelang.engine import State
+from rulelang.engine.state import State
 from rulelang.logs.saves import SavedStateError, load_state, read_state_file
 
 from helpers.examples import examples

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 import rulelang
 import rulelang.compiler.plays as plays
-from rulelang.engine import cards
 from rulelang.agents import RandomAgent, play_out
+from rulelang.engine import cards
 from rulelang.engine.views import NAMES
 
 from helpers import tiny_games as hooks

@@ -18,12 +18,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang.engine import cards
-from rulelang.lang import nodes
 from rulelang.agents import RandomAgent, play_out
 from rulelang.compiler import direct
+from rulelang.engine import cards
 from rulelang.engine.limits import roll_dice
 from rulelang.engine.views import NAMES
+from rulelang.lang import nodes
 
 from golden.record import GAMES as GOLDEN
 from helpers.both_ways import both_ways, same_game_both_ways

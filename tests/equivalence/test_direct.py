@@ -15,8 +15,8 @@ import pytest
 
 import rulelang
 from rulelang.agents import RandomAgent, play_new, play_out
-from rulelang.errors import RuleError
 from rulelang.engine.limits import DecisionLimit
+from rulelang.errors import RuleError
 
 from golden.record import GAMES as GOLDEN
 from helpers.both_ways import BOTH_WAYS_GAMES, both_ways, load, pending_loop, same_game_both_ways

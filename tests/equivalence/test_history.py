@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.agents import RandomAgent, play_new
-from rulelang.errors import RulelangError
 from rulelang.engine.records import cards_played, first_seat
+from rulelang.errors import RulelangError
 from rulelang.logs.replay import play_again
 
 from helpers.examples import examples
@@ -106,13 +106,13 @@ def test_the_labs_random_games_keep_no_history_and_count_what_games_with_it_coun
 
     batch = simulate.Batch(str(ROOT / "games" / "flapjacks"), 4, 40, 7, ("random",) * 4)
     histories: list[bool] = []
-    new_state = rulelang.engine.Game.new_state
+    new_state = rulelang.engine.game.Game.new_state
 
     def spy(self, *args, **kwargs):
         state = new_state(self, *args, **kwargs)
         histories.append(state.history)
         return state
-    monkeypatch.setattr(rulelang.engine.Game, "new_state", spy)
+    monkeypatch.setattr(rulelang.engine.game.Game, "new_state", spy)
     short = simulate.run_batch(GAMES["flapjacks"], batch)
     assert histories == [False] * 40
     monkeypatch.setattr(simulate, "all_blind", lambda agents: False)

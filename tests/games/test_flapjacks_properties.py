@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang.engine import State
+from rulelang.engine.state import State
 
 from helpers.examples import examples
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 import types
 
-from rulelang.engine import State
+from rulelang.engine.state import State
 
 
 def reachable(start: object, limit: int = 300_000) -> list[object]:

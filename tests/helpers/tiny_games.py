@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.engine import State
+from rulelang.engine.state import State
 
 from . import VALID
 

@@ -17,13 +17,13 @@ import pytest
 
 from rulelang import load_game
 from rulelang.agents import play_out
-from rulelang.lang.bindings import BINDINGS, BOUND_WORDS, RESERVED_WORDS, Rule, scope
-from rulelang.engine.cards import targets_asking
 from rulelang.check.checker import CARD, PLAYER
 from rulelang.compiler.hook_decls import TRIGGER_RULES
-from rulelang.spec.loader import load_document
-from rulelang.model.build import build_spec
+from rulelang.engine.cards import targets_asking
+from rulelang.lang.bindings import BINDINGS, BOUND_WORDS, RESERVED_WORDS, Rule, scope
 from rulelang.lang.types import roll_of
+from rulelang.model.build import build_spec
+from rulelang.spec.loader import load_document
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = {"flapjacks": ("games/flapjacks", ()), "jacks_friends": ("games/jacks_friends", ()),

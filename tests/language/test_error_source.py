@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from rulelang import errors, load_game
-from rulelang.spec.document import SourceFile
 from rulelang.errors import RulelangError, Span, SpecError
+from rulelang.spec.document import SourceFile
 
 PIG = Path(__file__).resolve().parents[2] / "examples" / "pig" / "game.yaml"
 

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from lark import Lark
 
-from rulelang.lang import nodes as n
 from rulelang.errors import Span, SpecError
+from rulelang.lang import nodes as n
 from rulelang.lang.parser import _BlockIndenter, parse_block, parse_expression
 
 GRAMMAR = Path(__file__).resolve().parents[2] / "rulelang" / "lang" / "grammar.lark"

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput
 
-from rulelang.lang import grammar_tables, parser
 from rulelang.errors import Span
+from rulelang.lang import grammar_tables, parser
 
 from helpers.examples import examples
 

@@ -8,8 +8,8 @@ import pytest
 from lark import Token, Tree
 from lark.exceptions import VisitError
 
-from rulelang.lang import parser, syntax_errors
 from rulelang.errors import Span
+from rulelang.lang import parser, syntax_errors
 from rulelang.lang.to_nodes import ToNodes
 
 RECORDED = json.loads((Path(__file__).parents[1] / "trees" / "trees.json").read_text())

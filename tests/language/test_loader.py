@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-from rulelang.spec import loader
 from rulelang.errors import ErrorList, RulelangError, Span, SpecError
+from rulelang.spec import loader
 from rulelang.spec.loader import Document, load_document
 
 from helpers.examples import examples

@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 
 from rulelang import load_game
 from rulelang.compiler import GameCompiler
-from rulelang.spec.document import Document
 from rulelang.errors import RulelangError
-from rulelang.spec.loader import load_document
-from rulelang.model.spec import Event, FirstSeat, Owner, TriggerOn, TurnOrder, read_on
 from rulelang.model.build import build_spec
+from rulelang.model.spec import Event, FirstSeat, Owner, TriggerOn, TurnOrder, read_on
+from rulelang.spec.document import Document
+from rulelang.spec.loader import load_document
 from rulelang.spec.schema import validate_document
 
 from helpers.examples import examples

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from rulelang import load_game
-from rulelang.spec import loader
 from rulelang.cli import main
 from rulelang.errors import ErrorList, RulelangError
+from rulelang.spec import loader
 from rulelang.spec.loader import load_document
 from rulelang.testing.scenario_report import run_scenario_files
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from rulelang import load_game
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.spec.loader import load_document
 from rulelang.logs.replay import play_random
+from rulelang.spec.loader import load_document
 
 from helpers.examples import examples
 

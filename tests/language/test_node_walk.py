@@ -8,9 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulelang import load_game
-from rulelang.lang import parser, nodes as n
 from rulelang.check.checker import Checker, Symbols
 from rulelang.errors import Span
+from rulelang.lang import nodes as n
+from rulelang.lang import parser
 from rulelang.lang.visitors import Visitor
 
 from golden import record

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from rulelang.spec import schema as schema_module
 from rulelang.errors import ErrorList, RulelangError, SpecError
+from rulelang.spec import schema as schema_module
 from rulelang.spec.loader import load_document
 from rulelang.spec.schema import load_schema, validate_document
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.spec import cache, schema
 from rulelang.errors import RulelangError
+from rulelang.spec import cache, schema
 
 from helpers.cache_attacks import SwapAfterCheck, private_folder
 

@@ -19,19 +19,21 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.testing import mutate
-from rulelang.lang import parser, nodes as n
 from rulelang import statements as homes
 from rulelang.agents import RandomAgent, play_out
 from rulelang.check.checker import Checker
-from rulelang.compiler import compile_game, expressions, source_expr, source_stmt, statements as compiler_statements
+from rulelang.compiler import compile_game, expressions, source_expr, source_stmt
+from rulelang.compiler import statements as compiler_statements
 from rulelang.compiler.expressions import ExprCompiler
 from rulelang.compiler.source_stmt import StmtSource
 from rulelang.compiler.statements import StmtCompiler
 from rulelang.errors import RuleError, RulelangError, Span
-from rulelang.spec.loader import load_document
+from rulelang.lang import nodes as n
+from rulelang.lang import parser
 from rulelang.lang.to_nodes import ToNodes
 from rulelang.lang.visitors import Dispatch, require
+from rulelang.spec.loader import load_document
+from rulelang.testing import mutate
 
 from golden import record  # the fingerprint of a game: decisions offered and the event log
 

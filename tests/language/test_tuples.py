@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 import rulelang
 from rulelang import RuleError, State
 from rulelang.adapters.core import ActionMap
+from rulelang.engine.views import events_for
 from rulelang.logs.narrate import narrate
 from rulelang.logs.saves import SavedStateError, load_state
-from rulelang.engine.views import events_for
 
 from helpers.effect_games import ONE_STEP, EffectGames
 from helpers.examples import examples

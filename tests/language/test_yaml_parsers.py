@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-from rulelang.spec import loader, yaml_compose
 from rulelang.errors import RulelangError
+from rulelang.spec import loader, yaml_compose
 from rulelang.spec.yamlfile import load_file
 
 from helpers.examples import examples

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from rulelang.compiler import compile_game
 from rulelang.errors import RulelangError, Span
-from rulelang.spec.loader import load_document
 from rulelang.lang.parser import parse_block, parse_expression
+from rulelang.spec.loader import load_document
 from rulelang.spec.schema import validate_document
 
 from helpers.examples import examples

@@ -20,9 +20,9 @@ import lark
 import pytest
 from lark import Lark
 
-from rulelang.spec import cache
-from rulelang.lang import grammar_tables, parser
 from rulelang.errors import Span
+from rulelang.lang import grammar_tables, parser
+from rulelang.spec import cache
 
 from helpers.cache_attacks import SwapAfterCheck, private_folder
 

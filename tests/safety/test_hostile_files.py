@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-from rulelang.spec import files, loader
 from rulelang.cli import main
 from rulelang.errors import ErrorList, RulelangError
+from rulelang.spec import files, loader
 from rulelang.spec.loader import load_document
 from rulelang.testing.scenario import load_scenarios, scenario_files, scenario_files_of
 

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.compiler import GameCompiler, compile_game
-from rulelang.errors import RuleError, SpecError
 from rulelang.engine.limits import CALL_DEPTH, FUNCTION_DEPTH, INT64, shown
-from rulelang.spec.loader import load_document
+from rulelang.errors import RuleError, SpecError
 from rulelang.logs.replay import play_random
+from rulelang.spec.loader import load_document
 
 from helpers.examples import examples
 

@@ -27,9 +27,9 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.logs import replay as sim
 from rulelang.cli import main
 from rulelang.errors import RuleError, RulelangError, SpecError
+from rulelang.logs import replay as sim
 
 from helpers.tiny_games import game_with_state
 

@@ -28,10 +28,10 @@ from hypothesis import strategies as st
 
 import rulelang
 import rulelang.agents
-from rulelang.logs import logfile
-from rulelang.testing import scenario
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main
+from rulelang.logs import logfile
+from rulelang.testing import scenario
 
 from helpers.examples import examples
 

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from rulelang.cli import main
-from rulelang.testing.coverage import CAUGHT, EQUIVALENT, INVALID, SURVIVED, chosen, run_coverage
 from rulelang.errors import RulelangError
 from rulelang.spec.loader import load_document
+from rulelang.testing.coverage import CAUGHT, EQUIVALENT, INVALID, SURVIVED, chosen, run_coverage
 from rulelang.testing.mutate import build, mutants
 
 ROOT = Path(__file__).resolve().parents[2]

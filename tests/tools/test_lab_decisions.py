@@ -7,10 +7,10 @@ import pytest
 
 import rulelang
 from rulelang.agents import make_agent, play_out
+from rulelang.engine.rng import batch_seed
 from rulelang.lab.report import sections
 from rulelang.lab.simulate import Batch, GameRecord, play_game
 from rulelang.lab.stats import game_summary, summarize
-from rulelang.engine.rng import batch_seed
 
 ROOT = Path(__file__).resolve().parents[2]
 JF = str(ROOT / "games" / "jacks_friends")
@@ -92,8 +92,8 @@ def test_flapjacks_scores_are_summarised():
 
 @pytest.mark.parametrize("path, players", [(FLAPJACKS, 3), (JF, 4)])
 def test_the_one_pass_over_the_log_agrees_with_cards_played(path, players):
-    from rulelang.lab.simulate import read_log
     from rulelang.engine.records import cards_played
+    from rulelang.lab.simulate import read_log
     game = rulelang.load_game(path)
     for seed in range(3):
         state = game.new_state(players, seed, before_first_turn=True, history=seed != 0)

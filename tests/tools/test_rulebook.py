@@ -16,14 +16,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulelang.lang import nodes as n
 from rulelang.cli import main
+from rulelang.lang import nodes as n
+from rulelang.lang.visitors import Dispatch, require
 from rulelang.rulebook.book import make_book
 from rulelang.rulebook.checked import load_checked
 from rulelang.rulebook.modded import modded_book
 from rulelang.rulebook.render import markdown, page
 from rulelang.rulebook.words import _WORDS, Words
-from rulelang.lang.visitors import Dispatch, require
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = sorted(str(p.parent.relative_to(ROOT)) for p in [*ROOT.glob("games/*/game.yaml"),

@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 import rulelang
 from rulelang.agents import FirstAgent, RandomAgent
 from rulelang.cli import main
+from rulelang.engine.rng import batch_seed
 from rulelang.lab.report import print_table
 from rulelang.lab.simulate import Batch, GameRecord, play_game, run_batch, seat_agents
 from rulelang.lab.stats import summarize, wilson
-from rulelang.engine.rng import batch_seed
 
 from helpers.tiny_games import game_with_state
 

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from rulelang.cli import main
 from rulelang.errors import RulelangError, SpecError
 from rulelang.lab.simulate import Batch
-from rulelang.spec.paths import resolve, with_values
 from rulelang.lab.sweep import Measure, Target, Vary, combinations, measure, meets, parse_target, parse_vary, run_sweep
 from rulelang.spec.loader import load_document
+from rulelang.spec.paths import resolve, with_values
 
 ROOT = Path(__file__).resolve().parents[2]
 JF = str(ROOT / "games" / "jacks_friends")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rulelang.lab import workers, simulate, sweep
 from rulelang.cli import main
+from rulelang.lab import simulate, sweep, workers
 from rulelang.testing.coverage import run_coverage
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,9 +20,9 @@ sys.path.insert(0, str(ROOT / "tests" / "golden"))
 
 import record as golden  # noqa: E402
 
-from rulelang import load_game
-from rulelang.lang import parser  # noqa: E402
+from rulelang import load_game  # noqa: E402
 from rulelang.errors import Span  # noqa: E402
+from rulelang.lang import parser  # noqa: E402
 
 OUT = Path(__file__).with_name("trees.json")
 
