@@ -12,7 +12,7 @@ from pathlib import Path
 from rulelang.cli.args import build_parser
 
 #: Where the page lives in a checkout.
-PAGE = Path(__file__).resolve().parent.parent / "docs" / "commands.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "commands.md"
 
 
 def reference() -> str:

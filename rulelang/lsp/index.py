@@ -45,7 +45,7 @@ class Symbol:
 @functools.cache
 def keywords() -> tuple[str, ...]:
     """The language's own words: the grammar's keywords, the bound and global names, the built-in functions."""
-    grammar = (Path(__file__).resolve().parent.parent / "grammar.lark").read_text(encoding="utf-8")
+    grammar = (Path(__file__).resolve().parent.parent / "lang" / "grammar.lark").read_text(encoding="utf-8")
     words = set(re.findall(r'"([a-z_]+)"', grammar)) | set(RESERVED_WORDS) | set(BUILTINS)
     return tuple(sorted(words))
 

@@ -31,7 +31,7 @@ def add_explain_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH", help="the game (a folder or its game.yaml)")
     parser.add_argument("name", metavar="NAME",
                         help="a card, step, procedure, function, trigger, end condition, ruling, variable, zone, "
-                             "counter or die of the game (its id or its name; KIND:NAME, e.g. card:apprentice, "
+                             "counter or die of the game (its id or its name; KIND:NAME, e.g. card:helper, "
                              "when two kinds share a name)")
     parser.add_argument("--coverage", action="store_true",
                         help="judge this entry's mutants against the game's scenarios: is it pinned? "

@@ -83,7 +83,7 @@ def find_items(book: Book, name: str) -> list[Item]:
     or the words of (any case)."""
     items = [item for item in book.items() if item.key[0] not in ("players", "setup")]
     kind, _, rest = name.partition(":")
-    if rest and any(item.key[0] == kind for item in items):        # `card:apprentice`: one kind only
+    if rest and any(item.key[0] == kind for item in items):        # `card:NAME`: one kind only
         items, name = [item for item in items if item.key[0] == kind], rest
     by_id = [item for item in items if item.key[1] == name]
     folded = name.casefold()

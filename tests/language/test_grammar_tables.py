@@ -1,4 +1,4 @@
-"""The shipped parse tables (rulelang/grammar_tables.json) are what grammar.lark gives, and parse alike.
+"""The shipped parse tables (rulelang/lang/grammar_tables.json) are what grammar.lark gives, and parse alike.
 
 The tables are plain data that Lark turns back into a parser. If a test here fails after an edit of
 grammar.lark (or with another Lark), write the tables afresh: python -m rulelang.lang.grammar_tables

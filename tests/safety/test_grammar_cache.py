@@ -1,6 +1,6 @@
 """The parser never comes from a pickle; tables kept between runs are JSON in a folder that is this user's alone.
 
-A fresh process builds its parser from the shipped tables (rulelang/grammar_tables.json) and touches no
+A fresh process builds its parser from the shipped tables (rulelang/lang/grammar_tables.json) and touches no
 cache at all. Only when those do not fit (another Lark, an edited grammar) are tables analysed and kept in
 the private cache folder, as JSON, and read back only through a handle on a folder that was checked
 (rulelang/spec/cache.py): never from a folder open to others, under a parent others may write, through a
