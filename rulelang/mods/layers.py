@@ -27,6 +27,9 @@ from rulelang.mods.apply import Applier
 from rulelang.mods.model import KIND_WORDS, LIST_KINDS, MAPPING_KINDS, MOD_FILE, ORIGINAL_PREFIX, Change, Layering, Mod
 from rulelang.spec.document import Document
 from rulelang.spec.yamlfile import Budget
+from rulelang.mods.model import (KIND_WORDS, LIST_KINDS, MAPPING_KINDS, MOD_FILE, ORIGINAL_PREFIX, Change, Layering,
+                                 Mod)
+from rulelang.spec.budget import Budget
 
 __all__ = ["KIND_WORDS", "LIST_KINDS", "MAPPING_KINDS", "MOD_FILE", "ORIGINAL_PREFIX", "Change", "Layering", "Mod",
            "apply_mods", "layer", "load_mod"]

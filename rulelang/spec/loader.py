@@ -21,6 +21,9 @@ from rulelang.errors import ErrorList, RulelangError, Span, SpecError, did_you_m
 from rulelang.spec import files
 from rulelang.spec.document import Document
 from rulelang.spec.yamlfile import Budget, Limits, load_file
+from rulelang.errors import ErrorList, RulelangError, Span, SpecError, did_you_mean, raise_all
+from rulelang.spec.budget import Budget, Limits
+from rulelang.spec.yamlfile import load_file
 
 __all__ = ["Document", "load_document", "load_tree", "read_spec_file"]
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rulelang.errors import SpecError, did_you_mean
-from rulelang.spec.loader import Document
+from rulelang.spec.document import Document
 
 RULE_REF = "#/$defs/rule"
 _DEFS_PREFIX = "#/$defs/"

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rulelang.errors import RulelangError, SpecError, closest, did_you_mean, raise_all
 from rulelang.spec import cache
 from rulelang.spec.loader import Document
+from rulelang.spec.document import Document
 from rulelang.spec.rulings import ruling_errors
 
 if TYPE_CHECKING:       # jsonschema is imported where a document is checked: it costs a cold command ~0.1 s

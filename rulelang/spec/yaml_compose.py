@@ -25,7 +25,7 @@ from rulelang.spec.document import SourceFile
 from rulelang.spec.yaml_errors import mark_span, reader_error, syntax_error
 
 if TYPE_CHECKING:
-    from rulelang.spec.yamlfile import Budget
+    from rulelang.spec.budget import Budget
 
 try:
     from yaml._yaml import CParser

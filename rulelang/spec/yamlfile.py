@@ -19,6 +19,8 @@ from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from rulelang.spec.budget import Budget
+from rulelang.spec.document import Document, ScalarText, SourceFile
 from rulelang.errors import RulelangError, Span, SpecError, raise_all
 from rulelang.spec.document import Document, ScalarText, SourceFile
 from rulelang.spec.yaml_compose import (
@@ -46,32 +48,6 @@ _SCALAR_TAGS = {STR, INT, FLOAT, BOOL, NULL, VALUE, MERGE}  # MERGE: "<<" used a
 MAX_NUMBER_DIGITS = 100
 
 EMPTY_FILE_HINT = "a game file holds a YAML mapping of top-level keys, such as 'game:', 'zones:' or 'cards:'"
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Limits for a whole spec (all its files together), so that no input makes loading slow or huge."""
-
-    bytes: int
-    lines: int
-    values: int         # mapping keys count; aliases expanded
-    aliases: int
-    depth: int          # nesting of lists and mappings
-
-
-@dataclass
-class Budget:
-    """What a spec's files have used so far of the limits that hold for all of them together."""
-
-    limits: Limits
-    bytes: int = 0
-    lines: int = 0
-    values: int = 0
-    aliases: int = 0
-    spent: bool = False     # a limit was reached: read no more files
-
-    def bytes_left(self) -> int:
-        return max(self.limits.bytes - self.bytes, 0)
 
 
 def _node_span(source: SourceFile, node: Node) -> Span:

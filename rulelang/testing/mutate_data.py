@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from rulelang.check.checker import phase_specs
-from rulelang.spec.loader import Document
+from rulelang.spec.document import Document
 
 Edit = Callable[[Document], None]
 Site = tuple[tuple, list[tuple[str, str, Edit]]]       # path, [(kind, description, edit)]
