@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from rulelang import load_game
+    from rulelang.pipeline import load_game
     from rulelang.logs.logfile import LogFile, LogPathError
 
     missing = missing_path(args.path)

@@ -252,10 +252,10 @@ def _variant(source: tuple, setting: tuple) -> Game:
     """A variant in a worker: inherited when forked, built again when the process was spawned."""
     key = (source, setting)
     if key not in _VARIANTS:
-        from rulelang.spec.loader import load_document
+        from rulelang.pipeline import read_spec
         path, mods, params = source
         places, values = zip(*setting) if setting else ((), ())
-        _VARIANTS[key] = build_variant(load_document(path, mods=mods), list(places), tuple(values), "",
+        _VARIANTS[key] = build_variant(read_spec(path, mods=mods), list(places), tuple(values), "",
                                        dict(params))
     return _VARIANTS[key]
 

@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def sweep(args: argparse.Namespace) -> int:
     from rulelang.spec.loader import load_document
-
+    from rulelang.pipeline import read_spec
     from .simulate import Batch
     from .stats import game_summary
     from .sweep import SweepInterrupted, check_metric, combinations, metric_names, parse_target, parse_vary, run_sweep
@@ -60,7 +60,7 @@ def sweep(args: argparse.Namespace) -> int:
         check_metric(metric, metric_names(empty, [end.name for end in base.end]))
     except ValueError as error:
         raise UsageError(str(error)) from None
-    doc = load_document(args.path, mods=args.mods)
+    doc = read_spec(args.path, mods=args.mods)
     interrupted = False
     with progress_bar(total * args.games) as advance:
         try:

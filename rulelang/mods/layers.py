@@ -30,6 +30,8 @@ from rulelang.spec.yamlfile import Budget
 from rulelang.mods.model import (KIND_WORDS, LIST_KINDS, MAPPING_KINDS, MOD_FILE, ORIGINAL_PREFIX, Change, Layering,
                                  Mod)
 from rulelang.spec.budget import Budget
+from rulelang.spec.loader import is_folder, load_tree
+from rulelang.spec.schema import validate_document
 
 __all__ = ["KIND_WORDS", "LIST_KINDS", "MAPPING_KINDS", "MOD_FILE", "ORIGINAL_PREFIX", "Change", "Layering", "Mod",
            "apply_mods", "layer", "load_mod"]
@@ -39,15 +41,12 @@ __all__ = ["KIND_WORDS", "LIST_KINDS", "MAPPING_KINDS", "MOD_FILE", "ORIGINAL_PR
 
 def load_mod(path: str | Path, budget: Budget) -> Mod:
     """A mod file (or folder), with its includes, read inside its own folder and checked against the mod schema."""
-    from rulelang.spec.loader import _is_folder, load_tree
-    from rulelang.spec.schema import validate_document
-
     try:
         doc = load_tree(path, MOD_FILE, budget)
     except RulelangError as error:
         raise _in_mod_words(error) from None
     validate_document(doc, "mod")
-    folder = Path(path) if _is_folder(Path(path)) else None
+    folder = Path(path) if is_folder(Path(path)) else None
     return Mod(str(doc.data["mod"]), doc, folder)
 
 

@@ -7,9 +7,9 @@ from rulelang.printable import printable
 
 def report_mods(game_path: str, paths: list[str], out, err) -> int:
     """Print each mod's changes (file:line, what) and every conflict or mistake; 1 when there is one."""
-    from rulelang.spec.loader import _new_budget, load_tree
+    from rulelang.spec.loader import new_budget, load_tree
 
-    budget = _new_budget()
+    budget = new_budget()
     base = load_tree(game_path, "game.yaml", budget)
     layering = layer(base, list(paths), budget)
     for mod in layering.mods:

@@ -50,7 +50,7 @@ MAX_INCLUDE_DEPTH = 20
 # Reading files
 
 
-def _new_budget() -> Budget:
+def new_budget() -> Budget:
     """A fresh budget for one spec, with the limits as this module sets them now (tests lower them)."""
     return Budget(Limits(bytes=MAX_SPEC_BYTES, lines=MAX_LINES, values=MAX_NODES, aliases=MAX_ALIASES,
                          depth=MAX_DEPTH))
@@ -111,7 +111,7 @@ class _Includer:
 
     roots: tuple[Path, ...]
     shown_root: Path    # the game folder as the user wrote it
-    budget: Budget = field(default_factory=_new_budget)
+    budget: Budget = field(default_factory=new_budget)
     errors: list[RulelangError] = field(default_factory=list)
     included: dict[Path, Span] = field(default_factory=dict)
 
@@ -295,42 +295,37 @@ def _moved_path(path: tuple, moves: dict[Any, Any]) -> tuple | None:
 # Entry point
 
 
-def _is_folder(given: Path) -> bool:
+def is_folder(given: Path) -> bool:
     try:
         return stat.S_ISDIR(os.stat(given).st_mode)
     except (OSError, ValueError):
         return False
 
 
-def load_document(path: str | Path, includes: bool = True, mods: Sequence[str | Path] = ()) -> Document:
-    """Load a game (a folder's game.yaml, or a YAML file) with includes merged, and mods laid over it.
+def load_document(path: str | Path, includes: bool = True, budget: Budget | None = None) -> Document:
+    """Load a game (a folder's game.yaml, or a YAML file) with includes merged.
 
     Every file read must be a regular file whose real path lies inside the
     folder named (or the folder of the file named): a link out of it, a FIFO or
     a device is a located error that quotes nothing of what it points at. The
-    limits on bytes, values and files hold for all the files together, the
-    mods' files included. With ``includes=False`` only that one file is read
-    and its ``include`` key is left in the data as written.
-    ``mods``: mod files or folders, applied in order (see ``rulelang.mods.layers``).
+    limits on bytes, values and files hold for all the files together: pass the
+    ``budget`` on to whatever reads more files for the same spec (the mods, see
+    ``rulelang.pipeline.read_spec``). With ``includes=False`` only that one file is
+    read and its ``include`` key is left in the data as written.
     """
     if not includes:
         given = Path(path)
-        shown = given / GAME_FILE if _is_folder(given) else given
+        shown = given / GAME_FILE if is_folder(given) else given
         roots = (_game_folder(shown),)
-        real, raw = _read_main(shown, roots, str(path) if _is_folder(given) else None, _new_budget())
-        return load_file(raw, str(shown), _new_budget())
-    budget = _new_budget()
-    doc = load_tree(path, GAME_FILE, budget)
-    if mods:
-        from rulelang.mods.layers import apply_mods
-        doc = apply_mods(doc, list(mods), budget)
-    return doc
+        real, raw = _read_main(shown, roots, str(path) if is_folder(given) else None, new_budget())
+        return load_file(raw, str(shown), new_budget())
+    return load_tree(path, GAME_FILE, budget or new_budget())
 
 
 def load_tree(path: str | Path, main_name: str, budget: Budget) -> Document:
     """A main file (``path``, or ``main_name`` in the folder ``path``) with its includes, all inside its folder."""
     given = Path(path)
-    folder = _is_folder(given)
+    folder = is_folder(given)
     shown = given / main_name if folder else given
     roots = (_game_folder(shown),)
     real, raw = _read_main(shown, roots, str(path) if folder else None, budget, main_name)

@@ -42,6 +42,9 @@ from rulelang.errors import RulelangError, ScenarioError
 from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
 from rulelang.printable import printable, printable_lines
 from rulelang.spec.loader import load_document
+from rulelang.pipeline import read_spec
+from rulelang.testing.mutate import Mutant, build, mutants
+from rulelang.testing.scenario import Scenario, game_folder, load_scenarios, own_mod, run_scenario, scenario_files
 from rulelang.spec.schema import validate_document
 from rulelang.testing.mutate import Mutant, build, mutants
 from rulelang.testing.scenario import (
@@ -162,7 +165,7 @@ class Subject:
     def __init__(self, path: str, first_seed: int = 0, mods: Sequence[str] = ()):
         game_path = _game_of(Path(path))
         self.mods = tuple(mods)
-        self.doc = load_document(game_path, mods=self.mods)
+        self.doc = read_spec(game_path, mods=self.mods)
         validate_document(self.doc)
         self.game = compile_game(self.doc)
         folder = game_path.resolve()

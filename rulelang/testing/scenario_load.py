@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulelang import load_game
+from rulelang.spec import files
+from rulelang.pipeline import load_game
 from rulelang.engine.game import Game
 from rulelang.errors import ScenarioError, Span, SpecError
 from rulelang.errors import ScenarioError, SpecError

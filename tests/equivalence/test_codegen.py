@@ -26,6 +26,7 @@ from rulelang.compiler import compile_game
 from rulelang.compiler.codegen import HELPERS, READS_LOCALS, Unit, hoist_state_lists
 from rulelang.errors import RuleError, SpecError
 from rulelang.spec.loader import load_document
+from rulelang.pipeline import read_spec
 
 from golden import record  # the fingerprint of a game: decisions offered and the event log
 from helpers.examples import examples
@@ -136,7 +137,7 @@ def _functions_of(game):
                                   "jacks_friends+seven_at_the_table"])
 def test_generated_code_plays_every_seed_as_the_closures_do(name: str) -> None:
     folder, mods = record.GAMES[name]
-    doc = load_document(ROOT / folder, mods=[ROOT / m for m in mods])
+    doc = read_spec(ROOT / folder, mods=[ROOT / m for m in mods])
     generated, closures = compile_game(doc), compile_game(doc, python=False)
     assert generated.program is not None and closures.program is None
     assert any(True for _ in _functions_of(generated))

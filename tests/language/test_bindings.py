@@ -22,6 +22,7 @@ from rulelang.compiler.hook_decls import TRIGGER_RULES
 from rulelang.engine.cards import targets_asking
 from rulelang.lang.bindings import BINDINGS, BOUND_WORDS, RESERVED_WORDS, Rule, scope
 from rulelang.lang.types import roll_of
+from rulelang.pipeline import read_spec
 from rulelang.model.build import build_spec
 from rulelang.spec.loader import load_document
 
@@ -49,7 +50,7 @@ class _Watch:
 
     def __init__(self, folder: str | Path, mods: tuple[str, ...] = ()):
         self.game = load_game(ROOT / folder, mods=[ROOT / m for m in mods])
-        self.spec = build_spec(load_document(ROOT / folder, mods=[ROOT / m for m in mods]))
+        self.spec = build_spec(read_spec(ROOT / folder, mods=[ROOT / m for m in mods]))
         self.wrong: set[tuple[str, frozenset, frozenset]] = set()
         self.seen: set[str] = set()
         self.expected = self._expected_by_proc()

@@ -20,6 +20,7 @@ from rulelang.cli import main
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.spec import loader
 from rulelang.spec.loader import load_document
+from rulelang.pipeline import read_spec
 from rulelang.testing.scenario_report import run_scenario_files
 
 from helpers.examples import examples
@@ -71,7 +72,7 @@ add:
       count: 2
       zone: jack_deck
 """)
-    doc = load_document(FJ, mods=[mod])
+    doc = read_spec(FJ, mods=[mod])
     index = [c["id"] for c in doc.data["cards"]].index("spoon")
     assert doc.span(("cards", index, "count")).file == str(mod)
     assert doc.span(("cards", index, "count")).line == 7
@@ -100,7 +101,7 @@ set:
   cards.titanium_axe.count: 1
   end.21_points.when: 30
 """)
-    doc = load_document(FJ, mods=[mod])
+    doc = read_spec(FJ, mods=[mod])
     cards = {c["id"]: c for c in doc.data["cards"]}
     assert cards["boots"]["name"] == "Big Boots" and "forest_fire" not in cards
     assert cards["titanium_axe"]["count"] == 1
@@ -118,7 +119,7 @@ def test_a_removed_list_item_moves_the_positions_of_the_items_after_it(tmp_path:
     base = load_document(FJ)
     first = base.data["cards"][0]["id"]
     mod = write_mod(tmp_path, f"remove:\n  cards: [{first}]\n")
-    doc = load_document(FJ, mods=[mod])
+    doc = read_spec(FJ, mods=[mod])
     assert doc.data["cards"][0] == base.data["cards"][1]
     assert doc.span(("cards", 0, "id")) == base.span(("cards", 1, "id"))
 
@@ -136,7 +137,7 @@ insert_steps:
     game = load_game(FJ, [mod])
     names = list(game.step_pcs)
     assert names[:5] == ["wake up", "lose a turn", "draw a tree", "draw a Jack card", "stretch"]
-    doc = load_document(FJ, mods=[mod])
+    doc = read_spec(FJ, mods=[mod])
     assert doc.span(("turn", "steps", 4, "name")).file == str(mod)
     assert doc.span(("turn", "steps", 5, "name")) == load_document(FJ).span(("turn", "steps", 3, "name"))
 
@@ -149,7 +150,7 @@ wrap:
   functions:
     score: original_score(p) + 100
 """)
-    doc = load_document(FJ, mods=[mod])
+    doc = read_spec(FJ, mods=[mod])
     assert "original_add_chops" in doc.data["procedures"]
     assert doc.data["procedures"]["add_chops"]["params"] == {"p": "player", "n": "int"}
     game = load_game(FJ, [mod])
@@ -324,7 +325,7 @@ def test_a_mod_folder_includes_its_own_files(tmp_path: Path) -> None:
     folder = tmp_path / "mod"
     write_mod(folder, "include: [cards.yaml]\n")
     (folder / "cards.yaml").write_text("add:\n  cards:\n    - {id: spoon, name: Spoon, count: 1, zone: jack_deck}\n")
-    doc = load_document(FJ, mods=[folder])
+    doc = read_spec(FJ, mods=[folder])
     index = [c["id"] for c in doc.data["cards"]].index("spoon")
     assert doc.span(("cards", index)).file == str(folder / "cards.yaml")
 
@@ -532,7 +533,7 @@ insert_steps:
     assert list(game.step_pcs) == ["earn", "tax", "pay"]
     state = game.new_state(2, 0)          # earn 5 each, then P1 pays 1: the replaced end condition holds
     assert state.over and [state.counter(p, "coin") for p in (0, 1)] == [4, 5]
-    doc = load_document(game_folder, mods=[mod])
+    doc = read_spec(game_folder, mods=[mod])
     assert doc.span(("end", 0, "when")).file == str(mod)
 
 

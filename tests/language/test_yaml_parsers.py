@@ -29,7 +29,7 @@ def read(raw: bytes, monkeypatch: pytest.MonkeyPatch, fast: bool) -> tuple:
         if not fast:
             patch.setattr(yaml_compose, "_Libyaml", None)
         try:
-            doc = load_file(raw, "f.yaml", loader._new_budget())
+            doc = load_file(raw, "f.yaml", loader.new_budget())
         except RulelangError as error:
             return "refused", str(error), error.hint
     return "read", doc.data, doc._spans, doc._key_spans, doc._scalars

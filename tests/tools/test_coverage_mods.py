@@ -17,6 +17,7 @@ import pytest
 from rulelang.cli import main
 from rulelang.spec.loader import load_document
 from rulelang.testing.coverage import CAUGHT, EQUIVALENT, SURVIVED, in_files, mod_files, run_coverage
+from rulelang.pipeline import read_spec
 from rulelang.testing.mutate import mutants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +73,7 @@ def _digest(*folders: str | Path) -> str:
 
 def test_only_the_mods_own_files_are_mutated_and_every_mutant_points_at_a_line_of_a_mod():
     mods = [WHETSTONE, SHARP]
-    doc = load_document(GAME, mods=mods)
+    doc = read_spec(GAME, mods=mods)
     files = mod_files(mods)
     assert files == {_real(f"{WHETSTONE}/mod.yaml"), _real(f"{SHARP}/mod.yaml")}
     found = mutants(doc, in_files(files))
@@ -96,7 +97,7 @@ def test_only_the_mods_own_files_are_mutated_and_every_mutant_points_at_a_line_o
 def test_every_example_mod_gets_exactly_the_mutants_located_in_its_files(mod):
     folder = f"examples/mods/{mod}"
     game = "games/jacks_friends" if "Jack's Friends" in Path(folder, "mod.yaml").read_text() else GAME
-    doc = load_document(game, mods=[folder])
+    doc = read_spec(game, mods=[folder])
     files = mod_files([folder])
     found = mutants(doc, in_files(files))
     whole = {(m.where, m.variant): m for m in mutants(doc)}
@@ -109,8 +110,8 @@ def test_every_example_mod_gets_exactly_the_mutants_located_in_its_files(mod):
 
 
 def test_a_mod_given_as_its_file_is_mutated_the_same():
-    as_file = mutants(load_document(GAME, mods=[f"{SHARP}/mod.yaml"]), in_files(mod_files([f"{SHARP}/mod.yaml"])))
-    as_folder = mutants(load_document(GAME, mods=[SHARP]), in_files(mod_files([SHARP])))
+    as_file = mutants(read_spec(GAME, mods=[f"{SHARP}/mod.yaml"]), in_files(mod_files([f"{SHARP}/mod.yaml"])))
+    as_folder = mutants(read_spec(GAME, mods=[SHARP]), in_files(mod_files([SHARP])))
     assert [(m.location, m.change) for m in as_file] == [(m.location, m.change) for m in as_folder]
     assert ("examples/mods/sharp_blades/mod.yaml:13", "`+` -> `-`") in {(m.location, m.change) for m in as_file}
 

@@ -1,0 +1,37 @@
+"""The way a game goes from its folder to a ``Game``, one stage a line.
+
+read (``spec.loader``: the game's files, safely, with includes) -> mods (``mods``: mod files laid over the
+data) -> schema (``spec.schema``: structure, rulings) -> model, parse, check, compile (``compiler``:
+the typed ``Spec``, the rule texts as trees, names and types, the game's code).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from rulelang.compiler import compile_game
+from rulelang.engine.game import Game
+from rulelang.mods.layers import apply_mods
+from rulelang.spec.document import Document
+from rulelang.spec.loader import load_document, new_budget
+from rulelang.spec.schema import validate_document
+
+
+def read_spec(path: str | Path, mods: Sequence[str | Path] = ()) -> Document:
+    """A game's files (includes merged) with mod files laid over them in order, all under one budget."""
+    budget = new_budget()
+    doc = load_document(path, budget=budget)
+    return apply_mods(doc, list(mods), budget) if mods else doc
+
+
+def load_game(path: str | Path, mods: Sequence[str | Path] = (), params: Mapping[str, Any] | None = None) -> Game:
+    """Load, check and compile the game in a folder (or a game.yaml), with mod files laid over it in order.
+
+    ``params`` sets the game's declared params for this instance (the rest keep their defaults); a value
+    the game refuses raises ``ParamError`` (a ValueError) naming the param and its bounds.
+    """
+    doc = read_spec(path, mods)
+    validate_document(doc, remember=True)
+    game = compile_game(doc, params)
+    game.mod_paths = [str(mod) for mod in mods]
+    return game
