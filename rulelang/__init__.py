@@ -8,11 +8,16 @@ package: ``spec`` (reading files, YAML, schema), ``mods``, ``model``, ``lang`` (
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rulelang.engine.game import Game
 from rulelang.engine.protocol import Decision, Option
 from rulelang.engine.state import State
 from rulelang.errors import RuleError, RulelangError, Span, SpecError
 from rulelang.model.params import ParamError
+
+if TYPE_CHECKING:
+    from rulelang.pipeline import load_game
 
 __all__ = ["load_game", "Game", "State", "Decision", "Option", "RulelangError", "SpecError", "RuleError",
            "Span", "ParamError"]

@@ -6,8 +6,9 @@ the typed ``Spec``, the rule texts as trees, names and types, the game's code).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from rulelang.compiler import compile_game
 from rulelang.engine.game import Game

@@ -23,9 +23,8 @@ from rulelang.engine.protocol import Option
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError, SpecError, did_you_mean, raise_all
 from rulelang.model.decisions import catalogue_options
-from rulelang.spec.inputs import whole_number
-from rulelang.spec.loader import Document, load_document
 from rulelang.spec.document import Document
+from rulelang.spec.inputs import whole_number
 from rulelang.spec.loader import load_document
 from rulelang.spec.schema import validate_document
 

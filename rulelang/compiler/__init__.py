@@ -19,11 +19,6 @@ from rulelang.check.hooks import RETURNS
 from rulelang.check.types import UNKNOWN, Type, tuple_items
 from rulelang.engine.cards import after_resolving, discard_played, place_played, targets_asking
 from rulelang.engine.game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
-from ..errors import RulelangError, SpecError, raise_all
-from rulelang.spec.document import Document
-from rulelang.model.spec import Event, RuleText
-from rulelang.model.build import build_spec, symbols_of
-from rulelang.lang.parser import parse_block, parse_expression
 from rulelang.engine.limits import FUNCTION_DEPTH
 from rulelang.lang import nodes as n
 from rulelang.lang.bindings import BINDINGS, Rule
@@ -33,7 +28,7 @@ from rulelang.lang.refs import RefKind
 from rulelang.model.build import build_spec, symbols_of
 from rulelang.model.decisions import place_of
 from rulelang.model.spec import Event, RuleText
-from rulelang.spec.loader import Document
+from rulelang.spec.document import Document
 
 from ..errors import RulelangError, SpecError, raise_all
 from .derived import mark_zones, reads_locals, reads_only_zones, zones_read

@@ -25,9 +25,6 @@ def game_and_agents(path: str, players: int, agent_names: str, mods: Sequence[st
     player count the game refuses are usage mistakes, found before any game is played.
     """
     from rulelang import ParamError, load_game
-    from rulelang.model.params import ParamError
-    from rulelang.pipeline import load_game
-    from rulelang.spec import files
     from rulelang.agents.policy import check_policies
     from rulelang.spec import files
 
@@ -191,11 +188,11 @@ def provenance(args: argparse.Namespace) -> dict:
     import json
 
     from rulelang.spec.cache import digest
-    from rulelang.spec.loader import load_document
 
     from .. import __version__
+    from ..pipeline import read_spec
 
-    data = load_document(args.path, mods=args.mods).data
+    data = read_spec(args.path, mods=args.mods).data
     spec = json.dumps(data, sort_keys=True, default=str, ensure_ascii=False)
     return {"rulelang": __version__, "spec": args.path, "spec_sha256": digest(spec), "mods": list(args.mods),
             "params": dict(sorted(args.params.items())), "agents": args.agents, "seed": args.seed,
@@ -233,8 +230,8 @@ def _require_ray() -> None:
 
 def _run_on_ray(args: argparse.Namespace, batch, advance) -> list:
     """The batch on Ray: the spec is sent as loaded data, so the nodes need no copy of its files."""
-    from rulelang.spec.loader import load_document
     from rulelang.pipeline import read_spec
+
     from .ray_runner import run_batch_ray
     return run_batch_ray(read_spec(args.path, mods=args.mods), batch, args.ray or None, advance)
 

@@ -31,8 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def sweep(args: argparse.Namespace) -> int:
-    from rulelang.spec.loader import load_document
     from rulelang.pipeline import read_spec
+
     from .simulate import Batch
     from .stats import game_summary
     from .sweep import SweepInterrupted, check_metric, combinations, metric_names, parse_target, parse_vary, run_sweep

@@ -19,6 +19,7 @@ from rulelang.errors import ErrorList, RulelangError, SpecError
 from rulelang.lsp.overlay import editor_texts
 from rulelang.lsp.quick import check_compiles, kept_files
 from rulelang.model.params import ParamError
+from rulelang.pipeline import read_spec
 from rulelang.spec import files
 from rulelang.spec.document import Document
 from rulelang.spec.loader import MAX_SPEC_BYTES
@@ -113,9 +114,9 @@ class Checker:
         if game is not None:
             return check_game(game, (mod_file.parent,))
         from rulelang.mods.layers import load_mod
-        from rulelang.spec.loader import _new_budget
+        from rulelang.spec.loader import new_budget
         try:
-            mod = load_mod(mod_file.parent, _new_budget())
+            mod = load_mod(mod_file.parent, new_budget())
         except RulelangError as error:
             return Outcome(flatten(error))
         return Outcome([], mod.doc, set(mod.doc._sources))
@@ -136,13 +137,12 @@ class Checker:
                                                                                        list[RulelangError]]:
         """The game fully compiled (as `rulelang test` and `simulate` load it), its document and its errors."""
         from rulelang.compiler import compile_game
-        from rulelang.spec.loader import load_document
         from rulelang.spec.schema import validate_document
         key = (folder, tuple(mods), tuple(sorted(params.items())))
         if key not in self._games:
             game, doc, errors = None, None, []
             try:
-                doc = load_document(folder, mods=mods)
+                doc = read_spec(folder, mods=mods)
                 validate_document(doc)
                 game = compile_game(doc, params)
             except RulelangError as error:
@@ -198,10 +198,9 @@ class Checker:
 
 def check_game(folder: Path, mods: tuple = ()) -> Outcome:
     """Every error of a game (with mods laid over it) that `rulelang validate --games 0` reports, and its document."""
-    from rulelang.spec.loader import load_document
     from rulelang.spec.schema import validate_document
     try:
-        doc = load_document(folder, mods=mods)
+        doc = read_spec(folder, mods=mods)
     except RulelangError as error:
         return Outcome(flatten(error))
     out = Outcome(doc=doc, files=set(doc._sources))

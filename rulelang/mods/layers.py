@@ -25,11 +25,8 @@ from pathlib import Path
 from rulelang.errors import ErrorList, RulelangError, SpecError, raise_all
 from rulelang.mods.apply import Applier
 from rulelang.mods.model import KIND_WORDS, LIST_KINDS, MAPPING_KINDS, MOD_FILE, ORIGINAL_PREFIX, Change, Layering, Mod
-from rulelang.spec.document import Document
-from rulelang.spec.yamlfile import Budget
-from rulelang.mods.model import (KIND_WORDS, LIST_KINDS, MAPPING_KINDS, MOD_FILE, ORIGINAL_PREFIX, Change, Layering,
-                                 Mod)
 from rulelang.spec.budget import Budget
+from rulelang.spec.document import Document
 from rulelang.spec.loader import is_folder, load_tree
 from rulelang.spec.schema import validate_document
 

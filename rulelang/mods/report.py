@@ -7,7 +7,7 @@ from rulelang.printable import printable
 
 def report_mods(game_path: str, paths: list[str], out, err) -> int:
     """Print each mod's changes (file:line, what) and every conflict or mistake; 1 when there is one."""
-    from rulelang.spec.loader import new_budget, load_tree
+    from rulelang.spec.loader import load_tree, new_budget
 
     budget = new_budget()
     base = load_tree(game_path, "game.yaml", budget)

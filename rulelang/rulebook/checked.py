@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from rulelang.model.spec import Spec
-from rulelang.spec.loader import Document, load_document
+from rulelang.pipeline import read_spec
+from rulelang.spec.loader import Document
 from rulelang.spec.rulings import rule_references
 from rulelang.spec.schema import load_schema, validate_document
 
@@ -53,7 +54,7 @@ class _TreeKeeper(GameCompiler):
 
 def load_checked(path: str | Path, mods: Sequence[str | Path] = ()) -> Checked:
     """Load, schema-check and check a game (mods laid over it); raises the same errors `validate` reports."""
-    doc = load_document(path, mods=mods)
+    doc = read_spec(path, mods=mods)
     validate_document(doc, remember=True)
     keeper = _TreeKeeper(doc, None, python=False)
     keeper.compile()

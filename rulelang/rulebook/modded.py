@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rulelang.mods.layers import load_mod
-from rulelang.spec.loader import _new_budget
+from rulelang.spec.loader import new_budget
 
 from .book import Book, Item, make_book
 from .checked import load_checked
@@ -22,7 +22,7 @@ def modded_book(game: str | Path, mods: Sequence[str | Path]) -> Book:
     marks: dict[tuple, list[str]] = {}
     for count in range(1, len(mods) + 1):
         after = make_book(load_checked(game, mods[:count]))
-        name = load_mod(mods[count - 1], _new_budget()).name
+        name = load_mod(mods[count - 1], new_budget()).name
         changes.append((name, _compare(before, after, name, marks)))
         before = after
     for item in before.items():

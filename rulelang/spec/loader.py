@@ -12,17 +12,14 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rulelang.errors import ErrorList, RulelangError, Span, SpecError, did_you_mean, raise_all
 from rulelang.spec import files
-from rulelang.spec.document import Document
-from rulelang.spec.yamlfile import Budget, Limits, load_file
-from rulelang.errors import ErrorList, RulelangError, Span, SpecError, did_you_mean, raise_all
 from rulelang.spec.budget import Budget, Limits
+from rulelang.spec.document import Document
 from rulelang.spec.yamlfile import load_file
 
 __all__ = ["Document", "load_document", "load_tree", "read_spec_file"]

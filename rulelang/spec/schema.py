@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from rulelang.errors import RulelangError, SpecError, closest, did_you_mean, raise_all
 from rulelang.spec import cache
-from rulelang.spec.loader import Document
 from rulelang.spec.document import Document
 from rulelang.spec.rulings import ruling_errors
 

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from rulelang.spec.budget import Budget
-from rulelang.spec.document import Document, ScalarText, SourceFile
 from rulelang.errors import RulelangError, Span, SpecError, raise_all
+from rulelang.spec.budget import Budget
 from rulelang.spec.document import Document, ScalarText, SourceFile
 from rulelang.spec.yaml_compose import (
     BOOL,

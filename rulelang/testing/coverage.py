@@ -40,11 +40,9 @@ from rulelang.compiler import compile_game
 from rulelang.engine.game import Game
 from rulelang.errors import RulelangError, ScenarioError
 from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
+from rulelang.pipeline import read_spec
 from rulelang.printable import printable, printable_lines
 from rulelang.spec.loader import load_document
-from rulelang.pipeline import read_spec
-from rulelang.testing.mutate import Mutant, build, mutants
-from rulelang.testing.scenario import Scenario, game_folder, load_scenarios, own_mod, run_scenario, scenario_files
 from rulelang.spec.schema import validate_document
 from rulelang.testing.mutate import Mutant, build, mutants
 from rulelang.testing.scenario import (

@@ -19,7 +19,6 @@ from rulelang.compiler import GameCompiler
 from rulelang.engine.game import Game
 from rulelang.errors import Span
 from rulelang.lang import nodes as n
-from rulelang.spec.loader import Document
 from rulelang.spec.document import Document
 from rulelang.spec.schema import validate_document
 from rulelang.testing.mutate_data import apply_data_mutation, changed_paths, data_mutations, group_of

@@ -15,16 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulelang import load_game
-from rulelang.spec import files
-from rulelang.pipeline import load_game
 from rulelang.engine.game import Game
 from rulelang.errors import ScenarioError, Span, SpecError
-from rulelang.errors import ScenarioError, SpecError
-from rulelang.spec.document import Document
-from rulelang.spec.loader import load_document
 from rulelang.model.params import ParamError
 from rulelang.spec import files
-from rulelang.spec.loader import Document, load_document
+from rulelang.spec.document import Document
+from rulelang.spec.loader import load_document
 from rulelang.spec.schema import validate_document
 
 _GAMES: dict[tuple, Game] = {}

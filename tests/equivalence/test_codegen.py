@@ -25,8 +25,8 @@ from rulelang.cli import main
 from rulelang.compiler import compile_game
 from rulelang.compiler.codegen import HELPERS, READS_LOCALS, Unit, hoist_state_lists
 from rulelang.errors import RuleError, SpecError
-from rulelang.spec.loader import load_document
 from rulelang.pipeline import read_spec
+from rulelang.spec.loader import load_document
 
 from golden import record  # the fingerprint of a game: decisions offered and the event log
 from helpers.examples import examples

@@ -22,9 +22,8 @@ from rulelang.compiler.hook_decls import TRIGGER_RULES
 from rulelang.engine.cards import targets_asking
 from rulelang.lang.bindings import BINDINGS, BOUND_WORDS, RESERVED_WORDS, Rule, scope
 from rulelang.lang.types import roll_of
-from rulelang.pipeline import read_spec
 from rulelang.model.build import build_spec
-from rulelang.spec.loader import load_document
+from rulelang.pipeline import read_spec
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = {"flapjacks": ("games/flapjacks", ()), "jacks_friends": ("games/jacks_friends", ()),

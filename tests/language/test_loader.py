@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from rulelang.errors import ErrorList, RulelangError, Span, SpecError
 from rulelang.spec import loader
-from rulelang.spec.loader import Document, load_document
 from rulelang.spec.document import Document
 from rulelang.spec.loader import load_document
 

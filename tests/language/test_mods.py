@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from rulelang import load_game
 from rulelang.cli import main
 from rulelang.errors import ErrorList, RulelangError
+from rulelang.pipeline import read_spec
 from rulelang.spec import loader
 from rulelang.spec.loader import load_document
-from rulelang.pipeline import read_spec
 from rulelang.testing.scenario_report import run_scenario_files
 
 from helpers.examples import examples

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from rulelang import load_game
 from rulelang.errors import ErrorList, RulelangError
 from rulelang.logs.replay import play_random
+from rulelang.pipeline import read_spec
 from rulelang.spec.loader import load_document
 
 from helpers.examples import examples
@@ -39,14 +40,14 @@ def step_effect(doc) -> str:
 def test_a_line_of_a_step_is_replaced_and_lines_added_after_it(tmp_path: Path) -> None:
     patch = mod(tmp_path, "patch:\n  - {path: turn.steps.collect_a_point.effect, line: 1, with: 'collect(me, 2)'}\n"
                           "  - {path: turn.steps.collect_a_point.effect, line: 1, then: 'me.marks += 1'}\n")
-    assert step_effect(load_document(GAME, mods=[patch])) == "collect(me, 2)\nme.marks += 1\ncheck end\n"
+    assert step_effect(read_spec(GAME, mods=[patch])) == "collect(me, 2)\nme.marks += 1\ncheck end\n"
     state = play_random(load_game(GAME, [patch]), 2, 0).state
     assert state.counter(0, "marks") == state.counter(0, "points") // 2
 
 
 def test_a_condition_is_narrowed_with_and(tmp_path: Path) -> None:
     patch = mod(tmp_path, "patch:\n  - {path: end.enough_points.when, and: turn > 500}\n")
-    doc = load_document(GAME, mods=[patch])
+    doc = read_spec(GAME, mods=[patch])
     assert doc.data["end"][0]["when"] == "(any(p in players where score(p) >= 200)) and (turn > 500)"
     state = play_random(load_game(GAME, [patch]), 2, 0).state
     assert state.turn > 500
@@ -55,7 +56,7 @@ def test_a_condition_is_narrowed_with_and(tmp_path: Path) -> None:
 def test_a_card_target_is_narrowed_without_copying_the_card(tmp_path: Path) -> None:
     patch = mod(tmp_path, "patch:\n  - path: cards.lure_help.play.target\n    and: not target.play has paul_bunyan\n",
                 game="Flapjacks & Sasquatches")
-    doc = load_document(FJ, mods=[patch])
+    doc = read_spec(FJ, mods=[patch])
     card = next(c for c in doc.data["cards"] if c["id"] == "lure_help")
     assert card["play"]["target"] == "(target != me and target.play has help) and (not target.play has paul_bunyan)"
     assert card["play"]["effect"] == next(c for c in load_document(FJ).data["cards"]
@@ -67,7 +68,7 @@ def test_one_outcome_of_a_die_is_replaced(tmp_path: Path) -> None:
     patch = mod(tmp_path, "patch:\n  - {path: dice.chop.outcomes.break, with: [1]}\n"
                           "  - {path: dice.chop.outcomes.miss, with: [2, 3]}\n", game="Flapjacks & Sasquatches")
     game = load_game(FJ, [patch])
-    doc = load_document(FJ, mods=[patch])
+    doc = read_spec(FJ, mods=[patch])
     assert doc.data["dice"]["chop"]["outcomes"] == {"break": [1], "miss": [2, 3], "chop": [4, 5, 6]}
     assert game is not None
 
@@ -103,7 +104,7 @@ def test_two_mods_replacing_one_part_conflict_but_two_narrowing_it_compose(tmp_p
     assert f"{first}:4:" in errors[0].format()
     narrow = mod(tmp_path, "patch:\n  - {path: end.enough_points.when, and: 'turn > 7'}\n", "c.yaml", title="C")
     again = mod(tmp_path, "patch:\n  - {path: end.enough_points.when, and: 'turn > 8'}\n", "d.yaml", title="D")
-    when = load_document(GAME, mods=[narrow, again]).data["end"][0]["when"]
+    when = read_spec(GAME, mods=[narrow, again]).data["end"][0]["when"]
     assert when.endswith("and (turn > 7)) and (turn > 8)")
 
 

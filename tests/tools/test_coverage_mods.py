@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 
 from rulelang.cli import main
-from rulelang.spec.loader import load_document
-from rulelang.testing.coverage import CAUGHT, EQUIVALENT, SURVIVED, in_files, mod_files, run_coverage
 from rulelang.pipeline import read_spec
+from rulelang.testing.coverage import CAUGHT, EQUIVALENT, SURVIVED, in_files, mod_files, run_coverage
 from rulelang.testing.mutate import mutants
 
 ROOT = Path(__file__).resolve().parents[2]
