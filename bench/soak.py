@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import rulelang  # noqa: E402
-from rulelang.logs.replay import play_random  # noqa: E402
+from rulelang.testing.smoke import play_random  # noqa: E402
 
 
 def main() -> int:

@@ -1,11 +1,12 @@
-"""Deprecated path: ``rulelang.sim`` is now ``rulelang.logs.replay``; this name stays for code written against it."""
+"""Deprecated path: ``rulelang.sim`` is now ``rulelang.logs.replay`` (replays) and ``rulelang.testing.smoke``
+(the smoke test); this name stays for code written against it."""
 # rewrite_imports: leave
 from __future__ import annotations
 
-import sys
 import warnings
 
-import rulelang.logs.replay as _home
+from rulelang.logs.replay import LogCheck, play_again, replay, verify_log  # noqa: F401
+from rulelang.testing.smoke import MAX_DECISIONS, Outcome, play_random, smoke_test  # noqa: F401
 
-warnings.warn("rulelang.sim moved to rulelang.logs.replay", DeprecationWarning, stacklevel=2)
-sys.modules[__name__] = _home
+warnings.warn("rulelang.sim moved to rulelang.logs.replay and rulelang.testing.smoke", DeprecationWarning,
+              stacklevel=2)

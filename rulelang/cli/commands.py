@@ -41,7 +41,9 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
         game = load_game(path, mods, params)
         smoke = None
         if games > 0:
-            from rulelang.logs.replay import smoke_test  # only then: `--games 0` is the quick check of an editor's save
+            from rulelang.testing.smoke import (
+                smoke_test,  # only then: `--games 0` is the quick check of an editor's save
+            )
             smoke = smoke_test(game, games, seed, seconds)
         problems = smoke.problems if smoke is not None else []
     except RulelangError as error:

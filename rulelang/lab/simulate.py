@@ -20,7 +20,7 @@ from rulelang.engine.records import answered, chose, first_seat, played
 from rulelang.engine.rng import batch_seed
 from rulelang.engine.state import State
 from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
-from rulelang.logs.replay import MAX_DECISIONS, _current_span
+from rulelang.testing.smoke import MAX_DECISIONS, _current_span
 
 from ..agents import make_agent, parse_agent, play_out
 from ..agents.play import DecisionLimit, all_blind

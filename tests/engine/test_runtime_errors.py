@@ -8,7 +8,7 @@ import pytest
 
 import rulelang
 from rulelang.errors import RuleError
-from rulelang.logs.replay import play_random
+from rulelang.testing.smoke import play_random
 
 VALID = Path(__file__).resolve().parents[1] / "broken" / "_valid"
 DRAW = "      effect: draw 1 from deck to me.hand"

@@ -17,8 +17,8 @@ import rulelang
 from rulelang.compiler import GameCompiler, compile_game
 from rulelang.engine.limits import CALL_DEPTH, FUNCTION_DEPTH, INT64, shown
 from rulelang.errors import RuleError, SpecError
-from rulelang.logs.replay import play_random
 from rulelang.spec.loader import load_document
+from rulelang.testing.smoke import play_random
 
 from helpers.examples import examples
 

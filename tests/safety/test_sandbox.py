@@ -29,7 +29,7 @@ import pytest
 import rulelang
 from rulelang.cli import main
 from rulelang.errors import RuleError, RulelangError, SpecError
-from rulelang.logs import replay as sim
+from rulelang.testing import smoke as sim
 
 from helpers.tiny_games import game_with_state
 
