@@ -19,8 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang import Game, RulelangError, State
-from rulelang.check.types import tuple_items
 from rulelang.engine.views import seat_of
+from rulelang.lang.types import tuple_items
 
 #: Most numbers in one observation vector: 4 MB as float32, far past what the games and examples need.
 MAX_VIEW_NUMBERS = 1_000_000

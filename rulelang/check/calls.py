@@ -7,8 +7,8 @@ hundreds of them would overflow Python's stack while playing).
 """
 from __future__ import annotations
 
-from rulelang.engine.limits import FUNCTION_DEPTH
 from rulelang.lang import nodes as n
+from rulelang.model.spec import FUNCTION_DEPTH
 
 
 def function_order(calls: dict[str, list[n.Call]]) -> tuple[list[str], list[tuple[str, n.Call]]]:

@@ -17,11 +17,12 @@ from typing import Any
 from rulelang.check.exprs import ExpressionChecks
 from rulelang.check.hooks import HookChecks
 from rulelang.check.stmts import StatementChecks
-from rulelang.check.types import (
-    AGGREGATES,
+from rulelang.check.types import AGGREGATES, BUILTINS, NULLABLE, Scope, Symbols, describe, item_of
+from rulelang.errors import RulelangError, Span, SpecError
+from rulelang.lang import nodes as n
+from rulelang.lang.types import (
     ANY,
     BOOL,
-    BUILTINS,
     CARD,
     CLASS,
     COUNTER,
@@ -29,26 +30,19 @@ from rulelang.check.types import (
     INT,
     LOCATION,
     NONE,
-    NULLABLE,
     PLAYER,
     TEXT,
     UNKNOWN,
     VAR_TYPES,
     ZONE,
-    Scope,
-    Symbols,
     Type,
-    describe,
-    item_of,
     list_of,
 )
-from rulelang.errors import RulelangError, Span, SpecError
-from rulelang.lang import nodes as n
 from rulelang.lang.visitors import Visitor
 
 __all__ = ["AGGREGATES", "BOOL", "BUILTINS", "CARD", "CLASS", "COUNTER", "GAME", "INT", "LOCATION", "NONE",
            "NULLABLE", "PLAYER", "TEXT", "UNKNOWN", "VAR_TYPES", "ZONE", "Checker", "Scope", "Symbols", "Type",
-           "describe", "item_of", "list_of", "phase_specs"]
+           "describe", "item_of", "list_of"]
 
 
 class Checker(StatementChecks, ExpressionChecks, HookChecks, Visitor):
@@ -134,10 +128,3 @@ def _type_hint(kind: Type, wanted: Type) -> str | None:
     if kind.is_list and wanted == BOOL:
         return "test a list with any(...) or empty(...)"
     return None
-
-
-def phase_specs(data: dict) -> list[tuple[tuple, dict]]:
-    """The turn structures of a spec with their paths: `phases:`, or `turn:` as the one phase."""
-    if data.get("phases"):
-        return [(("phases", k), phase or {}) for k, phase in enumerate(data["phases"])]
-    return [(("turn",), data.get("turn") or {})]

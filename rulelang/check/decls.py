@@ -15,14 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from rulelang.check.checker import BOOL, INT, LOCATION
 from rulelang.check.spec_bounds import MAX_CARDS, card_total, numbers_out_of_range
-from rulelang.check.types import Type, tuple_items
 from rulelang.engine.limits import shown
 from rulelang.errors import RulelangError, SpecError, did_you_mean, raise_all
 from rulelang.lang import nodes as n
 from rulelang.lang.bindings import RESERVED_WORDS
 from rulelang.lang.refs import RefKind
+from rulelang.lang.types import BOOL, INT, LOCATION, Type, tuple_items
 from rulelang.model.params import declaration_problems, resolve
 from rulelang.model.spec import ON_FORMS, Card, Event, Owner, Spec
 from rulelang.spec.document import Document

@@ -11,38 +11,32 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
 
-from rulelang.check.types import (
+from rulelang.check.types import BUILTINS, MAX_LOOPS, NULLABLE, Scope, describe, die_of, item_of
+from rulelang.errors import Span, did_you_mean
+from rulelang.lang import nodes as n
+from rulelang.lang.bindings import BOUND_WORDS, GLOBAL_WORDS
+from rulelang.lang.refs import Ref, RefKind
+from rulelang.lang.types import (
     BOOL,
-    BUILTINS,
     CARD,
     CLASS,
     COUNTER,
     GAME,
     INT,
     LOCATION,
-    MAX_LOOPS,
     MAX_TUPLE,
     NONE,
-    NULLABLE,
     PLAYER,
     TEXT,
     TUPLE_ITEMS,
     UNKNOWN,
     ZONE,
-    Scope,
     Type,
-    describe,
-    die_of,
-    item_of,
     list_of,
     table_of,
     tuple_items,
     tuple_of,
 )
-from rulelang.errors import Span, did_you_mean
-from rulelang.lang import nodes as n
-from rulelang.lang.bindings import BOUND_WORDS, GLOBAL_WORDS
-from rulelang.lang.refs import Ref, RefKind
 
 
 class _Attributes(NamedTuple):

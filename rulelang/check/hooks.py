@@ -4,10 +4,11 @@ A mixin of ``check.Checker`` (kept apart so that module stays small).
 """
 from __future__ import annotations
 
-from rulelang.check.types import BOOL, CARD, INT, PLAYER, UNKNOWN, ZONE, Type, die_of
+from rulelang.check.types import die_of
 from rulelang.errors import did_you_mean
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
+from rulelang.lang.types import BOOL, CARD, INT, PLAYER, UNKNOWN, ZONE, Type
 
 #: The local that holds the type a procedure returns (a `$` name no rule text can write).
 RETURNS = "$returns"

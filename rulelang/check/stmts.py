@@ -9,7 +9,12 @@ A statement kept in one home (``rulelang/statements/``) has its check there, usi
 from __future__ import annotations
 
 from rulelang.check.hooks import is_proc_call
-from rulelang.check.types import (
+from rulelang.check.types import Scope, describe, item_of
+from rulelang.errors import did_you_mean
+from rulelang.lang import nodes as n
+from rulelang.lang.bindings import BOUND_WORDS
+from rulelang.lang.refs import Ref, RefKind
+from rulelang.lang.types import (
     BOOL,
     CARD,
     CLASS,
@@ -21,18 +26,11 @@ from rulelang.check.types import (
     PLAYER,
     UNKNOWN,
     ZONE,
-    Scope,
     Type,
-    describe,
-    item_of,
     list_of,
     roll_of,
     tuple_items,
 )
-from rulelang.errors import did_you_mean
-from rulelang.lang import nodes as n
-from rulelang.lang.bindings import BOUND_WORDS
-from rulelang.lang.refs import Ref, RefKind
 from rulelang.model.decisions import branch_id
 
 

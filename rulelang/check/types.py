@@ -12,73 +12,37 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulelang.engine.limits import INT64
 from rulelang.lang.bindings import GLOBAL_WORDS
 from rulelang.lang.refs import Ref, RefKind
 from rulelang.lang.types import (
-    ANY,
-    ANY_DIE,
     BOOL,
     CARD,
     CLASS,
     COUNTER,
-    GAME,
     INT,
+    INT64,
     LOCATION,
     NONE,
     PLAYER,
-    TEXT,
     UNKNOWN,
     ZONE,
     Base,
     Type,
-    list_of,
-    roll_of,
-    table_of,
-    tuple_of,
 )
 
 if TYPE_CHECKING:
-    from rulelang.model.spec import Card, Role, Zone
+    from rulelang.model.spec import Card, Role, Spec, Zone
 
-__all__ = ["ANY", "ANY_DIE", "BOOL", "CARD", "CLASS", "COUNTER", "GAME", "INT", "LOCATION", "NONE", "PLAYER", "TEXT",
-           "UNKNOWN", "ZONE", "Base", "Type", "list_of", "roll_of", "table_of", "tuple_of",
-           "AGGREGATES", "BUILTINS", "MAX_LOOPS", "MAX_TUPLE", "NULLABLE", "TUPLE_ITEMS", "TUPLE_WORDS", "VAR_TYPES",
-           "Scope", "Symbols", "declared_type", "describe", "die_of", "item_of", "tuple_items"]
+__all__ = ["AGGREGATES", "BUILTINS", "MAX_LOOPS", "NULLABLE", "Scope", "Symbols", "describe", "die_of", "item_of",
+           "symbols_of"]
 
 NULLABLE = {PLAYER, LOCATION, COUNTER, CARD, CLASS, NONE}
-#: The words a declaration's `type:` may name, with the types they name.
-VAR_TYPES = {"int": INT, "bool": BOOL, "player": PLAYER, "location": LOCATION, "card": CARD, "counter": COUNTER}
-
-#: What an element of a tuple may be: one plain value (no list, tuple, text or zone).
-TUPLE_ITEMS = (INT, BOOL, PLAYER, LOCATION, COUNTER, CARD, CLASS)
-#: The words of the element types a variable, a parameter or a procedure's value may declare: `(int, int)`.
-TUPLE_WORDS = {"int": INT, "bool": BOOL, "player": PLAYER, "location": LOCATION, "card": CARD, "counter": COUNTER}
-#: The most elements a tuple may have.
-MAX_TUPLE = 16
 #: The most loops (`for x in LIST`) one list built with `for` may have.
 MAX_LOOPS = 8
 
 AGGREGATES = {"count", "any", "all", "first", "sum", "max", "min", "filter", "empty", "last"}
 BUILTINS = {"next", "previous", "seats_from", "range"} | AGGREGATES
 
-
-def tuple_items(kind: Type | None) -> list[Type] | None:
-    """The element types of a tuple type (``tuple_of``'s inverse), or None for any other type (or none)."""
-    return list(kind.items) if kind is not None and kind.is_tuple else None
-
-
-def declared_type(word: Any) -> Type | None:
-    """The type a declaration's `type:` names: a word of VAR_TYPES or a tuple `(int, int)`; None if neither."""
-    if not isinstance(word, str):
-        return None
-    if word in VAR_TYPES:
-        return VAR_TYPES[word]
-    if word.startswith("(") and word.endswith(")"):
-        parts = [part.strip() for part in word[1:-1].split(",")]
-        if 2 <= len(parts) <= MAX_TUPLE and all(part in TUPLE_WORDS for part in parts):
-            return tuple_of([TUPLE_WORDS[part] for part in parts])
-    return None
 
 
 def die_of(kind: Type | None) -> str | None:
@@ -175,3 +139,59 @@ class Scope:
 
     def child(self) -> Scope:
         return Scope(dict(self.names), self.where)
+
+
+def symbols_of(spec: Spec) -> Symbols:
+    """Every declared name with what it is: the checker resolves rule texts against these."""
+    s = Symbols()
+    s.locations = {name: place.props for name, place in spec.locations.items()}
+    s.counters = {name: place.props for name, place in spec.counters.items()}
+    s.vars = {name: var.type for name, var in spec.vars.items()}
+    s.zones = dict(spec.zones)
+    s.tags = set(spec.tags)
+    s.card_props = dict(spec.card_props)
+    s.cards = {card.id: card for card in spec.cards}
+    s.slots = {card.slot for card in spec.cards if card.named_slot}
+    s.roles = {role.name: role for role in spec.roles}
+    for role in spec.roles:
+        s.teams.setdefault(role.team, []).append(role.name)
+    for name in list(s.teams):
+        if name in s.roles and s.teams[name] == [name]:
+            del s.teams[name]      # a team of one role is named by the role already
+    s.tables = {name: list(table.columns) for name, table in spec.tables.items()}
+    s.dice = {name: list(die.outcomes) for name, die in spec.dice.items()}
+    for name, proc in spec.procedures.items():
+        s.procedures[name] = dict(proc.params)
+        if proc.returns is not None:
+            s.proc_returns[name] = proc.returns
+    s.functions = {name: dict(fn.params) for name, fn in spec.functions.items()}
+    s.location_props = _prop_types(s.locations.values(), s)
+    s.counter_props = _prop_types(s.counters.values(), s)
+    limit = spec.limits.number_limit
+    s.number_limit = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else INT64
+    s.seat_turns = spec.seat_turns
+    s.params = {name: param.default for name, param in spec.params.items()}
+    return s
+
+
+def _prop_types(props: Any, s: Symbols) -> dict[str, Type]:
+    """Each property of locations (or counters) with the type of the first value given for it."""
+    types: dict[str, Type] = {}
+    for decl in props:
+        for key, value in decl.items():
+            types.setdefault(key, _value_type(value, s))
+    return types
+
+
+def _value_type(value: Any, s: Symbols) -> Type:
+    if isinstance(value, bool):
+        return BOOL
+    if isinstance(value, int):
+        return INT
+    if not isinstance(value, str):
+        return UNKNOWN
+    if value in s.counters:
+        return COUNTER
+    if value in s.locations:
+        return LOCATION
+    return UNKNOWN

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from rulelang.cli.errors import Usage
-from rulelang.engine.limits import SMOKE_SECONDS
+from rulelang.testing.smoke import SMOKE_SECONDS
 
 
 def _count(text: str) -> int:

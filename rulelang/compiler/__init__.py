@@ -13,21 +13,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from rulelang.check.calls import function_order, too_deep_functions
-from rulelang.check.checker import BOOL, INT, LOCATION, PLAYER, ZONE, Checker, Scope, list_of
+from rulelang.check.checker import Checker
 from rulelang.check.decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
 from rulelang.check.hooks import RETURNS
-from rulelang.check.types import UNKNOWN, Type, tuple_items
+from rulelang.check.types import Scope, symbols_of
 from rulelang.engine.cards import after_resolving, discard_played, place_played, targets_asking
 from rulelang.engine.game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
-from rulelang.engine.limits import FUNCTION_DEPTH
 from rulelang.lang import nodes as n
 from rulelang.lang.bindings import BINDINGS, Rule
 from rulelang.lang.bindings import scope as bound
 from rulelang.lang.parser import parse_block, parse_expression
 from rulelang.lang.refs import RefKind
-from rulelang.model.build import build_spec, symbols_of
+from rulelang.lang.types import BOOL, INT, LOCATION, PLAYER, UNKNOWN, ZONE, Type, list_of, tuple_items
+from rulelang.model.build import build_spec
 from rulelang.model.decisions import place_of
-from rulelang.model.spec import Event, RuleText
+from rulelang.model.spec import FUNCTION_DEPTH, Event, RuleText
 from rulelang.spec.document import Document
 
 from ..errors import RulelangError, SpecError, raise_all

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rulelang.check.checker import UNKNOWN, item_of
+from rulelang.check.types import item_of
 from rulelang.engine import records
 from rulelang.lang import nodes as n
+from rulelang.lang.types import UNKNOWN
 from rulelang.model.decisions import branch_id
 
 from .choices import distinct_options, numbers_offered, take_branch

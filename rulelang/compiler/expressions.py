@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.check.types import CARD, PLAYER, ZONE, Symbols, die_of, tuple_items
+from rulelang.check.types import Symbols, die_of
 from rulelang.engine.elimination import live_from, live_players, next_live
 from rulelang.engine.game import CardType, Game, ZoneDecl
 from rulelang.engine.limits import spend, too_big
 from rulelang.engine.state import State
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
+from rulelang.lang.types import CARD, PLAYER, ZONE, tuple_items
 from rulelang.lang.visitors import Dispatch, require
 
 from ..errors import RuleError

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.check.checker import CARD, COUNTER, LOCATION, PLAYER, Type
 from rulelang.engine.game import Game
 from rulelang.engine.views import NAMES
 from rulelang.lang import nodes as n
+from rulelang.lang.types import CARD, COUNTER, LOCATION, PLAYER, Type
 from rulelang.model.decisions import DecisionSite, Place
 
 #: The WHAT of a decision with no variable and no `as NAME`.

@@ -12,9 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from rulelang.check.types import CARD, PLAYER, ZONE, die_of, tuple_items
+from rulelang.check.types import die_of
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
+from rulelang.lang.types import CARD, PLAYER, ZONE, tuple_items
 from rulelang.lang.visitors import Dispatch
 
 from .codegen import Body, Unit

@@ -13,10 +13,10 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rulelang.check.types import CARD, PLAYER
 from rulelang.engine.interpreter import Frame
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
+from rulelang.lang.types import CARD, PLAYER
 from rulelang.lang.visitors import Dispatch
 
 from .. import statements as homes  # noqa: F401  (their node classes exist before the table at the end)

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rulelang.check.types import tuple_items
 from rulelang.engine.limits import MAX_OPTIONS, spend
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
+from rulelang.lang.types import tuple_items
 from rulelang.lang.visitors import Dispatch
 
 if TYPE_CHECKING:

@@ -13,13 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulelang.check.types import CARD, COUNTER, LOCATION, PLAYER, Type, tuple_items
-from rulelang.engine.limits import CALL_DEPTH, EVENT_LIMIT, GAME_BUDGET, INT64, STEP_BUDGET
 from rulelang.engine.turns import start_game
 from rulelang.engine.views import player_name
 from rulelang.errors import Span
+from rulelang.lang.types import CARD, COUNTER, INT64, LOCATION, PLAYER, Type, tuple_items
 from rulelang.model.decisions import DecisionSite
-from rulelang.model.spec import FirstSeat, TurnOrder
+from rulelang.model.spec import CALL_DEPTH, EVENT_LIMIT, GAME_BUDGET, STEP_BUDGET, FirstSeat, TurnOrder
 
 if TYPE_CHECKING:
     from rulelang.engine.interpreter import Frame

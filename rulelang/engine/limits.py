@@ -30,14 +30,6 @@ from rulelang.errors import RuleError, Span
 if TYPE_CHECKING:
     from rulelang.engine.state import State
 
-STEP_BUDGET = 100_000           # units of work between two decisions, by default
-GAME_BUDGET = 20_000_000        # units of work of a whole game, by default
-EVENT_LIMIT = 1_000_000         # events the log of one game keeps, by default
-SMOKE_SECONDS = 5.0             # wall-clock seconds of `validate`'s random games at each player count, by default
-CALL_DEPTH = 1_000              # procedure and trigger frames on the stack, by default
-INT64 = 2 ** 63 - 1             # the largest number_limit, and the default one
-FUNCTION_DEPTH = 32             # functions calling functions: deeper is refused when the game loads
-LITERAL_DIGITS = 19             # digits of a number written in a rule (INT64 has 19)
 MAX_DICE = 10_000               # dice in one roll: more is a runaway rule, not a game
 MAX_OPTIONS = 100_000           # options of one "how many" decision, and numbers of one range(a, b)
 

@@ -19,8 +19,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 
 from rulelang.engine.game import Game
-from rulelang.engine.limits import INT64
 from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
+from rulelang.lang.types import INT64
 from rulelang.spec.document import Document
 from rulelang.spec.paths import Address, number_text, resolve, unread_at, with_values
 

@@ -14,9 +14,9 @@ from typing import Any
 
 from lark import Token, Transformer, v_args
 
-from rulelang.engine.limits import INT64, LITERAL_DIGITS
 from rulelang.errors import Locate, Span, SpecError
 from rulelang.lang import nodes as n
+from rulelang.lang.types import INT64, LITERAL_DIGITS
 from rulelang.statements import BY_RULE
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 
 class Base(Enum):
@@ -133,3 +134,35 @@ def roll_of(die: str = ANY_DIE) -> Type:
 def table_of(name: str) -> Type:
     """The type of the table ``name`` (its columns, read for this game's player count)."""
     return Type(Base.TABLE, name=name)
+
+
+INT64 = 2 ** 63 - 1             # the largest number_limit, and the default one
+LITERAL_DIGITS = 19             # digits of a number written in a rule (INT64 has 19)
+
+#: The words a declaration's `type:` may name, with the types they name.
+VAR_TYPES = {"int": INT, "bool": BOOL, "player": PLAYER, "location": LOCATION, "card": CARD, "counter": COUNTER}
+
+#: What an element of a tuple may be: one plain value (no list, tuple, text or zone).
+TUPLE_ITEMS = (INT, BOOL, PLAYER, LOCATION, COUNTER, CARD, CLASS)
+#: The words of the element types a variable, a parameter or a procedure's value may declare: `(int, int)`.
+TUPLE_WORDS = {"int": INT, "bool": BOOL, "player": PLAYER, "location": LOCATION, "card": CARD, "counter": COUNTER}
+#: The most elements a tuple may have.
+MAX_TUPLE = 16
+
+
+def tuple_items(kind: Type | None) -> list[Type] | None:
+    """The element types of a tuple type (``tuple_of``'s inverse), or None for any other type (or none)."""
+    return list(kind.items) if kind is not None and kind.is_tuple else None
+
+
+def declared_type(word: Any) -> Type | None:
+    """The type a declaration's `type:` names: a word of VAR_TYPES or a tuple `(int, int)`; None if neither."""
+    if not isinstance(word, str):
+        return None
+    if word in VAR_TYPES:
+        return VAR_TYPES[word]
+    if word.startswith("(") and word.endswith(")"):
+        parts = [part.strip() for part in word[1:-1].split(",")]
+        if 2 <= len(parts) <= MAX_TUPLE and all(part in TUPLE_WORDS for part in parts):
+            return tuple_of([TUPLE_WORDS[part] for part in parts])
+    return None

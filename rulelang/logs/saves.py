@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.check.types import BOOL, CARD, COUNTER, INT, LOCATION, PLAYER, Type, tuple_items
 from rulelang.engine.game import Game
-from rulelang.engine.limits import INT64
 from rulelang.engine.state import State
 from rulelang.engine.views import player_name
 from rulelang.errors import RulelangError
+from rulelang.lang.types import BOOL, CARD, COUNTER, INT, INT64, LOCATION, PLAYER, Type, tuple_items
 from rulelang.printable import printable_lines
 from rulelang.spec.inputs import (
     InputError,

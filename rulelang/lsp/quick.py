@@ -25,8 +25,8 @@ from collections.abc import Hashable, Iterator
 from rulelang.compiler import GameCompiler
 from rulelang.errors import SpecError
 from rulelang.spec import loader
+from rulelang.spec.budget import Budget
 from rulelang.spec.document import Document
-from rulelang.spec.yamlfile import Budget
 
 #: Parsed rule texts kept between checks (a game has a few hundred; several games may be open).
 PARSES_KEPT = 4096

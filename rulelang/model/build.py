@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.check.checker import BOOL, COUNTER, INT, LOCATION, Symbols, phase_specs
-from rulelang.check.types import UNKNOWN, Type, declared_type, tuple_items
-from rulelang.engine.limits import CALL_DEPTH, EVENT_LIMIT, GAME_BUDGET, INT64, STEP_BUDGET
+from rulelang.lang.types import BOOL, INT, INT64, UNKNOWN, Type, declared_type, tuple_items
 from rulelang.model.spec import (
+    CALL_DEPTH,
+    EVENT_LIMIT,
+    GAME_BUDGET,
+    STEP_BUDGET,
     Card,
     CardAnswer,
     CardPlay,
@@ -229,62 +231,6 @@ def _end(r: _Reader, i: int, cond: dict) -> EndCondition:
 
 # --- the checker's table of names ---------------------------------------------------------------
 
-def symbols_of(spec: Spec) -> Symbols:
-    """Every declared name with what it is: the checker resolves rule texts against these."""
-    s = Symbols()
-    s.locations = {name: place.props for name, place in spec.locations.items()}
-    s.counters = {name: place.props for name, place in spec.counters.items()}
-    s.vars = {name: var.type for name, var in spec.vars.items()}
-    s.zones = dict(spec.zones)
-    s.tags = set(spec.tags)
-    s.card_props = dict(spec.card_props)
-    s.cards = {card.id: card for card in spec.cards}
-    s.slots = {card.slot for card in spec.cards if card.named_slot}
-    s.roles = {role.name: role for role in spec.roles}
-    for role in spec.roles:
-        s.teams.setdefault(role.team, []).append(role.name)
-    for name in list(s.teams):
-        if name in s.roles and s.teams[name] == [name]:
-            del s.teams[name]      # a team of one role is named by the role already
-    s.tables = {name: list(table.columns) for name, table in spec.tables.items()}
-    s.dice = {name: list(die.outcomes) for name, die in spec.dice.items()}
-    for name, proc in spec.procedures.items():
-        s.procedures[name] = dict(proc.params)
-        if proc.returns is not None:
-            s.proc_returns[name] = proc.returns
-    s.functions = {name: dict(fn.params) for name, fn in spec.functions.items()}
-    s.location_props = _prop_types(s.locations.values(), s)
-    s.counter_props = _prop_types(s.counters.values(), s)
-    limit = spec.limits.number_limit
-    s.number_limit = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else INT64
-    s.seat_turns = spec.seat_turns
-    s.params = {name: param.default for name, param in spec.params.items()}
-    return s
-
-
-def _prop_types(props: Any, s: Symbols) -> dict[str, Type]:
-    """Each property of locations (or counters) with the type of the first value given for it."""
-    types: dict[str, Type] = {}
-    for decl in props:
-        for key, value in decl.items():
-            types.setdefault(key, _value_type(value, s))
-    return types
-
-
-def _value_type(value: Any, s: Symbols) -> Type:
-    if isinstance(value, bool):
-        return BOOL
-    if isinstance(value, int):
-        return INT
-    if not isinstance(value, str):
-        return UNKNOWN
-    if value in s.counters:
-        return COUNTER
-    if value in s.locations:
-        return LOCATION
-    return UNKNOWN
-
-
 def _get(data: Any, path: tuple) -> Any:
     """The value at ``path`` in nested mappings and lists, or None where there is none."""
     for key in path:
@@ -295,3 +241,10 @@ def _get(data: Any, path: tuple) -> Any:
         else:
             return None
     return data
+
+
+def phase_specs(data: dict) -> list[tuple[tuple, dict]]:
+    """The turn structures of a spec with their paths: `phases:`, or `turn:` as the one phase."""
+    if data.get("phases"):
+        return [(("phases", k), phase or {}) for k, phase in enumerate(data["phases"])]
+    return [(("turn",), data.get("turn") or {})]

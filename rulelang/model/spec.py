@@ -322,6 +322,14 @@ class Function:
     span: Span
 
 
+#: The defaults of a game's limits, and the deepest chain of functions a game may load.
+STEP_BUDGET = 100_000           # units of work between two decisions, by default
+GAME_BUDGET = 20_000_000        # units of work of a whole game, by default
+EVENT_LIMIT = 1_000_000         # events the log of one game keeps, by default
+CALL_DEPTH = 1_000              # procedure and trigger frames on the stack, by default
+FUNCTION_DEPTH = 32             # functions calling functions: deeper is refused when the game loads
+
+
 @_model
 class Limits:
     """The top-level limits (their ranges were checked by the schema)."""

@@ -12,7 +12,7 @@ from typing import Any
 
 from rulelang.model.spec import Spec
 from rulelang.pipeline import read_spec
-from rulelang.spec.loader import Document
+from rulelang.spec.document import Document
 from rulelang.spec.rulings import rule_references
 from rulelang.spec.schema import load_schema, validate_document
 

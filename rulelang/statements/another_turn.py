@@ -10,7 +10,8 @@ from ..errors import RuleError
 from . import statement
 
 if TYPE_CHECKING:
-    from rulelang.check.checker import Checker, Scope
+    from rulelang.check.checker import Checker
+    from rulelang.check.types import Scope
 
     from ..compiler.statements import Builder, StmtCompiler
 

@@ -3,15 +3,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulelang.check.types import PLAYER
 from rulelang.engine.elimination import eliminate
 from rulelang.engine.turns import end_turn
 from rulelang.lang import nodes as n
+from rulelang.lang.types import PLAYER
 
 from . import statement
 
 if TYPE_CHECKING:
-    from rulelang.check.checker import Checker, Scope
+    from rulelang.check.checker import Checker
+    from rulelang.check.types import Scope
 
     from ..compiler.statements import Builder, StmtCompiler
 

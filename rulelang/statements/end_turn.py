@@ -9,7 +9,8 @@ from rulelang.lang import nodes as n
 from . import statement
 
 if TYPE_CHECKING:
-    from rulelang.check.checker import Checker, Scope
+    from rulelang.check.checker import Checker
+    from rulelang.check.types import Scope
 
     from ..compiler.statements import Builder, StmtCompiler
 

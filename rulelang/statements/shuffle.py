@@ -3,14 +3,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulelang.check.types import ZONE
 from rulelang.engine.cards import shuffle_zone
 from rulelang.lang import nodes as n
+from rulelang.lang.types import ZONE
 
 from . import statement
 
 if TYPE_CHECKING:
-    from rulelang.check.checker import Checker, Scope
+    from rulelang.check.checker import Checker
+    from rulelang.check.types import Scope
 
     from ..compiler.codegen import Body
     from ..compiler.expressions import Fn

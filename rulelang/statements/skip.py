@@ -10,7 +10,8 @@ from rulelang.lang import nodes as n
 from . import statement
 
 if TYPE_CHECKING:
-    from rulelang.check.checker import Checker, Scope
+    from rulelang.check.checker import Checker
+    from rulelang.check.types import Scope
     from rulelang.engine.state import State
 
     from ..compiler.codegen import Body

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from rulelang.check.checker import phase_specs
+from rulelang.model.build import phase_specs
 from rulelang.spec.document import Document
 
 Edit = Callable[[Document], None]

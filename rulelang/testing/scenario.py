@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulelang.check.types import COUNTER, LOCATION, PLAYER, Type, tuple_items
 from rulelang.engine.fixtures import arrange, go_to_step, halt_before, put_on_top, resume, script_dice
 from rulelang.engine.game import Game
 from rulelang.engine.state import State
 from rulelang.engine.views import player_name
 from rulelang.errors import RuleError, RulelangError, ScenarioError
+from rulelang.lang.types import COUNTER, LOCATION, PLAYER, Type, tuple_items
 from rulelang.testing.scenario_check import Where, check_scenario, unknown_counter
 from rulelang.testing.scenario_load import (
     GAME_FILE,

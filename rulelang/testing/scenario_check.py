@@ -12,11 +12,10 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from rulelang.check.types import BOOL, COUNTER, INT, LOCATION, PLAYER, Type, tuple_items
 from rulelang.engine.game import Game, Layout
-from rulelang.engine.limits import INT64
 from rulelang.engine.views import player_name
 from rulelang.errors import ScenarioError, Span, did_you_mean
+from rulelang.lang.types import BOOL, COUNTER, INT, INT64, LOCATION, PLAYER, Type, tuple_items
 
 #: The largest value a scenario may give a counter (a signed 64-bit integer); counters never go below 0.
 #: Player variables of type int hold signed 64-bit values too.

@@ -17,6 +17,7 @@ from rulelang.engine.state import State
 from rulelang.errors import RuleError, RulelangError, Span
 
 MAX_DECISIONS = 100_000
+SMOKE_SECONDS = 5.0             # wall-clock seconds of `validate`'s random games at each player count, by default
 
 
 @dataclass

@@ -16,8 +16,8 @@ from rulelang import RulelangError
 from rulelang.adapters import features
 from rulelang.adapters.core import SpecTable
 from rulelang.agents import RandomAgent, play_out
-from rulelang.engine.limits import INT64
 from rulelang.errors import RuleError, SpecError
+from rulelang.lang.types import INT64
 
 ROOT = Path(__file__).resolve().parents[2]
 PIG = ROOT / "examples" / "pig"

@@ -8,7 +8,7 @@ import pytest
 
 from rulelang import load_game
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.logs.replay import play_random
+from rulelang.testing.smoke import play_random
 
 GAME = Path(__file__).resolve().parents[1] / "cancel_roll" / "game.yaml"
 

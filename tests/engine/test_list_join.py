@@ -7,8 +7,8 @@ import pytest
 
 from rulelang.compiler import compile_game
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.logs.replay import play_random
 from rulelang.spec.loader import load_document
+from rulelang.testing.smoke import play_random
 
 GAME = """\
 game: Joined

@@ -16,7 +16,8 @@ import pytest
 import rulelang
 from rulelang.cli import main
 from rulelang.logs.eventlog import event_problem
-from rulelang.logs.replay import play_random, verify_log
+from rulelang.logs.replay import verify_log
+from rulelang.testing.smoke import play_random
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "tests" / "broken" / "_valid"

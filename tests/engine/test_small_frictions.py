@@ -48,7 +48,7 @@ def test_a_game_that_ends_in_a_step_runs_no_after_step_or_end_turn_trigger_and_c
              "  - {name: a token enters, on: enter made, effect: game.marks += 100}\n"
              "  - {name: a token leaves its supply, on: leave supply, effect: game.marks += 1000}\n")
     (tmp_path / "game.yaml").write_text(text, encoding="utf-8")
-    from rulelang.logs.replay import play_random
+    from rulelang.testing.smoke import play_random
     state = play_random(load_game(tmp_path), 2, 0).state
     assert state.over and state.turn == 1
     assert state.counter("game", "marks") == 1100

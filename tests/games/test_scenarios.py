@@ -286,8 +286,8 @@ SCALARS = st.one_of(st.integers(min_value=-(2**70), max_value=2**70), st.boolean
 @examples(200)
 @given(value=SCALARS)
 def test_a_set_up_counter_is_refused_unless_a_whole_number_a_counter_can_hold(value) -> None:
-    from rulelang.engine.limits import INT64 as COUNTER_MAX
     from rulelang.errors import Span
+    from rulelang.lang.types import INT64 as COUNTER_MAX
     from rulelang.testing.scenario_check import check_counter_value
 
     fits = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= COUNTER_MAX

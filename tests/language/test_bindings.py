@@ -17,11 +17,10 @@ import pytest
 
 from rulelang import load_game
 from rulelang.agents import play_out
-from rulelang.check.checker import CARD, PLAYER
 from rulelang.compiler.hook_decls import TRIGGER_RULES
 from rulelang.engine.cards import targets_asking
 from rulelang.lang.bindings import BINDINGS, BOUND_WORDS, RESERVED_WORDS, Rule, scope
-from rulelang.lang.types import roll_of
+from rulelang.lang.types import CARD, PLAYER, roll_of
 from rulelang.model.build import build_spec
 from rulelang.pipeline import read_spec
 

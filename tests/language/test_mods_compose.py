@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rulelang import load_game
 from rulelang.cli import main
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.logs.replay import play_random
+from rulelang.testing.smoke import play_random
 
 from helpers.examples import examples
 

@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from rulelang import load_game
 from rulelang.errors import ErrorList, RulelangError
-from rulelang.logs.replay import play_random
 from rulelang.pipeline import read_spec
 from rulelang.spec.loader import load_document
+from rulelang.testing.smoke import play_random
 
 from helpers.examples import examples
 

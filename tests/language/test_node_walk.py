@@ -8,7 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rulelang import load_game
-from rulelang.check.checker import Checker, Symbols
+from rulelang.check.checker import Checker
+from rulelang.check.types import Symbols
 from rulelang.errors import Span
 from rulelang.lang import nodes as n
 from rulelang.lang import parser

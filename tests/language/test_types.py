@@ -5,29 +5,31 @@ import pickle
 
 import pytest
 
-from rulelang.check.types import declared_type, describe, die_of, item_of, tuple_items
+from rulelang.check.types import describe, die_of, item_of
 from rulelang.lang.types import (
-         ANY,
-         ANY_DIE,
-         BOOL,
-         CARD,
-         CLASS,
-         COUNTER,
-         GAME,
-         INT,
-         LOCATION,
-         NONE,
-         PLAYER,
-         TEXT,
-         UNKNOWN,
-         ZONE,
-         Base,
-         Type,
-         list_of,
-         roll_of,
-         table_of,
-         tuple_of,
-     )
+    ANY,
+    ANY_DIE,
+    BOOL,
+    CARD,
+    CLASS,
+    COUNTER,
+    GAME,
+    INT,
+    LOCATION,
+    NONE,
+    PLAYER,
+    TEXT,
+    UNKNOWN,
+    ZONE,
+    Base,
+    Type,
+    declared_type,
+    list_of,
+    roll_of,
+    table_of,
+    tuple_items,
+    tuple_of,
+)
 
 PLAIN = [INT, BOOL, TEXT, PLAYER, LOCATION, COUNTER, CARD, ZONE, GAME, NONE, CLASS]
 

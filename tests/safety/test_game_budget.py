@@ -17,8 +17,8 @@ import pytest
 import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main
-from rulelang.engine.limits import EVENT_LIMIT, GAME_BUDGET
 from rulelang.errors import RuleError, RulelangError
+from rulelang.model.spec import EVENT_LIMIT, GAME_BUDGET
 
 VALID = Path(__file__).resolve().parents[1] / "broken" / "_valid"
 DRAW = "      effect: draw 1 from deck to me.hand"

@@ -15,8 +15,10 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.compiler import GameCompiler, compile_game
-from rulelang.engine.limits import CALL_DEPTH, FUNCTION_DEPTH, INT64, shown
+from rulelang.engine.limits import shown
 from rulelang.errors import RuleError, SpecError
+from rulelang.lang.types import INT64
+from rulelang.model.spec import CALL_DEPTH, FUNCTION_DEPTH
 from rulelang.spec.loader import load_document
 from rulelang.testing.smoke import play_random
 
