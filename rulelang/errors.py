@@ -165,3 +165,12 @@ def first_per_place(errors: list[RulelangError]) -> list[RulelangError]:
         if place is not None:
             seen.add(place)
     return out
+
+
+def shown(value: int) -> str:
+    """A number for a message: in full when short, else by its size (str() of a huge int is slow or refused)."""
+    if abs(value) < 10 ** 30:
+        return f"{value:,}"
+    if value.bit_length() < 14_000:         # under Python's 4,300-digit limit for str()
+        return f"a number of {len(str(abs(value))):,} digits"
+    return "a number of more than 4,000 digits"

@@ -16,8 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from rulelang.check.spec_bounds import MAX_CARDS, card_total, numbers_out_of_range
-from rulelang.engine.limits import shown
-from rulelang.errors import RulelangError, SpecError, did_you_mean, raise_all
+from rulelang.errors import RulelangError, SpecError, did_you_mean, raise_all, shown
 from rulelang.lang import nodes as n
 from rulelang.lang.bindings import RESERVED_WORDS
 from rulelang.lang.refs import RefKind

@@ -110,7 +110,7 @@ class ExprCompiler:
             if all(known for known, _ in folded):
                 return True, [v for _, v in folded]
         if isinstance(e, n.ListComp):
-            return fold_comprehension(self, e)
+            return fold_comprehension(self.constant, self.game.number_limit, e)
         if isinstance(e, n.Neg):          # `-2`: a literal's sign
             known, value = self.constant(e.operand)
             if known and type(value) is int:

@@ -24,8 +24,6 @@ from rulelang.lang.visitors import Dispatch
 if TYPE_CHECKING:
     from rulelang.engine.state import State
 
-    from .expressions import ExprCompiler
-
 Fn = Callable[[Any, dict], Any]
 _MISSING = object()
 
@@ -89,10 +87,18 @@ def _fill(st: Any, L: dict, loops: list[tuple[str, Fn]], depth: int, cond: Fn | 
 
 # -- folding -------------------------------------------------------------------------------------
 
-def fold_comprehension(ec: ExprCompiler, e: n.ListComp) -> tuple[bool, Any]:
-    """The list's value when the game is compiled, if its loops and filter need nothing of a game in play."""
+#: What the expression compiler knows of a node when the game is compiled: (known, value).
+Constant = Callable[[n.Expr], tuple[bool, Any]]
+
+
+def fold_comprehension(constant: Constant, number_limit: int, e: n.ListComp) -> tuple[bool, Any]:
+    """The list's value when the game is compiled, if its loops and filter need nothing of a game in play.
+
+    ``constant`` is the expression compiler's own folding of a node, ``number_limit`` the game's: passed
+    down by the compiler, not imported up from it.
+    """
     try:
-        return True, _Folder(ec).comprehension(e, {})
+        return True, _Folder(constant, number_limit).comprehension(e, {})
     except _Unknown:
         return False, None
 
@@ -100,8 +106,9 @@ def fold_comprehension(ec: ExprCompiler, e: n.ListComp) -> tuple[bool, Any]:
 class _Folder:
     """Evaluates the few node types a constant list is built from, with the loops' names in ``env``."""
 
-    def __init__(self, ec: ExprCompiler):
-        self.ec = ec
+    def __init__(self, constant: Constant, number_limit: int):
+        self.constant = constant
+        self.number_limit = number_limit
         self.looked = 0
         self.work = 0
         self.mentions: dict[int, bool] = {}       # node id -> does it read a loop's name (the same at every item)
@@ -118,7 +125,7 @@ class _Folder:
         if mentions is None:
             mentions = self.mentions[id(e)] = _mentions(e, env)
         if not mentions:
-            known, value = self.ec.constant(e)
+            known, value = self.constant(e)
             if known:
                 return value
         method = _FOLDS.get(type(e))
@@ -167,7 +174,7 @@ class _Folder:
                 raise _Unknown          # the error is the game's to report, where it happens
             return a // b
         v = a + b if e.op == "+" else a - b if e.op == "-" else a * b
-        if not -self.ec.game.number_limit <= v <= self.ec.game.number_limit:
+        if not -self.number_limit <= v <= self.number_limit:
             raise _Unknown
         return v
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulelang.errors import RuleError, Span
+from rulelang.errors import RuleError, Span, shown
 
 if TYPE_CHECKING:
     from rulelang.engine.state import State
@@ -100,15 +100,6 @@ def next_budget(st: State, left: int) -> None:
         raise too_many_events(st)
     st.allowed = st.work = min(left, st.game.step_budget)
     st.reserve = left - st.allowed
-
-
-def shown(value: int) -> str:
-    """A number for a message: in full when short, else by its size (str() of a huge int is slow or refused)."""
-    if abs(value) < 10 ** 30:
-        return f"{value:,}"
-    if value.bit_length() < 14_000:         # under Python's 4,300-digit limit for str()
-        return f"a number of {len(str(abs(value))):,} digits"
-    return "a number of more than 4,000 digits"
 
 
 def too_big(value: int, limit: int, span: Span | None = None) -> RuleError:

@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 
 import rulelang
 from rulelang.compiler import GameCompiler, compile_game
-from rulelang.engine.limits import shown
-from rulelang.errors import RuleError, SpecError
+from rulelang.errors import RuleError, SpecError, shown
 from rulelang.lang.types import INT64
 from rulelang.model.spec import CALL_DEPTH, FUNCTION_DEPTH
 from rulelang.spec.loader import load_document
