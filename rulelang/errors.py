@@ -41,6 +41,12 @@ class Span:
 Locate = Callable[[int, int, "int | None", "int | None"], Span]
 
 
+class UsageError(Exception):
+    """A mistake in how rulelang was called (a bad option, a path that cannot be used at all, a param value the
+    game refuses): its message is one line, and the command's exit code is 2. The one type for all of them, so
+    the command catches one thing."""
+
+
 class RulelangError(Exception):
     """Base of every error rulelang reports to a user."""
 

@@ -15,21 +15,21 @@ from collections.abc import Sequence
 
 from rulelang.cli.args import build_parser
 from rulelang.cli.commands import (
-            cmd_compile,
-            cmd_lsp,
-            cmd_mods,
-            cmd_new,
-            cmd_play,
-            cmd_replay,
-            cmd_simulate,
-            cmd_sweep,
-            cmd_test,
-            cmd_validate,
-        )
-from rulelang.cli.errors import Usage, check_mods, internal_error, say, silence_stdout
+    cmd_compile,
+    cmd_lsp,
+    cmd_mods,
+    cmd_new,
+    cmd_play,
+    cmd_replay,
+    cmd_simulate,
+    cmd_sweep,
+    cmd_test,
+    cmd_validate,
+)
+from rulelang.cli.errors import check_mods, internal_error, say, silence_stdout
 from rulelang.cli.run import cmd_run
-from rulelang.errors import RulelangError
-from rulelang.model.params import ParamError, parse_assignments
+from rulelang.errors import RulelangError, UsageError
+from rulelang.model.params import parse_assignments
 from rulelang.printable import printable
 from rulelang.rulebook.command import cmd_explain, cmd_rules
 
@@ -40,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = _dispatch(argv)
         sys.stdout.flush()           # here, not at exit, so a closed pipe is still reported quietly
         return code
-    except (Usage, ParamError) as usage:
+    except UsageError as usage:             # a ParamError is a UsageError too
         say(lambda usage=usage: printable(f"rulelang: error: {usage}"))
         return 2
     except RulelangError as error:
@@ -68,13 +68,10 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        raise Usage("a command is needed: validate, run, test, replay, compile, simulate, sweep, play, mods, new, "
+        raise UsageError("a command is needed: validate, run, test, replay, compile, simulate, sweep, play, mods, new, "
                     "rules, explain or lsp")
     check_mods(getattr(args, "mods", []))
-    try:
-        args.params = parse_assignments(getattr(args, "param_items", []))
-    except ParamError as refused:
-        raise Usage(str(refused)) from None
+    args.params = parse_assignments(getattr(args, "param_items", []))
     return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test, "replay": cmd_replay,
             "simulate": cmd_simulate, "sweep": cmd_sweep, "play": cmd_play, "mods": cmd_mods,
             "new": cmd_new, "compile": cmd_compile, "rules": cmd_rules, "explain": cmd_explain,

@@ -1,6 +1,6 @@
 """The command line: the argument parser of every `rulelang` command and its options.
 
-A usage error is one line and exit code 2 (``_Parser`` raises ``Usage`` instead of printing argparse's
+A usage error is one line and exit code 2 (``_Parser`` raises ``UsageError`` instead of printing argparse's
 usage block); ``--mod`` and ``--param`` are added alike to every command that loads a game. Commands
 whose options are long (simulate, sweep, play, new) add their own through their modules' ``add_arguments``.
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from rulelang.cli.errors import Usage
+from rulelang.errors import UsageError
 from rulelang.testing.smoke import SMOKE_SECONDS
 
 
@@ -38,7 +38,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line and exit code 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        raise Usage(message)
+        raise UsageError(message)
 
 
 def add_mod_argument(parser: argparse.ArgumentParser) -> None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from rulelang.cli.errors import Usage, internal_error, missing_path, say
-from rulelang.errors import RulelangError
+from rulelang.cli.errors import internal_error, missing_path, say
+from rulelang.errors import RulelangError, UsageError
 from rulelang.model.params import ParamError
 from rulelang.printable import printable
 
@@ -85,11 +85,11 @@ def cmd_test(args: argparse.Namespace) -> int:
     if args.coverage:
         return _coverage(args)
     if args.json or args.min_coverage is not None or args.sample is not None or args.workers != 1:
-        raise Usage("--workers, --json, --min-coverage and --sample go with --coverage")
+        raise UsageError("--workers, --json, --min-coverage and --sample go with --coverage")
     for game in args.games:
         missing = missing_path(game)
         if missing:
-            raise Usage(missing)
+            raise UsageError(missing)
     code = 0
     present = []
     for path in args.paths:
@@ -115,12 +115,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for path in (args.path, args.log):
         missing = missing_path(path)
         if missing:
-            raise Usage(missing)
+            raise UsageError(missing)
     events = read_log(args.log)
     try:
         game = load_game(args.path, args.mods, {**_logged_params(events), **args.params})
     except ParamError as refused:
-        raise Usage(f"{args.log}: the params of its 'started' event do not fit the game: {refused}") from None
+        raise UsageError(f"{args.log}: the params of its 'started' event do not fit the game: {refused}") from None
     check = verify_log(game, events)
     if not check.ok:
         say(check.report(args.log).format)
@@ -135,7 +135,7 @@ def cmd_compile(args: argparse.Namespace) -> int:
 
     missing = missing_path(args.path)
     if missing:
-        raise Usage(missing)
+        raise UsageError(missing)
     game = load_game(args.path, args.mods, args.params)
     print(game.program.source(), end="")
     return 0
@@ -151,31 +151,22 @@ def _logged_params(events: list) -> dict:
 # --- simulate ----------------------------------------------------------------------------
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from rulelang.lab.command import UsageError, simulate
+    from rulelang.lab.command import simulate
 
-    return _refusal_is_usage(simulate, args, UsageError)
-
-
-def _refusal_is_usage(command: Callable[[argparse.Namespace], int], args: argparse.Namespace,
-                      refusal: type[Exception]) -> int:
-    """Run a command whose module refuses its arguments with an error of its own: that is a usage error here."""
-    try:
-        return command(args)
-    except refusal as refused:
-        raise Usage(str(refused)) from None
+    return simulate(args)
 
 
 def _coverage(args: argparse.Namespace) -> int:
     from rulelang.testing.coverage import coverage_command
 
     if args.games:
-        raise Usage("--game goes without --coverage: with --coverage, PATH is the game")
+        raise UsageError("--game goes without --coverage: with --coverage, PATH is the game")
     for path in args.paths:
         missing = missing_path(path)
         if missing:
-            raise Usage(missing)
+            raise UsageError(missing)
     if args.workers < 1 or (args.sample is not None and args.sample < 1):
-        raise Usage("--workers and --sample take a number of at least 1")
+        raise UsageError("--workers and --sample take a number of at least 1")
     return coverage_command(args.paths, args.workers, args.json, args.min_coverage, args.seed, args.sample,
                             mods=args.mods)
 
@@ -183,17 +174,15 @@ def _coverage(args: argparse.Namespace) -> int:
 # --- sweep and play -----------------------------------------------------------------------
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from rulelang.lab.command import UsageError
     from rulelang.lab.sweep_command import sweep
 
-    return _refusal_is_usage(sweep, args, UsageError)
+    return sweep(args)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
     from rulelang.cli.play import play_command
-    from rulelang.lab.command import UsageError
 
-    return _refusal_is_usage(play_command, args, UsageError)
+    return play_command(args)
 
 
 # --- mods and new -----------------------------------------------------------------------------
@@ -204,16 +193,16 @@ def cmd_mods(args: argparse.Namespace) -> int:
 
     missing = missing_path(args.path)
     if missing:
-        raise Usage(missing)
+        raise UsageError(missing)
     if not args.mods:
-        raise Usage("name the mods to show: rulelang mods GAME --mod FILE [--mod FILE ...]")
+        raise UsageError("name the mods to show: rulelang mods GAME --mod FILE [--mod FILE ...]")
     return report_mods(args.path, args.mods, sys.stdout, sys.stderr)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    from rulelang.cli.scaffold import ScaffoldError, new_command
+    from rulelang.cli.scaffold import new_command
 
-    return _refusal_is_usage(new_command, args, ScaffoldError)
+    return new_command(args)
 
 
 # --- lsp -----------------------------------------------------------------------------
@@ -223,6 +212,6 @@ def cmd_lsp(args: argparse.Namespace) -> int:
     from rulelang.lsp import missing_pygls
     missing = missing_pygls()
     if missing:
-        raise Usage(missing)
+        raise UsageError(missing)
     from rulelang.lsp.server import main as serve
     return serve()

@@ -1,6 +1,6 @@
 """How the command reports what went wrong: usage errors, failures of rulelang itself, the last resort.
 
-A usage error (``Usage``: a bad option, a path that cannot be used at all) is one line and exit 2; a
+A usage error (``UsageError``: a bad option, a path that cannot be used at all) is one line and exit 2; a
 failure of rulelang or of the machine is the one line of ``internal_error`` and exit 3; ``say`` prints
 on stderr and stays silent if even that fails. The parser, ``main`` and every command share these, so
 they sit apart from all of them.
@@ -12,11 +12,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from rulelang.errors import UsageError
 from rulelang.printable import printable
-
-
-class Usage(Exception):
-    """A usage error: its message is printed as one line, and the exit code is 2."""
 
 
 def check_mods(mods: list[str]) -> None:
@@ -24,7 +21,7 @@ def check_mods(mods: list[str]) -> None:
     for mod in mods:
         missing = missing_path(mod)
         if missing:
-            raise Usage(f"--mod: {missing}")
+            raise UsageError(f"--mod: {missing}")
 
 
 def internal_error(error: BaseException) -> str:

@@ -71,7 +71,8 @@ def seat_players(seats: list[str], agents: tuple[str, ...]) -> list[str]:
 
 def play_command(args: argparse.Namespace) -> int:
     from rulelang.agents.policy import check_policies
-    from rulelang.lab.command import UsageError, game_and_agents
+    from rulelang.errors import UsageError
+    from rulelang.lab.command import game_and_agents
 
     game, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)
     try:

@@ -12,8 +12,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rulelang.cli.errors import Usage, internal_error, missing_path, say
-from rulelang.errors import RulelangError
+from rulelang.cli.errors import internal_error, missing_path, say
+from rulelang.errors import RulelangError, UsageError
 from rulelang.printable import printable
 
 if TYPE_CHECKING:
@@ -26,10 +26,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     missing = missing_path(args.path)
     if missing:
-        raise Usage(missing)
+        raise UsageError(missing)
     game = load_game(args.path, args.mods, args.params)
     if not game.min_players <= args.players <= game.max_players:
-        raise Usage(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
+        raise UsageError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {args.players}")
     args.as_player = _seat_arg(args.as_player, args.players)
     agents = _agents_arg(game, getattr(args, "agents", None), args.players)
     log = None
@@ -37,7 +37,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         try:                        # a log that cannot be written is refused before anything is played
             log = LogFile(args.log)
         except LogPathError as error:
-            raise Usage(f"cannot write the log {args.log}: {error}") from None
+            raise UsageError(f"cannot write the log {args.log}: {error}") from None
     try:
         played = play(game, args.players, args.seed, agents)
         return finish_run(game, args, played, log)
@@ -55,7 +55,7 @@ def _agents_arg(game, text: str | None, players: int) -> tuple[str, ...] | None:
     try:
         agents = seat_agents(text, players)
     except ValueError as error:
-        raise Usage(str(error)) from None
+        raise UsageError(str(error)) from None
     check_policies(game, agents)
     return agents
 
@@ -67,7 +67,7 @@ def _seat_arg(text: str | None, players: int) -> int | None:
     from rulelang.engine.views import seat_of
     seat = seat_of(text.strip().upper())
     if seat is None or not 0 <= seat < players:
-        raise Usage(f"--as takes a player of this game, P1 to P{players}, not '{text}'")
+        raise UsageError(f"--as takes a player of this game, P1 to P{players}, not '{text}'")
     return seat
 
 

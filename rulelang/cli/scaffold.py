@@ -17,6 +17,8 @@ from pathlib import Path
 
 import yaml
 
+from rulelang.errors import UsageError
+
 GAME_TEMPLATE = """\
 # yaml-language-server: $schema={schema}
 #
@@ -87,10 +89,6 @@ text: What this mod changes, for players.
 """
 
 
-class ScaffoldError(Exception):
-    """A usage mistake of `rulelang new` (one line, exit 2)."""
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", choices=["game", "mod"], help="what to start")
     parser.add_argument("name", metavar="NAME", help="the folder to create (its last part names the game or mod)")
@@ -100,19 +98,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def new_command(args: argparse.Namespace) -> int:
     folder = Path(args.name)
     if any(ord(ch) < 32 or ch in "\x7f\x85\u2028\u2029" for ch in args.name):
-        raise ScaffoldError("a name of a new game or mod cannot hold control characters or line breaks")
+        raise UsageError("a name of a new game or mod cannot hold control characters or line breaks")
     if folder.exists() or folder.is_symlink():
-        raise ScaffoldError(f"'{args.name}' exists already; name a new folder")
+        raise UsageError(f"'{args.name}' exists already; name a new folder")
     title = _title(folder.name)
     if args.kind == "game":
         if args.game:
-            raise ScaffoldError("--game goes with `new mod`")
+            raise UsageError("--game goes with `new mod`")
         file = folder / "game.yaml"
         text = GAME_TEMPLATE.format(schema=schema_line_path(file, "game"), name=_in_comment(title),
                                     quoted=_quoted(title), folder=_in_comment(str(folder)))
     else:
         if not args.game:
-            raise ScaffoldError("a mod names its game: rulelang new mod NAME --game PATH")
+            raise UsageError("a mod names its game: rulelang new mod NAME --game PATH")
         game = _game_name(args.game)
         file = folder / "mod.yaml"
         text = MOD_TEMPLATE.format(schema=schema_line_path(file, "mod"), name=_in_comment(title),
@@ -130,7 +128,7 @@ def new_command(args: argparse.Namespace) -> int:
                 out.write(content)
             print(f"created {path}")
     except OSError as error:
-        raise ScaffoldError(f"cannot create {folder}: {error.strerror or error}") from None
+        raise UsageError(f"cannot create {folder}: {error.strerror or error}") from None
     return 0
 
 
@@ -159,7 +157,7 @@ def _game_name(path: str) -> str:
     try:
         return load_game(path).name
     except RulelangError as error:
-        raise ScaffoldError(f"--game {path}: {error.message}") from None
+        raise UsageError(f"--game {path}: {error.message}") from None
 
 
 def _title(name: str) -> str:

@@ -12,9 +12,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-
-class UsageError(Exception):
-    """A command-line mistake: one line, exit code 2."""
+from rulelang.errors import UsageError
 
 
 def game_and_agents(path: str, players: int, agent_names: str, mods: Sequence[str] = (),

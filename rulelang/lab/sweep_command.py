@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .command import UsageError, game_and_agents, progress_bar, provenance
+from rulelang.errors import UsageError
+from rulelang.lab.command import game_and_agents, progress_bar
+
+from .command import provenance
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

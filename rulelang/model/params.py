@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rulelang.errors import did_you_mean
+from rulelang.errors import UsageError, did_you_mean
 from rulelang.spec.inputs import whole_number
 
 Value = int | bool
 
 
-class ParamError(ValueError):
-    """A param value the game refuses: a usage mistake, shown in one line."""
+class ParamError(UsageError, ValueError):
+    """A param value the game refuses: a usage mistake, shown in one line (and a ValueError, as it always was)."""
 
 
 def declarations(data: Mapping[str, Any]) -> dict[str, dict]:

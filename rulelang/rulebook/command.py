@@ -13,7 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rulelang.cli.errors import Usage, missing_path
+from rulelang.cli.errors import missing_path
+from rulelang.errors import UsageError
 
 from ..printable import printable_lines
 
@@ -69,13 +70,13 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def _require_path(path: str) -> None:
     missing = missing_path(path)
     if missing:
-        raise Usage(missing)
+        raise UsageError(missing)
 
 
 def _output_kind(path: str) -> str:
     kind = FORMATS.get(Path(path).suffix.lower())
     if kind is None:
-        raise Usage(f"-o {path}: the file must end in .md or .html (Markdown or HTML)")
+        raise UsageError(f"-o {path}: the file must end in .md or .html (Markdown or HTML)")
     return kind
 
 
@@ -90,7 +91,7 @@ def write_whole(path: str, text: str) -> None:
     except FileNotFoundError:
         mode = None
     if mode is not None and not stat.S_ISREG(mode):
-        raise Usage(f"-o {path}: it exists and is not a plain file")
+        raise UsageError(f"-o {path}: it exists and is not a plain file")
     handle, temporary = tempfile.mkstemp(prefix=".rulebook-", dir=target.parent if str(target.parent) else ".")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:

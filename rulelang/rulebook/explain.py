@@ -15,7 +15,7 @@ from pathlib import Path
 from shlex import quote
 from typing import Any
 
-from rulelang.cli.errors import Usage
+from rulelang.errors import UsageError
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 from rulelang.spec import files
@@ -72,7 +72,7 @@ def explain(game: str, name: str, mods: Sequence[str] = (), coverage: bool = Fal
     if not found:
         if name in book.rulings:
             return explain_ruling(book, name, game, mods)
-        raise Usage(unknown_name(book, name))
+        raise UsageError(unknown_name(book, name))
     out = explain_item(checked, book, found[0], game, mods, coverage)
     others = [f"{item.key[0]} '{item.key[1]}' (ask for {item.key[0]}:{item.key[1]})" for item in found[1:]]
     return out + (["", f"Also named so: {', '.join(others)}"] if others else [])
