@@ -108,9 +108,9 @@ def cmd_test(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Exit 0 when the log is the game's own, event for event; 1 at the first line that is not."""
+    from rulelang import load_game
     from rulelang.logs.eventlog import read_log
     from rulelang.logs.replay import verify_log
-    from rulelang.pipeline import load_game
 
     for path in (args.path, args.log):
         missing = missing_path(path)
@@ -131,7 +131,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_compile(args: argparse.Namespace) -> int:
     """Print the generated Python of a game, so a designer or developer can read what a rule became."""
-    from rulelang.pipeline import load_game
+    from rulelang import load_game
 
     missing = missing_path(args.path)
     if missing:

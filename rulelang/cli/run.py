@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from rulelang import load_game
     from rulelang.logs.logfile import LogFile, LogPathError
-    from rulelang.pipeline import load_game
 
     missing = missing_path(args.path)
     if missing:

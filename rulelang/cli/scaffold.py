@@ -151,8 +151,8 @@ def schema_line_path(file: Path, schema: str) -> str:
 
 def _game_name(path: str) -> str:
     """The `game:` name of the game at ``path`` (it must load: a mod of a broken game cannot be checked)."""
+    from rulelang import load_game
     from rulelang.errors import RulelangError
-    from rulelang.pipeline import load_game
 
     try:
         return load_game(path).name

@@ -202,7 +202,7 @@ def _start_worker(source: tuple) -> None:
     """Load the game once per worker (a forked worker already has it); Ctrl-C is the parent's to handle."""
     ignore_interrupt()
     if source not in _LOADED:
-        from rulelang.pipeline import load_game
+        from rulelang import load_game
         path, mods, params = source
         _LOADED[source] = load_game(path, mods, dict(params))
 
