@@ -40,7 +40,7 @@ from rulelang.model.spec import (
     Zone,
     read_on,
 )
-from rulelang.spec.document import Document
+from rulelang.spec.document import Document, value_or_none
 
 #: Keys of a location or counter that are words for people, not properties rules can read.
 WORDS_KEYS = ("label", "rule", "text")
@@ -60,7 +60,7 @@ class _Reader:
 
     def text(self, path: tuple) -> RuleText | None:
         """The rule text at ``path``, or None where the spec writes none."""
-        value = _get(self.data, path)
+        value = value_or_none(self.data, path)
         return None if value is None else RuleText(path, value)
 
     def section(self, key: str) -> dict:
@@ -230,18 +230,6 @@ def _end(r: _Reader, i: int, cond: dict) -> EndCondition:
 
 
 # --- the checker's table of names ---------------------------------------------------------------
-
-def _get(data: Any, path: tuple) -> Any:
-    """The value at ``path`` in nested mappings and lists, or None where there is none."""
-    for key in path:
-        if isinstance(data, dict):
-            data = data.get(key)
-        elif isinstance(data, list) and isinstance(key, int) and key < len(data):
-            data = data[key]
-        else:
-            return None
-    return data
-
 
 def phase_specs(data: dict) -> list[tuple[tuple, dict]]:
     """The turn structures of a spec with their paths: `phases:`, or `turn:` as the one phase."""

@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rulelang.spec.document import value_at
+
 #: The kinds of decision a site asks. ``play`` sites ask ``discard`` when nothing can be played.
 KINDS = ("choose", "number", "branch", "secret", "play", "answer")
 
@@ -97,7 +99,7 @@ def place_of(data: dict, path: tuple) -> Place:
         return Place(slug(trigger.get("name") or f"trigger {path[1] + 1}"), rules_of(trigger))
     if "steps" in path:
         at = path.index("steps")
-        step = _get(data, path[:at + 2])
+        step = value_at(data, path[:at + 2])
         return Place(slug(step.get("name") or f"step {path[at + 1] + 1}"), rules_of(step))
     return Place(slug(head) or "rules")
 
@@ -111,9 +113,3 @@ def catalogue_options(sites: list[DecisionSite]) -> tuple[tuple[str, str], ...] 
         for oid, label in site.options:
             seen.setdefault(oid, label)
     return tuple(seen.items())
-
-
-def _get(data: Any, path: tuple) -> Any:
-    for key in path:
-        data = data[key]
-    return data

@@ -14,7 +14,8 @@ from typing import Any
 
 from rulelang.errors import Span, SpecError, did_you_mean
 from rulelang.mods.model import KIND_WORDS, LIST_KINDS, MAPPING_KINDS, Change, Layering, Mod
-from rulelang.mods.reshape import Reshaping, value_at
+from rulelang.mods.reshape import Reshaping
+from rulelang.spec.document import value_at
 
 
 class Applier(Reshaping):

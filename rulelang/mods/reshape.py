@@ -12,6 +12,7 @@ from typing import Any
 
 from rulelang.errors import Span, SpecError, did_you_mean
 from rulelang.mods.model import KIND_WORDS, ORIGINAL_PREFIX
+from rulelang.spec.document import value_at
 from rulelang.spec.paths import resolve
 
 
@@ -192,13 +193,6 @@ class Reshaping:
         self.doc.rename_calls((kind, name), {inner: moved_to} if moved_to != inner else {})
         below.append(self.mod)
         return None
-
-
-def value_at(data: Any, path: tuple) -> Any:
-    """The value at a path of keys and list indexes (in the game's data or the mod's)."""
-    for step in path:
-        data = data[step]
-    return data
 
 
 def _thing_names(data: Any, path: tuple) -> tuple:

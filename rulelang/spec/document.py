@@ -375,3 +375,25 @@ def _quoted_char_width(source: str, i: int, style: str) -> int:
     if source[i] != "\\" or i + 1 >= len(source):
         return 1
     return {"x": 4, "u": 6, "U": 10}.get(source[i + 1], 2)
+
+
+def value_at(data: Any, path: tuple | list) -> Any:
+    """The value at a path of mapping keys and list indexes (a KeyError or an IndexError where there is none).
+
+    The one walk down a spec's loaded data: the model, the mods and the mutants all read a value by its path.
+    """
+    for key in path:
+        data = data[key]
+    return data
+
+
+def value_or_none(data: Any, path: tuple | list) -> Any:
+    """The value at ``path`` in nested mappings and lists, or None where there is none (data not yet checked)."""
+    for key in path:
+        if isinstance(data, dict):
+            data = data.get(key)
+        elif isinstance(data, list) and isinstance(key, int) and key < len(data):
+            data = data[key]
+        else:
+            return None
+    return data

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulelang.errors import RulelangError, SpecError, closest, did_you_mean, raise_all
 from rulelang.spec import cache
-from rulelang.spec.document import Document
+from rulelang.spec.document import Document, value_or_none
 from rulelang.spec.rulings import ruling_errors
 
 if TYPE_CHECKING:       # jsonschema is imported where a document is checked: it costs a cold command ~0.1 s
@@ -165,9 +165,7 @@ def _doc_path(data: Any, json_path: Any) -> tuple:
 
 
 def _original_key(doc: Document, path: tuple, key: str) -> Any:
-    node: Any = doc.data
-    for step in path:
-        node = node[step] if isinstance(node, (dict, list)) else None
+    node = value_or_none(doc.data, path)
     if isinstance(node, dict) and key not in node:
         return next((k for k in node if _json_key(k) == key), key)
     return key

@@ -19,7 +19,7 @@ from rulelang.compiler import GameCompiler
 from rulelang.engine.game import Game
 from rulelang.errors import Span
 from rulelang.lang import nodes as n
-from rulelang.spec.document import Document
+from rulelang.spec.document import Document, value_at
 from rulelang.spec.schema import validate_document
 from rulelang.testing.mutate_data import apply_data_mutation, changed_paths, data_mutations, group_of
 
@@ -282,7 +282,7 @@ def _text_file(doc: Document, path: tuple) -> str | None:
     text = doc._scalars.get(path)           # where the loader keeps a text's own position
     if text is not None:
         return text.file
-    return None if isinstance(_value_at(doc.data, path), str) else doc.span(path).file
+    return None if isinstance(value_at(doc.data, path), str) else doc.span(path).file
 
 
 class _MutantCompiler(GameCompiler):
@@ -300,7 +300,7 @@ class _MutantCompiler(GameCompiler):
         self.trees = trees
 
     def parse(self, job) -> None:
-        key = (job.path, job.block, _value_at(self.data, job.path))
+        key = (job.path, job.block, value_at(self.data, job.path))
         if self.trees is not None and key in self.trees:
             job.tree = copy.deepcopy(self.trees[key])
         else:
@@ -313,12 +313,6 @@ class _MutantCompiler(GameCompiler):
         path, node = next(item for k, item in enumerate(walk(job.tree)) if k == where[-1])
         _, _, _, change = tree_changes(node, self.names)[self.mutant.variant]
         job.tree = replace(job.tree, path, change(node))
-
-
-def _value_at(data: Any, path: tuple) -> Any:
-    for key in path:
-        data = data[key]
-    return data
 
 
 def build(doc: Document, mutant: Mutant, trees: dict | None = None, params: dict | None = None) -> Game:

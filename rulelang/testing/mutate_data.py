@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from rulelang.model.build import phase_specs
-from rulelang.spec.document import Document
+from rulelang.spec.document import Document, value_at
 
 Edit = Callable[[Document], None]
 Site = tuple[tuple, list[tuple[str, str, Edit]]]       # path, [(kind, description, edit)]
@@ -20,21 +20,15 @@ _NOT_RULES = {"step_budget", "game_budget", "event_limit"}
 _FIRST = ["first", "next", "random"]
 
 
-def _at(data: Any, path: tuple) -> Any:
-    for key in path:
-        data = data[key]
-    return data
-
-
 def _put(path: tuple, value: Any) -> Edit:
     def edit(doc: Document) -> None:
-        _at(doc.data, path[:-1])[path[-1]] = value
+        value_at(doc.data, path[:-1])[path[-1]] = value
     return edit
 
 
 def _drop(path: tuple) -> Edit:
     def edit(doc: Document) -> None:
-        container = _at(doc.data, path[:-1])
+        container = value_at(doc.data, path[:-1])
         del container[path[-1]]
     return edit
 
@@ -42,7 +36,7 @@ def _drop(path: tuple) -> Edit:
 def _swap(path: tuple, i: int) -> Edit:
     """Exchange items i and i+1 of the list at ``path``, with their positions."""
     def edit(doc: Document) -> None:
-        items = _at(doc.data, path)
+        items = value_at(doc.data, path)
         items[i], items[i + 1] = items[i + 1], items[i]
         doc.swap_positions(path + (i,), path + (i + 1,))
     return edit
