@@ -73,7 +73,7 @@ def test_the_pinned_minimum_is_the_one_checked():
 def test_the_job_folder_holds_the_package_and_its_schemas(tmp_path):
     job = ray_runner.make_job_folder(tmp_path)
     assert sorted(p.name for p in job.iterdir()) == ["rulelang", "schemas"]
-    assert (job / "rulelang" / "grammar.lark").is_file() and (job / "rulelang" / "lab" / "ray_runner.py").is_file()
+    assert (job / "rulelang" / "lang" / "grammar.lark").is_file() and (job / "rulelang" / "lab" / "ray_runner.py").is_file()
     assert {p.name for p in (job / "schemas").iterdir()} == {p.name for p in (ROOT / "schemas").glob("*.json")}
     assert not list(job.rglob("__pycache__"))
 

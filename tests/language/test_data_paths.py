@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rulelang.spec.document import value_at, value_or_none
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 data = st.recursive(st.integers() | st.text(max_size=3),
                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner, max_size=3),

@@ -9,7 +9,7 @@ from rulelang.errors import UsageError
 from rulelang.lab.command import game_and_agents
 from rulelang.model.params import ParamError, parse_assignments
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_refused_param_is_a_usage_error_and_still_a_value_error() -> None:
