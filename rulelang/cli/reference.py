@@ -1,6 +1,6 @@
 """docs/commands.md, written from the argument parser itself so that the page cannot drift from the commands.
 
-``python -m rulelang.cli.reference`` rewrites the page; tests/test_commands_doc.py fails when the committed
+``python -m rulelang.cli.reference`` rewrites the page; tests/tools/test_commands_doc.py fails when the committed
 page differs from what this writes. Only rulelang's own words are in it (no text from a spec).
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ def reference() -> str:
     parser = build_parser()
     out = ["# Command reference", "",
            "Generated from the argument parser by `python -m rulelang.cli.reference`; "
-           "`tests/test_commands_doc.py` fails when it drifts. Each command's page in `docs/` says more.", "",
+           "`tests/tools/test_commands_doc.py` fails when it drifts. Each command's page in `docs/` says more.", "",
            f"`{_usage(parser)}`", ""]
     out += _options(parser)
     for name, sub, summary in _commands(parser):

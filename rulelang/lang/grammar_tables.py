@@ -7,7 +7,7 @@ builds data and never runs code. They come, first that fits:
 
 1. from ``grammar_tables.json`` beside the grammar, shipped with the package. Its first line is a stamp
    (the hash of the grammar, the Lark version, this file's format); tables whose stamp differs from
-   today's grammar and Lark are not used. tests/test_grammar_tables.py checks that the shipped file is
+   today's grammar and Lark are not used. tests/language/test_grammar_tables.py checks that the shipped file is
    what the grammar gives; after editing the grammar (or for another Lark), write it afresh with
    ``python -m rulelang.lang.grammar_tables``;
 2. from the private cache folder (``cache.py``), under a name hashed from the same stamp;

@@ -77,7 +77,7 @@ def test_a_random_games_error_inside_a_mod_suggests_a_replay_with_the_mod_and_th
                                     "--mod", str(mod)]
     params = rulelang.load_game(GOOFSPIEL, params={"num_cards": 5})
     assert params.params == {"num_cards": 5}
-    from rulelang.logs.replay import run_command
+    from rulelang.testing.smoke import run_command
     assert shlex.split(run_command(params, 2, 7))[-2:] == ["--param", "num_cards=5"]
 
 

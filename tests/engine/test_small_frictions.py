@@ -18,7 +18,7 @@ def test_a_variable_given_as_a_counter_is_called_a_variable(tmp_path: Path) -> N
     scenario.write_text(f"game: {FJ}\nscenarios:\n  - scenario: a variable under counters\n    players: 2\n"
                         "    setup:\n      counters:\n        P1: {lost_turns: 1}\n", encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()
-    assert run_scenario_files([str(scenario)], out, err) != 0
+    assert run_scenario_files([str(scenario)], out, err, games=[str(FJ)]) != 0
     shown = out.getvalue() + err.getvalue()
     assert "'lost_turns' is a variable, not a counter" in shown and "vars:" in shown
     assert "unknown counter" not in shown

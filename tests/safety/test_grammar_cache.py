@@ -38,7 +38,7 @@ def audit(event, args):
     elif event.startswith("pickle."):
         events["pickle"].append(event)
 sys.addaudithook(audit)
-from rulelang import grammar_tables, parser
+from rulelang.lang import grammar_tables, parser
 from rulelang.errors import Span
 if sys.argv[1] == "without-shipped-tables":
     grammar_tables.SHIPPED = Path(sys.argv[2]) / "no-such-file.json"

@@ -7,6 +7,7 @@ import pytest
 
 import rulelang
 from rulelang.agents import make_agent, play_out
+from rulelang.engine import records
 from rulelang.engine.rng import batch_seed
 from rulelang.lab.report import sections
 from rulelang.lab.simulate import Batch, GameRecord, play_game
@@ -111,5 +112,5 @@ def test_the_one_pass_over_the_log_agrees_with_cards_played(path, players):
             counted.setdefault(card, {}).setdefault(seat, 0)
             counted[card][seat] += 1
         assert raw.plays == counted
-        assert len(raw.choices) == sum(1 for e in state.log if (e[0] is __import__("rulelang").records.chose
+        assert len(raw.choices) == sum(1 for e in state.log if (e[0] is records.chose
                                                                  if e.__class__ is tuple else e["type"] == "chose"))
