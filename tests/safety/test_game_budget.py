@@ -8,7 +8,6 @@ the adapters), decisions answered in place (`validate`, the lab), with or withou
 """
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 
@@ -20,8 +19,10 @@ from rulelang.cli import main
 from rulelang.errors import RuleError, RulelangError
 from rulelang.model.spec import EVENT_LIMIT, GAME_BUDGET
 
-VALID = Path(__file__).resolve().parents[1] / "broken" / "_valid"
-DRAW = "      effect: draw 1 from deck to me.hand"
+from helpers.valid_game import VALID
+from helpers.valid_game import derive as derive_valid
+from helpers.valid_game import line_of as line_in
+
 ENDLESS = ("limit: 60", "limit: 100000")
 #: Well under the default budget between two decisions, over and over: 98,000 units a turn.
 HARD_WORK = "for each i in range(0, 49000):\n  x = i\nme chooses n from 0 to 1"
@@ -35,23 +36,12 @@ TOO_MANY_EVENTS = f"the game's log holds more than its limit of {EVENT_LIMIT:,} 
 
 
 def derive(tmp_path: Path, effect: str, *changes: tuple[str, str]) -> Path:
-    """The tiny valid game with its first step's effect replaced, and each (old, new) made once."""
-    folder = tmp_path / "game"
-    shutil.copytree(VALID, folder)
-    spec = folder / "game.yaml"
-    text = spec.read_text(encoding="utf-8")
-    body = effect.strip("\n").replace("\n", "\n        ")
-    text = text.replace(DRAW, f"      effect: |\n        {body}")
-    for old, new in changes:
-        assert old in text, old
-        text = text.replace(old, new, 1)
-    spec.write_text(text, encoding="utf-8")
-    return folder
+    """The tiny valid game's folder with its first step's effect replaced, and each (old, new) made once."""
+    return derive_valid(tmp_path, *changes, effect=effect).parent
 
 
 def line_of(folder: Path, text: str) -> int:
-    lines = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()
-    return next(i for i, line in enumerate(lines, 1) if text in line)
+    return line_in(folder / "game.yaml", text)
 
 
 def played(game, way: str):

@@ -6,7 +6,6 @@ procedures that call themselves, numbers too large to read, and the compiler's o
 """
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -22,31 +21,10 @@ from rulelang.spec.loader import load_document
 from rulelang.testing.smoke import play_random
 
 from helpers.examples import examples
+from helpers.valid_game import derive, line_of
 
-VALID = Path(__file__).resolve().parents[1] / "broken" / "_valid"
-DRAW = "      effect: draw 1 from deck to me.hand"
 DIE = ("vars:", "dice:\n  d: {faces: 6}\n\nvars:")
 TEN_THOUSAND_DICE = "roll 10000 d as r"
-
-
-def derive(tmp_path: Path, *changes: tuple[str, str], effect: str | None = None) -> Path:
-    """The valid game with its first step's effect replaced, and each (old, new) made once in game.yaml."""
-    folder = tmp_path / "game"
-    shutil.copytree(VALID, folder)
-    spec = folder / "game.yaml"
-    text = spec.read_text(encoding="utf-8")
-    if effect is not None:
-        body = effect.strip("\n").replace("\n", "\n        ")
-        text = text.replace(DRAW, f"      effect: |\n        {body}")
-    for old, new in changes:
-        assert old in text, old
-        text = text.replace(old, new, 1)
-    spec.write_text(text, encoding="utf-8")
-    return spec
-
-
-def line_of(spec: Path, text: str) -> int:
-    return next(i for i, line in enumerate(spec.read_text(encoding="utf-8").splitlines(), 1) if text in line)
 
 
 def runtime_error(spec: Path, players: int = 2) -> RuleError:
