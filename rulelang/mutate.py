@@ -197,7 +197,7 @@ def _operator_changes(node: Any) -> list[Change]:
 def _dropped_operands(node: Any) -> list[Change]:
     """`a and b` becomes `a`, and `b`: the condition forgets one of its parts (or, for `or`, one way to hold)."""
     return [("conjunct", f"`{_text(node.span)}` -> `{_text(kept.span)}`", node.span, lambda old, side=side: getattr(old, side))
-            for side, kept in (("right", node.left), ("left", node.right))]
+            for side, kept in (("left", node.left), ("right", node.right))]
 
 
 def _literal_changes(node: Any) -> list[Change]:
