@@ -350,13 +350,20 @@ def _game_of(path: Path) -> Path:
 # --- the differential search ---------------------------------------------------------------------
 
 def observed(state: Any, seen: int) -> tuple:
-    """What a position shows from event ``seen`` on: the new events, the options offered, the result."""
+    """What a position shows from event ``seen`` on: the new events, the options offered, the result.
+
+    The events since the last decision are compared as a set with repeats: two
+    independent statements in the other order (two counters reset) log the
+    same events in another order, and that order is no rule anyone can play
+    differently; anything that depends on it shows in what follows.
+    """
     pend = state.pending
     offered = None if pend is None else (
         tuple(pend["players"]),
         tuple(None if done is not None else tuple(o[0] for o in options)
               for done, options in zip(pend["chosen"], pend["options"])))
-    return (state.events[seen:], offered, state.over, tuple(state.winners or ()) if state.over else ())
+    events = sorted(json.dumps(event, sort_keys=True, default=str) for event in state.events[seen:])
+    return (events, offered, state.over, tuple(state.winners or ()) if state.over else ())
 
 
 def _started(make: Callable[[], Any]) -> tuple[Any, str | None]:

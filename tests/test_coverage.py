@@ -108,7 +108,7 @@ def test_a_weak_scenario_set_leaves_real_rules_as_survivors(tmp_path):
     assert strong.counts[CAUGHT] > report.counts[CAUGHT]
 
 
-def test_a_change_nothing_can_observe_is_marked_likely_equivalent(tmp_path):
+def test_a_change_nothing_can_observe_is_marked_equivalent(tmp_path):
     report = run_coverage(str(_weak_pig(tmp_path, 1)))
     equivalent = {(m.line, m.change) for m, _ in report.of(EQUIVALENT)}
     assert (28, "limit 100000 -> 99999") in equivalent       # games end long before (100,000 is the largest limit)

@@ -146,7 +146,7 @@ def test_the_command_exits_1_below_the_minimum_and_reports_json(tmp_path, capsys
     out, err = capsys.readouterr()
     [report] = json.loads(out)
     assert report["mods"] == [weak] and report["path"] == FEW and report["mod_scenarios"] == 1
-    assert report["mutants"] == report["caught"] + report["survived"] + report["likely_equivalent"] \
+    assert report["mutants"] == report["caught"] + report["survived"] + report["equivalent"] \
         + report["invalid"] > 0
     assert report["coverage"] < 100 and report["left_out"] == []
     assert {s["file"] for s in report["survivors"]} == {f"{weak}/mod.yaml"}
