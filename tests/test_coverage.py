@@ -23,7 +23,8 @@ PIG = Path("examples/pig")
 GAMES = [Path("games/flapjacks"), Path("games/jacks_friends"), PIG]
 # Kinds that make at least one valid mutant of these games. (Another die in a roll, kind "die", is made
 # too, but in these games it always reads an outcome the other die lacks, so it never validates.)
-KINDS = {"comparison", "arithmetic", "boolean", "number", "statement", "order", "zone", "target", "tag",
+KINDS = {"comparison", "arithmetic", "boolean", "number", "statement", "order", "zone", "target", "tag", "swap",
+         "conjunct", "die face", "outcome",
          "duration", "prop", "counter", "location", "condition", "function", "trigger"}
 
 
