@@ -166,11 +166,24 @@ def _tables(spec: Spec, report: _Report) -> None:
 def _dice(spec: Spec, report: _Report) -> None:
     for die in spec.dice.values():
         faces = set(range(1, die.faces + 1))
+        shown_by: dict[Any, str] = {}           # a face -> the first outcome that lists it
         for outcome, values in die.outcomes.items():
-            for face in values:
+            for i, face in enumerate(values):
+                which = shown(face) if isinstance(face, int) else face    # a YAML int may be huge
                 if face not in faces:
-                    which = shown(face) if isinstance(face, int) else face    # a YAML int may be huge
                     report.error(f"die '{die.name}' has no face {which}", ("dice", die.name, "outcomes", outcome))
+                elif face in shown_by:
+                    _face_shown_twice(report, die.name, which, (shown_by[face], outcome), i)
+                else:
+                    shown_by[face] = outcome
+
+
+def _face_shown_twice(report: _Report, die: str, face: str, outcomes: tuple[str, str], i: int) -> None:
+    """A face under two outcomes would silently count as one of them: say which, at the second listing."""
+    first, second = outcomes
+    where = f"twice under '{first}'" if first == second else f"under both '{first}' and '{second}'"
+    report.error(f"die '{die}' lists face {face} {where}", ("dice", die, "outcomes", second, i),
+                 "a roll shows one outcome per face: list each face under one outcome only")
 
 
 def _zones(spec: Spec, report: _Report) -> None:

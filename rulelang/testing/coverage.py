@@ -2,10 +2,13 @@
 
 Each mutant of the spec (``mutate``) is compiled and played against the
 game's scenario files; a mutant that every scenario still passes *survived*.
-A survivor whose random games are identical, event for event, to the
-unchanged game's over a batch of seeds at two player counts is marked *likely
-equivalent*: nothing observable changed. The comparison is always made
-against the unchanged spec in the same process, never against stored logs.
+A survivor is *equivalent* only when a differential search finds no
+difference from the unchanged game: random games at every player count, and
+play from each scenario's set-up with every option tried to a bounded depth,
+compared decision by decision (options offered, events, result). Otherwise it
+stays a survivor, shown with the seed or the scenario set-up where it differs.
+The comparison is always made against the unchanged spec in the same process,
+never against stored logs.
 
 With mods (`--mod M`), the mods are laid over the game and only the values
 and rule texts that come from the mods' own files are mutated, so every
@@ -30,6 +33,7 @@ import multiprocessing
 import os
 import random
 import sys
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +42,7 @@ from typing import Any
 from rulelang.agents import RandomAgent
 from rulelang.compiler import compile_game
 from rulelang.engine.game import Game
+from rulelang.engine.views import player_name
 from rulelang.errors import RulelangError, ScenarioError
 from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
 from rulelang.pipeline import read_spec
@@ -53,19 +58,22 @@ from rulelang.testing.scenario import (
     own_mod,
     run_scenario,
     scenario_files,
+    start_position,
 )
 
-EQUIVALENCE_GAMES = 20          # random games per player count that must match the original's
+EQUIVALENCE_GAMES = 10          # random games at each player count, compared decision by decision
 MAX_DECISIONS = 20_000          # a random game longer than this is cut (the original's end is known)
+SEARCH_DEPTH = 2                # decisions tried exhaustively from each scenario's set-up
+SEARCH_POSITIONS = 60           # positions visited at most from one scenario's set-up
 
-CAUGHT, SURVIVED, EQUIVALENT, INVALID = "caught", "survived", "likely equivalent", "invalid"
+CAUGHT, SURVIVED, EQUIVALENT, INVALID = "caught", "survived", "equivalent", "invalid"
 
 
 @dataclass
 class Verdict:
     index: int
     status: str
-    detail: str = ""             # the scenario that caught it, or why it did not validate
+    detail: str = ""             # the scenario that caught it, where a survivor differs, or why it is invalid
 
 
 @dataclass
@@ -106,9 +114,18 @@ class Report:
         return {"path": self.path, "game": self.game, "mods": self.mods, "mutants": len(self.verdicts),
                 "scenarios": self.scenarios, "mod_scenarios": self.mod_scenarios, "left_out": self.left_out,
                 "sampled": self.sampled, "caught": self.counts[CAUGHT], "survived": self.counts[SURVIVED],
-                "likely_equivalent": self.counts[EQUIVALENT], "invalid": self.counts[INVALID],
-                "coverage": round(self.rate, 2),
-                "survivors": [entry(m, v) for m, v in self.of(SURVIVED) + self.of(EQUIVALENT)]}
+                "equivalent": self.counts[EQUIVALENT], "invalid": self.counts[INVALID],
+                "coverage": round(self.rate, 2), "by_kind": self.by_kind(),
+                "survivors": [entry(m, v) | {"differs": v.detail} for m, v in self.of(SURVIVED)]
+                + [entry(m, v) for m, v in self.of(EQUIVALENT)]}
+
+    def by_kind(self) -> dict[str, dict[str, int]]:
+        """For each kind of mutant, how many got each verdict."""
+        table: dict[str, dict[str, int]] = {}
+        for v in self.verdicts:
+            row = table.setdefault(self.mutants[v.index].kind, dict.fromkeys((CAUGHT, SURVIVED, EQUIVALENT, INVALID), 0))
+            row[v.status] += 1
+        return table
 
     def format(self) -> str:
         c = self.counts
@@ -116,7 +133,7 @@ class Report:
         own = " of the mods' own files" if self.mods else ""
         of_mods = f" ({self.mod_scenarios} of them the mods')" if self.mods else ""
         lines = [f"{self.subject}: {len(self.verdicts)} mutants{own}{sample} against {self.scenarios} "
-                 f"scenarios{of_mods}: {c[CAUGHT]} caught, {c[SURVIVED]} survived, {c[EQUIVALENT]} likely "
+                 f"scenarios{of_mods}: {c[CAUGHT]} caught, {c[SURVIVED]} survived, {c[EQUIVALENT]} "
                  f"equivalent, {c[INVALID]} invalid (skipped)"]
         lines += self._left_out_lines()
         if not self.mutants:
@@ -125,12 +142,15 @@ class Report:
             lines.append(f"coverage: nothing to measure: {where}; counted as 100%")
         else:
             lines.append(f"coverage: {self.rate:.1f}% of {c[CAUGHT] + c[SURVIVED]} non-equivalent mutants caught")
-        for status, title in ((SURVIVED, "survivors (no scenario notices them)"),
-                              (EQUIVALENT, "likely equivalent (random games identical to the unchanged game's)")):
-            found = self.of(status)
-            if found:
-                lines.append(f"{title}:")
-                lines.extend(_grouped(m for m, _ in found))
+        survivors = self.of(SURVIVED)
+        if survivors:
+            lines.append("survivors (no scenario notices them; each with where it plays differently):")
+            lines.extend(_grouped(survivors))
+        equivalent = self.of(EQUIVALENT)
+        if equivalent:
+            lines.append(f"equivalent (no difference in {EQUIVALENCE_GAMES} random games at each player count, "
+                         f"nor within {SEARCH_DEPTH} decisions of any scenario's set-up):")
+            lines.extend(_grouped(equivalent, detail=False))
         return printable_lines(lines)
 
     def _left_out_lines(self, shown: int = 10) -> list[str]:
@@ -143,15 +163,18 @@ class Report:
                 + [f"  {name}" for name in self.left_out[:shown]] + ([f"  ... and {more} more"] if more > 0 else []))
 
 
-def _grouped(found: Iterable[Mutant]) -> list[str]:
+def _grouped(found: Iterable[tuple[Mutant, Verdict]], detail: bool = True) -> list[str]:
     """`file:line: change` lines under their card, step or rule, each group where its first mutant comes."""
-    groups: dict[str, list[Mutant]] = {}
-    for m in found:
-        groups.setdefault(m.group, []).append(m)
+    groups: dict[str, list[tuple[Mutant, Verdict]]] = {}
+    for m, v in found:
+        groups.setdefault(m.group, []).append((m, v))
     out = []
     for group, items in groups.items():
         out.append(f"  {group}")
-        out.extend(f"    {m.location}: {m.change}" for m in items)
+        for m, v in items:
+            out.append(f"    {m.location}: {m.change}")
+            if detail and v.detail:
+                out.append(f"      differs: {v.detail}")
     return out
 
 
@@ -173,16 +196,17 @@ class Subject:
         self.mutants = mutants(self.doc, in_files(mod_files(self.mods)) if self.mods else None)
         self.first_seed = first_seed
         self.trees: dict = {}            # parsed rule texts, shared by the mutants' compiles
-        self._baseline: dict[tuple[int, int], tuple] | None = None
+        self.originals: dict[tuple, Game] = {(): self.game}     # the unchanged game by param values
+
+    def original(self, key: tuple) -> Game:
+        """The unchanged game for a scenario's param values, compiled once."""
+        if key not in self.originals:
+            self.originals[key] = compile_game(self.doc, dict(key))
+        return self.originals[key]
 
     def failing_scenarios(self) -> list[int]:
         """The numbers of the scenarios that fail on the unchanged game: they would 'catch' every mutant."""
-        games: dict[tuple, Game] = {(): self.game}
-        for s in self.scenarios:
-            key = _params_key(s)
-            if key not in games:
-                games[key] = compile_game(self.doc, dict(key))
-        return [i for i, s in enumerate(self.scenarios) if not run_scenario(s, games[_params_key(s)]).passed]
+        return [i for i, s in enumerate(self.scenarios) if not run_scenario(s, self.original(_params_key(s))).passed]
 
     def leave_out(self, numbers: Iterable[int]) -> list[str]:
         """Stop running these scenarios (by number); their names."""
@@ -194,14 +218,6 @@ class Subject:
     def mod_scenarios(self) -> int:
         return sum(1 for s in self.scenarios if own_mod(Path(s.file)))
 
-    def player_counts(self) -> list[int]:
-        return sorted({self.game.min_players, self.game.max_players})
-
-    def baseline(self) -> dict[tuple[int, int], tuple]:
-        if self._baseline is None:
-            self._baseline = {(p, s): play(self.game, p, s) for p in self.player_counts()
-                              for s in range(self.first_seed, self.first_seed + EQUIVALENCE_GAMES)}
-        return self._baseline
 
     def judge(self, index: int) -> Verdict:
         mutant = self.mutants[index]
@@ -221,7 +237,8 @@ class Subject:
         caught_by = self.catcher(game_for)
         if caught_by is not None:
             return Verdict(index, CAUGHT, caught_by)
-        return Verdict(index, EQUIVALENT if self.plays_the_same(game) else SURVIVED)
+        witness = self.difference(game_for)
+        return Verdict(index, EQUIVALENT) if witness is None else Verdict(index, SURVIVED, witness)
 
     def catcher(self, game_for: Callable[[tuple], Game]) -> str | None:
         """The first scenario that fails (or crashes) with this game (for its param values), if any."""
@@ -234,10 +251,24 @@ class Subject:
                 return f"{scenario.file}: {scenario.name}"
         return None
 
-    def plays_the_same(self, game: Game) -> bool:
+    def difference(self, game_for: Callable[[tuple], Game]) -> str | None:
+        """Where the mutant first plays differently from the unchanged game, or None if the search finds nowhere."""
+        game = game_for(())
         if (game.min_players, game.max_players) != (self.game.min_players, self.game.max_players):
-            return False
-        return all(play(game, p, s, reference) == reference for (p, s), reference in self.baseline().items())
+            return (f"players {game.min_players}-{game.max_players}, not "
+                    f"{self.game.min_players}-{self.game.max_players}")
+        for players in range(self.game.min_players, self.game.max_players + 1):
+            for seed in range(self.first_seed, self.first_seed + EQUIVALENCE_GAMES):
+                step = random_game_difference(self.game, game, players, seed)
+                if step is not None:
+                    return f"a random game, seed {seed}, {players} players, at decision {step}"
+        for scenario in self.scenarios:
+            key = _params_key(scenario)
+            path = scenario_difference(scenario, self.original(key), game_for(key))
+            if path is not None:
+                after = f" after {', '.join(path)}" if path else ""
+                return f"from the set-up of {_named(scenario)}{after}"
+        return None
 
 
 def _under_own_rules(scenario: Scenario) -> bool:
@@ -328,27 +359,108 @@ def _game_of(path: Path) -> Path:
     return folder          # loading it reports what is missing
 
 
-def play(game: Game, players: int, seed: int, reference: tuple | None = None) -> tuple:
-    """(events, problem) of one random game; stops early once it departs from ``reference``."""
-    state = None
-    seen = 0
+# --- the differential search ---------------------------------------------------------------------
+
+def observed(state: Any, seen: int) -> tuple:
+    """What a position shows from event ``seen`` on: the new events, the options offered, the result.
+
+    The events since the last decision are compared as a set with repeats: two
+    independent statements in the other order (two counters reset) log the
+    same events in another order, and that order is no rule anyone can play
+    differently; anything that depends on it shows in what follows.
+    """
+    pend = state.pending
+    offered = None if pend is None else (
+        tuple(pend["players"]),
+        tuple(None if done is not None else tuple(o[0] for o in options)
+              for done, options in zip(pend["chosen"], pend["options"])))
+    events = sorted(json.dumps(event, sort_keys=True, default=str) for event in state.events[seen:])
+    return (events, offered, state.over, tuple(state.winners or ()) if state.over else ())
+
+
+def _started(make: Callable[[], Any]) -> tuple[Any, str | None]:
+    """(a state, None), or (None, the error) when the rules fail to start it."""
     try:
-        state = game.new_state(players, seed)
-        agent = RandomAgent(seed)
-        for _ in range(MAX_DECISIONS):
-            if reference is not None:
-                if state.events[seen:] != reference[0][seen:len(state.events)]:
-                    return ("departed",)
-                seen = len(state.events)
-            pend = state.pending
-            if state.over or pend is None:
-                break
-            i = pend["chosen"].index(None)
-            state.apply(agent.choose(state, pend["players"][i]), pend["players"][i])
-        return (state.events, None)
+        return make(), None
     except Exception as error:  # noqa: BLE001 - a rule error or a broken mutant: either is an outcome
-        events = state.events if state is not None else []
-        return (events, f"{type(error).__name__}: {error}")
+        return None, f"{type(error).__name__}: {error}"
+
+
+def _applied(state: Any, option: str, player: int) -> str | None:
+    """Apply an option in place; the error it raises, if any, as text (an outcome to compare)."""
+    try:
+        state.apply(option, player)
+        return None
+    except Exception as error:  # noqa: BLE001 - see _started
+        return f"{type(error).__name__}: {error}"
+
+
+def _chooser(state: Any) -> int | None:
+    """The next player who must choose, or None when the game waits for nobody."""
+    pend = state.pending
+    if state.over or pend is None:
+        return None
+    return pend["players"][pend["chosen"].index(None)]
+
+
+def random_game_difference(original: Game, mutant: Game, players: int, seed: int) -> int | None:
+    """The first decision at which one random game (same seed, same agent) shows a difference; None if never."""
+    a, error_a = _started(lambda: original.new_state(players, seed))
+    b, error_b = _started(lambda: mutant.new_state(players, seed))
+    if error_a or error_b:
+        return None if error_a == error_b else 0
+    agent, seen = RandomAgent(seed), 0
+    for step in range(MAX_DECISIONS):
+        if observed(a, seen) != observed(b, seen):
+            return step
+        seen = len(a.events)
+        player = _chooser(a)
+        if player is None:
+            return None
+        option = agent.choose(a, player)
+        error = _applied(a, option, player)
+        if error != _applied(b, option, player):
+            return step + 1
+        if error is not None:
+            return None             # both games fail alike: nothing further to compare
+    return None
+
+
+def _scenario_start(scenario: Scenario, game: Game) -> Any:
+    """A game at the scenario's set-up (its dice scripted), before any of its choices."""
+    data = scenario.data
+    players = data.get("players", game.min_players)
+    seed = data.get("seed", 0)
+    return start_position(game, data.get("setup") or {}, players, seed)[0]
+
+
+def scenario_difference(scenario: Scenario, original: Game, mutant: Game) -> list[str] | None:
+    """The choices after which the two games first differ from this scenario's set-up, every option tried to
+    ``SEARCH_DEPTH`` decisions (at most ``SEARCH_POSITIONS`` positions); None if none differs."""
+    if "refused" in (scenario.data.get("expect") or {}):
+        return None                 # a player count or set-up the game refuses: no position to play from
+    a, error_a = _started(lambda: _scenario_start(scenario, original))
+    b, error_b = _started(lambda: _scenario_start(scenario, mutant))
+    if error_a or error_b:
+        return None if error_a == error_b else []
+    frontier: deque[tuple[Any, Any, list[str], int]] = deque([(a, b, [], 0)])
+    visited = 0
+    while frontier and visited < SEARCH_POSITIONS:          # breadth first: the shortest difference is shown
+        a, b, path, seen = frontier.popleft()
+        visited += 1
+        if observed(a, seen) != observed(b, seen):
+            return path
+        player = _chooser(a)
+        if player is None or len(path) >= SEARCH_DEPTH:
+            continue
+        for option in a.legal(player):
+            next_a, next_b, step = a.copy(), b.copy(), path + [f"{player_name(player)} {option}"]
+            error = _applied(next_a, option, player)
+            if error != _applied(next_b, option, player):
+                return step
+            if error is None:
+                frontier.append((next_a, next_b, step, len(a.events)))
+    return None
 
 
 # --- running -------------------------------------------------------------------------------------

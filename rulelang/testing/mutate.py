@@ -47,7 +47,7 @@ class Mutant:
 
 # --- rule-text trees ------------------------------------------------------------------
 
-_COMPARE = {"=": ["!="], "!=": ["="], "<": ["<=", ">="], "<=": ["<", ">"], ">": [">=", "<="], ">=": [">", "<"]}
+_COMPARISONS = ["=", "!=", "<", "<=", ">", ">="]     # a comparison becomes each of the others
 _ARITH = {"+": ["-"], "-": ["+"], "*": ["//"], "//": ["*"]}
 _AUG = {"+=": "-=", "-=": "+="}
 _BOOL = {"and": "or", "or": "and"}
@@ -102,6 +102,7 @@ class Names:
     counters: list[str]
     locations: list[str]
     props: list[str]
+    outcomes: list[list[str]]       # each die's outcomes
 
     @classmethod
     def of(cls, data: dict) -> Names:
@@ -111,16 +112,33 @@ class Names:
         return cls([z for z, d in zones.items() if (d or {}).get("owner", "table") == "table"],
                    [z for z, d in zones.items() if (d or {}).get("owner") == "player"],
                    tags, cards, list(data.get("dice") or {}), list(data.get("counters") or {}),
-                   list(data.get("locations") or {}), list(data.get("card_props") or {}))
+                   list(data.get("locations") or {}), list(data.get("card_props") or {}),
+                   [list((d or {}).get("outcomes") or {}) for d in (data.get("dice") or {}).values()])
 
     def other(self, name: str) -> tuple[str, str] | None:
         """(kind, the next name of the same sort) for a name the spec declares."""
+        found = self.others(name)
+        return None if found is None else (found[0], found[1][0])
+
+    def others(self, name: str) -> tuple[str, list[str]] | None:
+        """(kind, the names it may become): every other zone of its sort or outcome of its die, else the next name.
+
+        A zone or an outcome is easily confused with any other one (discard pile
+        for deck, a miss for a break), so every one is tried; the longer lists
+        (cards, tags) take only their next name, which keeps the count practical.
+        """
         for kind, group in (("zone", self.table_zones), ("zone", self.player_zones), ("tag", self.tags),
                             ("card", self.cards), ("counter", self.counters), ("location", self.locations),
                             ("prop", self.props), ("die", self.dice)):
             if name in group and len(group) > 1:
-                return kind, group[(group.index(name) + 1) % len(group)]
+                i = group.index(name)
+                rest = group[i + 1:] + group[:i]
+                return kind, rest if kind == "zone" else rest[:1]
         return None
+
+    def other_outcomes(self, name: str) -> list[str]:
+        """Every other outcome of each die that has an outcome ``name`` (a roll's `r.break` -> `r.miss`)."""
+        return [o for group in self.outcomes if name in group for o in group if o != name]
 
 
 Change = tuple[str, str, Span, Callable[[Any], Any]]     # kind, description, where, new node from old
@@ -150,25 +168,42 @@ def _statement_changes(block: list) -> list[Change]:
             rest = old[:i] + old[i + 1:]
             return rest or [n.Pass(span=old[i].span)]
         out.append(("statement", f"deleted `{_text(stmt.span)}`", stmt.span, delete))
+    for i in range(len(block) - 1):
+        def swap(old: list, i: int = i) -> list:
+            return old[:i] + [old[i + 1], old[i]] + old[i + 2:]
+        out.append(("swap", f"swapped `{_text(block[i].span)}` and `{_text(block[i + 1].span)}`", block[i].span,
+                    swap))
     return out
 
 
 def _operator_changes(node: Any) -> list[Change]:
     span = node.span
     if isinstance(node, n.Compare):
-        return [("comparison", f"`{node.op}` -> `{op}`", span, _set(op=op)) for op in _COMPARE.get(node.op, [])]
+        others = [op for op in _COMPARISONS if op != node.op] if node.op in _COMPARISONS else []
+        return [("comparison", f"`{node.op}` -> `{op}`", span, _set(op=op)) for op in others]
     if isinstance(node, n.BinOp):
         return [("arithmetic", f"`{node.op}` -> `{op}`", span, _set(op=op)) for op in _ARITH.get(node.op, [])]
     if isinstance(node, n.AugAssign) and node.op in _AUG:
         return [("arithmetic", f"`{node.op}` -> `{_AUG[node.op]}`", span, _set(op=_AUG[node.op]))]
     if isinstance(node, n.BoolOp):
-        return [("boolean", f"`{node.op}` -> `{_BOOL[node.op]}`", span, _set(op=_BOOL[node.op]))]
+        return [("boolean", f"`{node.op}` -> `{_BOOL[node.op]}`", span, _set(op=_BOOL[node.op]))] + _dropped_operands(node)
     if isinstance(node, n.Not):
         return [("boolean", f"removed `not` from `{_text(span)}`", span, lambda old: old.operand)]
     if isinstance(node, (n.IsTest, n.Member)):
         flip = "removed `not`" if node.negated else "added `not`"
         return [("boolean", f"{flip} in `{_text(span)}`", span, _set(negated=not node.negated))]
     return []
+
+
+def _dropped_operands(node: Any) -> list[Change]:
+    """`a and b` becomes `a`, and `b`: the condition forgets one of its parts (or, for `or`, one way to hold)."""
+    return [("conjunct", f"`{_text(node.span)}` -> `{_text(kept.span)}`", node.span, _side_of(side))
+            for side, kept in (("left", node.left), ("right", node.right))]
+
+
+def _side_of(side: str) -> Callable[[Any], Any]:
+    """The edit that keeps one operand of a binary node in its place."""
+    return lambda old: getattr(old, side)
 
 
 def _literal_changes(node: Any) -> list[Change]:
@@ -190,18 +225,22 @@ def _name_changes(node: Any, names: Names) -> list[Change]:
         elif node.id in ("players", "others"):
             other = "others" if node.id == "players" else "players"
             out.append(("target", f"`{node.id}` -> `{other}`", node.span, _set(id=other)))
-        elif (found := names.other(node.id)) is not None:
-            out.append((found[0], f"{found[0]} {node.id} -> {found[1]}", node.span, _set(id=found[1])))
-    elif isinstance(node, n.Attr) and (found := names.other(node.name)) is not None:
-        out.append((found[0], f"{found[0]} {node.name} -> {found[1]}", node.span, _set(name=found[1])))
-    elif isinstance(node, (n.IsTest, n.HasTest)) and (found := names.other(node.name)) is not None:
-        out.append(("tag", f"`{node.name}` -> `{found[1]}` in `{_text(node.span)}`", node.span,
-                     _set(name=found[1])))
+        elif (found := names.others(node.id)) is not None:
+            out += [(found[0], f"{found[0]} {node.id} -> {other}", node.span, _set(id=other)) for other in found[1]]
+    elif isinstance(node, n.Attr):
+        if (found := names.others(node.name)) is not None:
+            out += [(found[0], f"{found[0]} {node.name} -> {other}", node.span, _set(name=other))
+                    for other in found[1]]
+        out += [("outcome", f"outcome {node.name} -> {other}", node.span, _set(name=other))
+                for other in names.other_outcomes(node.name)]
+    elif isinstance(node, (n.IsTest, n.HasTest)) and (tag := names.other(node.name)) is not None:
+        out.append(("tag", f"`{node.name}` -> `{tag[1]}` in `{_text(node.span)}`", node.span,
+                     _set(name=tag[1])))
     elif isinstance(node, n.Call) and node.func in _FUNCS:
         other = _FUNCS[node.func]
         out.append(("function", f"`{node.func}(...)` -> `{other}(...)`", node.span, _set(func=other)))
-    elif isinstance(node, n.Roll) and (found := names.other(node.die)) is not None:
-        out.append(("die", f"die {node.die} -> {found[1]}", node.span, _set(die=found[1])))
+    elif isinstance(node, n.Roll) and (die := names.other(node.die)) is not None:
+        out.append(("die", f"die {node.die} -> {die[1]}", node.span, _set(die=die[1])))
     return out
 
 

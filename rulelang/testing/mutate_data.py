@@ -132,6 +132,40 @@ def _card_sites(data: dict) -> Iterator[Site]:
             yield path, changes
 
 
+def _moved_face(die: str, face: int, source: tuple | None, target: str | None) -> Edit:
+    """Take ``face`` out of the outcome list at ``source`` (if any) and add it to outcome ``target`` (if any)."""
+    def edit(doc: Document) -> None:
+        outcomes = value_at(doc.data, ("dice", die, "outcomes"))
+        if source is not None:
+            del outcomes[source[0]][source[1]]
+        if target is not None:
+            outcomes[target] = [*outcomes[target], face]
+    return edit
+
+
+def _die_sites(data: dict) -> Iterator[Site]:
+    """A face moved out of its outcome, into another one, or (a face that shows nothing) into one."""
+    for die, decl in (data.get("dice") or {}).items():
+        outcomes = (decl or {}).get("outcomes") or {}
+        if not isinstance(outcomes, dict) or not all(isinstance(v, list) for v in outcomes.values()):
+            continue
+        listed = set()
+        for outcome, faces in outcomes.items():
+            for i, face in enumerate(faces):
+                listed.add(face)
+                moves = [("die face", f"{die}: face {face} no longer shows {outcome}",
+                          _moved_face(die, face, (outcome, i), None))]
+                moves += [("die face", f"{die}: face {face} shows {other}, not {outcome}",
+                           _moved_face(die, face, (outcome, i), other)) for other in outcomes if other != outcome]
+                yield ("dice", die, "outcomes", outcome, i), moves
+        count = (decl or {}).get("faces", 6)
+        blank = [f for f in range(1, count + 1) if f not in listed] if isinstance(count, int) and count <= 100 else []
+        if blank and outcomes:
+            yield ("dice", die, "faces"), [("die face", f"{die}: face {face} shows {outcome}",
+                                            _moved_face(die, face, None, outcome))
+                                           for face in blank for outcome in outcomes]
+
+
 def _order_sites(data: dict) -> Iterator[Site]:
     """Two neighbouring steps, end conditions or triggers exchanged; a phase's first player changed."""
     for path, phase in phase_specs(data):
@@ -160,8 +194,17 @@ def _order_sites(data: dict) -> Iterator[Site]:
 
 
 def sites(data: dict) -> list[Site]:
-    """Every place of the data a mutant may change, in a fixed order."""
-    return [*_numbers(data), *_zone_sites(data), *_card_sites(data), *_order_sites(data)]
+    """Every place of the data a mutant may change, in a fixed order.
+
+    A place two sorts of change reach (a die face: a number, and a face moved
+    to another outcome) is one site with both lists, so a path and a variant
+    name one change.
+    """
+    merged: dict[tuple, list] = {}
+    for path, changes in (*_numbers(data), *_zone_sites(data), *_card_sites(data), *_die_sites(data),
+                          *_order_sites(data)):
+        merged.setdefault(path, []).extend(changes)
+    return list(merged.items())
 
 
 def data_mutations(data: dict) -> Iterator[tuple[str, str, tuple, int]]:

