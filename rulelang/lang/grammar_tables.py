@@ -9,7 +9,7 @@ builds data and never runs code. They come, first that fits:
    (the hash of the grammar, the Lark version, this file's format); tables whose stamp differs from
    today's grammar and Lark are not used. tests/language/test_grammar_tables.py checks that the shipped file is
    what the grammar gives; after editing the grammar (or for another Lark), write it afresh with
-   ``python -m rulelang.lang.grammar_tables``;
+   ``python -m rulelang.lang.parser``;
 2. from the private cache folder (``cache.py``), under a name hashed from the same stamp;
 3. from the grammar, analysed afresh; then they are kept in the cache folder for the next run.
 
@@ -147,16 +147,3 @@ def _number_keyed(obj: dict[str, Any]) -> dict[Any, Any]:
     if len(obj) == 1 and _NUMBER_KEYED in obj:
         return {key: item for key, item in obj[_NUMBER_KEYED]}
     return obj
-
-
-def main() -> None:
-    """Write the shipped tables afresh from ``grammar.lark`` (run after editing it, or for another Lark)."""
-    from rulelang.lang.parser import GRAMMAR, analysed
-
-    grammar = GRAMMAR.read_text(encoding="utf-8")
-    SHIPPED.write_bytes(tables_of(analysed(grammar), grammar))
-    print(f"wrote {SHIPPED} ({SHIPPED.stat().st_size:,} bytes) for Lark {lark.__version__}")
-
-
-if __name__ == "__main__":
-    main()

@@ -163,3 +163,19 @@ def _check_nesting(tree: Tree, locate: Locate) -> None:
             line, col = (1, 1) if getattr(meta, "empty", True) else (meta.line, meta.column)
             raise _too_deep(locate(line, col, None, None))
         todo.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+
+
+def write_shipped_tables() -> None:
+    """Write the shipped tables afresh from ``grammar.lark`` (run after editing it, or for another Lark).
+
+    It lives here, not in ``grammar_tables``, because it needs the parser: the tables know nothing of it."""
+    import lark
+
+    grammar = GRAMMAR.read_text(encoding="utf-8")
+    grammar_tables.SHIPPED.write_bytes(grammar_tables.tables_of(analysed(grammar), grammar))
+    shipped = grammar_tables.SHIPPED
+    print(f"wrote {shipped} ({shipped.stat().st_size:,} bytes) for Lark {lark.__version__}")
+
+
+if __name__ == "__main__":
+    write_shipped_tables()

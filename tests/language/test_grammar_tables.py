@@ -1,7 +1,7 @@
 """The shipped parse tables (rulelang/lang/grammar_tables.json) are what grammar.lark gives, and parse alike.
 
 The tables are plain data that Lark turns back into a parser. If a test here fails after an edit of
-grammar.lark (or with another Lark), write the tables afresh: python -m rulelang.lang.grammar_tables
+grammar.lark (or with another Lark), write the tables afresh: python -m rulelang.lang.parser
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from rulelang.lang import grammar_tables, parser
 from helpers.examples import examples
 
 ROOT = Path(__file__).resolve().parents[2]
-REGENERATE = "grammar_tables.json is out of date: run python -m rulelang.lang.grammar_tables"
+REGENERATE = "grammar_tables.json is out of date: run python -m rulelang.lang.parser"
 
 
 @functools.lru_cache(maxsize=1)

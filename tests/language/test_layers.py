@@ -1,7 +1,7 @@
-"""The packages by stage keep their shape: no import cycle but the two known ones, and neither may grow.
+"""The packages by stage keep their shape: no import cycle but the known one, and neither may grow.
 
 Every import counts, deferred and type-only ones too (a cycle through a function's own import is still
-a cycle a reader has to untangle). The two cycles left are written down with why they are there
+a cycle a reader has to untangle). The cycle left is written down with why they are there
 (docs/architecture.md, "Which package may import which"); a change that adds a module to one, or a new
 cycle anywhere, fails here with the cycle named.
 """
@@ -13,13 +13,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "rulelang"
 
-#: The cycles still allowed: the engine's modules that take a State (and the saved game State.from_json
-#: checks), and the parse tables' regeneration command, which builds the parser it writes the tables of.
+#: The cycle still allowed: the engine's modules that take a State (and the saved game State.from_json checks).
 KNOWN_CYCLES = [
     {"engine.cards", "engine.chance", "engine.fixtures", "engine.game", "engine.interpreter", "engine.limits",
      "engine.protocol", "engine.records", "engine.starts", "engine.state", "engine.turns", "engine.views",
      "logs.replay", "logs.saves"},
-    {"lang.grammar_tables", "lang.parser"},
 ]
 #: Modules of rulelang's own beside its packages (__init__ not counted): errors, pipeline, printable,
 #: __main__ and the three deprecated paths (sim, saves, chance).
