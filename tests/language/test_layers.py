@@ -1,8 +1,8 @@
-"""The packages by stage keep their shape: no import cycle but the known one, and neither may grow.
+"""The packages by stage keep their shape: no import cycle but the known one, and it may not grow.
 
 Every import counts, deferred and type-only ones too (a cycle through a function's own import is still
-a cycle a reader has to untangle). The cycle left is written down with why they are there
-(docs/architecture.md, "Which package may import which"); a change that adds a module to one, or a new
+a cycle a reader has to untangle). The cycle left is written down with why it is there
+(docs/architecture.md, "Which package may import which"); a change that adds a module to it, or a new
 cycle anywhere, fails here with the cycle named.
 """
 from __future__ import annotations
