@@ -180,3 +180,15 @@ def shown(value: int) -> str:
     if value.bit_length() < 14_000:         # under Python's 4,300-digit limit for str()
         return f"a number of {len(str(abs(value))):,} digits"
     return "a number of more than 4,000 digits"
+
+
+def internal_error(error: BaseException) -> str:
+    """The one line shown for a failure of rulelang itself (or of the machine): the command's and the
+    language server's last resort, never a traceback."""
+    if isinstance(error, MemoryError):
+        what = "out of memory"
+    elif isinstance(error, RecursionError):
+        what = "Python's recursion limit was reached (RecursionError)"
+    else:
+        what = f"{type(error).__name__}: {error}"
+    return printable(f"rulelang: internal error: {what} (please report it with the command that caused it)")

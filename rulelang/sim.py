@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import warnings
 
+from rulelang.engine.limits import MAX_DECISIONS  # noqa: F401
 from rulelang.logs.replay import LogCheck, play_again, replay, verify_log  # noqa: F401
-from rulelang.testing.smoke import MAX_DECISIONS, Outcome, play_random, smoke_test  # noqa: F401
+from rulelang.testing.smoke import Outcome, play_random, smoke_test  # noqa: F401
 
 warnings.warn("rulelang.sim moved to rulelang.logs.replay and rulelang.testing.smoke", DeprecationWarning,
               stacklevel=2)

@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
-from rulelang.errors import UsageError
-from rulelang.printable import printable
+from rulelang.errors import UsageError, internal_error
+from rulelang.spec.files import missing_path
+
+__all__ = ["check_mods", "internal_error", "missing_path", "say", "silence_stdout"]
 
 
 def check_mods(mods: list[str]) -> None:
@@ -22,17 +23,6 @@ def check_mods(mods: list[str]) -> None:
         missing = missing_path(mod)
         if missing:
             raise UsageError(f"--mod: {missing}")
-
-
-def internal_error(error: BaseException) -> str:
-    """The one line shown for a failure of rulelang itself (or of the machine)."""
-    if isinstance(error, MemoryError):
-        what = "out of memory"
-    elif isinstance(error, RecursionError):
-        what = "Python's recursion limit was reached (RecursionError)"
-    else:
-        what = f"{type(error).__name__}: {error}"
-    return printable(f"rulelang: internal error: {what} (please report it with the command that caused it)")
 
 
 def say(message: Callable[[], str]) -> None:
@@ -53,16 +43,3 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
-
-
-def missing_path(path: str) -> str | None:
-    """The usage message for a path that cannot be used at all (missing, a link loop, a name too long)."""
-    from rulelang.spec import files
-
-    try:
-        files.look_at(Path(path))
-    except files.FileMissing:
-        return f"no such file or folder: {path}"
-    except files.FileRefused as refused:
-        return f"'{path}' {refused.reason}"
-    return None

@@ -325,3 +325,15 @@ def _locate_runtime(st: State, error: RuleError) -> RuleError:
     context = f"seed {st.seed}, turn {st.turn}" + (f", {where}" if where else "")
     error.hint = f"{error.hint} ({context})" if error.hint and "seed" not in error.hint else (error.hint or context)
     return error
+
+
+def current_span(state: State) -> Span | None:
+    """Where a failed play-out stopped: the instruction last run, in the innermost frame that has a span
+    (``waiting_span`` is the other question: where a decision waits)."""
+    for frame in reversed(state.stack):
+        proc = state.game.procs[frame.proc]
+        if proc.spans:
+            span = proc.spans[max(0, min(frame.pc - 1, len(proc.spans) - 1))]
+            if span is not None:
+                return span
+    return None

@@ -34,6 +34,10 @@ MAX_DICE = 10_000               # dice in one roll: more is a runaway rule, not 
 MAX_OPTIONS = 100_000           # options of one "how many" decision, and numbers of one range(a, b)
 
 
+#: Decisions a random play-out may take before it is called endless (validate's smoke test, the lab).
+MAX_DECISIONS = 100_000
+
+
 class DecisionLimit(RuleError):
     """A game still going after the most decisions a play-out allows: an end condition that never holds."""
 

@@ -16,11 +16,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 
 from rulelang.engine.game import Game
+from rulelang.engine.interpreter import current_span
+from rulelang.engine.limits import MAX_DECISIONS
 from rulelang.engine.records import answered, chose, first_seat, played
 from rulelang.engine.rng import batch_seed
 from rulelang.engine.state import State
 from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
-from rulelang.testing.smoke import MAX_DECISIONS, _current_span
 
 from ..agents import make_agent, parse_agent, play_out
 from ..agents.play import DecisionLimit, all_blind
@@ -137,7 +138,7 @@ def _play(state: State, agents: list) -> None:
 def _located(error: RulelangError, state: State | None, batch: Batch, record: GameRecord) -> str:
     """The error's report, placed at the running instruction if it has no place, naming the game."""
     if error.span is None and state is not None:
-        error.span = _current_span(state)
+        error.span = current_span(state)
     turn = f", turn {state.turn}" if state is not None else ""
     error.notes = list(error.notes) + [
         f"game {record.index} of the batch with seed {batch.seed} (game seed {record.seed}{turn}; "

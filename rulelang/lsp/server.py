@@ -18,8 +18,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from rulelang import __version__
-from rulelang.cli.errors import internal_error
-from rulelang.errors import RulelangError
+from rulelang.errors import RulelangError, internal_error
 from rulelang.lsp.diagnose import Checker, Outcome
 from rulelang.lsp.index import Symbol, keywords, named_values, symbols, word_at
 from rulelang.lsp.positions import from_client_column, span_range

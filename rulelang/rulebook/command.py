@@ -13,8 +13,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rulelang.cli.errors import missing_path
 from rulelang.errors import UsageError
+from rulelang.spec.files import missing_path
 
 from ..printable import printable_lines
 

@@ -301,3 +301,14 @@ def _inside_any(path: Path, roots: Sequence[Path]) -> bool:
 
 def _folders_words(roots: Sequence[Path]) -> str:
     return "the game's folder" if len(roots) == 1 else "the folders of the game and its mods"
+
+
+def missing_path(path: str) -> str | None:
+    """The usage message for a path that cannot be used at all (missing, a link loop, a name too long)."""
+    try:
+        look_at(Path(path))
+    except FileMissing:
+        return f"no such file or folder: {path}"
+    except FileRefused as refused:
+        return f"'{path}' {refused.reason}"
+    return None

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 
 from rulelang.agents import RandomAgent, play_out
 from rulelang.engine.game import Game
-from rulelang.engine.limits import DecisionLimit
+from rulelang.engine.interpreter import current_span
+from rulelang.engine.limits import MAX_DECISIONS, DecisionLimit
 from rulelang.engine.state import State
 from rulelang.errors import RuleError, RulelangError, Span
 
-MAX_DECISIONS = 100_000
 SMOKE_SECONDS = 5.0             # wall-clock seconds of `validate`'s random games at each player count, by default
 
 
@@ -53,7 +53,7 @@ def play_random(game: Game, players: int, seed: int) -> Outcome:
 def _problem(game: Game, players: int, seed: int, state: State | None, error: RulelangError) -> Outcome:
     """An Outcome whose error is located (at the instruction running, if it has no place) and says how to replay."""
     if error.span is None and state is not None:
-        error.span = _current_span(state)
+        error.span = current_span(state)
     where = f", turn {state.turn}" if state is not None else ""
     error.notes = list(getattr(error, "notes", [])) + [
         f"found by a random game with {players} players, seed {seed}{where}; replay it with: "
@@ -69,17 +69,6 @@ def run_command(game: Game, players: int, seed: int) -> str:
     for name, value in game.params.items():
         words += ["--param", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
     return shlex.join(words)
-
-
-def _current_span(state: State) -> Span | None:
-    """The spec location of the instruction the state stopped at, if it has one."""
-    for frame in reversed(state.stack):
-        proc = state.game.procs[frame.proc]
-        if proc.spans:
-            span = proc.spans[max(0, min(frame.pc - 1, len(proc.spans) - 1))]
-            if span is not None:
-                return span
-    return None
 
 
 def _first_end_span(game: Game) -> Span | None:
