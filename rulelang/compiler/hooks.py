@@ -19,6 +19,7 @@ from rulelang.check.types import die_of
 from rulelang.engine.cards import end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, spend
+from rulelang.engine.rolls import CANCELLED, rolling
 from rulelang.engine.state import State
 from rulelang.engine.views import NAMES
 from rulelang.lang import nodes as n
@@ -47,19 +48,13 @@ class Label:
 
 # --- triggers: what `on:` says ---------------------------------------------------------------
 
-def _rolling(st, L: dict) -> tuple[dict, str, str]:
-    """A roll trigger's view of the roll: the rolling frame's locals, and the names of its count and faces there."""
-    d, count, faces = L["$roll"]
-    return st.stack[d].locals, count, faces
-
-
 def roll_hook_prefix(kind: str, cond: Fn | None) -> Callable:
     """First instruction of a roll trigger: copy the roll in from the rolling frame; skip if `if:` fails."""
     before = kind == "before roll"
 
     def op(st, fr):
         L = fr.locals
-        caller, count, faces = _rolling(st, L)
+        caller, count, faces = rolling(st, L)
         if before:
             L["dice"] = caller[count]
         else:
@@ -75,22 +70,12 @@ def roll_hook_suffix(kind: str) -> Callable:
 
     def op(st, fr):
         L = fr.locals
-        caller, count, faces = _rolling(st, L)
+        caller, count, faces = rolling(st, L)
         if before:
             caller[count] = max(0, L["dice"])
         else:
             caller[faces] = list(L["rolled"])
     return op
-
-
-def cancel_roll(st, L: dict) -> None:
-    """`cancel roll` in a `before roll` trigger: the rolling frame is told, and makes no roll."""
-    caller, count, _ = _rolling(st, L)
-    caller[_CANCELLED + count] = True
-
-
-#: The rolling frame's local, beside its count of dice, that a `cancel roll` sets.
-_CANCELLED = "$cancelled "
 
 
 def conditional_start(cond: Fn | None) -> Callable:
@@ -334,7 +319,7 @@ class HookStatements:
         def throw(st, fr):
             L = fr.locals
             p, q = L[who]
-            if L.pop(_CANCELLED + count, False):
+            if L.pop(CANCELLED + count, False):
                 L.pop(count)
                 L[var] = []
                 L[who] = None
