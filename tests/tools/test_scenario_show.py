@@ -12,6 +12,8 @@ import pytest
 
 from rulelang.cli import main
 
+from helpers.valid_game import derive
+
 ROOT = Path(__file__).resolve().parents[2]
 CATCH = ROOT / "games" / "jacks_friends" / "scenarios" / "step1_catch.yaml"
 HEADER = "PASS  {file}: Townsfolk who chose the giant's card are caught; the others are not\n"
@@ -102,3 +104,15 @@ def test_a_failing_scenario_shows_what_it_played_after_its_failures(tmp_path, ca
 def test_show_goes_without_coverage(capsys):
     assert main(["test", str(CATCH), "--coverage", "--show"]) == 2
     assert "--show and --events go without --coverage" in capsys.readouterr().err
+
+
+def test_what_a_spec_names_is_escaped_in_the_play_by_play_and_the_events(tmp_path, capsys):
+    """A step named with an escape sequence and a line break reaches the terminal as visible escapes."""
+    spec = derive(tmp_path, ("    - name: Draw\n", '    - name: "Dr\\x1b[2Jaw\\nX"\n'))
+    scenario = spec.parent / "scenarios" / "one.yaml"
+    scenario.parent.mkdir()
+    scenario.write_text("scenario: one draw\nplayers: 2\nexpect: {over: false}\n", encoding="utf-8")
+    code, out = run_cli(["test", str(spec.parent), "--show", "--events"], capsys)
+    assert code == 0, out
+    assert "\x1b" not in out and "\\x1b[2J" in out
+    assert "Dr\\x1b[2Jaw\\nX" in out and "Dr\\u001b[2Jaw\\nX" in out     # the words, then the JSON line
