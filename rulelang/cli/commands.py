@@ -103,7 +103,7 @@ def cmd_test(args: argparse.Namespace) -> int:
             present.append(path)
     if present:
         code = max(code, run_scenario_files(present, mods=args.mods, params=args.params, games=args.games,
-                                                  show=args.show, events=args.events))
+                                            show=args.show, events=args.events))
     return code
 
 
