@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from rulelang.engine.game import Game
+from rulelang.engine.rules import Rules
 from rulelang.printable import printable
 
 #: Events whose line is a heading, printed after a blank line.
 _HEADINGS = frozenset({"turn", "phase", "ended"})
 
 
-def narrate(game: Game, event: dict, scores_by_turn: dict[int, list[int]] | None = None) -> str | None:
+def narrate(game: Rules, event: dict, scores_by_turn: dict[int, list[int]] | None = None) -> str | None:
     """One readable line for an event, or None for events too small to show.
 
     ``scores_by_turn`` (turn -> scores at its start), when the caller watched the
@@ -28,21 +28,21 @@ def narrate(game: Game, event: dict, scores_by_turn: dict[int, list[int]] | None
 
 
 @lru_cache(maxsize=8)
-def _words(game: Game) -> tuple[dict[str, str], dict[str, str]]:
+def _words(game: Rules) -> tuple[dict[str, str], dict[str, str]]:
     """Card names by id and zone labels by name, looked up once per game, not once per event."""
     return {c.id: c.name for c in game.cards}, {z.name: z.label.replace("_", " ") for z in game.zones}
 
 
-def _card(game: Game, card_id: str) -> str:
+def _card(game: Rules, card_id: str) -> str:
     return _words(game)[0].get(card_id, card_id)
 
 
-def _started(game: Game, e: dict) -> str:
+def _started(game: Rules, e: dict) -> str:
     seats = ", ".join(f"P{i + 1} {role}" for i, role in enumerate(e["roles"]))
     return f"{e['game']}: {e['players']} players, seed {e['seed']} ({seats}); {e['first']} starts"
 
 
-def _turn(game: Game, e: dict) -> str:
+def _turn(game: Rules, e: dict) -> str:
     who = f": {e['player']}" if "player" in e else ""
     return f"== Turn {e['turn']}{who} ==" + _scores(e)
 
@@ -53,14 +53,14 @@ def _scores(e: dict) -> str:
     return "  (scores: " + ", ".join(f"P{i + 1} {s}" for i, s in enumerate(e["scores"])) + ")"
 
 
-def _zone(game: Game, label: str) -> str:
+def _zone(game: Rules, label: str) -> str:
     """'hand:P2' reads "P2's hand"; a zone's own `label` is used where the spec gives one."""
     name, _, owner = label.partition(":")
     words = _words(game)[1].get(name, name.replace("_", " "))
     return f"{owner}'s {words}" if owner else words
 
 
-def _moved(game: Game, e: dict) -> str:
+def _moved(game: Rules, e: dict) -> str:
     name = _card(game, e["card"])
     how = e.get("how", "move")
     zone, _, owner = e["to"].partition(":")
@@ -76,7 +76,7 @@ def _moved(game: Game, e: dict) -> str:
     return f"  {name} {reason}: {_zone(game, e['from'])} -> {_zone(game, e['to'])}"
 
 
-def _revealed(game: Game, e: dict) -> str:
+def _revealed(game: Rules, e: dict) -> str:
     """Secret choices shown together, or cards shown to a player (or to all) where they lie."""
     if "choices" in e:
         return "  revealed: " + ", ".join(f"{p} {c}" for p, c in e["choices"].items())
@@ -85,14 +85,14 @@ def _revealed(game: Game, e: dict) -> str:
     return f"  shown to {whom}: {shown}"
 
 
-def _rolled(game: Game, e: dict) -> str:
+def _rolled(game: Rules, e: dict) -> str:
     who = f"{e['player']} rolls" if e.get("player") else "roll:"
     whose = f" for {e['for']}" if e.get("for") else ""
     faces = " ".join(str(f) for f in e["faces"]) or "no dice"
     return f"  {who} {len(e['faces'])} {e['die']}{whose}: {faces}"
 
 
-def _set(game: Game, e: dict) -> str | None:
+def _set(game: Rules, e: dict) -> str | None:
     if "var" in e:
         if e["value"] is None or e["value"] is False:
             return None            # a variable cleared for the next turn: bookkeeping, not play
@@ -103,7 +103,7 @@ def _set(game: Game, e: dict) -> str | None:
     return f"  {_holder(game, e['holder'])}.{e['counter']} = {e['value']}"
 
 
-def _holder(game: Game, holder: str) -> str:
+def _holder(game: Rules, holder: str) -> str:
     """A card holding counters ('id#instance') is named as players see it."""
     card_id, hash_, _ = holder.partition("#")
     return _card(game, card_id) if hash_ else holder
