@@ -103,7 +103,9 @@ class Session:
         """Seat ``seat`` (0-based) takes option ``index``; 409 when it is not theirs to choose or no such option."""
         if seat not in self.to_act():
             raise ApiError(409, f"P{seat + 1} has nothing to choose now", "ask for the game again to see who acts")
-        options = self.state.decision().options[seat]
+        decision = self.state.decision()
+        assert decision is not None          # to_act() named the seat: the game waits for a decision
+        options = decision.options[seat]
         if type(index) is not int or not 0 <= index < len(options):
             raise ApiError(409, "no such option now", "ask for the game again: the options have changed")
         try:

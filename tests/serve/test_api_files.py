@@ -12,9 +12,9 @@ import pytest
 pytest.importorskip("starlette", reason="the web app's extra (pip install 'rulelang[serve]') is not installed")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the test extra)")
 
-from helpers.serve_api import GAMES, Api, copy_game  # noqa: E402
-
 from rulelang.serve import app as app_module  # noqa: E402
+
+from helpers.serve_api import GAMES, Api, copy_game  # noqa: E402
 
 RULE = "secretly chooses p.at in [hen_house, kitchen, garden, village]"
 

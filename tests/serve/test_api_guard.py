@@ -10,9 +10,9 @@ import pytest
 pytest.importorskip("starlette", reason="the web app's extra (pip install 'rulelang[serve]') is not installed")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the test extra)")
 
-from helpers.serve_api import BASE, GAMES, PORT, TOKEN, Api  # noqa: E402
-
 from rulelang.serve.guard import CSP, MAX_BODY  # noqa: E402
+
+from helpers.serve_api import BASE, GAMES, PORT, TOKEN, Api  # noqa: E402
 
 
 @pytest.fixture(scope="module")

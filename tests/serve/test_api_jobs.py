@@ -10,9 +10,9 @@ import pytest
 pytest.importorskip("starlette", reason="the web app's extra (pip install 'rulelang[serve]') is not installed")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the test extra)")
 
-from helpers.serve_api import GAMES, Api  # noqa: E402
-
 from rulelang.serve.jobs import MAX_GAMES  # noqa: E402
+
+from helpers.serve_api import GAMES, Api  # noqa: E402
 
 
 def wait_for(api: Api, jid: str, seconds: float = 120) -> dict:
