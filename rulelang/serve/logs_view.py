@@ -86,7 +86,7 @@ def state_at(log: OpenLog, n: int) -> State | None:
 
 def omniscient(state: State) -> list[dict[str, Any]]:
     """Every zone's cards and every player's variables, named with labels: the referee's view."""
-    from rulelang.cli.play import view_sections
+    from rulelang.logs.narrate import view_sections
 
     view = state.view(None)
     game, lay = state.game, state.lay

@@ -117,8 +117,7 @@ class Session:
 
     def answer(self, seat: int) -> dict[str, Any]:
         """What seat ``seat`` (0-based) may see now: the `GET api/play/GID?seat=K` answer."""
-        from rulelang.cli.play import view_sections
-        from rulelang.logs.narrate import narrate
+        from rulelang.logs.narrate import narrate, view_sections
 
         for event in self.accounts[seat].catch_up(self.state.events):
             said = narrate(self.game, event)
