@@ -178,3 +178,10 @@ def test_static_files_are_confined_to_the_static_folder(tmp_path: Path, monkeypa
         answer = api.get(path)
         assert answer.status_code == 404, path
         assert "// secret" not in answer.text
+
+
+def test_a_read_while_a_check_holds_an_unsaved_text_sees_the_disk(api: Api, game: Path):
+    from rulelang.lsp.overlay import editor_texts
+    disk = (game / "turn.yaml").read_text(encoding="utf-8")
+    with editor_texts({(game / "turn.yaml").resolve(): "unsaved: 1\n"}):
+        assert api.ok(api.get("api/file", params={"path": "turn.yaml"}))["text"] == disk
