@@ -91,7 +91,7 @@ def simulate_job(args: argparse.Namespace) -> Job:
     from rulelang.lab.simulate import Batch, run_batch
 
     game, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)
-    origin = provenance(argparse.Namespace(**{**vars(args), "players": args.players}))
+    origin = provenance(args)
     batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods))
 
     def work(progress: Callable[[int], None]) -> dict[str, Any]:
