@@ -217,3 +217,17 @@ def test_no_path_the_page_names_leads_outside_or_through_a_link(game: Path, part
     for part in path.relative_to(folder.root).parts:
         walked = walked / part
         assert not walked.is_symlink()
+
+
+def test_mods_of_the_folder_are_listed_and_laid_over_the_game(game: Path):
+    (game / "mods").mkdir()
+    (game / "mods" / "short.yaml").write_text("mod: Short game\ngame: Jack's Friends\n"
+                                              "set:\n  players.max: 4\n", encoding="utf-8")
+    api = Api(game)
+    info = api.ok(api.get("api/game"))
+    assert info["mods"] == [{"path": "mods/short.yaml", "name": "Short game", "enabled": False}]
+    assert {"path": "mods/short.yaml", "kind": "mod"} in info["files"]
+    assert info["players"]["max"] == 6
+    laid = api.ok(api.post("api/mods", {"enabled": ["mods/short.yaml"]}))
+    assert laid["mods"][0]["enabled"] and laid["players"]["max"] == 4, laid["error"]
+    assert api.post("api/mods", {"enabled": ["../mods/other.yaml"]}).status_code == 400
