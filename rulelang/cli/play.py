@@ -22,7 +22,7 @@ from rulelang.engine.game import Game
 from rulelang.engine.state import State
 from rulelang.engine.views import Account
 from rulelang.errors import RuleError
-from rulelang.logs.narrate import narrate
+from rulelang.logs.narrate import narrate, view_sections
 from rulelang.printable import printable, printable_lines
 from rulelang.spec.inputs import whole_number
 
@@ -202,38 +202,9 @@ class Table:
 
 def render_view(game: Game, view: dict) -> str:
     """A player's view as a few readable lines (each ``printable``): the table's counters, each player, the zones."""
-    names = {card.id: card.name for card in game.cards}
-    lines = ["", f"--- Turn {view['turn']}, {view['active']} is active; you are {view['you']} ---"]
-    for holder, counters in view["counters"].items():
-        if counters:
-            place = game.location_labels.get(holder, holder)
-            lines.append(f"  {place}: " + ", ".join(f"{n.replace('_', ' ')} {v}" for n, v in counters.items()))
-    for i, seat in enumerate(view["players"]):
-        facts = [f"{n.replace('_', ' ')} {v}" for n, v in seat["counters"].items()]
-        facts += [f"{n.replace('_', ' ')} {_plain(v, game)}" for n, v in seat["vars"].items() if v not in (None, False, 0)]
-        score = f", score {view['scores'][i]}" if view.get("scores") else ""
-        you = " (you)" if seat["name"] == view["you"] else ""
-        lines.append(f"  {seat['name']}{you} {seat['role']}{score}" + (": " + ", ".join(facts) if facts else ""))
-    for label, cards in view["zones"].items():
-        where = _where(label)
-        if isinstance(cards, int):
-            lines.append(f"  {where}: {cards} card{'s' if cards != 1 else ''} face down" if cards else f"  {where}: empty")
-        elif cards:
-            lines.append(f"  {where}: " + ", ".join(names.get(c, c) for c in cards))
-    for label, cards in view.get("revealed", {}).items():
-        lines.append(f"  shown to you in {_where(label)}: " + ", ".join(names.get(c, c) for c in cards))
+    lines = [""]
+    for number, section in enumerate(view_sections(game, view)):
+        if number == 0:
+            lines.append(f"--- {section['title']} ---")
+        lines += [f"  {label}: {value}" if value else f"  {label}" for label, value in section["rows"]]
     return printable_lines(lines)
-
-
-def _where(label: str) -> str:
-    """'hand:P2' reads "P2's hand"."""
-    zone, _, owner = label.partition(":")
-    return f"{owner}'s {zone.replace('_', ' ')}" if owner else zone.replace("_", " ")
-
-
-def _plain(value, game: Game) -> str:
-    if value is True:
-        return "yes"
-    if isinstance(value, str):
-        return game.location_labels.get(value, value)
-    return str(value)
