@@ -154,7 +154,7 @@ _SAYINGS = {
 
 # --- a player's view in words -----------------------------------------------------------
 
-def view_sections(game: Game, view: dict) -> list[dict]:
+def view_sections(game: Rules, view: dict) -> list[dict]:
     """A player's view in named sections of [label, value] rows, names and labels in place of ids
     (the terminal prints them as lines, `rulelang serve` sends them to the page): the turn with the
     table's counters, the players, the zones, the cards shown to the viewer. The text is the spec's, unescaped."""
@@ -192,7 +192,7 @@ def _where(label: str) -> str:
     return f"{owner}'s {zone.replace('_', ' ')}" if owner else zone.replace("_", " ")
 
 
-def _plain(value, game: Game) -> str:
+def _plain(value, game: Rules) -> str:
     if value is True:
         return "yes"
     if isinstance(value, str):
