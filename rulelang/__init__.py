@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulelang import moved
 from rulelang.engine.game import Game
 from rulelang.engine.protocol import Decision, Option
 from rulelang.engine.state import State
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
 __all__ = ["load_game", "Game", "State", "Decision", "Option", "RulelangError", "SpecError", "RuleError",
            "Span", "ParamError"]
 __version__ = "0.1.0"
+
+moved.install()            # rulelang.sim, .saves and .chance, the first layout's paths (moved.py)
 
 
 def __getattr__(name: str) -> object:
