@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang import Game, RulelangError, State
-from rulelang.engine.views import seat_of
+from rulelang.engine.names import seat_of
 from rulelang.lang.types import tuple_items
 
 #: Most numbers in one observation vector: 4 MB as float32, far past what the games and examples need.

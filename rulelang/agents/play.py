@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from rulelang.engine.fixtures import halted_before_step
 from rulelang.engine.interpreter import run
 from rulelang.engine.limits import DecisionLimit
+from rulelang.engine.names import player_name
 from rulelang.engine.state import State
 from rulelang.engine.turns import resume_before_step
-from rulelang.engine.views import player_name
 
 from ..errors import RuleError, RulelangError
 from .seat import Seat

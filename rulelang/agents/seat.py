@@ -20,10 +20,10 @@ import random
 import weakref
 
 from rulelang.agents.determinize import determinize
+from rulelang.engine.names import player_name
 from rulelang.engine.protocol import Decision, Option
 from rulelang.engine.rules import Rules
 from rulelang.engine.state import State
-from rulelang.engine.views import player_name
 
 from ..errors import RulelangError
 

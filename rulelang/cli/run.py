@@ -64,7 +64,7 @@ def _seat_arg(text: str | None, players: int) -> int | None:
     """`--as P2` -> seat 1; a name that is not a seat of this game is a usage error."""
     if text is None:
         return None
-    from rulelang.engine.views import seat_of
+    from rulelang.engine.names import seat_of
     seat = seat_of(text.strip().upper())
     if seat is None or not 0 <= seat < players:
         raise UsageError(f"--as takes a player of this game, P1 to P{players}, not '{text}'")

@@ -13,8 +13,8 @@ from typing import Any
 from rulelang.check.types import item_of
 from rulelang.engine import records
 from rulelang.engine.limits import MAX_OPTIONS, spend
+from rulelang.engine.names import NAMES
 from rulelang.engine.state import State
-from rulelang.engine.views import NAMES
 from rulelang.lang import nodes as n
 from rulelang.lang.types import BOOL, CARD, COUNTER, INT, LOCATION, PLAYER, UNKNOWN, Type, tuple_items
 from rulelang.model.decisions import branch_id

@@ -34,8 +34,8 @@ from rulelang.engine.interpreter import (
     within,
 )
 from rulelang.engine.limits import over_budget, roll_dice, spend, too_big
+from rulelang.engine.names import NAMES
 from rulelang.engine.turns import check_end
-from rulelang.engine.views import NAMES
 
 from ..errors import RuleError, Span
 from .aggregates import any_of_kind

@@ -19,9 +19,9 @@ from rulelang.check.types import die_of
 from rulelang.engine.cards import end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, spend
+from rulelang.engine.names import NAMES
 from rulelang.engine.rolls import CANCELLED, rolling
 from rulelang.engine.state import State
-from rulelang.engine.views import NAMES
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
 

@@ -21,8 +21,8 @@ from rulelang.engine.cards import (
     zone_of_hand,
 )
 from rulelang.engine.interpreter import Frame, call_in_place, instruction_in_place
+from rulelang.engine.names import NAMES
 from rulelang.engine.state import State
-from rulelang.engine.views import NAMES
 from rulelang.lang import nodes as n
 
 from .choices import _decision

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.engine.game import Game
-from rulelang.engine.views import NAMES
+from rulelang.engine.names import NAMES
 from rulelang.lang import nodes as n
 from rulelang.lang.types import CARD, COUNTER, LOCATION, PLAYER, Type
 from rulelang.model.decisions import DecisionSite, Place

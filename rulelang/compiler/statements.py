@@ -18,9 +18,10 @@ from rulelang.engine import records
 from rulelang.engine.cards import discard_card, draw_cards, end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, too_big
+from rulelang.engine.names import NAMES
+from rulelang.engine.reveals import reveal_cards
 from rulelang.engine.state import State, set_counter, set_player_var
 from rulelang.engine.turns import check_end
-from rulelang.engine.views import NAMES, reveal_cards
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 from rulelang.lang.visitors import Dispatch, require

@@ -16,12 +16,12 @@ _MOVED = {
     "game": "Game",
     "rules": "CardType EndCondition Fn Layout Op Phase Proc ZoneDecl assign_roles",
     "rng": "MASK64",
-    "seats": "NAMES player_name",
+    "names": "NAMES holder_label player_name",
     "interpreter": "FAILURES Frame failure located run",
     "protocol": "Decision DecisionProtocol Option",
     "state": "State set_counter set_player_var",
     "turns": "check_end end_turn start_game",
-    "views": "holder_label make_view",
+    "views": "make_view",
 }
 _HOME = {name: module for module, names in _MOVED.items() for name in names.split()}
 

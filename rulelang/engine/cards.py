@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 from rulelang.engine import records
 from rulelang.engine.interpreter import Frame
 from rulelang.engine.limits import over_budget, spend
-from rulelang.engine.views import NAMES, forget_revealed
+from rulelang.engine.names import NAMES
+from rulelang.engine.reveals import forget_revealed
 from rulelang.errors import RuleError
 
 if TYPE_CHECKING:

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from rulelang.engine import records
 from rulelang.engine.board import Board
 from rulelang.engine.interpreter import answered_in_place, run
-from rulelang.engine.views import hidden_option, player_name
+from rulelang.engine.names import player_name
+from rulelang.engine.views import hidden_option
 from rulelang.errors import RuleError, RulelangError
 from rulelang.model.decisions import PUBLIC_KINDS
 

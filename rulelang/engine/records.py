@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from rulelang.engine.views import NAMES, holder_label
+from rulelang.engine.names import NAMES, holder_label
 from rulelang.model.decisions import PUBLIC_KINDS
 
 if TYPE_CHECKING:

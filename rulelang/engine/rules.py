@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulelang.engine.seats import player_name
+from rulelang.engine.names import player_name
 from rulelang.errors import Span
 from rulelang.lang.types import CARD, COUNTER, INT64, LOCATION, PLAYER, Type, tuple_items
 from rulelang.model.decisions import DecisionSite

@@ -22,10 +22,10 @@ from rulelang.engine.board import FIELDS
 from rulelang.engine.cards import card_tables
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import fresh_budget, too_big
+from rulelang.engine.names import player_name
 from rulelang.engine.protocol import DecisionProtocol
 from rulelang.engine.records import EventLog, expand
 from rulelang.engine.rng import start_state
-from rulelang.engine.seats import player_name
 from rulelang.engine.views import make_view
 from rulelang.errors import RuleError, RulelangError, Span
 

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 from rulelang.engine import records
 from rulelang.engine.elimination import first_live, next_live
 from rulelang.engine.interpreter import Frame, run
+from rulelang.engine.names import player_name
 from rulelang.engine.starts import memo_of
 from rulelang.engine.state import State
-from rulelang.engine.views import player_name
 from rulelang.errors import RuleError, RulelangError
 from rulelang.model.spec import FirstSeat
 

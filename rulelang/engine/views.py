@@ -1,36 +1,23 @@
-"""What one player may know and how things are named to people: views, player accounts of the log, names.
+"""What one player may know: views, and the accounts of the log players would give.
 
 ``make_view`` is the state as one player (or an onlooker) may see it. The
 full event log is the referee's record; `events_for` makes the account a
 player would give, in which hidden cards stay unnamed, the secret choices of
 others stay secret, the faces of private dice stay unread and variables they
-may not see leave no trace. Players and
-counter holders are named here the way events and views name them (P2, a
-location, ``card#instance``).
+may not see leave no trace. How seats and counter holders are named is in
+names.py; which cards were shown to whom, in reveals.py.
 """
 from __future__ import annotations
 
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from rulelang.engine.seats import NAMES, player_name
-from rulelang.spec.inputs import whole_number
+from rulelang.engine.names import player_name, seat_of
+from rulelang.engine.reveals import shown_by_name
 
 if TYPE_CHECKING:
     from rulelang.engine.board import Board
     from rulelang.engine.rules import Rules
-
-def holder_label(st: Board, h: int) -> str:
-    """How events name a holder: game, a location, P2, or a card as id#instance."""
-    if h == 0:
-        return "game"
-    game = st.game
-    if h < game.player_holder:
-        return game.locations[h - 1]
-    if h < game.player_holder + st.n:
-        return NAMES[h - game.player_holder]
-    card = h - game.player_holder - st.n
-    return f"{game.card_type[card].id}#{card}"
 
 
 def may_see(visibility: str, owner: int | None, viewer: int | None) -> bool:
@@ -46,18 +33,6 @@ def var_shown(game: Rules, owner: int, viewer: int | None) -> list[bool]:
 HIDDEN_CARD = "a card"
 HIDDEN_CHOICE = "?"
 HIDDEN_FACE = "?"
-
-
-def seat_of(name: str | None) -> int | None:
-    """'P2' -> 1; anything else (the table, a missing name) -> None."""
-    return _seat_of_name(name) if isinstance(name, str) else None
-
-
-@lru_cache(maxsize=1024)
-def _seat_of_name(name: str) -> int | None:
-    """Cached: the views ask it of every event, and the names are few."""
-    seat = whole_number(name[1:], signed=False) if name[:1] == "P" else None
-    return None if seat is None else seat - 1
 
 
 def zone_seen(game: Rules, label: str, viewer: int | None) -> bool:
@@ -212,54 +187,6 @@ def _revealed_for(event: dict, player: int | None, known: set[int]) -> dict | No
         return None
     known.update(event.get("ids", ()))
     return event
-
-
-# --- cards revealed to a player (State.revealed: [card, seat] pairs) ------------------
-
-def reveal_cards(st, cards: list[int], seats: list[int], to: str) -> None:
-    """Show cards to these seats until each card moves, and say so in the log (`revealed`)."""
-    known = {(c, s) for c, s in st.revealed}
-    for card in cards:
-        for seat in seats:
-            if (card, seat) not in known:
-                known.add((card, seat))
-                st.revealed.append([card, seat])
-    if cards:
-        labels, types = st.lay.zone_labels, st.game.card_type
-        st.log.append({"type": "revealed", "turn": st.turn, "to": to, "cards": [types[c].id for c in cards],
-                          "ids": list(cards), "zones": [labels[st.loc[c]] for c in cards]})
-
-
-def forget_revealed(st, card: int) -> None:
-    """A card that moves is no longer known to those it was shown to."""
-    st.revealed = [pair for pair in st.revealed if pair[0] != card]
-
-
-def shown_by_name(st, player: int | None, zones: dict) -> dict[str, list[str]]:
-    """The cards revealed to ``player`` that lie in zones they cannot see, by zone label, by name.
-
-    Such a zone stays a count in the view and this goes beside it (`revealed`), so views of games
-    without reveals are unchanged.
-    """
-    shown: dict[str, list[str]] = {}
-    if not st.revealed:
-        return shown
-    labels, types = st.lay.zone_labels, st.game.card_type
-    for card in _revealed_to(st, player):
-        label = labels[st.loc[card]]
-        if isinstance(zones.get(label), int):
-            shown.setdefault(label, []).append(types[card].id)
-    return shown
-
-
-def _revealed_to(st, player: int | None) -> list[int]:
-    """The cards revealed to ``player`` in the order shown; an onlooker (None) knows those shown to every seat."""
-    if player is not None:
-        return [card for card, seat in st.revealed if seat == player]
-    seats: dict[int, int] = {}
-    for card, _ in st.revealed:
-        seats[card] = seats.get(card, 0) + 1
-    return [card for card, count in seats.items() if count == st.n]
 
 
 # --- the view of one player ---------------------------------------------------------

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulelang.engine.game import Game
+from rulelang.engine.names import player_name
 from rulelang.engine.state import State
-from rulelang.engine.views import player_name
 from rulelang.errors import RuleError, RulelangError, Span
 from rulelang.logs.eventlog import event_problem
 from rulelang.spec.inputs import canonical

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.engine.game import Game
+from rulelang.engine.names import player_name
 from rulelang.engine.state import State
-from rulelang.engine.views import player_name
 from rulelang.errors import RulelangError
 from rulelang.lang.types import BOOL, CARD, COUNTER, INT, INT64, LOCATION, PLAYER, Type, tuple_items
 from rulelang.printable import printable_lines

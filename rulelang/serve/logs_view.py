@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulelang.engine.game import Game
+from rulelang.engine.names import player_name
 from rulelang.engine.state import State
-from rulelang.engine.views import player_name
 from rulelang.errors import RulelangError
 from rulelang.printable import printable
 from rulelang.serve import ApiError

@@ -42,7 +42,7 @@ from typing import Any
 from rulelang.agents import RandomAgent
 from rulelang.compiler import compile_game
 from rulelang.engine.game import Game
-from rulelang.engine.views import player_name
+from rulelang.engine.names import player_name
 from rulelang.errors import RulelangError, ScenarioError
 from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
 from rulelang.pipeline import read_spec

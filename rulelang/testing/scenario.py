@@ -15,8 +15,8 @@ from typing import Any
 
 from rulelang.engine.fixtures import arrange, go_to_step, halt_before, put_on_top, resume, script_dice
 from rulelang.engine.game import Game
+from rulelang.engine.names import player_name
 from rulelang.engine.state import State
-from rulelang.engine.views import player_name
 from rulelang.errors import RuleError, RulelangError, ScenarioError
 from rulelang.lang.types import COUNTER, LOCATION, PLAYER, Type, tuple_items
 from rulelang.testing.scenario_check import Where, check_scenario, unknown_counter

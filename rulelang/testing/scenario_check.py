@@ -12,8 +12,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from rulelang.engine.names import player_name
 from rulelang.engine.rules import Layout, Rules
-from rulelang.engine.views import player_name
 from rulelang.errors import ScenarioError, Span, did_you_mean
 from rulelang.lang.types import BOOL, COUNTER, INT, INT64, LOCATION, PLAYER, Type, tuple_items
 

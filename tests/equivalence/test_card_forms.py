@@ -19,7 +19,7 @@ import rulelang
 import rulelang.compiler.plays as plays
 from rulelang.agents import RandomAgent, play_out
 from rulelang.engine import cards
-from rulelang.engine.views import NAMES
+from rulelang.engine.names import NAMES
 
 from helpers import tiny_games as hooks
 from helpers.examples import examples

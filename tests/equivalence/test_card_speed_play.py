@@ -22,7 +22,7 @@ from rulelang.agents import RandomAgent, play_out
 from rulelang.compiler import direct
 from rulelang.engine import cards
 from rulelang.engine.limits import roll_dice
-from rulelang.engine.views import NAMES
+from rulelang.engine.names import NAMES
 from rulelang.lang import nodes
 
 from golden.record import GAMES as GOLDEN
