@@ -18,11 +18,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from rulelang.engine.names import NAMES, holder_label
+from rulelang.engine.names import NAMES
 from rulelang.model.decisions import PUBLIC_KINDS
 
 if TYPE_CHECKING:
     from rulelang.engine.board import Board
+
+
+def holder_label(st: Board, h: int) -> str:
+    """How events name a holder: game, a location, P2, or a card as id#instance."""
+    if h == 0:
+        return "game"
+    game = st.game
+    if h < game.player_holder:
+        return game.locations[h - 1]
+    if h < game.player_holder + st.n:
+        return NAMES[h - game.player_holder]
+    card = h - game.player_holder - st.n
+    return f"{game.card_type[card].id}#{card}"
 
 
 class EventLog(list):
