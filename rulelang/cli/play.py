@@ -23,7 +23,7 @@ from rulelang.engine.state import State
 from rulelang.engine.views import Account
 from rulelang.errors import RuleError
 from rulelang.logs.narrate import narrate
-from rulelang.printable import printable, printable_lines
+from rulelang.printable import counted, printable, printable_lines
 from rulelang.spec.inputs import whole_number
 
 #: Clear the screen and the scrollback, and put the cursor home (VT100/xterm; tmux and most terminals).
@@ -116,7 +116,7 @@ class Table:
                 if name != HUMAN}
         seats = Seats(state, [bots.get(seat) for seat in range(len(self.who))])     # bots see their seat only
         humans = [seat for seat, name in enumerate(self.who) if name == HUMAN]
-        self.say(printable(f"{self.game.name}: {len(self.who)} players, seed {self.seed}; "
+        self.say(printable(f"{self.game.name}: {counted(len(self.who), 'player')}, seed {self.seed}; "
                            + ", ".join(f"P{s + 1} {name}" for s, name in enumerate(self.who))))
         while not state.over:
             decision = state.decision()
@@ -217,7 +217,7 @@ def render_view(game: Game, view: dict) -> str:
     for label, cards in view["zones"].items():
         where = _where(label)
         if isinstance(cards, int):
-            lines.append(f"  {where}: {cards} card{'s' if cards != 1 else ''} face down" if cards else f"  {where}: empty")
+            lines.append(f"  {where}: {counted(cards, 'card')} face down" if cards else f"  {where}: empty")
         elif cards:
             lines.append(f"  {where}: " + ", ".join(names.get(c, c) for c in cards))
     for label, cards in view.get("revealed", {}).items():

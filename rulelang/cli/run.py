@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rulelang.cli.errors import internal_error, missing_path, say
 from rulelang.errors import RulelangError, UsageError
-from rulelang.printable import printable
+from rulelang.printable import counted, printable
 
 if TYPE_CHECKING:
     from rulelang.engine.state import State
@@ -139,7 +139,7 @@ def finish_run(game, args: argparse.Namespace, played: Played, log) -> int:
             log.save(events)
         except LogIncomplete as error:
             log_problem = (f"cannot write all of the log {args.log}: {error.reason}; it holds the first "
-                           f"{error.written} of the {len(events)} events")
+                           f"{error.written} of the {counted(len(events), 'event')}")
     if not args.quiet:
         for event in _told_to(game, events, getattr(args, "as_player", None)):
             line = narrate(game, event, played.scores_by_turn)
@@ -168,7 +168,7 @@ def finish_run(game, args: argparse.Namespace, played: Played, log) -> int:
 
 
 def log_kept(args: argparse.Namespace, events: list[dict], upto: str) -> str:
-    return f"the event log up to {upto} ({len(events)} events) is in {args.log}"
+    return f"the event log up to {upto} ({counted(len(events), 'event')}) is in {args.log}"
 
 
 def report_game_error(played: Played, args: argparse.Namespace, saved: bool) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rulelang.engine.game import Game
-from rulelang.printable import printable
+from rulelang.printable import counted, printable
 
 #: Events whose line is a heading, printed after a blank line.
 _HEADINGS = frozenset({"turn", "phase", "ended"})
@@ -39,7 +39,7 @@ def _card(game: Game, card_id: str) -> str:
 
 def _started(game: Game, e: dict) -> str:
     seats = ", ".join(f"P{i + 1} {role}" for i, role in enumerate(e["roles"]))
-    return f"{e['game']}: {e['players']} players, seed {e['seed']} ({seats}); {e['first']} starts"
+    return f"{e['game']}: {counted(e['players'], 'player')}, seed {e['seed']} ({seats}); {e['first']} starts"
 
 
 def _turn(game: Game, e: dict) -> str:

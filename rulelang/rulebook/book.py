@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulelang.model.spec import Card, Event, Phase, Spec, Zone
+from rulelang.printable import counted
 
 from ..errors import Span
 from .checked import Checked
@@ -95,7 +96,7 @@ class BookMaker:
         rulings = {name: (self.checked.ruling_text(name), self.checked.ruling_section(name))
                    for name in (self.checked.doc.data.get("rulings") or {})}
         players = f"{spec.players.min} to {spec.players.max} players" if spec.players.min != spec.players.max \
-            else f"{spec.players.min} players"
+            else counted(spec.players.min, "player")
         return Book(spec.name, players, [s for s in sections if s.items or s.intro], rulings)
 
     # -- components ---------------------------------------------------------------------
@@ -152,7 +153,7 @@ class BookMaker:
     def deck_summary(self, zone: Zone) -> str:
         cards = self.cards_in(zone.name)
         total = sum(card.count for card in cards)
-        return f"{upper_first(zone.label or humane(zone.name))}: {total} cards, " \
+        return f"{upper_first(zone.label or humane(zone.name))}: {counted(total, 'card')}, " \
                f"{listed([f'{card.count} {card.name}' for card in cards])}."
 
     # -- setup ------------------------------------------------------------------------------
@@ -165,7 +166,7 @@ class BookMaker:
         for count in range(spec.players.min, spec.players.max + 1):
             said = self.by_count(count)
             if said:
-                items.append(self.item("players", str(count), f"With {count} players", [facts(*said)],
+                items.append(self.item("players", str(count), f"With {counted(count, 'player')}", [facts(*said)],
                                        ("players",), spec.players.span))
         return Section("Setup", [], items)
 
@@ -194,7 +195,7 @@ class BookMaker:
         order = "Players take turns in seat order" if phase.seat else "Every player acts in each round, together"
         first = {"first": "seat 1 goes first", "random": "a random player goes first",
                  "next": "the player after the last turn's goes first"}[phase.first.value]
-        intro = [f"{order}; {first}. At most {phase.limit} turns."]
+        intro = [f"{order}; {first}. At most {counted(phase.limit, 'turn')}."]
         intro += [f"Ruling {name}: {self.checked.ruling_text(name)}" for name in self.checked.rulings_of(phase.path)]
         if phase.until is not None:
             tree = self.checked.tree(phase.until)
@@ -213,7 +214,7 @@ class BookMaker:
                         [self.card(card) for card in self.spec.cards if card.zone == zone]) for zone in zones]
 
     def card(self, card: Card) -> Item:
-        copies = "a token" if card.token else f"{card.count} {'copy' if card.count == 1 else 'copies'}"
+        copies = "a token" if card.token else counted(card.count, "copy", "copies")
         about = [f"{upper_first(copies)}, starting in the {self.words.zone_label(card.zone)}."]
         if card.tags:
             about.append(f"Kinds: {', '.join(humane(tag) for tag in card.tags)}.")
