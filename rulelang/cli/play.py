@@ -22,7 +22,8 @@ from rulelang.engine.game import Game
 from rulelang.engine.state import State
 from rulelang.engine.views import Account
 from rulelang.errors import RuleError
-from rulelang.logs.narrate import narrate
+from rulelang.lang.types import CARD
+from rulelang.logs.narrate import Narrator, counter_words, holder_words, readable, value_words, var_words, zone_words
 from rulelang.printable import counted, printable, printable_lines
 from rulelang.spec.inputs import whole_number
 
@@ -99,6 +100,7 @@ class Table:
     shown: IO[str]
     state: State | None = None
     accounts: dict[int | None, Account] = field(default_factory=dict)   # viewer -> what they have been told
+    narrators: dict[int | None, Narrator] = field(default_factory=dict)  # viewer -> their play-by-play
     at_screen: int | None = None                           # the human now looking at the screen
 
     def say(self, text: str = "") -> None:
@@ -152,7 +154,7 @@ class Table:
         self.say(render_view(self.game, view))
         options = view["options"]
         self.say()
-        self.say(printable(f"P{player + 1}, {view['prompt']}:"))
+        self.say(printable(f"P{player + 1}, {readable(view['prompt'])}:"))
         for number, (_, label) in enumerate(options, 1):
             self.say(printable(f"  {number}. {label}"))
         while True:
@@ -182,8 +184,9 @@ class Table:
         if account is None:
             account = self.accounts[viewer] = Account(self.game, viewer)
             account.catch_up(self.state.events[:since])
+        narrator = self.narrators.setdefault(viewer, Narrator(self.game))
         for event in account.catch_up(self.state.events):
-            line = narrate(self.game, event)
+            line = narrator.line(event)
             if line is not None:
                 self.say(line)
 
@@ -201,39 +204,34 @@ class Table:
 
 
 def render_view(game: Game, view: dict) -> str:
-    """A player's view as a few readable lines (each ``printable``): the table's counters, each player, the zones."""
-    names = {card.id: card.name for card in game.cards}
+    """A player's view as a few readable lines (each ``printable``): the table's counters, each player, the zones,
+    everything by its name or label, as the play-by-play names it."""
     lines = ["", f"--- Turn {view['turn']}, {view['active']} is active; you are {view['you']} ---"]
     for holder, counters in view["counters"].items():
         if counters:
-            place = game.location_labels.get(holder, holder)
-            lines.append(f"  {place}: " + ", ".join(f"{n.replace('_', ' ')} {v}" for n, v in counters.items()))
+            lines.append(f"  {holder_words(game, holder)}: " + _counters(game, counters))
     for i, seat in enumerate(view["players"]):
-        facts = [f"{n.replace('_', ' ')} {v}" for n, v in seat["counters"].items()]
-        facts += [f"{n.replace('_', ' ')} {_plain(v, game)}" for n, v in seat["vars"].items() if v not in (None, False, 0)]
+        facts = [_counters(game, seat["counters"])] if seat["counters"] else []
+        facts += [_var(game, name, value) for name, value in seat["vars"].items() if value not in (None, False, 0)]
         score = f", score {view['scores'][i]}" if view.get("scores") else ""
         you = " (you)" if seat["name"] == view["you"] else ""
         lines.append(f"  {seat['name']}{you} {seat['role']}{score}" + (": " + ", ".join(facts) if facts else ""))
     for label, cards in view["zones"].items():
-        where = _where(label)
+        where = zone_words(game, label)
         if isinstance(cards, int):
             lines.append(f"  {where}: {counted(cards, 'card')} face down" if cards else f"  {where}: empty")
         elif cards:
-            lines.append(f"  {where}: " + ", ".join(names.get(c, c) for c in cards))
+            lines.append(f"  {where}: " + ", ".join(value_words(game, c, CARD) for c in cards))
     for label, cards in view.get("revealed", {}).items():
-        lines.append(f"  shown to you in {_where(label)}: " + ", ".join(names.get(c, c) for c in cards))
+        lines.append(f"  shown to you in {zone_words(game, label)}: "
+                     + ", ".join(value_words(game, c, CARD) for c in cards))
     return printable_lines(lines)
 
 
-def _where(label: str) -> str:
-    """'hand:P2' reads "P2's hand"."""
-    zone, _, owner = label.partition(":")
-    return f"{owner}'s {zone.replace('_', ' ')}" if owner else zone.replace("_", " ")
+def _counters(game: Game, counters: dict) -> str:
+    return ", ".join(f"{counter_words(game, name)} {value}" for name, value in counters.items())
 
 
-def _plain(value, game: Game) -> str:
-    if value is True:
-        return "yes"
-    if isinstance(value, str):
-        return game.location_labels.get(value, value)
-    return str(value)
+def _var(game: Game, name: str, value) -> str:
+    words, kind = var_words(game, name)
+    return f"{words} {value_words(game, value, kind)}"

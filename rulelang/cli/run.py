@@ -130,7 +130,7 @@ def _told_to(game, events: list[dict], seat: int | None) -> list[dict]:
 def finish_run(game, args: argparse.Namespace, played: Played, log) -> int:
     """Save the log first (it is what lasts), then print the play-by-play, the summary and the outcome."""
     from rulelang.logs.logfile import LogIncomplete
-    from rulelang.logs.narrate import narrate
+    from rulelang.logs.narrate import Narrator
 
     events = played.events
     log_problem = None
@@ -141,8 +141,9 @@ def finish_run(game, args: argparse.Namespace, played: Played, log) -> int:
             log_problem = (f"cannot write all of the log {args.log}: {error.reason}; it holds the first "
                            f"{error.written} of the {counted(len(events), 'event')}")
     if not args.quiet:
+        narrator = Narrator(game, played.scores_by_turn)
         for event in _told_to(game, events, getattr(args, "as_player", None)):
-            line = narrate(game, event, played.scores_by_turn)
+            line = narrator.line(event)
             if line is not None:
                 print(line)
     if args.json and played.finished:
