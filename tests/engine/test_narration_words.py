@@ -164,3 +164,22 @@ def test_play_shows_labels_in_the_menu_its_echo_the_news_and_the_view() -> None:
     assert re.search(r"^  P1's points rolled this turn: \d+$", out, re.M)
     assert re.search(r"^  P1 \(you\) player, score \d+: points banked \d+, points rolled this turn \d+$", out, re.M)
     assert "roll-again" not in out and "pot" not in out
+
+
+def test_a_variable_s_label_is_declared_in_the_spec_and_may_not_be_empty(tmp_path: Path) -> None:
+    from rulelang.errors import RulelangError
+
+    base = (ROOT / "tests" / "mods_compose" / "game.yaml").read_text(encoding="utf-8")
+    folder = tmp_path / "game"
+    folder.mkdir()
+    for declared, told_as in (("{type: player, label: lends to}", "  P4 lends to: P3"),
+                              ("{type: player}", "  P4's lend to: P3")):
+        (folder / "game.yaml").write_text(base.replace(
+            "procedures:", f"vars:\n  lend_to: {declared}\n\nprocedures:", 1), encoding="utf-8")
+        game = load_game(folder)
+        assert narrate(game, {"type": "set", "turn": 1, "player": "P4", "var": "lend_to", "value": "P3"}) == told_as
+    (folder / "game.yaml").write_text(base.replace(
+        "procedures:", 'vars:\n  lend_to: {type: player, label: ""}\n\nprocedures:', 1), encoding="utf-8")
+    with pytest.raises(RulelangError) as raised:
+        load_game(folder)
+    assert "'label' must not be empty" in raised.value.format()
