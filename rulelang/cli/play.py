@@ -23,7 +23,16 @@ from rulelang.engine.state import State
 from rulelang.engine.views import Account
 from rulelang.errors import RuleError
 from rulelang.lang.types import CARD
-from rulelang.logs.narrate import Narrator, counter_words, holder_words, readable, value_words, var_words, zone_words
+from rulelang.logs.narrate import (
+    Narrator,
+    counter_words,
+    holder_words,
+    readable,
+    role_words,
+    value_words,
+    var_words,
+    zone_words,
+)
 from rulelang.printable import counted, printable, printable_lines
 from rulelang.spec.inputs import whole_number
 
@@ -215,7 +224,7 @@ def render_view(game: Game, view: dict) -> str:
         facts += [_var(game, name, value) for name, value in seat["vars"].items() if value not in (None, False, 0)]
         score = f", score {view['scores'][i]}" if view.get("scores") else ""
         you = " (you)" if seat["name"] == view["you"] else ""
-        lines.append(f"  {seat['name']}{you} {seat['role']}{score}" + (": " + ", ".join(facts) if facts else ""))
+        lines.append(f"  {seat['name']}{you} {role_words(game, seat['role'])}{score}" + (": " + ", ".join(facts) if facts else ""))
     for label, cards in view["zones"].items():
         where = zone_words(game, label)
         if isinstance(cards, int):

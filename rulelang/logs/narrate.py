@@ -120,6 +120,11 @@ def _card(game: Game, card_id: str) -> str:
     return _words(game).cards.get(card_id, card_id)
 
 
+def role_words(game: Game, role: str) -> str:
+    """A role by its label ("the Giant"), else its name in words."""
+    return game.role_labels.get(role) or readable(role)
+
+
 def counter_words(game: Game, counter: str) -> str:
     """A counter by its label ("golden egg"), else its name in words."""
     return _words(game).counters.get(counter, readable(counter))
@@ -131,7 +136,7 @@ def var_words(game: Game, var: str) -> tuple[str, Type | None]:
 
 
 def _started(game: Game, e: dict) -> str:
-    seats = ", ".join(f"P{i + 1} {role}" for i, role in enumerate(e["roles"]))
+    seats = ", ".join(f"P{i + 1} {role_words(game, role)}" for i, role in enumerate(e["roles"]))
     return f"{e['game']}: {counted(e['players'], 'player')}, seed {e['seed']} ({seats}); {e['first']} starts"
 
 
@@ -242,7 +247,8 @@ def value_words(game: Game, value, kind: Type | None = None) -> str:
     if value is False:
         return "no"
     if isinstance(value, list):         # a tuple, as the rules write it
-        elements = tuple_items(kind) or [None] * len(value)
+        items = tuple_items(kind)
+        elements: list[Type | None] = list(items) if items is not None else [None] * len(value)
         return "(" + ", ".join(value_words(game, v, k) for v, k in zip(value, elements)) + ")"
     if isinstance(value, str) and kind in (CARD, LOCATION, COUNTER):
         words = _words(game)

@@ -183,3 +183,14 @@ def test_a_variable_s_label_is_declared_in_the_spec_and_may_not_be_empty(tmp_pat
     with pytest.raises(RulelangError) as raised:
         load_game(folder)
     assert "'label' must not be empty" in raised.value.format()
+
+
+def test_seats_are_told_by_their_roles_labels_in_the_play_by_play_and_the_view() -> None:
+    from rulelang.cli.play import render_view
+
+    friends = load_game(JF)             # giant: {label: the Giant}, townsfolk: {label: a townsfolk}
+    started = {"type": "started", "turn": 0, "game": "Jack's Friends", "players": 2, "seed": 1,
+               "roles": ["giant", "townsfolk"], "first": "P1"}
+    assert narrate(friends, started) == "Jack's Friends: 2 players, seed 1 (P1 the Giant, P2 a townsfolk); P1 starts"
+    view = render_view(friends, friends.new_state(2, 1).view(1))
+    assert "\n  P1 the Giant" in view and "\n  P2 (you) a townsfolk" in view and " giant" not in view
