@@ -4,8 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulelang import load_game
+from rulelang.agents import RandomAgent
+from rulelang.agents.play import Table
 from rulelang.lab.report import heading
+from rulelang.lab.simulate import seat_agents
 from rulelang.lab.sweep_report import verdict
 from rulelang.logs.narrate import narrate
 from rulelang.printable import counted
@@ -37,3 +42,13 @@ def test_the_simulate_heading_says_one_game_and_one_player() -> None:
 
 def test_a_sweep_of_one_setting_says_one_setting() -> None:
     assert verdict([], [object()], "first_player", None) == "1 setting played; no --target given"
+
+
+def test_agents_that_do_not_fit_the_seats_are_counted_in_words() -> None:
+    with pytest.raises(ValueError) as raised:
+        seat_agents("random,greedy", 3)
+    assert str(raised.value) == "--agents names 2 agents for 3 players; give one, or one per seat"
+    game = load_game(ROOT / "examples" / "pig")
+    with pytest.raises(ValueError) as raised:
+        Table(game.new_state(2, 0), [RandomAgent(0)])
+    assert str(raised.value) == "1 agent for 2 players"
