@@ -1,4 +1,8 @@
-"""Events in words: the play-by-play that `rulelang run` prints."""
+"""Events in words: the play-by-play that `rulelang run` and `rulelang play` print.
+
+People read labels, not ids: a card by its name, an option by its label, a location, counter, role or
+variable by its label (else its name in words), and a changed roll with the player whose die it is.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -79,6 +83,7 @@ class _Words:
 
 @lru_cache(maxsize=8)
 def _words(game: Game) -> _Words:
+    """Every option a decision may offer (the catalogue, ``Game.decisions``) and every declared name's words."""
     options: dict[tuple[str, str], str | None] = {}
     any_options: dict[str, str | None] = {}
     for sites in game.decisions.values():
@@ -91,8 +96,7 @@ def _words(game: Game) -> _Words:
     named = {name: (game.var_labels.get(name) or readable(name), kind)
              for name, kind in zip(game.var_names, game.var_types)}
     return _Words({c.id: c.name for c in game.cards}, {z.name: readable(z.label) for z in game.zones}, locations,
-                  counters,
-                  options, any_options, named)
+                  counters, options, any_options, named)
 
 
 def _learn(labels: dict, key, label: str) -> None:
