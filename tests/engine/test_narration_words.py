@@ -10,7 +10,7 @@ import pytest
 
 from rulelang import load_game
 from rulelang.cli import main as cli_main
-from rulelang.cli.play import Table
+from rulelang.cli.play import Quit, Table
 from rulelang.logs.narrate import Narrator, narrate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -194,3 +194,15 @@ def test_seats_are_told_by_their_roles_labels_in_the_play_by_play_and_the_view()
     assert narrate(friends, started) == "Jack's Friends: 2 players, seed 1 (P1 the Giant, P2 a townsfolk); P1 starts"
     view = render_view(friends, friends.new_state(2, 1).view(1))
     assert "\n  P1 the Giant" in view and "\n  P2 (you) a townsfolk" in view and " giant" not in view
+
+
+def test_play_asks_a_number_by_its_variable_in_words(tmp_path: Path) -> None:
+    from helpers.tiny_games import make
+
+    game = make(tmp_path, "", steps="me chooses how_far from 1 to 2\nme.coin = how_far")
+    shown = io.StringIO()
+    with pytest.raises(Quit):           # the input ends after one answer: play stops there
+        Table(game, ["human", "random"], 0, io.StringIO("2\n"), shown).play()
+    out = shown.getvalue()
+    assert "P1, choose how far:\n  1. 1\n  2. 2\n" in out and "how_far" not in out
+    assert "  P1's coin: 2" in out
