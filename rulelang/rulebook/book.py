@@ -95,8 +95,7 @@ class BookMaker:
                     self.ending(), *self.cards(), self.reactions()]
         rulings = {name: (self.checked.ruling_text(name), self.checked.ruling_section(name))
                    for name in (self.checked.doc.data.get("rulings") or {})}
-        players = f"{spec.players.min} to {spec.players.max} players" if spec.players.min != spec.players.max \
-            else counted(spec.players.min, "player")
+        players = player_range(spec)
         return Book(spec.name, players, [s for s in sections if s.items or s.intro], rulings)
 
     # -- components ---------------------------------------------------------------------
@@ -128,7 +127,7 @@ class BookMaker:
             items.append(self.item("param", name, f"Setting: {humane(name)}",
                                    [facts(f"Default {param.default!s}; it may be set for one game "
                                           f"(--param {name}=VALUE).")], ("params", name), param.span))
-        intro = [f"{self.spec.players.min} to {self.spec.players.max} players."]
+        intro = [f"{player_range(self.spec)}."]
         intro += [self.deck_summary(zone) for zone in spec.zones.values() if self.cards_in(zone.name)]
         return Section("Components", intro, items)
 
@@ -336,3 +335,9 @@ def _on_words(words: Words, on: Any) -> str:
             Event.END_TURN: lambda: "a turn ends",
             Event.BEFORE_STEP: lambda: f"before the step \u201c{subject}\u201d",
             Event.AFTER_STEP: lambda: f"after the step \u201c{subject}\u201d"}[on.event]()
+
+
+def player_range(spec: Spec) -> str:
+    """How many play, in words: "2 to 8 players", or "2 players" when the game is for one count."""
+    low, high = spec.players.min, spec.players.max
+    return f"{low} to {high} players" if low != high else counted(low, "player")

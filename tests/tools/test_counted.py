@@ -14,6 +14,8 @@ from rulelang.lab.simulate import seat_agents
 from rulelang.lab.sweep_report import verdict
 from rulelang.logs.narrate import narrate
 from rulelang.printable import counted
+from rulelang.rulebook.book import make_book
+from rulelang.rulebook.checked import load_checked
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,3 +54,9 @@ def test_agents_that_do_not_fit_the_seats_are_counted_in_words() -> None:
     with pytest.raises(ValueError) as raised:
         Table(game.new_state(2, 0), [RandomAgent(0)])
     assert str(raised.value) == "1 agent for 2 players"
+
+
+def test_the_rulebook_of_a_game_for_one_count_of_players_says_it_once() -> None:
+    book = make_book(load_checked(ROOT / "examples" / "goofspiel"))       # players: {min: 2, max: 2}
+    assert book.players == "2 players"
+    assert book.sections[0].intro[0] == "2 players."                      # not "2 to 2 players."
