@@ -11,6 +11,9 @@ still points at the right place. JSON output needs neither: JSON escapes these i
 Rulelang's own layout (the line breaks between lines, a heading's blank line) is added around the
 escaped text, never passed through it. Text drawn by rich goes in as ``rich.text.Text``, never as
 markup, so a ``[/]`` in a name is just text.
+
+Counts shown to people are worded here too (``counted``): "1 player", "2 players", wherever a number
+of things is printed, so no message says "1 mods".
 """
 from __future__ import annotations
 
@@ -47,6 +50,16 @@ def marked(line: str) -> str:
     if line.isprintable():
         return line
     return "".join("\ufffd" if ch != "\t" and is_unsafe(ch) else ch for ch in line)
+
+
+def counted(count: int, noun: str, plural: str | None = None, grouped: bool = False) -> str:
+    """A count and its noun as people say it: ``1 player``, ``2 players``, ``0 players``.
+
+    ``plural`` for a noun that does not just take an ``s`` (``entry``, ``entries``); ``grouped`` writes
+    the number with thousands separators (``12,000 games``).
+    """
+    number = f"{count:,}" if grouped else str(count)
+    return f"{number} {noun if count == 1 else plural or noun + 's'}"
 
 
 def _escape(ch: str) -> str:

@@ -16,6 +16,7 @@ from rulelang.engine.limits import DecisionLimit
 from rulelang.engine.names import player_name
 from rulelang.engine.state import State
 from rulelang.engine.turns import resume_before_step
+from rulelang.printable import counted
 
 from ..errors import RuleError, RulelangError
 from .seat import Seat
@@ -86,7 +87,7 @@ class Table:
         self._seats: list[Seat] | None = None
         if isinstance(agents, list):
             if len(agents) != state.n:
-                raise ValueError(f"{len(agents)} agents for {state.n} players")
+                raise ValueError(f"{counted(len(agents), 'agent')} for {counted(state.n, 'player')}")
             self.agents = agents
             self.fast = [getattr(agent, "choose_index", None) for agent in agents]
             self.blind = [_blind_pick(agent) for agent in agents]

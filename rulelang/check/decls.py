@@ -23,6 +23,7 @@ from rulelang.lang.refs import RefKind
 from rulelang.lang.types import BOOL, INT, LOCATION, Type, tuple_items
 from rulelang.model.params import declaration_problems, resolve
 from rulelang.model.spec import ON_FORMS, Card, Event, Owner, Spec
+from rulelang.printable import counted
 from rulelang.spec.document import Document
 from rulelang.spec.inputs import canonical
 
@@ -154,7 +155,8 @@ def _tables(spec: Spec, report: _Report) -> None:
                 report.error(f"table rows are keyed by player count, not '{key}'", path + (key,), key=True)
                 continue
             if len(row) != len(table.columns):
-                report.error(f"this row has {len(row)} values for {len(table.columns)} columns", path + (key,))
+                report.error(f"this row has {counted(len(row), 'value')} for {counted(len(table.columns), 'column')}",
+                             path + (key,))
             rows.add(key)
         if table.by == "players":
             for count in range(spec.players.min, spec.players.max + 1):

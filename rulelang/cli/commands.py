@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from rulelang.cli.errors import internal_error, missing_path, say
 from rulelang.errors import RulelangError, UsageError
 from rulelang.model.params import ParamError
-from rulelang.printable import printable
+from rulelang.printable import counted, printable
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -63,11 +63,11 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
             print(prefix + problem.format(), file=sys.stderr)
         return 1
     took = time.perf_counter() - started
-    played = f", {games} random games per player count" if games > 0 else ""
+    played = f", {counted(games, 'random game')} per player count" if games > 0 else ""
     modded = "".join(f" + {mod}" for mod in mods)
     if smoke is not None and smoke.cut_short:
         counts = ", ".join(map(str, smoke.cut_short))
-        played = (f", {smoke.played} of its {smoke.planned} random games: those of {counts} players stopped at "
+        played = (f", {smoke.played} of its {counted(smoke.planned, 'random game')}: those of {counts} players stopped at "
                   f"the time limit of {seconds:g}s a player count")
     print(printable(f"ok: {path}{modded} ({game.name}{played}, {took:.2f}s)"))
     if smoke is not None and smoke.cut_short:

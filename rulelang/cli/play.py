@@ -22,8 +22,8 @@ from rulelang.engine.game import Game
 from rulelang.engine.state import State
 from rulelang.engine.views import Account
 from rulelang.errors import RuleError
-from rulelang.logs.narrate import narrate, view_sections
-from rulelang.printable import printable, printable_lines
+from rulelang.logs.narrate import Narrator, readable, view_sections
+from rulelang.printable import counted, printable, printable_lines
 from rulelang.spec.inputs import whole_number
 
 #: Clear the screen and the scrollback, and put the cursor home (VT100/xterm; tmux and most terminals).
@@ -99,6 +99,7 @@ class Table:
     shown: IO[str]
     state: State | None = None
     accounts: dict[int | None, Account] = field(default_factory=dict)   # viewer -> what they have been told
+    narrators: dict[int | None, Narrator] = field(default_factory=dict)  # viewer -> their play-by-play
     at_screen: int | None = None                           # the human now looking at the screen
 
     def say(self, text: str = "") -> None:
@@ -116,7 +117,7 @@ class Table:
                 if name != HUMAN}
         seats = Seats(state, [bots.get(seat) for seat in range(len(self.who))])     # bots see their seat only
         humans = [seat for seat, name in enumerate(self.who) if name == HUMAN]
-        self.say(printable(f"{self.game.name}: {len(self.who)} players, seed {self.seed}; "
+        self.say(printable(f"{self.game.name}: {counted(len(self.who), 'player')}, seed {self.seed}; "
                            + ", ".join(f"P{s + 1} {name}" for s, name in enumerate(self.who))))
         while not state.over:
             decision = state.decision()
@@ -152,7 +153,7 @@ class Table:
         self.say(render_view(self.game, view))
         options = view["options"]
         self.say()
-        self.say(printable(f"P{player + 1}, {view['prompt']}:"))
+        self.say(printable(f"P{player + 1}, {readable(view['prompt'])}:"))
         for number, (_, label) in enumerate(options, 1):
             self.say(printable(f"  {number}. {label}"))
         while True:
@@ -182,8 +183,9 @@ class Table:
         if account is None:
             account = self.accounts[viewer] = Account(self.game, viewer)
             account.catch_up(self.state.events[:since])
+        narrator = self.narrators.setdefault(viewer, Narrator(self.game))
         for event in account.catch_up(self.state.events):
-            line = narrate(self.game, event)
+            line = narrator.line(event)
             if line is not None:
                 self.say(line)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rulelang.cli.errors import internal_error, missing_path, say
 from rulelang.errors import RulelangError, UsageError
-from rulelang.printable import printable
+from rulelang.printable import counted, printable
 
 if TYPE_CHECKING:
     from rulelang.engine.state import State
@@ -130,7 +130,7 @@ def _told_to(game, events: list[dict], seat: int | None) -> list[dict]:
 def finish_run(game, args: argparse.Namespace, played: Played, log) -> int:
     """Save the log first (it is what lasts), then print the play-by-play, the summary and the outcome."""
     from rulelang.logs.logfile import LogIncomplete
-    from rulelang.logs.narrate import narrate
+    from rulelang.logs.narrate import Narrator
 
     events = played.events
     log_problem = None
@@ -139,10 +139,11 @@ def finish_run(game, args: argparse.Namespace, played: Played, log) -> int:
             log.save(events)
         except LogIncomplete as error:
             log_problem = (f"cannot write all of the log {args.log}: {error.reason}; it holds the first "
-                           f"{error.written} of the {len(events)} events")
+                           f"{error.written} of the {counted(len(events), 'event')}")
     if not args.quiet:
+        narrator = Narrator(game, played.scores_by_turn)
         for event in _told_to(game, events, getattr(args, "as_player", None)):
-            line = narrate(game, event, played.scores_by_turn)
+            line = narrator.line(event)
             if line is not None:
                 print(line)
     if args.json and played.finished:
@@ -168,7 +169,7 @@ def finish_run(game, args: argparse.Namespace, played: Played, log) -> int:
 
 
 def log_kept(args: argparse.Namespace, events: list[dict], upto: str) -> str:
-    return f"the event log up to {upto} ({len(events)} events) is in {args.log}"
+    return f"the event log up to {upto} ({counted(len(events), 'event')}) is in {args.log}"
 
 
 def report_game_error(played: Played, args: argparse.Namespace, saved: bool) -> None:

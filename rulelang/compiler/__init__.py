@@ -250,6 +250,7 @@ class GameCompiler(HookDeclarations):
     def declare_roles(self) -> None:
         g = self.game
         g.roles = [{"name": role.name, "count": role.count} for role in self.spec.roles]
+        g.role_labels = {role.name: role.label for role in self.spec.roles if role.label}
         g.teams = {team: list(members) for team, members in self.sym.teams.items()}
         for role in self.spec.roles:
             members = g.teams.setdefault(role.team, [])

@@ -190,6 +190,7 @@ class Rules:
         self.returns_span: Span | None = None
         self.returns_bounds: tuple[int, int] | None = None   # declared by `returns: {value, min, max}`
         self.roles: list[dict] = []
+        self.role_labels: dict[str, str] = {}     # role -> its name shown to players (roles declared with a `label:`)
         self.teams: dict[str, list[str]] = {}
         self.tables: dict[str, dict] = {}
         self.dice: dict[str, dict[int, str]] = {}

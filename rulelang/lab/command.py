@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from rulelang.errors import UsageError
+from rulelang.printable import counted
 
 
 def game_and_agents(path: str, players: int, agent_names: str, mods: Sequence[str] = (),
@@ -136,7 +137,7 @@ def simulate(args: argparse.Namespace) -> int:
     failed = [r for _, records, _ in runs for r in records if r.error is not None]
     if failed:
         print(failed[0].error, file=sys.stderr)
-        print(f"rulelang: {len(failed)} of {sum(len(records) for _, records, _ in runs)} games failed "
+        print(f"rulelang: {len(failed)} of {counted(sum(len(records) for _, records, _ in runs), 'game')} failed "
               f"(seeds in the summary)", file=sys.stderr)
     if args.json:
         whole = summaries[0] if len(args.players) == 1 else {
@@ -145,7 +146,7 @@ def simulate(args: argparse.Namespace) -> int:
         print(json_line(whole), flush=True)
     if interrupted:
         played = sum(len(records) for _, records, _ in runs)
-        print(f"rulelang: interrupted after {played} games; the summary" + (" and the CSV" if args.csv else "")
+        print(f"rulelang: interrupted after {counted(played, 'game')}; the summary" + (" and the CSV" if args.csv else "")
               + " hold the games played", file=sys.stderr)
         return 130
     return 1 if failed else 0

@@ -5,6 +5,8 @@ the command says so in one line before playing any game.
 """
 from __future__ import annotations
 
+from rulelang.printable import counted
+
 from .report import check_writable
 from .stats import player_label
 
@@ -42,7 +44,8 @@ def draw(summary: dict, path: str) -> None:
             left.axvline(summary["first_player"]["fair"], color="grey", linestyle="--", label="fair share")
             left.legend(loc="lower right")
         left.set_xlabel("win rate (95% interval)")
-        left.set_title(f"{summary['game']}: {summary['completed']} games, {summary['players']} players")
+        left.set_title(f"{summary['game']}: {counted(summary['completed'], 'game')}, "
+                       f"{counted(summary['players'], 'player')}")
         histogram = summary["turns"]["histogram"]
         right.bar([length for length, _ in histogram], [count for _, count in histogram], width=1.0,
                   color="tab:green")

@@ -15,7 +15,7 @@ import stat
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING
 
-from ..printable import printable
+from ..printable import counted, printable
 from .simulate import Batch, GameRecord
 from .stats import histogram_bins, player_label, winner_label
 
@@ -78,7 +78,7 @@ def sections(summary: dict) -> list[Section]:
     errors = summary["errors"]
     if errors["count"]:
         shown = ", ".join(str(s) for s in errors["seeds"][:10]) + (", ..." if errors["count"] > 10 else "")
-        out.append(Section(f"{errors['count']} games failed", ["game", "seed", "error"],
+        out.append(Section(f"{counted(errors['count'], 'game')} failed", ["game", "seed", "error"],
                            [[str(g["index"]), str(g["seed"]), g["message"]] for g in errors["games"][:10]],
                            note=f"seeds: {shown}"))
     return [part for part in out if part.rows]
@@ -172,7 +172,7 @@ def _quality_section(q: dict) -> Section:
     return Section("Game quality", ["measure", "mean", "range", ""], rows,
                    note="lead changes, decisiveness and drama follow the scores as each turn began: "
                         "only for games with a score" if not q["scored_games"] else
-                        f"from the scores of {q['scored_games']} games as each turn began and at the end")
+                        f"from the scores of {counted(q['scored_games'], 'game')} as each turn began and at the end")
 
 
 def _compare_section(compared: dict) -> Section:
@@ -240,7 +240,7 @@ def print_player_counts(summaries: list[dict], out: IO[str], terminal: bool) -> 
     """The table of ``--players 2..6``: a heading and one row per count."""
     first = summaries[0]
     agents = sorted(set(first["provenance"]["agents"]))
-    head = (f"{first['game']}: {first['games']} games per player count, seed {first['seed']}, agents "
+    head = (f"{first['game']}: {counted(first['games'], 'game')} per player count, seed {first['seed']}, agents "
             f"{agents[0] if len(agents) == 1 else first['provenance']['agents']}")
     part = player_count_section(summaries)
     if terminal:
@@ -261,7 +261,8 @@ def heading(summary: dict) -> str:
     agents = sorted(set(summary["agents"]))
     who = agents[0] if len(agents) == 1 else ",".join(summary["agents"])
     failed = summary["errors"]["count"]
-    return (f"{summary['game']}: {summary['games']} games, {summary['players']} players, seed {summary['seed']}, "
+    return (f"{summary['game']}: {counted(summary['games'], 'game')}, {counted(summary['players'], 'player')}, "
+            f"seed {summary['seed']}, "
             f"agents {who}; {summary['completed']} finished" + (f", {failed} failed" if failed else ""))
 
 

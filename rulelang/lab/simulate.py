@@ -22,6 +22,7 @@ from rulelang.engine.records import answered, chose, first_seat, played
 from rulelang.engine.rng import batch_seed
 from rulelang.engine.state import State
 from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
+from rulelang.printable import counted
 
 from ..agents import make_agent, parse_agent, play_out
 from ..agents.play import DecisionLimit, all_blind
@@ -84,7 +85,8 @@ def seat_agents(names: str, players: int) -> tuple[str, ...]:
     if len(parts) == 1:
         return tuple(parts * players)
     if len(parts) != players:
-        raise ValueError(f"--agents names {len(parts)} agents for {players} players; give one, or one per seat")
+        raise ValueError(f"--agents names {counted(len(parts), 'agent')} for {counted(players, 'player')}; "
+                         "give one, or one per seat")
     return tuple(parts)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from rulelang.errors import UsageError
 from rulelang.lab.command import game_and_agents, progress_bar
+from rulelang.printable import counted
 
 from .command import provenance
 
@@ -110,11 +111,11 @@ def sweep(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot write {args.plot}: {error.strerror or error}") from None
     failed = sum(r.summary["errors"]["count"] for r in results)
     if failed:
-        print(f"rulelang: {failed} games failed (their seeds are in --json)", file=sys.stderr)
+        print(f"rulelang: {counted(failed, 'game')} failed (their seeds are in --json)", file=sys.stderr)
     if args.json:
         print(sweep_json(varies, results, metric, target), flush=True)
     if interrupted:
-        print(f"rulelang: interrupted; the {len(results)} settings of {total} that finished are shown"
+        print(f"rulelang: interrupted; the {len(results)} of {counted(total, 'setting')} that finished are shown"
               + (" and in the CSV" if args.csv else ""), file=sys.stderr)
         return 130
     return 1 if failed else 0

@@ -6,7 +6,7 @@ from typing import IO
 
 from rulelang.spec.paths import number_text
 
-from ..printable import printable, printable_lines
+from ..printable import counted, printable, printable_lines
 from .report import Section, plain_section, rich_table, rich_text
 from .sweep import SweepResult, Target, Vary
 
@@ -102,12 +102,12 @@ def _csv_number(value: float | None) -> str:
 def verdict(varies: list[Vary], results: list[SweepResult], metric: str, target: Target | None) -> str:
     """The answer in a sentence or two, each line ``printable``."""
     if target is None:
-        return printable(f"{len(results)} settings played; no --target given")
+        return printable(f"{counted(len(results), 'setting')} played; no --target given")
     rate = _is_rate(results)
     band = f"{metric} in [{_value(target.low, rate)}, {_value(target.high, rate)}]"
     sure = [r for r in results if r.meets]
     maybe = [r for r in results if r.in_range and not r.meets]
-    lines = [f"{len(sure)} of {len(results)} settings meet {band} (95% interval inside)"
+    lines = [f"{len(sure)} of {counted(len(results), 'setting')} meet {band} (95% interval inside)"
              + (": " + "; ".join(_setting(varies, r) for r in sure) if sure else "")]
     if maybe:
         lines.append(f"{len(maybe)} more {'has' if len(maybe) == 1 else 'have'} the point estimate in range "
@@ -123,7 +123,8 @@ def _setting(varies: list[Vary], result: SweepResult) -> str:
 def heading(summary: dict, count: int) -> str:
     agents = sorted(set(summary["agents"]))
     who = agents[0] if len(agents) == 1 else ",".join(summary["agents"])
-    return (f"{summary['game']}: {count} settings x {summary['games']} games, {summary['players']} players, "
+    return (f"{summary['game']}: {counted(count, 'setting')} x {counted(summary['games'], 'game')}, "
+            f"{counted(summary['players'], 'player')}, "
             f"seed {summary['seed']} (the same games' seeds in every setting), agents {who}")
 
 
@@ -208,7 +209,8 @@ def draw_sweep(varies: list[Vary], results: list[SweepResult], metric: str, targ
         chart.set_xlabel(varies[0].key)
         chart.set_ylabel(f"{metric} (95% interval)")
         summary = results[0].summary
-        chart.set_title(f"{summary['game']}, {summary['players']} players: {summary['games']} games per setting")
+        chart.set_title(f"{summary['game']}, {counted(summary['players'], 'player')}: "
+                        f"{counted(summary['games'], 'game')} per setting")
         chart.legend(fontsize="small")
         figure.tight_layout()
         figure.savefig(path)

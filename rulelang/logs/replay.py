@@ -13,6 +13,7 @@ from rulelang.engine.names import player_name
 from rulelang.engine.state import State
 from rulelang.errors import RuleError, RulelangError, Span
 from rulelang.logs.eventlog import event_problem
+from rulelang.printable import counted
 from rulelang.spec.inputs import canonical
 
 
@@ -51,7 +52,7 @@ class LogCheck:
             how = f"{state.result} at turn {state.turn}, won by {', '.join(state.winner_names()) or 'nobody'}"
         else:
             how = "the game stopped without a decision"
-        return f"ok: {log} matches its replay ({events} events; {how})"
+        return f"ok: {log} matches its replay ({counted(events, 'event')}; {how})"
 
 
 def verify_log(game: Game, events: list, partial: bool = False) -> LogCheck:

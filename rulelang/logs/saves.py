@@ -18,7 +18,7 @@ from rulelang.engine.names import player_name
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.lang.types import BOOL, CARD, COUNTER, INT, INT64, LOCATION, PLAYER, Type, tuple_items
-from rulelang.printable import printable_lines
+from rulelang.printable import counted, printable_lines
 from rulelang.spec.inputs import (
     InputError,
     canonical,
@@ -177,11 +177,12 @@ class _Check:
                   "zones": (len(game.layout(n).zones), None), "loc": (len(game.card_type), None)}
         for key, (rows, width) in expect.items():
             if len(data[key]) != rows:
-                self.fail([key], f"{len(data[key])} entries, but this game has {rows} for {n} players")
+                self.fail([key], f"{counted(len(data[key]), 'entry', 'entries')}, but this game has {rows} for "
+                                f"{counted(n, 'player')}")
             if width is not None:
                 for i, row in enumerate(data[key]):
                     if len(row) != width:
-                        self.fail(self.named([key, i]), f"{len(row)} values, but this game has {width}")
+                        self.fail(self.named([key, i]), f"{counted(len(row), 'value')}, but this game has {width}")
 
     def counters(self, data: dict) -> None:
         """Every counter within the game's own number_limit (the schema only knows 0 to 2**63-1)."""

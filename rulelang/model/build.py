@@ -114,7 +114,7 @@ def _param(r: _Reader, name: str, decl: Any) -> Param:
 
 
 def _role(r: _Reader, i: int, role: dict) -> Role:
-    return Role(role["name"], role.get("count"), role.get("team", role["name"]), r.span(("roles", i)))
+    return Role(role["name"], role.get("count"), role.get("team", role["name"]), r.span(("roles", i)), role.get("label"))
 
 
 def _place(r: _Reader, group: str, name: str, decl: Any) -> Place:

@@ -124,6 +124,7 @@ class Role:
     count: int | None          # None: the role takes the seats the others leave
     team: str                  # the role's own name when it names no team
     span: Span
+    label: str | None = None   # the role's name shown to players, else NAME
 
 
 @_model

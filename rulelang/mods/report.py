@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from rulelang.mods.layers import KIND_WORDS, Layering, layer
-from rulelang.printable import printable
+from rulelang.printable import counted, printable
 
 
 def report_mods(game_path: str, paths: list[str], out, err) -> int:
@@ -14,7 +14,7 @@ def report_mods(game_path: str, paths: list[str], out, err) -> int:
     layering = layer(base, list(paths), budget)
     for mod in layering.mods:
         changes = [c for c in layering.changes if c.mod is mod]
-        print(printable(f"{mod.name} ({mod.file}): {len(changes)} change" + ("" if len(changes) == 1 else "s")),
+        print(printable(f"{mod.name} ({mod.file}): {counted(len(changes), 'change')}"),
               file=out)
         for change in changes:
             print(printable(f"  {change.span}: {change.what}"), file=out)
@@ -24,10 +24,10 @@ def report_mods(game_path: str, paths: list[str], out, err) -> int:
         print(error.format(), file=err)
     if layering.errors:
         count = len(layering.errors)
-        print(f"rulelang: {count} problem" + ("" if count == 1 else "s") + " with these mods", file=err)
+        print(f"rulelang: {counted(count, 'problem')} with these mods", file=err)
         return 1
     count = len(layering.mods)
-    print(printable(f"ok: {count} mod" + (" loads" if count == 1 else "s load together") +
+    print(printable(f"ok: {counted(count, 'mod')} " + ("loads" if count == 1 else "load together") +
                     f" over {base.data.get('game')}"), file=out)
     return 0
 

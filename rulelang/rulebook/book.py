@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulelang.model.spec import Card, Event, Phase, Spec, Zone
+from rulelang.printable import counted
 
 from ..errors import Span
 from .checked import Checked
@@ -94,8 +95,7 @@ class BookMaker:
                     self.ending(), *self.cards(), self.reactions()]
         rulings = {name: (self.checked.ruling_text(name), self.checked.ruling_section(name))
                    for name in (self.checked.doc.data.get("rulings") or {})}
-        players = f"{spec.players.min} to {spec.players.max} players" if spec.players.min != spec.players.max \
-            else f"{spec.players.min} players"
+        players = player_range(spec)
         return Book(spec.name, players, [s for s in sections if s.items or s.intro], rulings)
 
     # -- components ---------------------------------------------------------------------
@@ -127,7 +127,7 @@ class BookMaker:
             items.append(self.item("param", name, f"Setting: {humane(name)}",
                                    [facts(f"Default {param.default!s}; it may be set for one game "
                                           f"(--param {name}=VALUE).")], ("params", name), param.span))
-        intro = [f"{self.spec.players.min} to {self.spec.players.max} players."]
+        intro = [f"{player_range(self.spec)}."]
         intro += [self.deck_summary(zone) for zone in spec.zones.values() if self.cards_in(zone.name)]
         return Section("Components", intro, items)
 
@@ -152,7 +152,7 @@ class BookMaker:
     def deck_summary(self, zone: Zone) -> str:
         cards = self.cards_in(zone.name)
         total = sum(card.count for card in cards)
-        return f"{upper_first(zone.label or humane(zone.name))}: {total} cards, " \
+        return f"{upper_first(zone.label or humane(zone.name))}: {counted(total, 'card')}, " \
                f"{listed([f'{card.count} {card.name}' for card in cards])}."
 
     # -- setup ------------------------------------------------------------------------------
@@ -165,7 +165,7 @@ class BookMaker:
         for count in range(spec.players.min, spec.players.max + 1):
             said = self.by_count(count)
             if said:
-                items.append(self.item("players", str(count), f"With {count} players", [facts(*said)],
+                items.append(self.item("players", str(count), f"With {counted(count, 'player')}", [facts(*said)],
                                        ("players",), spec.players.span))
         return Section("Setup", [], items)
 
@@ -194,7 +194,7 @@ class BookMaker:
         order = "Players take turns in seat order" if phase.seat else "Every player acts in each round, together"
         first = {"first": "seat 1 goes first", "random": "a random player goes first",
                  "next": "the player after the last turn's goes first"}[phase.first.value]
-        intro = [f"{order}; {first}. At most {phase.limit} turns."]
+        intro = [f"{order}; {first}. At most {counted(phase.limit, 'turn')}."]
         intro += [f"Ruling {name}: {self.checked.ruling_text(name)}" for name in self.checked.rulings_of(phase.path)]
         if phase.until is not None:
             tree = self.checked.tree(phase.until)
@@ -213,7 +213,7 @@ class BookMaker:
                         [self.card(card) for card in self.spec.cards if card.zone == zone]) for zone in zones]
 
     def card(self, card: Card) -> Item:
-        copies = "a token" if card.token else f"{card.count} {'copy' if card.count == 1 else 'copies'}"
+        copies = "a token" if card.token else counted(card.count, "copy", "copies")
         about = [f"{upper_first(copies)}, starting in the {self.words.zone_label(card.zone)}."]
         if card.tags:
             about.append(f"Kinds: {', '.join(humane(tag) for tag in card.tags)}.")
@@ -335,3 +335,9 @@ def _on_words(words: Words, on: Any) -> str:
             Event.END_TURN: lambda: "a turn ends",
             Event.BEFORE_STEP: lambda: f"before the step \u201c{subject}\u201d",
             Event.AFTER_STEP: lambda: f"after the step \u201c{subject}\u201d"}[on.event]()
+
+
+def player_range(spec: Spec) -> str:
+    """How many play, in words: "2 to 8 players", or "2 players" when the game is for one count."""
+    low, high = spec.players.min, spec.players.max
+    return f"{low} to {high} players" if low != high else counted(low, "player")

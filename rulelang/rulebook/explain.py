@@ -18,6 +18,7 @@ from typing import Any
 from rulelang.errors import UsageError
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
+from rulelang.printable import counted
 from rulelang.spec import files
 from rulelang.testing.scenario_load import scenario_files_of
 
@@ -145,7 +146,7 @@ def coverage_of(game: str, mods: Sequence[str], item: Item) -> list[str]:
     for _, verdict in verdicts:
         tally[verdict.status] = tally.get(verdict.status, 0) + 1
     out = [", ".join(f"{count} {status}" for status, count in sorted(tally.items()))
-           + f" of {len(mine)} mutants"]
+           + f" of {counted(len(mine), 'mutant')}"]
     out += [f"not pinned: {m.location} {m.change}" for m, verdict in verdicts if verdict.status == "survived"]
     return out
 

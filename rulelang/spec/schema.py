@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulelang.errors import RulelangError, SpecError, closest, did_you_mean, raise_all
+from rulelang.printable import counted
 from rulelang.spec import cache
 from rulelang.spec.document import Document, value_or_none
 from rulelang.spec.rulings import ruling_errors
@@ -322,8 +323,7 @@ def _too_few(doc: Document, error: ValidationError, path: tuple) -> list[Rulelan
     count = error.validator_value
     if error.validator == "minLength":
         return [SpecError(f"{_field(path)} must not be empty", doc.span(path), _description(error.schema))]
-    noun = "entry" if count == 1 else "entries"
-    return [SpecError(f"{_field(path)} needs at least {count} {noun}", doc.span(path), _description(error.schema))]
+    return [SpecError(f"{_field(path)} needs at least {counted(count, 'entry', 'entries')}", doc.span(path), _description(error.schema))]
 
 
 def _repeated(doc: Document, error: ValidationError, path: tuple) -> list[RulelangError]:

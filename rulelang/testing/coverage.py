@@ -46,7 +46,7 @@ from rulelang.engine.names import player_name
 from rulelang.errors import RulelangError, ScenarioError
 from rulelang.lab.workers import ignore_interrupt, quiet_workers, worker_count
 from rulelang.pipeline import read_spec
-from rulelang.printable import printable, printable_lines
+from rulelang.printable import counted, printable, printable_lines
 from rulelang.spec.loader import load_document
 from rulelang.spec.schema import validate_document
 from rulelang.testing.mutate import Mutant, build, mutants
@@ -132,8 +132,8 @@ class Report:
         sample = " (a sample)" if self.sampled else ""
         own = " of the mods' own files" if self.mods else ""
         of_mods = f" ({self.mod_scenarios} of them the mods')" if self.mods else ""
-        lines = [f"{self.subject}: {len(self.verdicts)} mutants{own}{sample} against {self.scenarios} "
-                 f"scenarios{of_mods}: {c[CAUGHT]} caught, {c[SURVIVED]} survived, {c[EQUIVALENT]} "
+        lines = [f"{self.subject}: {counted(len(self.verdicts), 'mutant')}{own}{sample} against "
+                 f"{counted(self.scenarios, 'scenario')}{of_mods}: {c[CAUGHT]} caught, {c[SURVIVED]} survived, {c[EQUIVALENT]} "
                  f"equivalent, {c[INVALID]} invalid (skipped)"]
         lines += self._left_out_lines()
         if not self.mutants:
@@ -141,7 +141,7 @@ class Report:
                      "things, say)" if self.mods else "the spec holds nothing a mutant could change")
             lines.append(f"coverage: nothing to measure: {where}; counted as 100%")
         else:
-            lines.append(f"coverage: {self.rate:.1f}% of {c[CAUGHT] + c[SURVIVED]} non-equivalent mutants caught")
+            lines.append(f"coverage: {self.rate:.1f}% of {counted(c[CAUGHT] + c[SURVIVED], 'non-equivalent mutant')} caught")
         survivors = self.of(SURVIVED)
         if survivors:
             lines.append("survivors (no scenario notices them; each with where it plays differently):")
@@ -158,7 +158,8 @@ class Report:
         if not self.left_out:
             return []
         more = len(self.left_out) - shown
-        return ([f"left out: {len(self.left_out)} scenarios fail on the unchanged game with the mods laid over "
+        fail = "fails" if len(self.left_out) == 1 else "fail"
+        return ([f"left out: {counted(len(self.left_out), 'scenario')} {fail} on the unchanged game with the mods laid over "
                  "(mods not their own change what they pin):"]
                 + [f"  {name}" for name in self.left_out[:shown]] + ([f"  ... and {more} more"] if more > 0 else []))
 

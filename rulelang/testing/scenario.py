@@ -19,6 +19,7 @@ from rulelang.engine.names import player_name
 from rulelang.engine.state import State
 from rulelang.errors import RuleError, RulelangError, ScenarioError
 from rulelang.lang.types import COUNTER, LOCATION, PLAYER, Type, tuple_items
+from rulelang.printable import counted
 from rulelang.testing.scenario_check import Where, check_scenario, unknown_counter
 from rulelang.testing.scenario_load import (
     GAME_FILE,
@@ -382,8 +383,7 @@ def run_refusal(scenario: Scenario, result: Result, game: Game | None = None) ->
         return result
     except RulelangError:
         return result                       # refused, as expected
-    count = f"{data['players']} player" + ("" if data["players"] == 1 else "s")
-    result.failures.append(f"refused: expected the game to refuse {count}, but it set up a game "
+    result.failures.append(f"refused: expected the game to refuse {counted(data['players'], 'player')}, but it set up a game "
                            f"(it is for {game.min_players} to {game.max_players} players)")
     return result
 

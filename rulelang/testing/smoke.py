@@ -16,6 +16,7 @@ from rulelang.engine.interpreter import current_span
 from rulelang.engine.limits import MAX_DECISIONS, DecisionLimit
 from rulelang.engine.state import State
 from rulelang.errors import RuleError, RulelangError, Span
+from rulelang.printable import counted
 
 SMOKE_SECONDS = 5.0             # wall-clock seconds of `validate`'s random games at each player count, by default
 
@@ -56,9 +57,9 @@ def _problem(game: Game, players: int, seed: int, state: State | None, error: Ru
         error.span = current_span(state)
     where = f", turn {state.turn}" if state is not None else ""
     error.notes = list(getattr(error, "notes", [])) + [
-        f"found by a random game with {players} players, seed {seed}{where}; replay it with: "
+        f"found by a random game with {counted(players, 'player')}, seed {seed}{where}; replay it with: "
         f"{run_command(game, players, seed)}"]
-    return Outcome(seed, players, state, f"{players} players, seed {seed}: {error.message}", error)
+    return Outcome(seed, players, state, f"{counted(players, 'player')}, seed {seed}: {error.message}", error)
 
 
 def run_command(game: Game, players: int, seed: int) -> str:

@@ -69,10 +69,10 @@ def _seed_where_p1_picks_a_guard(game: rulelang.Game) -> int:
 def test_run_as_another_player_does_not_name_the_card_picked(letter, capsys):
     seed = _seed_where_p1_picks_a_guard(letter)        # `guard` is no guess: only the branch can name it
     assert cli_main(["run", str(MINI), "--players", "2", "--seed", str(seed)]) == 0
-    assert "P1 chooses guard" in capsys.readouterr().out
+    assert "P1 chooses Guard" in capsys.readouterr().out              # the card's name, not its id
     assert cli_main(["run", str(MINI), "--players", "2", "--seed", str(seed), "--as", "P2"]) == 0
     as_p2 = capsys.readouterr().out
-    assert "P1 chooses guard" not in as_p2 and "P1 chooses ?" in as_p2
+    assert "P1 chooses Guard" not in as_p2 and "P1 chooses ?" in as_p2
 
 
 def test_the_adapters_information_state_does_not_name_the_card_picked(letter):

@@ -32,7 +32,7 @@ def test_a_labelled_variable_is_narrated_by_its_label(tmp_path: Path) -> None:
     game = load_game(tmp_path)
     assert narrate(game, {"type": "set", "turn": 1, "player": "P4", "var": "lend_to", "value": "P3"}) \
         == "  P4 lends to: P3"
-    assert narrate(game, {"type": "set", "turn": 1, "player": "P4", "var": "plain", "value": 2}) == "  P4.plain = 2"
+    assert narrate(game, {"type": "set", "turn": 1, "player": "P4", "var": "plain", "value": 2}) == "  P4's plain: 2"
 
 
 def test_a_game_that_ends_in_a_step_runs_no_after_step_or_end_turn_trigger_and_create_fires_enter(

@@ -205,7 +205,7 @@ def test_a_bid_binds_the_branch_name_and_a_saved_game_waiting_there_reads_back()
     assert state.var(0, "bid") == [1, 6]
     (told,) = [e for e in state.events if e.get("var") == "bid"]
     assert told["value"] == [1, 6]                                    # the log holds the tuple as a list
-    assert narrate(g, told) == "  P1.bid = (1, 6)"                    # the play-by-play as the rules write it
+    assert narrate(g, told) == "  P1's bid: (1, 6)"                   # the play-by-play as the rules write it
     assert state.legal() == BIDS[6:] + ["liar"]
     data = json.loads(json.dumps(state.to_json()))
     restored = load_state(g, data)

@@ -50,8 +50,8 @@ def test_a_seat_sees_labels_and_its_options(api: Api):
     assert [o["label"] for o in mine["options"]] == ["Hen House", "Kitchen", "Garden", "Village"]
     assert [o["index"] for o in mine["options"]] == [0, 1, 2, 3]
     rows = {label: value for section in mine["view"] for label, value in section["rows"]}
-    assert rows["Hen House"] == "egg 3"                 # a location by its label, not its id
-    assert "P1 (you) giant" in rows
+    assert rows["Hen House"] == "golden egg 3"          # a location and its counter by their labels, not ids
+    assert "P1 (you) the Giant" in rows                 # a role by its label
     assert all(isinstance(line, str) for line in mine["log"])
 
 
@@ -95,7 +95,7 @@ def test_a_secret_pick_stays_hidden_from_the_other_seats_until_the_reveal(api: A
     assert api.get(f"api/play/{gid}/log").status_code == 409          # the whole log names the pick: not yet
     api.ok(api.post(f"api/play/{gid}/choose", {"seat": 2, "index": 0}))
     revealed = api.ok(api.post(f"api/play/{gid}/choose", {"seat": 3, "index": 0}))
-    assert any("revealed" in line and "P1 kitchen" in line for line in revealed["log"]), revealed["log"]
+    assert any("revealed" in line and "P1 Kitchen" in line for line in revealed["log"]), revealed["log"]
 
 
 def test_bots_move_by_themselves_and_the_game_waits_only_for_humans(api: Api):

@@ -342,7 +342,7 @@ def test_a_crash_while_playing_keeps_the_log_and_exits_3(tmp_path: Path, capsys,
 
 @pytest.mark.parametrize("error", FAILURES, ids=lambda e: type(e).__name__)
 def test_a_crash_while_narrating_still_leaves_the_log(tmp_path: Path, capsys, monkeypatch, error) -> None:
-    monkeypatch.setattr("rulelang.logs.narrate.narrate", raiser(error))
+    monkeypatch.setattr("rulelang.logs.narrate.Narrator.line", raiser(error))
     log = tmp_path / "game.jsonl"
     code, out, err = cli([*RUN, "--log", str(log)], capsys)
     assert code == 3 and err.count("\n") == 1 and "internal error" in err

@@ -19,30 +19,30 @@ CATCH = ROOT / "games" / "jacks_friends" / "scenarios" / "step1_catch.yaml"
 HEADER = "PASS  {file}: Townsfolk who chose the giant's card are caught; the others are not\n"
 
 SHOWN = """\
-      Jack's Friends: 4 players, seed 0 (P1 giant, P2 townsfolk, P3 townsfolk, P4 townsfolk); P1 starts
-        hen_house.egg = 4
-        kitchen.meat = 4
-        garden.veggie = 7
-        game.turns_left = 10
+      Jack's Friends: 4 players, seed 0 (P1 the Giant, P2 a townsfolk, P3 a townsfolk, P4 a townsfolk); P1 starts
+        Hen House's golden egg: 4
+        Kitchen's meat: 4
+        Garden's vegetable: 7
+        turn-counter card: 10
 
       == Turn 1 ==
        - Choose locations
-        revealed: P1 kitchen, P2 kitchen, P3 hen_house, P4 kitchen
-        P1.at = kitchen
-        P2.at = kitchen
-        P3.at = hen_house
-        P4.at = kitchen
+        revealed: P1 Kitchen, P2 Kitchen, P3 Hen House, P4 Kitchen
+        P1's at: Kitchen
+        P2's at: Kitchen
+        P3's at: Hen House
+        P4's at: Kitchen
        - 1. Catch
-        P2.caught = yes
-        P4.caught = yes
+        P2's caught: yes
+        P4's caught: yes
        - 2. Gather
-        1 egg: hen_house -> P3
+        1 golden egg: Hen House -> P3
        - 3. Build
        - 4. Catches at the giant's locations
-        game.catches = 1
-        P2.skips = 1
-        game.catches = 2
-        P4.skips = 1
+        catch: 1
+        P2's skips: 1
+        catch: 2
+        P4's skips: 1
        - 5. Catches in the Village
 """
 
