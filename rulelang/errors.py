@@ -127,6 +127,26 @@ def did_you_mean(name: str, choices: Iterable[str]) -> str | None:
     return f"did you mean '{close}'?" if close else None
 
 
+#: The most names a hint lists when none is close to the one written.
+MOST_LISTED = 8
+
+
+def listed(names: Iterable[str], most: int = MOST_LISTED) -> str:
+    """Names for a hint, in the order given, the first ``most`` of them: ``deck, pile, hand``."""
+    unique = list(dict.fromkeys(names))
+    return ", ".join(unique[:most]) + (", ..." if len(unique) > most else "")
+
+
+def did_you_mean_or_list(name: str, choices: Iterable[str], what: str) -> str | None:
+    """The closest known name, else the known ones listed (``known zones: deck, pile``): a hint that teaches
+    what may be written there even when the name is far from all of them. None when nothing is known."""
+    choices = list(dict.fromkeys(choices))
+    close = did_you_mean(name, choices)
+    if close or not choices:
+        return close
+    return f"known {what}: {listed(choices)}"
+
+
 class ErrorList(RulelangError):
     """Several errors found in one pass, reported together in file order."""
 

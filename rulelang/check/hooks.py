@@ -4,7 +4,7 @@ A mixin of ``check.Checker`` (kept apart so that module stays small).
 """
 from __future__ import annotations
 
-from rulelang.check.types import die_of
+from rulelang.check.types import describe, die_of
 from rulelang.errors import did_you_mean
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
@@ -101,4 +101,4 @@ def is_proc_call(value: n.Expr, procedures) -> bool:
 
 
 def _words(kind: Type) -> str:
-    return {INT: "a number", BOOL: "a condition", PLAYER: "a player", CARD: "a card"}.get(kind, str(kind))
+    return {INT: "a number", BOOL: "a condition", PLAYER: "a player", CARD: "a card"}.get(kind, describe(kind))

@@ -346,8 +346,19 @@ def _alternatives(doc: Document, error: ValidationError, path: tuple) -> list[Ru
             types.extend([value] if isinstance(value, str) else value)
         message = f"expected {_expected(types, error.instance)} for {_field(path)}, got {_got(error.instance)}"
         return [SpecError(message, doc.span(path), _description(error.schema))]
+    word = _word_for_a_list_of_words(error)
+    if word is not None:
+        return _report(doc, word)
     best = _most_specific(error)
     return _other(doc, error, path) if best is error else _report(doc, best)
+
+
+def _word_for_a_list_of_words(error: ValidationError) -> ValidationError | None:
+    """The enum branch's error when a plain word was written where a list of words is one of the forms
+    (`type: crd` is a misspelt 'card', not a tuple type written wrong), else None."""
+    if not isinstance(error.instance, str) or re.match(NAME_PATTERN, error.instance) is None:
+        return None
+    return next((e for e in error.context or [] if e.validator == "enum" and not e.relative_path), None)
 
 
 def _most_specific(error: ValidationError) -> ValidationError:

@@ -16,6 +16,8 @@ import pytest
 
 from rulelang.cli import main
 
+from helpers.reports import BARE_MARK, said_lines
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "broken"
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expected.txt").is_file())
@@ -53,3 +55,19 @@ def test_broken_spec(case: str, capsys: pytest.CaptureFixture[str], monkeypatch:
     assert code == 1
     assert err == expected_file.read_text(encoding="utf-8")
     assert err.startswith(f"tests/broken/{case}/"), "every error is located in the case's own files"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_no_message_shows_a_type_as_a_bare_question_mark(case: str, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    _, _, err = validate(case, capsys, monkeypatch)
+    said = said_lines(err)
+    assert said, "every case reports something"
+    assert [line for line in said if BARE_MARK.search(line)] == []
+
+
+def test_the_bare_mark_is_recognised() -> None:
+    """The pattern finds the old leak and lets a question pass."""
+    assert BARE_MARK.search("error: argument 'n' must be ?, not a number")
+    assert BARE_MARK.search("error: a list of ?s")
+    assert not BARE_MARK.search("hint: did you mean 'deck'?")

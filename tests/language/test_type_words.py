@@ -1,0 +1,65 @@
+"""A parameter's type is checked where it is declared, and no message ever shows a type as the checker's '?'.
+
+A procedure's `params: {n: integer}` once passed the schema (a param's type may be any name) and met its
+first check at a call, as "argument 'n' must be ?, not a number": the type that is none printed as the
+checker's own mark. Now the declaration is the error ("unknown type 'integer'", did you mean 'int'?),
+and whatever word is written there, nothing said shows a bare '?'.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from tempfile import TemporaryDirectory
+
+import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import strategies as st
+
+from rulelang.cli import main
+from rulelang.lang.types import declared_type, type_word_hint
+
+from helpers.examples import examples
+from helpers.reports import BARE_MARK, said_lines
+from helpers.valid_game import derive
+
+PARAMS = "params: {p: player, n: int}"
+#: Words a designer may write for a type: the language's, near misses, other languages' and any name.
+WORDS = st.one_of(
+    st.sampled_from(["int", "bool", "player", "card", "counter", "location", "integer", "number", "boolean",
+                     "crd", "plyer", "zone", "text", "list", "(int, int)", "(int, integr)", "(int)"]),
+    st.from_regex(r"[a-z_][a-z0-9_]{0,12}", fullmatch=True))
+
+
+def report_for(word: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """`validate --games 0` of the valid game whose procedure declares `n: WORD`."""
+    with TemporaryDirectory() as tmp:
+        spec = derive(Path(tmp), (PARAMS, f'params: {{p: player, n: "{word}"}}'))
+        capsys.readouterr()
+        code = main(["validate", "--games", "0", str(spec.parent)])
+        return code, capsys.readouterr().err.replace(str(spec), "game.yaml")
+
+
+@examples(60, suppress_health_check=[HealthCheck.function_scoped_fixture])   # capsys is read before each
+@given(word=WORDS)
+def test_a_param_type_is_checked_where_it_is_declared(word: str, capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = report_for(word, capsys)
+    assert [line for line in said_lines(err) if BARE_MARK.search(line)] == []
+    if declared_type(word) is not None:         # a type: the rules may still not fit it (n a player), in words
+        assert "unknown type" not in err
+        return
+    assert code == 1
+    first = err.splitlines()[0]
+    assert first.startswith("game.yaml:35:"), "at the declaration, not at a call"
+    if not word.startswith("("):                # a tuple written wrong is the schema's to say
+        assert f"error: unknown type '{word}'" in first
+
+
+@pytest.mark.parametrize(("word", "hint"), [
+    ("integer", "did you mean 'int'?"), ("number", "did you mean 'int'?"), ("boolean", "did you mean 'bool'?"),
+    ("crd", "did you mean 'card'?"), ("plyer", "did you mean 'player'?")])
+def test_a_type_word_near_one_gets_it(word: str, hint: str) -> None:
+    assert type_word_hint(word) == hint
+
+
+def test_a_type_word_far_from_all_lists_them() -> None:
+    assert "int, bool, player, location, card, counter" in type_word_hint("wibble")
+
