@@ -29,6 +29,7 @@ from rulelang.model.build import build_spec
 from rulelang.model.decisions import place_of
 from rulelang.model.spec import FUNCTION_DEPTH, Event, RuleText
 from rulelang.spec.document import Document
+from rulelang.spec.yaml_errors import without_bar_hint
 
 from ..errors import RulelangError, SpecError, raise_all
 from .derived import mark_zones, reads_locals, reads_only_zones, zones_read
@@ -85,6 +86,8 @@ class GameCompiler(HookDeclarations):
         try:
             job.tree = parse_block(text, locate) if job.block else parse_expression(text, locate)
         except SpecError as error:
+            if job.block and self.doc.joined_lines(path):
+                error.hint = without_bar_hint(path[-1], self.doc.key_span(path).line)
             self.errors.append(error)
             return
         _rename_calls(job.tree, self.doc.call_renames(path))
