@@ -107,6 +107,13 @@ class SpecError(RulelangError):
     """A mistake in a game spec, found while loading or checking it."""
 
 
+class SpecWarning(SpecError):
+    """Something a spec declares but never uses, or asks for but never reaches: the game runs, but likely not
+    as its author meant. Printed like an error; `validate --strict` makes it one."""
+
+    kind = "warning"
+
+
 class RuleError(RulelangError):
     """A rule that went wrong while a game was being played."""
 
@@ -151,13 +158,18 @@ class ErrorList(RulelangError):
     """Several errors found in one pass, reported together in file order."""
 
     def __init__(self, errors: list[RulelangError]):
-        self.errors = sorted(errors, key=_error_order)
+        self.errors = in_file_order(errors)
         first = self.errors[0]
         super().__init__(first.message, first.span, first.hint)
         self.kind = first.kind
 
     def format(self) -> str:
         return "\n".join(e.format() for e in self.errors)
+
+
+def in_file_order(errors: Iterable[RulelangError]) -> list[RulelangError]:
+    """Errors sorted by file, line and column (those with no place first)."""
+    return sorted(errors, key=_error_order)
 
 
 def _error_order(error: RulelangError) -> tuple:

@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--time-limit", type=_seconds, default=SMOKE_SECONDS, metavar="SECONDS",
                           help="wall-clock seconds the random games of each player count may take; those not "
                                f"played by then are left out, and validate says how many were (default {SMOKE_SECONDS:g})")
+    validate.add_argument("--strict", action="store_true",
+                          help="treat warnings (unused declarations, end conditions no rule checks) as errors: "
+                               "exit 1 when there are any")
     add_mod_argument(validate)
 
     run = sub.add_parser("run", help="play one game with random agents")

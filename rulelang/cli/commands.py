@@ -22,14 +22,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
     """Check every path given, even after one fails; the exit code is the worst outcome."""
     worst = 0
     for path in args.paths:
-        worst = max(worst, validate_one(path, args.games, args.seed, args.mods, args.params, args.time_limit))
+        worst = max(worst, validate_one(path, args.games, args.seed, args.mods, args.params, args.time_limit,
+                                        args.strict))
     return worst
 
 
 def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), params: dict | None = None,
-                 seconds: float | None = None) -> int:
-    """Load one game and play its smoke test (each player count's games for ``seconds`` at most); report the
-    outcome and return its exit code."""
+                 seconds: float | None = None, strict: bool = False) -> int:
+    """Load one game, say its warnings and play its smoke test (each player count's games for ``seconds`` at
+    most); report the outcome and return its exit code (1 for warnings too when ``strict``)."""
     from rulelang import load_game
 
     missing = missing_path(path)
@@ -39,6 +40,13 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
     started = time.perf_counter()
     try:
         game = load_game(path, mods, params)
+        for warning in game.warnings:           # before the games: a warning may be why one goes wrong
+            say(warning.format)
+        if strict and game.warnings:
+            count = len(game.warnings)
+            say(lambda: printable(f"rulelang: error: {path}: {count} warning{'s' * (count > 1)}, "
+                                  "and --strict makes warnings errors"))
+            return 1
         smoke = None
         if games > 0:
             from rulelang.testing.smoke import (

@@ -17,6 +17,7 @@ from rulelang.check.checker import Checker
 from rulelang.check.decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
 from rulelang.check.hooks import RETURNS
 from rulelang.check.types import Scope, symbols_of
+from rulelang.check.unused import spec_warnings
 from rulelang.engine.cards import after_resolving, discard_played, place_played, targets_asking
 from rulelang.engine.game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
 from rulelang.lang import nodes as n
@@ -31,7 +32,7 @@ from rulelang.model.spec import FUNCTION_DEPTH, Event, RuleText
 from rulelang.spec.document import Document
 from rulelang.spec.yaml_errors import without_bar_hint
 
-from ..errors import RulelangError, SpecError, raise_all
+from ..errors import RulelangError, SpecError, in_file_order, raise_all
 from .derived import mark_zones, reads_locals, reads_only_zones, zones_read
 from .direct import Parts, PhaseStep, compile_direct
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
@@ -132,6 +133,7 @@ class GameCompiler(HookDeclarations):
         raise_all(trigger_errors(self.spec, self.doc, self.sym.classes()))
         raise_all(card_link_errors(self.spec, self.doc, lambda card: _tree(jobs, card.path + ("play", "to"))))
         self.game.card_counters = checker.uses_card_counters
+        self.game.warnings = in_file_order(spec_warnings(self.spec, self.doc, {p: j.tree for p, j in jobs.items()}))
         self.generate(jobs)
         return self.game
 

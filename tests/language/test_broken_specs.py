@@ -25,10 +25,12 @@ UPDATE = os.environ.get("RULELANG_UPDATE_BROKEN") == "1"
 
 
 def validate(case: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
-    """Run `rulelang validate --games 0 tests/broken/<case>` in-process from the repository root."""
+    """Run `rulelang validate --games 0 tests/broken/<case>` in-process from the repository root (with
+    `--strict` for a `warn_*` case)."""
     monkeypatch.chdir(ROOT)
     capsys.readouterr()
-    code = main(["validate", "--games", "0", f"tests/broken/{case}"])
+    strict = ["--strict"] if case.startswith("warn_") else []       # a warning's case: --strict makes it fail
+    code = main(["validate", "--games", "0", *strict, f"tests/broken/{case}"])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -71,3 +73,24 @@ def test_the_bare_mark_is_recognised() -> None:
     assert BARE_MARK.search("error: argument 'n' must be ?, not a number")
     assert BARE_MARK.search("error: a list of ?s")
     assert not BARE_MARK.search("hint: did you mean 'deck'?")
+
+
+WARNING_CASES = [case for case in CASES if case.startswith("warn_")]
+
+
+@pytest.mark.parametrize("case", WARNING_CASES)
+def test_a_warning_alone_lets_validate_pass(case: str, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --strict the same warnings are printed, and the game is ok (exit 0)."""
+    monkeypatch.chdir(ROOT)
+    capsys.readouterr()
+    code = main(["validate", "--games", "0", f"tests/broken/{case}"])
+    out, err = capsys.readouterr()
+    strict = (CORPUS / case / "expected.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    assert strict[-1].startswith("rulelang: error: ") and "--strict" in strict[-1]
+    assert (code, err) == (0, "".join(strict[:-1]))
+    assert out.startswith(f"ok: tests/broken/{case} ")
+
+
+def test_there_is_a_warning_case_for_each_kind() -> None:
+    assert len(WARNING_CASES) >= 7

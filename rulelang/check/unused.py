@@ -1,0 +1,152 @@
+"""Warnings: what a game declares but never uses, and end conditions no rule asks.
+
+A spec can be sound and still say less than its author meant: a zone no rule names, a procedure no rule
+calls, a ruling no entry applies, a token never created, a variable never read or written. None stops a
+game, so each is a warning (``SpecWarning``), located at its declaration like an error; `validate --strict`
+makes them errors. A game whose end conditions no rule asks (no `check end` any rule can reach) never ends
+but at its turn limit, which then takes the blame: said here, at the end conditions, before any game runs.
+
+The uses are read from the checked trees (the checker's ``ref``s), so they are the compiler's own.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from rulelang.errors import SpecWarning
+from rulelang.lang import nodes as n
+from rulelang.lang.refs import RefKind
+from rulelang.model.spec import Spec
+from rulelang.spec.document import Document
+from rulelang.spec.rulings import rule_references
+from rulelang.spec.schema import load_schema
+
+#: The ref kinds that name each kind of declaration.
+USES = {
+    "zone": frozenset({RefKind.ZONE, RefKind.ALL_ZONES, RefKind.PZONE}),
+    "variable": frozenset({RefKind.PVAR}),
+    "procedure": frozenset({RefKind.PROCEDURE, RefKind.HOISTED}),
+    "function": frozenset({RefKind.FUNCTION}),
+}
+
+
+def spec_warnings(spec: Spec, doc: Document, trees: Mapping[tuple, Any]) -> list[SpecWarning]:
+    """Every warning of a checked game, in file order of nothing in particular (the caller sorts)."""
+    named = _named(trees)
+    out = list(_unused_zones(spec, doc, named["zone"] | _zones_declarations_name(spec)))
+    out += _unused("variable", spec.vars, named["variable"], doc, "no rule reads or sets it",
+                   "read or set it in a rule (as me.NAME), or remove it")
+    out += _unused("procedure", spec.procedures, named["procedure"], doc, "no rule calls it",
+                   "call it from a rule, or remove it")
+    out += _unused("function", spec.functions, named["function"], doc, "no rule calls it",
+                   "call it from a rule, or remove it")
+    out += _unused_tokens(spec, doc, trees)
+    out += _unused_rulings(doc)
+    out += _end_never_checked(spec, doc, trees)
+    return out
+
+
+def _named(trees: Mapping[tuple, Any]) -> dict[str, set[str]]:
+    """The names each kind of declaration is named by in the rule texts."""
+    out: dict[str, set[str]] = {kind: set() for kind in USES}
+    for tree in trees.values():
+        for node in n.walk(tree or []):
+            ref = getattr(node, "ref", None)
+            if ref is None:
+                continue
+            name = ref.name or getattr(node, "func", None) or getattr(node, "name", None)
+            for kind, refs in USES.items():
+                if ref.kind in refs and isinstance(name, str):
+                    out[kind].add(name)
+    return out
+
+
+def _zones_declarations_name(spec: Spec) -> set[str]:
+    """Zones named by declarations: another zone's refill and discard, a card's discard or lasts_in, a trigger's
+    zone, a token's supply (cards come into play from it)."""
+    out: set[str] = set()
+    for zone in spec.zones.values():
+        out.update(name for name in (zone.refill_from, zone.discard, *zone.unique_with) if name)
+    for card in spec.cards:
+        out.update(name for name in (card.discard, card.lasts_in) if name)
+        if card.token:
+            out.add(card.zone)
+    out.update(trig.on.subject for trig in spec.triggers if trig.on is not None and trig.on.event.on_card)
+    return out
+
+
+def _unused_zones(spec: Spec, doc: Document, named: set[str]) -> Iterator[SpecWarning]:
+    for name in spec.zones:
+        if name not in named:
+            starting = [card.id for card in spec.cards if card.zone == name]
+            held = f"; the cards that start there ({', '.join(dict.fromkeys(starting))}) never move" if starting else ""
+            yield SpecWarning(f"zone '{name}' is never used: no rule names it{held}", doc.key_span(("zones", name)),
+                              "name it in a rule, or remove it")
+
+
+def _unused(kind: str, declared: Mapping[str, Any], named: set[str], doc: Document, why: str,
+            hint: str) -> Iterator[SpecWarning]:
+    """A warning at each declaration of a kind (under `vars:`, `procedures:`, `functions:`) no rule names."""
+    section = {"variable": "vars"}.get(kind, kind + "s")
+    for name in declared:
+        if name not in named:
+            yield SpecWarning(f"{kind} '{name}' is never used: {why}", doc.key_span((section, name)),
+                              hint.replace("NAME", name))
+
+
+def _unused_tokens(spec: Spec, doc: Document, trees: Mapping[tuple, Any]) -> Iterator[SpecWarning]:
+    created = {node.card for tree in trees.values() for node in n.walk(tree or []) if isinstance(node, n.Create)}
+    for card in spec.cards:
+        if card.token and card.id not in created:
+            yield SpecWarning(f"token '{card.id}' is never created, so it never comes into play",
+                              doc.span(card.path + ("id",)), f"bring it in with 'create 1 {card.id} in ZONE', "
+                              "or remove it")
+            created.add(card.id)            # one warning for a token listed twice
+
+
+def _unused_rulings(doc: Document) -> Iterator[SpecWarning]:
+    rulings = doc.data.get("rulings")
+    if not isinstance(rulings, dict):
+        return
+    applied = {name for _, name in rule_references(load_schema("game"), doc.data)}
+    for name in rulings:
+        if name not in applied:
+            yield SpecWarning(f"ruling '{name}' is never applied: no entry names it with 'rule:'",
+                              doc.key_span(("rulings", name)), f"add 'rule: {name}' to the entry that follows it, "
+                              "or remove it")
+
+
+def _end_never_checked(spec: Spec, doc: Document, trees: Mapping[tuple, Any]) -> Iterator[SpecWarning]:
+    """The end conditions are asked only by `check end`: with none that a rule can reach, the game runs to its
+    turn limit every time."""
+    if spec.end and not _reaches_check_end(trees):
+        yield SpecWarning("no rule runs 'check end', so these end conditions are never asked",
+                          doc.key_span(("end",)),
+                          "add 'check end' where the game may be over, as the last line of a step")
+
+
+def _reaches_check_end(trees: Mapping[tuple, Any]) -> bool:
+    """Whether a `check end` runs from some rule: one outside procedures, or in a procedure called from one."""
+    calls: dict[str, set[str]] = {}
+    ends: set[str] = set()
+    start: set[str] = set()
+    for path, tree in trees.items():
+        owner = str(path[1]) if path[0] == "procedures" and len(path) > 1 else None
+        for node in n.walk(tree or []):
+            ref = getattr(node, "ref", None)
+            if isinstance(node, n.CheckEnd):
+                if owner is None:
+                    return True
+                ends.add(owner)
+            elif ref is not None and ref.kind in USES["procedure"]:
+                callee = ref.name or getattr(node, "func", "")
+                (calls.setdefault(owner, set()) if owner is not None else start).add(callee)
+    seen: set[str] = set()
+    while start:
+        name = start.pop()
+        if name in ends:
+            return True
+        if name not in seen:
+            seen.add(name)
+            start |= calls.get(name, set()) - seen
+    return False
