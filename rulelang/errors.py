@@ -144,14 +144,18 @@ def listed(names: Iterable[str], most: int = MOST_LISTED) -> str:
     return ", ".join(unique[:most]) + (", ..." if len(unique) > most else "")
 
 
-def did_you_mean_or_list(name: str, choices: Iterable[str], what: str) -> str | None:
+def did_you_mean_or_list(name: str, choices: Iterable[str], what: str, home: str | None = None) -> str | None:
     """The closest known name, else the known ones listed (``known zones: deck, pile``): a hint that teaches
-    what may be written there even when the name is far from all of them. None when nothing is known."""
+    what may be written there even when the name is far from all of them. ``home`` is the key new ones are
+    declared under, said too; None when nothing is known nor a home given."""
     choices = list(dict.fromkeys(choices))
     close = did_you_mean(name, choices)
-    if close or not choices:
+    if close:
         return close
-    return f"known {what}: {listed(choices)}"
+    declare = f"declare it under '{home}:'" if home else None
+    if not choices:
+        return declare
+    return f"known {what}: {listed(choices)}" + (f"; or {declare}" if declare else "")
 
 
 class ErrorList(RulelangError):

@@ -228,7 +228,8 @@ def _cards(spec: Spec, report: _Report) -> None:
         seen.add(card.id)
         if card.zone not in zones:
             report.error(f"unknown zone '{card.zone}'", path + ("zone",),
-                         did_you_mean(str(card.zone), zones) or "cards start in a zone declared under 'zones:'")
+                         did_you_mean_or_list(str(card.zone), zones, "zones")
+                         or "cards start in a zone declared under 'zones:'")
             continue
         if card.discard is not None and card.discard not in zones:
             report.error(f"unknown zone '{card.discard}'", path + ("discard",),
@@ -239,11 +240,11 @@ def _cards(spec: Spec, report: _Report) -> None:
         for t, tag in enumerate(card.tags):
             if declared_tags is not None and tag not in declared_tags:
                 report.error(f"unknown tag '{tag}'", path + ("tags", t),
-                             did_you_mean(tag, declared_tags) or "declare it under 'tags:'")
+                             did_you_mean_or_list(tag, declared_tags, "tags", "tags"))
         for key in card.props:
             if key not in spec.card_props:
                 report.error(f"unknown card property '{key}'", path + ("props", key),
-                             did_you_mean(key, spec.card_props) or "declare it under 'card_props:'", key=True)
+                             did_you_mean_or_list(key, spec.card_props, "card properties", "card_props"), key=True)
 
 
 def _phases(spec: Spec, report: _Report) -> None:
@@ -276,7 +277,7 @@ def trigger_errors(spec: Spec, doc: Document, kinds: Iterable[str]) -> list[Rule
             report.error(f"'on' reads {ON_FORMS}", where)
         elif on.event.on_roll and on.subject not in spec.dice:
             report.error(f"unknown die '{on.subject}'", where,
-                         did_you_mean(on.subject, spec.dice) or "declare it under 'dice:'")
+                         did_you_mean_or_list(on.subject, spec.dice, "dice", "dice"))
         elif on.event in (Event.BEFORE_STEP, Event.AFTER_STEP) and on.subject not in steps:
             report.error(f"unknown step '{on.subject}'", where, did_you_mean_or_list(on.subject, steps, "steps"))
         elif on.event is Event.RESOLVE and on.subject not in kinds:
@@ -300,7 +301,7 @@ def card_link_errors(spec: Spec, doc: Document, play_to: Callable[[Card], Any]) 
             continue
         if die not in spec.dice:
             report.error(f"unknown die '{die}'", card.path + ("discard_after", "roll"),
-                         did_you_mean(die, spec.dice) or "declare it under 'dice:'")
+                         did_you_mean_or_list(die, spec.dice, "dice", "dice"))
             continue
         if not (card.lasts_in is not None and lasts_ok) and not plays_to_player_zone(play_to(card)):
             report.error("a card that lasts until a roll must stay in a player's zone: play it there "

@@ -339,7 +339,8 @@ class ExpressionChecks:
         ref = self.sym.class_ref(name)
         if ref is None:
             self.error(f"unknown card kind '{name}'", span or fallback,
-                       did_you_mean(name, self.sym.classes()) or "name a card id, a tag or a slot")
+                       did_you_mean_or_list(name, [*self.sym.cards, *sorted(self.sym.tags | self.sym.slots)], "card kinds")
+                       or "name a card id, a tag or a slot")
         return ref
 
     def expr_IsTest(self, e: n.IsTest, scope: Scope) -> Type:
