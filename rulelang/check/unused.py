@@ -18,8 +18,7 @@ from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 from rulelang.model.spec import Spec
 from rulelang.spec.document import Document
-from rulelang.spec.rulings import rule_references
-from rulelang.spec.schema import load_schema
+from rulelang.spec.schema import rulings_applied
 
 #: The ref kinds that name each kind of declaration.
 USES = {
@@ -31,34 +30,66 @@ USES = {
 
 
 def spec_warnings(spec: Spec, doc: Document, trees: Mapping[tuple, Any]) -> list[SpecWarning]:
-    """Every warning of a checked game, in file order of nothing in particular (the caller sorts)."""
-    named = _named(trees)
-    out = list(_unused_zones(spec, doc, named["zone"] | _zones_declarations_name(spec)))
-    out += _unused("variable", spec.vars, named["variable"], doc, "no rule reads or sets it",
+    """Every warning of a checked game (the caller puts them in file order)."""
+    uses = _Uses(trees)
+    out = list(_unused_zones(spec, doc, uses.named["zone"] | _zones_declarations_name(spec)))
+    out += _unused("variable", spec.vars, uses.named["variable"], doc, "no rule reads or sets it",
                    "read or set it in a rule (as me.NAME), or remove it")
-    out += _unused("procedure", spec.procedures, named["procedure"], doc, "no rule calls it",
+    out += _unused("procedure", spec.procedures, uses.named["procedure"], doc, "no rule calls it",
                    "call it from a rule, or remove it")
-    out += _unused("function", spec.functions, named["function"], doc, "no rule calls it",
+    out += _unused("function", spec.functions, uses.named["function"], doc, "no rule calls it",
                    "call it from a rule, or remove it")
-    out += _unused_tokens(spec, doc, trees)
+    out += _unused_tokens(spec, doc, uses.created)
     out += _unused_rulings(doc)
-    out += _end_never_checked(spec, doc, trees)
+    if spec.end and not uses.reaches_check_end():
+        out.append(SpecWarning("no rule runs 'check end', so these end conditions are never asked",
+                               doc.key_span(("end",)),
+                               "add 'check end' where the game may be over, as the last line of a step"))
     return out
 
 
-def _named(trees: Mapping[tuple, Any]) -> dict[str, set[str]]:
-    """The names each kind of declaration is named by in the rule texts."""
-    out: dict[str, set[str]] = {kind: set() for kind in USES}
-    for tree in trees.values():
-        for node in n.walk(tree or []):
-            ref = getattr(node, "ref", None)
-            if ref is None:
-                continue
-            name = ref.name or getattr(node, "func", None) or getattr(node, "name", None)
-            for kind, refs in USES.items():
-                if ref.kind in refs and isinstance(name, str):
-                    out[kind].add(name)
-    return out
+class _Uses:
+    """What the checked rule texts name, read in one walk of their trees."""
+
+    def __init__(self, trees: Mapping[tuple, Any]):
+        self.named: dict[str, set[str]] = {kind: set() for kind in USES}
+        self.created: set[str] = set()              # tokens some `create` brings in
+        self.calls: dict[str | None, set[str]] = {}  # procedures called by each procedure (None: by other rules)
+        self.ends: set[str | None] = set()          # whose texts run `check end` (None: a rule not a procedure)
+        for path, tree in trees.items():
+            owner = str(path[1]) if path[0] == "procedures" and len(path) > 1 else None
+            for node in n.walk(tree or []):
+                self._note(node, owner)
+
+    def _note(self, node: n.Node, owner: str | None) -> None:
+        if isinstance(node, n.CheckEnd):
+            self.ends.add(owner)
+        elif isinstance(node, n.Create):
+            self.created.add(node.card)
+        ref = getattr(node, "ref", None)
+        if ref is None:
+            return
+        name = ref.name or getattr(node, "func", None) or getattr(node, "name", None)
+        for kind, refs in USES.items():
+            if ref.kind in refs and isinstance(name, str):
+                self.named[kind].add(name)
+                if kind == "procedure":
+                    self.calls.setdefault(owner, set()).add(name)
+
+    def reaches_check_end(self) -> bool:
+        """Whether a `check end` runs from some rule: one outside procedures, or in a procedure called from one
+        (directly or through others). End conditions are asked nowhere else, so without one the game runs to
+        its turn limit every time."""
+        seen: set[str | None] = set()
+        todo: list[str | None] = [None]
+        while todo:
+            who = todo.pop()
+            if who in self.ends:
+                return True
+            if who not in seen:
+                seen.add(who)
+                todo.extend(self.calls.get(who, set()) - seen)
+        return False
 
 
 def _zones_declarations_name(spec: Spec) -> set[str]:
@@ -94,59 +125,23 @@ def _unused(kind: str, declared: Mapping[str, Any], named: set[str], doc: Docume
                               hint.replace("NAME", name))
 
 
-def _unused_tokens(spec: Spec, doc: Document, trees: Mapping[tuple, Any]) -> Iterator[SpecWarning]:
-    created = {node.card for tree in trees.values() for node in n.walk(tree or []) if isinstance(node, n.Create)}
+def _unused_tokens(spec: Spec, doc: Document, created: set[str]) -> Iterator[SpecWarning]:
+    warned: set[str] = set()
     for card in spec.cards:
-        if card.token and card.id not in created:
+        if card.token and card.id not in created and card.id not in warned:
+            warned.add(card.id)             # one warning for a token listed twice
             yield SpecWarning(f"token '{card.id}' is never created, so it never comes into play",
                               doc.span(card.path + ("id",)), f"bring it in with 'create 1 {card.id} in ZONE', "
                               "or remove it")
-            created.add(card.id)            # one warning for a token listed twice
 
 
 def _unused_rulings(doc: Document) -> Iterator[SpecWarning]:
     rulings = doc.data.get("rulings")
-    if not isinstance(rulings, dict):
+    if not isinstance(rulings, dict) or not rulings:
         return
-    applied = {name for _, name in rule_references(load_schema("game"), doc.data)}
+    applied = rulings_applied(doc)
     for name in rulings:
         if name not in applied:
             yield SpecWarning(f"ruling '{name}' is never applied: no entry names it with 'rule:'",
                               doc.key_span(("rulings", name)), f"add 'rule: {name}' to the entry that follows it, "
                               "or remove it")
-
-
-def _end_never_checked(spec: Spec, doc: Document, trees: Mapping[tuple, Any]) -> Iterator[SpecWarning]:
-    """The end conditions are asked only by `check end`: with none that a rule can reach, the game runs to its
-    turn limit every time."""
-    if spec.end and not _reaches_check_end(trees):
-        yield SpecWarning("no rule runs 'check end', so these end conditions are never asked",
-                          doc.key_span(("end",)),
-                          "add 'check end' where the game may be over, as the last line of a step")
-
-
-def _reaches_check_end(trees: Mapping[tuple, Any]) -> bool:
-    """Whether a `check end` runs from some rule: one outside procedures, or in a procedure called from one."""
-    calls: dict[str, set[str]] = {}
-    ends: set[str] = set()
-    start: set[str] = set()
-    for path, tree in trees.items():
-        owner = str(path[1]) if path[0] == "procedures" and len(path) > 1 else None
-        for node in n.walk(tree or []):
-            ref = getattr(node, "ref", None)
-            if isinstance(node, n.CheckEnd):
-                if owner is None:
-                    return True
-                ends.add(owner)
-            elif ref is not None and ref.kind in USES["procedure"]:
-                callee = ref.name or getattr(node, "func", "")
-                (calls.setdefault(owner, set()) if owner is not None else start).add(callee)
-    seen: set[str] = set()
-    while start:
-        name = start.pop()
-        if name in ends:
-            return True
-        if name not in seen:
-            seen.add(name)
-            start |= calls.get(name, set()) - seen
-    return False

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from rulelang.errors import RulelangError, SpecError, closest, did_you_mean, raise_all
 from rulelang.spec import cache
 from rulelang.spec.document import Document, value_or_none
-from rulelang.spec.rulings import ruling_errors
+from rulelang.spec.rulings import rule_references, ruling_errors
 
 if TYPE_CHECKING:       # jsonschema is imported where a document is checked: it costs a cold command ~0.1 s
     from jsonschema import Draft202012Validator
@@ -65,6 +65,11 @@ def _schema_text(name: str) -> str:
         return path.read_text(encoding="utf-8")
     except (OSError, ValueError) as error:
         raise SpecError(f"cannot read schema '{path.name}': {error}") from None
+
+
+def rulings_applied(doc: Document) -> set[str]:
+    """The ruling names a game's entries give with `rule:` (read beside the game schema, not copied)."""
+    return {name for _, name in rule_references(_schema("game"), doc.data)}
 
 
 def load_schema(name: str) -> dict:

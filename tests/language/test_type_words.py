@@ -14,8 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
+from rulelang.check.types import describe
 from rulelang.cli import main
-from rulelang.lang.types import declared_type, type_word_hint
+from rulelang.lang.types import ANY, INT, UNKNOWN, Type, declared_type, list_of, tuple_of, type_word_hint
 
 from helpers.examples import examples
 from helpers.reports import BARE_MARK, said_lines
@@ -63,3 +64,9 @@ def test_a_type_word_near_one_gets_it(word: str, hint: str) -> None:
 def test_a_type_word_far_from_all_lists_them() -> None:
     assert "int, bool, player, location, card, counter" in type_word_hint("wibble")
 
+
+
+@pytest.mark.parametrize("kind", [UNKNOWN, ANY, list_of(UNKNOWN), list_of(ANY), tuple_of([INT, UNKNOWN])])
+def test_the_checkers_own_marks_are_described_in_words(kind: Type) -> None:
+    assert not BARE_MARK.search(f"error: this must be {describe(kind)}")
+    assert "any" not in describe(kind).replace("any value", "")
