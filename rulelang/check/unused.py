@@ -15,18 +15,13 @@ from typing import Any
 
 from rulelang.errors import SpecWarning
 from rulelang.lang import nodes as n
-from rulelang.lang.refs import RefKind
+from rulelang.lang.refs import NAMED_BY
 from rulelang.model.spec import Spec
 from rulelang.spec.document import Document
 from rulelang.spec.schema import rulings_applied
 
-#: The ref kinds that name each kind of declaration.
-USES = {
-    "zone": frozenset({RefKind.ZONE, RefKind.ALL_ZONES, RefKind.PZONE}),
-    "variable": frozenset({RefKind.PVAR}),
-    "procedure": frozenset({RefKind.PROCEDURE, RefKind.HOISTED}),
-    "function": frozenset({RefKind.FUNCTION}),
-}
+#: The kinds of declaration warned of when no rule names them, with the ref kinds that name them.
+USES = {kind: NAMED_BY[kind] for kind in ("zone", "variable", "procedure", "function")}
 
 
 def spec_warnings(spec: Spec, doc: Document, trees: Mapping[tuple, Any]) -> list[SpecWarning]:
