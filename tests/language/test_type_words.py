@@ -39,6 +39,7 @@ def report_for(word: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]
         return code, capsys.readouterr().err.replace(str(spec), "game.yaml")
 
 
+@pytest.mark.slow
 @examples(60, suppress_health_check=[HealthCheck.function_scoped_fixture])   # capsys is read before each
 @given(word=WORDS)
 def test_a_param_type_is_checked_where_it_is_declared(word: str, capsys: pytest.CaptureFixture[str]) -> None:
