@@ -156,7 +156,8 @@ def _initial_element(spec: Spec, report: _Report, kind: Type, value: Any, where:
 
 def _initial_location(spec: Spec, report: _Report, kind: Type, value: Any, where: tuple) -> None:
     if kind == LOCATION and value is not None and value not in spec.locations:
-        report.error(f"unknown location '{value}'", where, did_you_mean_or_list(str(value), spec.locations, "locations"))
+        report.error(f"unknown location '{value}'", where,
+                     did_you_mean_or_list(str(value), spec.locations, "locations"))
 
 
 def _tables(spec: Spec, report: _Report) -> None:

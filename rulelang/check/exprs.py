@@ -339,7 +339,8 @@ class ExpressionChecks:
         ref = self.sym.class_ref(name)
         if ref is None:
             self.error(f"unknown card kind '{name}'", span or fallback,
-                       did_you_mean_or_list(name, [*self.sym.cards, *sorted(self.sym.tags | self.sym.slots)], "card kinds")
+                       did_you_mean_or_list(name, [*self.sym.cards, *sorted(self.sym.tags | self.sym.slots)],
+                                            "card kinds")
                        or "name a card id, a tag or a slot")
         return ref
 
