@@ -3,7 +3,7 @@
 A spec can be sound and still say less than its author meant: a zone no rule names, a procedure no rule
 calls, a ruling no entry applies, a token never created, a variable never read or written. None stops a
 game, so each is a warning (``SpecWarning``), located at its declaration like an error; `validate --strict`
-makes them errors. A game whose end conditions no rule asks (no `check end` any rule can reach) never ends
+makes them errors. A game whose end conditions no rule asks (no `check end` any rule can reach), or that has none, never ends
 but at its turn limit, which then takes the blame: said here, at the end conditions, before any game runs.
 
 The uses are read from the checked trees (the checker's ``ref``s), so they are the compiler's own.
@@ -40,6 +40,10 @@ def spec_warnings(spec: Spec, doc: Document, trees: Mapping[tuple, Any]) -> list
         out.append(SpecWarning("no rule runs 'check end', so these end conditions are never asked",
                                doc.key_span(("end",)),
                                "add 'check end' where the game may be over, as the last line of a step"))
+    elif not spec.end:
+        out.append(SpecWarning("the game has no end conditions, so it only stops at its turn limit",
+                               doc.key_span(("end",) if "end" in doc.data else ("game",)),
+                               "add end: [{name: ..., when: CONDITION, winner: PLAYERS}] and 'check end' in a step"))
     return out
 
 
