@@ -3,8 +3,9 @@
 A spec can be sound and still say less than its author meant: a zone no rule names, a procedure no rule
 calls, a ruling no entry applies, a token never created, a variable never read or written. None stops a
 game, so each is a warning (``SpecWarning``), located at its declaration like an error; `validate --strict`
-makes them errors. A game whose end conditions no rule asks (no `check end` any rule can reach), or that has none, never ends
-but at its turn limit, which then takes the blame: said here, at the end conditions, before any game runs.
+makes them errors. A game whose end conditions no rule asks (no `check end` any rule can reach), or that
+has none, never ends but at its turn limit, which then takes the blame: said here, at the end conditions,
+before any game runs.
 
 The uses are read from the checked trees (the checker's ``ref``s), so they are the compiler's own.
 """
