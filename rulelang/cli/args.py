@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     test = sub.add_parser("test", help="run scenario files")
     test.add_argument("paths", nargs="+", metavar="PATH")
+    test.add_argument("--strict", action="store_true",
+                      help="treat the warnings of the games the scenarios run over as errors: exit 1 when there "
+                           "are any")
     test.add_argument("--coverage", action="store_true",
                       help="mutate each game's spec (with --mod: only the mods' own files) and report the "
                            "mutants its scenarios do not catch")

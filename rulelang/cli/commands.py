@@ -88,9 +88,12 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
 
 def cmd_test(args: argparse.Namespace) -> int:
     """Run the scenarios of every path that exists; a missing path is a usage error (exit 2)."""
+    from rulelang.testing.scenario_load import games_used, uses_so_far
     from rulelang.testing.scenario_report import run_scenario_files
 
     if args.coverage:
+        if args.strict:
+            raise UsageError("--strict goes with a run of the scenarios, not with --coverage")
         return _coverage(args)
     if args.json or args.min_coverage is not None or args.sample is not None or args.workers != 1:
         raise UsageError("--workers, --json, --min-coverage and --sample go with --coverage")
@@ -107,9 +110,23 @@ def cmd_test(args: argparse.Namespace) -> int:
             code = 2
         else:
             present.append(path)
+    mark = uses_so_far()
     if present:
         code = max(code, run_scenario_files(present, mods=args.mods, params=args.params, games=args.games))
+    if args.strict:
+        code = max(code, _strict_about_warnings(games_used(mark)))
     return code
+
+
+def _strict_about_warnings(games: list) -> int:
+    """`test --strict`: the warnings of the games the scenarios ran over, said once each; 1 if there are any."""
+    said = list(dict.fromkeys(w.format() for game in games for w in game.warnings))
+    for text in said:
+        say(lambda text=text: text)
+    if not said:
+        return 0
+    say(lambda: f"rulelang: error: {len(said)} warning{'s' * (len(said) > 1)}, and --strict makes warnings errors")
+    return 1
 
 
 # --- replay ----------------------------------------------------------------------------

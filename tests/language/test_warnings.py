@@ -71,3 +71,29 @@ def test_the_check_end_warning_comes_before_the_turn_limit(tmp_path: Path, capsy
     assert main(["validate", "--games", "1", str(spec.parent)]) == 1
     err = capsys.readouterr().err
     assert err.index("warning: no rule runs 'check end'") < err.index("error: the game did not end within 60 turns")
+
+
+SCENARIO = "scenarios:\n  - scenario: the game starts\n    players: 2\n    expect:\n      active: P1\n"
+
+
+def test_strict_test_fails_on_the_warnings_of_the_games_its_scenarios_ran(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    spec = derive(tmp_path, ("  hand: {owner: player, visibility: owner}\n",
+                             "  hand: {owner: player, visibility: owner}\n  vault: {owner: table, visibility: hidden}\n"))
+    (spec.parent / "scenarios").mkdir()
+    (spec.parent / "scenarios" / "start.yaml").write_text(SCENARIO, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["test", str(spec.parent)]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(["test", "--strict", str(spec.parent)]) == 1
+    err = capsys.readouterr().err
+    assert "warning: zone 'vault' is never used: no rule names it" in err
+    assert err.endswith("rulelang: error: 1 warning, and --strict makes warnings errors\n")
+
+
+def test_strict_test_passes_a_game_without_warnings(capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game of an earlier run (the one above, with a warning) is not this run's: only the games used count."""
+    monkeypatch.chdir(ROOT)
+    assert main(["test", "--strict", "examples/pig"]) == 0
+    assert capsys.readouterr().err == ""
