@@ -107,6 +107,13 @@ class SpecError(RulelangError):
     """A mistake in a game spec, found while loading or checking it."""
 
 
+class SpecWarning(SpecError):
+    """Something a spec declares but never uses, or asks for but never reaches: the game runs, but likely not
+    as its author meant. Printed like an error; `validate --strict` makes it one."""
+
+    kind = "warning"
+
+
 class RuleError(RulelangError):
     """A rule that went wrong while a game was being played."""
 
@@ -127,17 +134,46 @@ def did_you_mean(name: str, choices: Iterable[str]) -> str | None:
     return f"did you mean '{close}'?" if close else None
 
 
+#: The most names a hint lists when none is close to the one written.
+MOST_LISTED = 8
+
+
+def listed(names: Iterable[str], most: int = MOST_LISTED) -> str:
+    """Names for a hint, in the order given, the first ``most`` of them: ``deck, pile, hand``."""
+    unique = list(dict.fromkeys(names))
+    return ", ".join(unique[:most]) + (", ..." if len(unique) > most else "")
+
+
+def did_you_mean_or_list(name: str, choices: Iterable[str], what: str, home: str | None = None) -> str | None:
+    """The closest known name, else the known ones listed (``known zones: deck, pile``): a hint that teaches
+    what may be written there even when the name is far from all of them. ``home`` is the key new ones are
+    declared under, said too; None when nothing is known nor a home given."""
+    choices = list(dict.fromkeys(choices))
+    close = did_you_mean(name, choices)
+    if close:
+        return close
+    declare = f"declare it under '{home}:'" if home else None
+    if not choices:
+        return declare
+    return f"known {what}: {listed(choices)}" + (f"; or {declare}" if declare else "")
+
+
 class ErrorList(RulelangError):
     """Several errors found in one pass, reported together in file order."""
 
     def __init__(self, errors: list[RulelangError]):
-        self.errors = sorted(errors, key=_error_order)
+        self.errors = in_file_order(errors)
         first = self.errors[0]
         super().__init__(first.message, first.span, first.hint)
         self.kind = first.kind
 
     def format(self) -> str:
         return "\n".join(e.format() for e in self.errors)
+
+
+def in_file_order(errors: Iterable[RulelangError]) -> list[RulelangError]:
+    """Errors sorted by file, line and column (those with no place first)."""
+    return sorted(errors, key=_error_order)
 
 
 def _error_order(error: RulelangError) -> tuple:

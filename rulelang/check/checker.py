@@ -86,7 +86,7 @@ class Checker(StatementChecks, ExpressionChecks, HookChecks, Visitor):
 
     @staticmethod
     def fits(kind: Type, wanted: Type) -> bool:
-        if kind == UNKNOWN or kind == wanted:
+        if kind == UNKNOWN or wanted == UNKNOWN or kind == wanted:     # a wrong type is reported where it is
             return True
         if wanted.is_list and kind == ZONE:
             return wanted == list_of(CARD)

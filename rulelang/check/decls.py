@@ -16,11 +16,11 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from rulelang.check.spec_bounds import MAX_CARDS, card_total, numbers_out_of_range
-from rulelang.errors import RulelangError, SpecError, did_you_mean, raise_all, shown
+from rulelang.errors import RulelangError, SpecError, did_you_mean, did_you_mean_or_list, raise_all, shown
 from rulelang.lang import nodes as n
 from rulelang.lang.bindings import RESERVED_WORDS
 from rulelang.lang.refs import RefKind
-from rulelang.lang.types import BOOL, INT, LOCATION, Type, tuple_items
+from rulelang.lang.types import BOOL, INT, LOCATION, Type, declared_type, tuple_items, type_word_hint
 from rulelang.model.params import declaration_problems, resolve
 from rulelang.model.spec import ON_FORMS, Card, Event, Owner, Spec
 from rulelang.printable import counted
@@ -58,6 +58,7 @@ def check_declarations(spec: Spec, doc: Document,
     values = _param_values(spec, report, given_params)
     _names_once(spec, report)
     _vars(spec, report)
+    _param_types(doc, report)
     _tables(spec, report)
     _dice(spec, report)
     if sum(1 for role in spec.roles if role.count is None) > 1:
@@ -128,6 +129,19 @@ def _vars(spec: Spec, report: _Report) -> None:
                 _initial_element(spec, report, kind, value, where + (k,))
 
 
+def _param_types(doc: Document, report: _Report) -> None:
+    """Each parameter of a procedure or a function names a type, checked where it is declared (a call of
+    it would otherwise be the first to meet a type that is none)."""
+    for section in ("procedures", "functions"):
+        declared = doc.data.get(section)
+        for name, decl in (declared.items() if isinstance(declared, dict) else ()):
+            params = decl.get("params") if isinstance(decl, dict) else None
+            for param, word in (params.items() if isinstance(params, dict) else ()):
+                if declared_type(word) is None:
+                    report.error(f"unknown type '{word}'", (section, name, "params", param),
+                                 type_word_hint(str(word)))
+
+
 def _initial_element(spec: Spec, report: _Report, kind: Type, value: Any, where: tuple) -> None:
     """One element of a tuple variable's `initial`: a number, true or false, a location's name, or none."""
     if kind == INT and (type(value) is not int):
@@ -143,7 +157,8 @@ def _initial_element(spec: Spec, report: _Report, kind: Type, value: Any, where:
 
 def _initial_location(spec: Spec, report: _Report, kind: Type, value: Any, where: tuple) -> None:
     if kind == LOCATION and value is not None and value not in spec.locations:
-        report.error(f"unknown location '{value}'", where, did_you_mean(str(value), spec.locations))
+        report.error(f"unknown location '{value}'", where,
+                     did_you_mean_or_list(str(value), spec.locations, "locations"))
 
 
 def _tables(spec: Spec, report: _Report) -> None:
@@ -195,14 +210,15 @@ def _zones(spec: Spec, report: _Report) -> None:
             if other is None:
                 continue
             if other not in zones:
-                report.error(f"unknown zone '{other}'", ("zones", zone.name, key), did_you_mean(other, zones))
+                report.error(f"unknown zone '{other}'", ("zones", zone.name, key),
+                             did_you_mean_or_list(other, zones, "zones"))
             elif key == "refill_from" and zones[other].owner != zone.owner:
                 report.error(f"'{other}' must have the same owner as '{zone.name}' to refill it",
                              ("zones", zone.name, key))
         for other in zone.unique_with:
             if other not in zones:
                 report.error(f"unknown zone '{other}'", ("zones", zone.name, "unique_with"),
-                             did_you_mean(other, zones))
+                             did_you_mean_or_list(other, zones, "zones"))
 
 
 def _cards(spec: Spec, report: _Report) -> None:
@@ -215,21 +231,23 @@ def _cards(spec: Spec, report: _Report) -> None:
         seen.add(card.id)
         if card.zone not in zones:
             report.error(f"unknown zone '{card.zone}'", path + ("zone",),
-                         did_you_mean(str(card.zone), zones) or "cards start in a zone declared under 'zones:'")
+                         did_you_mean_or_list(str(card.zone), zones, "zones")
+                         or "cards start in a zone declared under 'zones:'")
             continue
         if card.discard is not None and card.discard not in zones:
-            report.error(f"unknown zone '{card.discard}'", path + ("discard",), did_you_mean(card.discard, zones))
+            report.error(f"unknown zone '{card.discard}'", path + ("discard",),
+                         did_you_mean_or_list(card.discard, zones, "zones"))
         if card.token and zones[card.zone].owner != Owner.TABLE:
             report.error("a token's zone is its supply, a table zone out of play", path + ("zone",),
                          "declare a zone like 'supply: {owner: table, visibility: hidden}' for it")
         for t, tag in enumerate(card.tags):
             if declared_tags is not None and tag not in declared_tags:
                 report.error(f"unknown tag '{tag}'", path + ("tags", t),
-                             did_you_mean(tag, declared_tags) or "declare it under 'tags:'")
+                             did_you_mean_or_list(tag, declared_tags, "tags", "tags"))
         for key in card.props:
             if key not in spec.card_props:
                 report.error(f"unknown card property '{key}'", path + ("props", key),
-                             did_you_mean(key, spec.card_props) or "declare it under 'card_props:'", key=True)
+                             did_you_mean_or_list(key, spec.card_props, "card properties", "card_props"), key=True)
 
 
 def _phases(spec: Spec, report: _Report) -> None:
@@ -262,13 +280,14 @@ def trigger_errors(spec: Spec, doc: Document, kinds: Iterable[str]) -> list[Rule
             report.error(f"'on' reads {ON_FORMS}", where)
         elif on.event.on_roll and on.subject not in spec.dice:
             report.error(f"unknown die '{on.subject}'", where,
-                         did_you_mean(on.subject, spec.dice) or "declare it under 'dice:'")
+                         did_you_mean_or_list(on.subject, spec.dice, "dice", "dice"))
         elif on.event in (Event.BEFORE_STEP, Event.AFTER_STEP) and on.subject not in steps:
-            report.error(f"unknown step '{on.subject}'", where, did_you_mean(on.subject, steps))
+            report.error(f"unknown step '{on.subject}'", where, did_you_mean_or_list(on.subject, steps, "steps"))
         elif on.event is Event.RESOLVE and on.subject not in kinds:
-            report.error(f"unknown card kind '{on.subject}'", where, did_you_mean(on.subject, kinds))
+            report.error(f"unknown card kind '{on.subject}'", where,
+                         did_you_mean_or_list(on.subject, sorted(kinds), "card kinds"))
         elif on.event.on_card and on.subject not in spec.zones:
-            report.error(f"unknown zone '{on.subject}'", where, did_you_mean(on.subject, list(spec.zones)))
+            report.error(f"unknown zone '{on.subject}'", where, did_you_mean_or_list(on.subject, spec.zones, "zones"))
     return report.errors
 
 
@@ -285,7 +304,7 @@ def card_link_errors(spec: Spec, doc: Document, play_to: Callable[[Card], Any]) 
             continue
         if die not in spec.dice:
             report.error(f"unknown die '{die}'", card.path + ("discard_after", "roll"),
-                         did_you_mean(die, spec.dice) or "declare it under 'dice:'")
+                         did_you_mean_or_list(die, spec.dice, "dice", "dice"))
             continue
         if not (card.lasts_in is not None and lasts_ok) and not plays_to_player_zone(play_to(card)):
             report.error("a card that lasts until a roll must stay in a player's zone: play it there "

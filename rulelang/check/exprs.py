@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping
 from typing import Any, NamedTuple
 
 from rulelang.check.types import BUILTINS, MAX_LOOPS, NULLABLE, Scope, describe, die_of, item_of
-from rulelang.errors import Span, did_you_mean
+from rulelang.errors import Span, did_you_mean, did_you_mean_or_list, listed
 from rulelang.lang import nodes as n
 from rulelang.lang.bindings import BOUND_WORDS, GLOBAL_WORDS
 from rulelang.lang.refs import Ref, RefKind
@@ -122,7 +122,16 @@ class ExpressionChecks:
         if name in BOUND_WORDS:
             return self.error(f"'{name}' is not known here", e.span, _where_hint(name))
         pool = set(scope.names) | s.global_names()
-        return self.error(f"unknown name '{name}'", e.span, did_you_mean(name, pool))
+        return self.error(f"unknown name '{name}'", e.span, did_you_mean(name, pool) or self._names_here(scope))
+
+    def _names_here(self, scope: Scope) -> str | None:
+        """The names a rule text may use at this point, by kind: the hint when none is near the one written."""
+        s = self.sym
+        groups = (("locals", [k for k in scope.names if k.isidentifier()]), ("zones", s.zones),
+                  ("locations", s.locations), ("counters", s.counters), ("roles", s.roles), ("teams", s.teams),
+                  ("tables", s.tables), ("params", s.params))
+        parts = [f"{what} {listed(names, 5)}" for what, names in groups if names]
+        return "names here: " + "; ".join(parts) if parts else None
 
     def expr_ListLit(self, e: n.ListLit, scope: Scope) -> Type:
         kinds = [self.expr(item, scope) for item in e.items]
@@ -330,7 +339,9 @@ class ExpressionChecks:
         ref = self.sym.class_ref(name)
         if ref is None:
             self.error(f"unknown card kind '{name}'", span or fallback,
-                       did_you_mean(name, self.sym.classes()) or "name a card id, a tag or a slot")
+                       did_you_mean_or_list(name, [*self.sym.cards, *sorted(self.sym.tags | self.sym.slots)],
+                                            "card kinds")
+                       or "name a card id, a tag or a slot")
         return ref
 
     def expr_IsTest(self, e: n.IsTest, scope: Scope) -> Type:
@@ -342,7 +353,7 @@ class ExpressionChecks:
                 e.ref = Ref(RefKind.TEAM, e.name)
             else:
                 self.error(f"unknown role or team '{e.name}'", e.name_span or e.span,
-                           did_you_mean(e.name, set(self.sym.roles) | set(self.sym.teams)))
+                           did_you_mean_or_list(e.name, [*self.sym.roles, *self.sym.teams], "roles and teams"))
             return BOOL
         if kind not in (CARD, UNKNOWN):
             self.error(f"'is' tests a card or a player, not {describe(kind)}", e.obj.span)
@@ -372,7 +383,8 @@ class ExpressionChecks:
                               "(x = ..., if, while, return), not in a filter, a function or a YAML condition")
         if f not in BUILTINS:
             return self.error(f"unknown function '{f}'", e.span,
-                              did_you_mean(f, BUILTINS | set(s.functions)))
+                              did_you_mean(f, BUILTINS | set(s.functions))
+                              or f"known functions: {listed([*s.functions, *sorted(BUILTINS)])}")
         e.ref = Ref(RefKind.BUILTIN, f)
         if f in ("next", "previous", "seats_from"):
             if len(e.args) != 1 or e.args[0].var is not None:

@@ -4,8 +4,8 @@ A mixin of ``check.Checker`` (kept apart so that module stays small).
 """
 from __future__ import annotations
 
-from rulelang.check.types import die_of
-from rulelang.errors import did_you_mean
+from rulelang.check.types import describe, die_of
+from rulelang.errors import did_you_mean, did_you_mean_or_list
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
 from rulelang.lang.types import BOOL, CARD, INT, PLAYER, UNKNOWN, ZONE, Type
@@ -84,7 +84,8 @@ class HookChecks:
         self.expect(s.dest, scope, ZONE, "where they go")
         card = self.sym.cards.get(s.card)
         if card is None:
-            self.error(f"unknown card '{s.card}'", s.card_span or s.span, did_you_mean(s.card, self.sym.cards))
+            self.error(f"unknown card '{s.card}'", s.card_span or s.span, did_you_mean(s.card, self.sym.cards)
+                       or did_you_mean_or_list(s.card, [c for c, k in self.sym.cards.items() if k.token], "tokens"))
         elif not card.token:
             self.error(f"card '{s.card}' is not a token", s.card_span or s.span,
                        "only cards declared with 'token: true' are created; other cards are moved or drawn")
@@ -101,4 +102,4 @@ def is_proc_call(value: n.Expr, procedures) -> bool:
 
 
 def _words(kind: Type) -> str:
-    return {INT: "a number", BOOL: "a condition", PLAYER: "a player", CARD: "a card"}.get(kind, str(kind))
+    return {INT: "a number", BOOL: "a condition", PLAYER: "a player", CARD: "a card"}.get(kind, describe(kind))

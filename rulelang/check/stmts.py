@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rulelang.check.hooks import is_proc_call
 from rulelang.check.types import Scope, describe, item_of
-from rulelang.errors import did_you_mean
+from rulelang.errors import did_you_mean_or_list
 from rulelang.lang import nodes as n
 from rulelang.lang.bindings import BOUND_WORDS
 from rulelang.lang.refs import Ref, RefKind
@@ -137,7 +137,7 @@ class StatementChecks:
             self.expect(s.for_player, scope, PLAYER, "whom the roll is for")
         if s.die not in self.sym.dice:
             self.error(f"unknown die '{s.die}'", s.die_span or s.span,
-                       did_you_mean(s.die, self.sym.dice) or "declare it under 'dice:'")
+                       did_you_mean_or_list(s.die, self.sym.dice, "dice", "dice"))
             scope.names[s.var] = UNKNOWN
         else:
             scope.names[s.var] = roll_of(s.die)
@@ -267,7 +267,7 @@ class StatementChecks:
             return
         if call.func not in self.sym.procedures:
             self.error(f"unknown procedure '{call.func}'", call.span,
-                       did_you_mean(call.func, self.sym.procedures) or "declare it under 'procedures:'")
+                       did_you_mean_or_list(call.func, self.sym.procedures, "procedures", "procedures"))
             return
         self.arguments(call, self.sym.procedures[call.func], scope)
         call.ref = Ref(RefKind.PROCEDURE, call.func)

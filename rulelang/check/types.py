@@ -64,15 +64,17 @@ def item_of(kind: Type) -> Type | None:
 _WORDS = {Base.INT: "a number", Base.BOOL: "a condition (true/false)", Base.TEXT: "a label", Base.PLAYER: "a player",
           Base.LOCATION: "a location", Base.COUNTER: "a counter name", Base.CARD: "a card", Base.ZONE: "a zone",
           Base.GAME: "the game", Base.NONE: "none", Base.CLASS: "a card kind", Base.ROLL: "a dice roll",
-          Base.TABLE: "a table"}
+          Base.TABLE: "a table", Base.ANY: "any value", Base.UNKNOWN: "a value of no known type"}
 
 
 def describe(kind: Type) -> str:
-    """A type in words for error messages."""
+    """A type in words for error messages: never the checker's own marks (``?`` for a type already found
+    wrong, ``any``), which mean nothing to a designer."""
     if kind.is_list:
-        if kind.item.is_tuple:
-            return f"a list of tuples {_elements(kind.item)}"
-        return f"a list of {kind.item}s"
+        item = kind.item
+        if item.is_tuple:
+            return f"a list of tuples {_elements(item)}"
+        return "a list" if item.base in (Base.UNKNOWN, Base.ANY) else f"a list of {item}s"
     if kind.is_tuple:
         return f"a tuple {_elements(kind)}"
     return _WORDS.get(kind.base, str(kind))

@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--time-limit", type=_seconds, default=SMOKE_SECONDS, metavar="SECONDS",
                           help="wall-clock seconds the random games of each player count may take; those not "
                                f"played by then are left out, and validate says how many were (default {SMOKE_SECONDS:g})")
+    validate.add_argument("--strict", action="store_true",
+                          help="treat warnings (unused declarations, end conditions no rule checks) as errors: "
+                               "exit 1 when there are any")
     add_mod_argument(validate)
 
     run = sub.add_parser("run", help="play one game with random agents")
@@ -87,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     test = sub.add_parser("test", help="run scenario files")
     test.add_argument("paths", nargs="+", metavar="PATH")
+    test.add_argument("--strict", action="store_true",
+                      help="treat the warnings of the games the scenarios run over as errors: exit 1 when there "
+                           "are any")
     test.add_argument("--coverage", action="store_true",
                       help="mutate each game's spec (with --mod: only the mods' own files) and report the "
                            "mutants its scenarios do not catch")

@@ -22,14 +22,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
     """Check every path given, even after one fails; the exit code is the worst outcome."""
     worst = 0
     for path in args.paths:
-        worst = max(worst, validate_one(path, args.games, args.seed, args.mods, args.params, args.time_limit))
+        worst = max(worst, validate_one(path, args.games, args.seed, args.mods, args.params, args.time_limit,
+                                        args.strict))
     return worst
 
 
 def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), params: dict | None = None,
-                 seconds: float | None = None) -> int:
-    """Load one game and play its smoke test (each player count's games for ``seconds`` at most); report the
-    outcome and return its exit code."""
+                 seconds: float | None = None, strict: bool = False) -> int:
+    """Load one game, say its warnings and play its smoke test (each player count's games for ``seconds`` at
+    most); report the outcome and return its exit code (1 for warnings too when ``strict``)."""
     from rulelang import load_game
 
     missing = missing_path(path)
@@ -39,6 +40,13 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
     started = time.perf_counter()
     try:
         game = load_game(path, mods, params)
+        for warning in game.warnings:           # before the games: a warning may be why one goes wrong
+            say(warning.format)
+        if strict and game.warnings:
+            count = len(game.warnings)
+            say(lambda: printable(f"rulelang: error: {path}: {count} warning{'s' * (count > 1)}, "
+                                  "and --strict makes warnings errors"))
+            return 1
         smoke = None
         if games > 0:
             from rulelang.testing.smoke import (
@@ -80,11 +88,14 @@ def validate_one(path: str, games: int, seed: int, mods: Sequence[str] = (), par
 
 def cmd_test(args: argparse.Namespace) -> int:
     """Run the scenarios of every path that exists; a missing path is a usage error (exit 2)."""
+    from rulelang.testing.scenario_load import games_used, uses_so_far
     from rulelang.testing.scenario_report import run_scenario_files
 
     if args.coverage:
         if args.show or args.events:
             raise UsageError("--show and --events go without --coverage")
+        if args.strict:
+            raise UsageError("--strict goes with a run of the scenarios, not with --coverage")
         return _coverage(args)
     if args.json or args.min_coverage is not None or args.sample is not None or args.workers != 1:
         raise UsageError("--workers, --json, --min-coverage and --sample go with --coverage")
@@ -101,10 +112,24 @@ def cmd_test(args: argparse.Namespace) -> int:
             code = 2
         else:
             present.append(path)
+    mark = uses_so_far()
     if present:
         code = max(code, run_scenario_files(present, mods=args.mods, params=args.params, games=args.games,
                                             show=args.show, events=args.events))
+    if args.strict:
+        code = max(code, _strict_about_warnings(games_used(mark)))
     return code
+
+
+def _strict_about_warnings(games: list) -> int:
+    """`test --strict`: the warnings of the games the scenarios ran over, said once each; 1 if there are any."""
+    said = list(dict.fromkeys(w.format() for game in games for w in game.warnings))
+    for text in said:
+        say(lambda text=text: text)
+    if not said:
+        return 0
+    say(lambda: f"rulelang: error: {len(said)} warning{'s' * (len(said) > 1)}, and --strict makes warnings errors")
+    return 1
 
 
 # --- replay ----------------------------------------------------------------------------

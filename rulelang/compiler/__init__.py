@@ -17,6 +17,7 @@ from rulelang.check.checker import Checker
 from rulelang.check.decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
 from rulelang.check.hooks import RETURNS
 from rulelang.check.types import Scope, symbols_of
+from rulelang.check.unused import spec_warnings
 from rulelang.engine.cards import after_resolving, discard_played, place_played, targets_asking
 from rulelang.engine.game import Game
 from rulelang.engine.rules import CardType, EndCondition, Phase, Proc, ZoneDecl
@@ -30,8 +31,9 @@ from rulelang.model.build import build_spec
 from rulelang.model.decisions import place_of
 from rulelang.model.spec import FUNCTION_DEPTH, Event, RuleText
 from rulelang.spec.document import Document
+from rulelang.spec.yaml_errors import without_bar_hint
 
-from ..errors import RulelangError, SpecError, raise_all
+from ..errors import RulelangError, SpecError, in_file_order, raise_all
 from .derived import mark_zones, reads_locals, reads_only_zones, zones_read
 from .direct import Parts, PhaseStep, compile_direct
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
@@ -86,6 +88,8 @@ class GameCompiler(HookDeclarations):
         try:
             job.tree = parse_block(text, locate) if job.block else parse_expression(text, locate)
         except SpecError as error:
+            if job.block and self.doc.joined_lines(path):
+                error.hint = without_bar_hint(path[-1], self.doc.key_span(path).line)
             self.errors.append(error)
             return
         _rename_calls(job.tree, self.doc.call_renames(path))
@@ -130,6 +134,7 @@ class GameCompiler(HookDeclarations):
         raise_all(trigger_errors(self.spec, self.doc, self.sym.classes()))
         raise_all(card_link_errors(self.spec, self.doc, lambda card: _tree(jobs, card.path + ("play", "to"))))
         self.game.card_counters = checker.uses_card_counters
+        self.game.warnings = in_file_order(spec_warnings(self.spec, self.doc, {p: j.tree for p, j in jobs.items()}))
         self.generate(jobs)
         return self.game
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulelang.engine.names import player_name
-from rulelang.errors import Span
+from rulelang.errors import RulelangError, Span
 from rulelang.lang.types import CARD, COUNTER, INT64, LOCATION, PLAYER, Type, tuple_items
 from rulelang.model.decisions import DecisionSite
 from rulelang.model.spec import CALL_DEPTH, EVENT_LIMIT, GAME_BUDGET, STEP_BUDGET, FirstSeat, TurnOrder
@@ -205,6 +205,8 @@ class Rules:
         self.origin: dict = {}
         #: the mod files or folders as the user named them, for the commands a message suggests
         self.mod_paths: list[str] = []
+        #: what the spec declares but never uses (``check/unused.py``), in file order: `validate` prints them
+        self.warnings: list[RulelangError] = []
         self.ask_single_options = False           # ask a decision that has a single option (else it is taken)
         self.forced_choices_hidden = True         # log a forced choice the others may not see (`forced_choices`)
         self.heuristic: Fn | None = None          # how well a player stands, for agents that search

@@ -68,3 +68,17 @@ class Ref(NamedTuple):
 
     kind: RefKind
     name: str | None = None
+
+
+#: The ref kinds by which a rule text names each kind of declaration: `explain` lists the uses of a name
+#: through them, and the warnings (``check/unused.py``) find the declarations no rule names.
+NAMED_BY: dict[str, frozenset[RefKind]] = {
+    "zone": frozenset({RefKind.ZONE, RefKind.ALL_ZONES, RefKind.PZONE}),
+    "counter": frozenset({RefKind.COUNTER, RefKind.PCOUNTER, RefKind.HCOUNTER, RefKind.GCOUNTER, RefKind.CCOUNTER}),
+    "variable": frozenset({RefKind.PVAR}),
+    "location": frozenset({RefKind.LOCATION}),
+    "param": frozenset({RefKind.PARAM}),
+    "procedure": frozenset({RefKind.PROCEDURE, RefKind.HOISTED}),
+    "function": frozenset({RefKind.FUNCTION}),
+    "card": frozenset({RefKind.CLASS, RefKind.CARD, RefKind.SLOT}),
+}

@@ -9,6 +9,7 @@ A leaf module (it imports nothing from rulelang), so the binding tables (``bindi
 """
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -153,6 +154,21 @@ MAX_TUPLE = 16
 def tuple_items(kind: Type | None) -> list[Type] | None:
     """The element types of a tuple type (``tuple_of``'s inverse), or None for any other type (or none)."""
     return list(kind.items) if kind is not None and kind.is_tuple else None
+
+
+#: Words a designer may reach for, with the type word the language spells each with.
+TYPE_SYNONYMS = {"integer": "int", "number": "int", "num": "int", "boolean": "bool", "condition": "bool"}
+#: What a declared type may be, for a hint.
+TYPE_WORDS_HINT = "a type is int, bool, player, location, card, counter, or a tuple of them such as (int, int)"
+
+
+def type_word_hint(word: str) -> str:
+    """A hint for a type word that names no type: the type it likely means, else the types there are."""
+    near = TYPE_SYNONYMS.get(word.strip().lower())
+    if near is None:
+        close = difflib.get_close_matches(word, list(VAR_TYPES), n=1, cutoff=0.6)
+        near = close[0] if close else None
+    return f"did you mean '{near}'?" if near else TYPE_WORDS_HINT
 
 
 def declared_type(word: Any) -> Type | None:

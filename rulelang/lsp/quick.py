@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Hashable, Iterator
 
 from rulelang.compiler import GameCompiler
-from rulelang.errors import SpecError
+from rulelang.errors import RulelangError, SpecError
 from rulelang.spec import loader
 from rulelang.spec.budget import Budget
 from rulelang.spec.document import Document
@@ -109,10 +109,11 @@ class QuickCompiler(GameCompiler):
         """Nothing to generate: the checks are done."""
 
 
-def check_compiles(doc: Document) -> None:
-    """Raise every error ``compile_game`` would raise for ``doc`` (already schema-checked), without compiling."""
+def check_compiles(doc: Document) -> list[RulelangError]:
+    """Raise every error ``compile_game`` would raise for ``doc`` (already schema-checked), without compiling;
+    return its warnings (shown as such)."""
     try:
-        QuickCompiler(doc).compile()
+        return QuickCompiler(doc).compile().warnings
     except RecursionError:
         raise SpecError("the spec nests too deeply to compile", doc.span(()),
                         "split deep rule texts into functions or procedures") from None

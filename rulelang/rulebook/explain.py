@@ -17,7 +17,7 @@ from typing import Any
 
 from rulelang.errors import UsageError
 from rulelang.lang import nodes as n
-from rulelang.lang.refs import RefKind
+from rulelang.lang.refs import NAMED_BY
 from rulelang.printable import counted
 from rulelang.spec import files
 from rulelang.testing.scenario_load import scenario_files_of
@@ -32,19 +32,6 @@ SCENARIO_LIMIT = 4_000_000
 _SCENARIO = re.compile(r"\s*(?:-\s*)?scenario:\s*(.*)")
 #: The most scenario files looked through.
 SCENARIO_FILES = 500
-
-#: The ref kinds that name each kind of item (the name compared is the ref's, or the node's own).
-_REF_KINDS = {
-    "zone": {RefKind.ZONE, RefKind.ALL_ZONES, RefKind.PZONE},
-    "counter": {RefKind.COUNTER, RefKind.PCOUNTER, RefKind.HCOUNTER, RefKind.GCOUNTER, RefKind.CCOUNTER},
-    "variable": {RefKind.PVAR},
-    "location": {RefKind.LOCATION},
-    "param": {RefKind.PARAM},
-    "procedure": {RefKind.PROCEDURE, RefKind.HOISTED},
-    "function": {RefKind.FUNCTION},
-    "card": {RefKind.CLASS, RefKind.CARD, RefKind.SLOT},
-}
-
 
 #: How the uses of a name are headed, for the kinds whose uses are not reads and writes.
 _USE_LABELS = {"procedure": (("Called by:", False),), "function": (("Called by:", False),),
@@ -200,7 +187,7 @@ def _names(node: n.Node, item: Item) -> bool:
     if kind == "card" and isinstance(node, (n.IsTest, n.HasTest, n.Create)):
         return (node.card if isinstance(node, n.Create) else node.name) == name
     ref = getattr(node, "ref", None)
-    if ref is None or ref.kind not in _REF_KINDS.get(kind, ()):
+    if ref is None or ref.kind not in NAMED_BY.get(kind, ()):
         return False
     own = getattr(node, "id", None) or getattr(node, "name", None) or getattr(node, "func", None)
     return (ref.name or own) == name or own == name

@@ -100,6 +100,14 @@ class Document:
             return Span(file, line, col, end_line, end_col)
         return source.span(line, col, end_line, end_col)
 
+    def joined_lines(self, path: tuple) -> bool:
+        """Whether the text at ``path`` was written over several lines that YAML joined into one (a plain or
+        '>' value): a rule text meant as a block of lines, written without '|'."""
+        info = self._scalars.get(tuple(path))
+        span = self._spans.get(tuple(path))
+        return (info is not None and info.style in (None, ">") and span is not None
+                and span.end_line is not None and span.end_line > span.line)
+
     def key_span(self, path: tuple) -> Span:
         """The span of the mapping key whose value is at ``path`` (falls back to ``span``)."""
         found = self._key_spans.get(tuple(path))

@@ -21,7 +21,7 @@ from rulelang.errors import RulelangError, SpecError, closest, did_you_mean, rai
 from rulelang.printable import counted
 from rulelang.spec import cache
 from rulelang.spec.document import Document, value_or_none
-from rulelang.spec.rulings import ruling_errors
+from rulelang.spec.rulings import rule_references, ruling_errors
 
 if TYPE_CHECKING:       # jsonschema is imported where a document is checked: it costs a cold command ~0.1 s
     from jsonschema import Draft202012Validator
@@ -66,6 +66,11 @@ def _schema_text(name: str) -> str:
         return path.read_text(encoding="utf-8")
     except (OSError, ValueError) as error:
         raise SpecError(f"cannot read schema '{path.name}': {error}") from None
+
+
+def rulings_applied(doc: Document) -> set[str]:
+    """The ruling names a game's entries give with `rule:` (read beside the game schema, not copied)."""
+    return {name for _, name in rule_references(_schema("game"), doc.data)}
 
 
 def load_schema(name: str) -> dict:
@@ -346,8 +351,19 @@ def _alternatives(doc: Document, error: ValidationError, path: tuple) -> list[Ru
             types.extend([value] if isinstance(value, str) else value)
         message = f"expected {_expected(types, error.instance)} for {_field(path)}, got {_got(error.instance)}"
         return [SpecError(message, doc.span(path), _description(error.schema))]
+    word = _word_for_a_list_of_words(error)
+    if word is not None:
+        return _report(doc, word)
     best = _most_specific(error)
     return _other(doc, error, path) if best is error else _report(doc, best)
+
+
+def _word_for_a_list_of_words(error: ValidationError) -> ValidationError | None:
+    """The enum branch's error when a plain word was written where a list of words is one of the forms
+    (`type: crd` is a misspelt 'card', not a tuple type written wrong), else None."""
+    if not isinstance(error.instance, str) or re.match(NAME_PATTERN, error.instance) is None:
+        return None
+    return next((e for e in error.context or [] if e.validator == "enum" and not e.relative_path), None)
 
 
 def _most_specific(error: ValidationError) -> ValidationError:

@@ -77,9 +77,46 @@ def syntax_error(error: yaml.MarkedYAMLError, in_file: SourceFile) -> SpecError:
     for matches, explain in _EXPLAINERS:
         if matches(error, problem):
             message, hint, span = explain(error, problem, in_file, where, lines)
-            return SpecError(message, span, hint)
+            return _unbarred_text(lines, span.line, message, in_file) or SpecError(message, span, hint)
     context = f" ({_plain_words(error.context)})" if error.context else ""
     return SpecError(f"invalid YAML: {_plain_words(problem)}{context}", where)
+
+
+#: The keys whose rule text is a block of lines: written over several lines, each line is a statement.
+BLOCK_TEXT_KEYS = ("effect", "setup")
+#: A key alone on its line, or with a plain value starting there (not '|', '>' or a quote).
+_KEY_LINE = re.compile(r"^\s*(?:-\s+)?([A-Za-z_][\w-]*):(?:\s+([^\s#|>'\"].*))?\s*$")
+
+
+def without_bar_hint(key: object, line: int) -> str:
+    """What to say of a rule text whose lines YAML joined into one because its key has no '|'."""
+    return f"'{key}' (line {line}) has no '|', so YAML joined its lines into one: write '{key}: |'"
+
+
+def _unbarred_text(lines: list[str], number: int, message: str, in_file: SourceFile) -> SpecError | None:
+    """The error for YAML's inside a rule text written over several lines without '|' (the ':' ending
+    `for each p in players:` reads as a key there), at the key that lacks it; None for any other error.
+
+    The key is the nearest line above the error's indented less than it, when it is a block text's key
+    with no '|'.
+    """
+    indent = _indent(line_at(lines, number))
+    for above in range(number - 1, 0, -1):
+        text = line_at(lines, above)
+        if not text.strip() or text.lstrip().startswith("#") or _indent(text) >= indent:
+            continue
+        key = _KEY_LINE.match(text)
+        if key is None or key.group(1) not in BLOCK_TEXT_KEYS:
+            return None
+        name, col = key.group(1), key.start(1) + 1
+        return SpecError(f"a rule text over several lines needs '|' after '{name}:'",
+                         in_file.span(above, col, above, col + len(name) + 1),
+                         f"write '{name}: |'; without it, YAML reads the lines as data ({message}, line {number})")
+    return None
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
 
 
 def _tab_near(lines: list[str], mark: Any) -> tuple[int, int, bool] | None:

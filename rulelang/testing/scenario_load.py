@@ -25,6 +25,9 @@ from rulelang.spec.loader import load_document
 from rulelang.spec.schema import validate_document
 
 _GAMES: dict[tuple, Game] = {}
+#: Each game a scenario asked for (by id: ``_GAMES`` keeps them all), with the count of uses at its last use.
+_USED: dict[int, tuple[int, Game]] = {}
+_USES = [0]
 #: The main file of a game folder; `rulelang test` given one runs that game's scenarios.
 GAME_FILE = "game.yaml"
 #: Top-level keys only a game spec has (a scenario file may name a `game:` too).
@@ -155,7 +158,20 @@ def game_for(scenario: Scenario) -> Game:
             _GAMES[key] = load_game(key[0], scenario.mods, params)
         except ParamError as refused:
             raise SpecError(str(refused), scenario.doc.span(scenario.path + ("params",))) from None
+    _USES[0] += 1
+    _USED[id(_GAMES[key])] = (_USES[0], _GAMES[key])
     return _GAMES[key]
+
+
+def uses_so_far() -> int:
+    """How many times scenarios have asked for their game: a mark to give ``games_used`` after a run."""
+    return _USES[0]
+
+
+def games_used(since: int) -> list[Game]:
+    """The games scenarios have run over since the mark ``since`` (``uses_so_far()``), each once: `test --strict`
+    holds them to their warnings."""
+    return [game for last, game in _USED.values() if last > since]
 
 
 def game_roots(paths: list[str], games: Sequence[str] = ()) -> tuple[Path, ...]:

@@ -16,6 +16,8 @@ import pytest
 
 from rulelang.cli import main
 
+from helpers.reports import BARE_MARK, said_lines
+
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "broken"
 CASES = sorted(p.name for p in CORPUS.iterdir() if (p / "expected.txt").is_file())
@@ -23,10 +25,12 @@ UPDATE = os.environ.get("RULELANG_UPDATE_BROKEN") == "1"
 
 
 def validate(case: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
-    """Run `rulelang validate --games 0 tests/broken/<case>` in-process from the repository root."""
+    """Run `rulelang validate --games 0 tests/broken/<case>` in-process from the repository root (with
+    `--strict` for a `warn_*` case)."""
     monkeypatch.chdir(ROOT)
     capsys.readouterr()
-    code = main(["validate", "--games", "0", f"tests/broken/{case}"])
+    strict = ["--strict"] if case.startswith("warn_") else []       # a warning's case: --strict makes it fail
+    code = main(["validate", "--games", "0", *strict, f"tests/broken/{case}"])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -53,3 +57,40 @@ def test_broken_spec(case: str, capsys: pytest.CaptureFixture[str], monkeypatch:
     assert code == 1
     assert err == expected_file.read_text(encoding="utf-8")
     assert err.startswith(f"tests/broken/{case}/"), "every error is located in the case's own files"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_no_message_shows_a_type_as_a_bare_question_mark(case: str, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    _, _, err = validate(case, capsys, monkeypatch)
+    said = said_lines(err)
+    assert said, "every case reports something"
+    assert [line for line in said if BARE_MARK.search(line)] == []
+
+
+def test_the_bare_mark_is_recognised() -> None:
+    """The pattern finds the old leak and lets a question pass."""
+    assert BARE_MARK.search("error: argument 'n' must be ?, not a number")
+    assert BARE_MARK.search("error: a list of ?s")
+    assert not BARE_MARK.search("hint: did you mean 'deck'?")
+
+
+WARNING_CASES = [case for case in CASES if case.startswith("warn_")]
+
+
+@pytest.mark.parametrize("case", WARNING_CASES)
+def test_a_warning_alone_lets_validate_pass(case: str, capsys: pytest.CaptureFixture[str],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --strict the same warnings are printed, and the game is ok (exit 0)."""
+    monkeypatch.chdir(ROOT)
+    capsys.readouterr()
+    code = main(["validate", "--games", "0", f"tests/broken/{case}"])
+    out, err = capsys.readouterr()
+    strict = (CORPUS / case / "expected.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    assert strict[-1].startswith("rulelang: error: ") and "--strict" in strict[-1]
+    assert (code, err) == (0, "".join(strict[:-1]))
+    assert out.startswith(f"ok: tests/broken/{case} ")
+
+
+def test_there_is_a_warning_case_for_each_kind() -> None:
+    assert len(WARNING_CASES) >= 7
