@@ -46,6 +46,8 @@ _SLOTS = tuple(name for name in _FIELDS if name not in ("events", "rng")) + ("lo
 #: from ``rng``).
 _FIXTURES = ("dice_script", "halt", "chance")
 #: Never saved either: ``autopick``, an agent that answers every decision in place (protocol.ask, agents.play_out),
+#: and ``autoread``, set beside it when some agent reads the decision's name and option ids (a policy): then it is
+#: asked instead, as ``(player, count, name, offered)``;
 #: and ``picks_left``, how many more decisions a play-out allows (interpreter.run_within counts those taken in place);
 #: ``end_known``, the end conditions known to be false (a bit each) while nothing they read changes (None: none;
 #: compiler/derived.py); ``history``, whether the log keeps the game's whole history or only what a replay needs
@@ -56,8 +58,8 @@ class State(DecisionProtocol):
     """One game in progress: plain data plus a reference to its compiled game."""
 
     __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "allowed",
-                                        "reserve", "ask_single", "autopick", "picks_left", "end_known", "tables",
-                                        "history")
+                                        "reserve", "ask_single", "autopick", "autoread", "picks_left", "end_known",
+                                        "tables", "history")
 
     # -- chance ---------------------------------------------------------------
 
@@ -289,6 +291,7 @@ class State(DecisionProtocol):
         fresh_budget(st)
         st._decision = None
         st.autopick = None
+        st.autoread = None
         st.picks_left = 0
         st.end_known = None
         return st
@@ -336,6 +339,7 @@ class State(DecisionProtocol):
         new.work, new.allowed, new.reserve = self.allowed, self.allowed, self.reserve     # the game's budgets go on
         new._decision = None
         new.autopick = None
+        new.autoread = None
         new.picks_left = 0
         new.observer = None
         new.end_known = None          # a copy may be changed by hand (determinize): its end check is asked again
@@ -392,6 +396,7 @@ class State(DecisionProtocol):
         fresh_budget(st)                  # a saved game does not hold the work it did: it has its whole budget
         st._decision = None
         st.autopick = None
+        st.autoread = None
         st.picks_left = 0
         st.observer = None
         st.end_known = None
