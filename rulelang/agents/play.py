@@ -169,6 +169,15 @@ def _by_count(pick: Callable[[int, int], int]) -> Callable[[int, int, str, list]
     return lambda player, count, name, offered: pick(player, count)
 
 
+def _tallied(read: Callable[[int, int, str, list], int], tally: Callable[[str, int], None]
+             ) -> Callable[[int, int, str, list], int]:
+    """A reader that first tells ``tally`` the decision's name and its number of options."""
+    def told(player: int, count: int, name: str, offered: list) -> int:
+        tally(name, count)
+        return read(player, count, name, offered)
+    return told
+
+
 def _unnamed(player: int, count: int) -> int:
     """``State.autopick`` while a reader answers (``autoread``): every decision asked in place goes to the reader,
     with its name; a way of asking that forgot the name would come here."""
@@ -187,7 +196,8 @@ def apply_choice(state: State, player: int, choice: Any, agent: Any = None) -> N
         state.apply(choice, player)
 
 
-def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_000) -> State:
+def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_000,
+             tally: Callable[[str, int], None] | None = None) -> State:
     """Play a game to its end: the first player still to choose asks its agent, and so on.
 
     The one play loop of agents, simulations and `validate`'s smoke games. A
@@ -195,10 +205,15 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
     still going after ``max_decisions``. When every agent picks by count alone
     (``pick_index``), the decision waiting now is taken here and every later one
     where the rules ask it, in the order this loop would ask them: the same game.
+    ``tally(name, count)``, if given, is told the name and the number of options of every decision asked (the
+    branching factor of `simulate --quality`); the game is the same, a little slower.
     """
     table = Table(state, agents)
     state.autopick = pick = table.picker()    # agents that pick by count alone are asked in place (protocol.ask)
     state.autoread = read = table.reader() if pick is None else None     # and agents that read, by the name too
+    if tally is not None and (pick is not None or read is not None):
+        read, pick = _tallied(read if read is not None else _by_count(pick), tally), None
+        state.autoread = read
     if read is not None:
         state.autopick = _unnamed
     state.picks_left = max_decisions           # steps played in place count their decisions here too
@@ -221,6 +236,9 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
             elif read is not None:
                 state.apply_index(read_waiting(state, read, player, count))
             else:
+                if tally is not None:
+                    site = state.site()
+                    tally(site.name if site is not None else "", count)
                 table.decide(state, player, count)
     except DecisionLimit as error:              # counted inside a step played in place
         raise _decision_limit(max_decisions, error.state) from None

@@ -83,6 +83,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quality", action="store_true",
                         help="also measure lead changes, decisiveness and drama from each turn's scores (games "
                              "with a score; slower), beside duration and decisions a game")
+    parser.add_argument("--skill", metavar="AGENT",
+                        help="skill against luck: also play AGENT (greedy, mcts, ...) at one seat, turning from game "
+                             "to game, against the run's agents at the others, and show its win rate minus the "
+                             "run's at the same seats, with a 95%% interval (docs/simulate.md)")
     parser.add_argument("--compare", metavar="FILE.json",
                         help="compare the win rates with another run's (what its --json printed), with a 95%% "
                              "interval on each difference")
@@ -120,6 +124,8 @@ def simulate(args: argparse.Namespace) -> int:
             records, interrupted = stop.records, True
         summary = game_summary(game, batch, records)
         summary["provenance"] = {**origin, "players": players, "agents": list(agents)}
+        if getattr(args, "skill", None) and not interrupted:
+            summary["skill"] = _play_skill(args, game, batch, records)
         if interrupted:
             summary["interrupted"] = True
         runs.append((batch, records, summary))
@@ -151,6 +157,18 @@ def simulate(args: argparse.Namespace) -> int:
               + " hold the games played", file=sys.stderr)
         return 130
     return 1 if failed else 0
+
+
+def _play_skill(args: argparse.Namespace, game, batch, records: list) -> dict:
+    """``--skill``: the better agent's batches, one per seat (lab/skill.py), and the measure."""
+    from rulelang.agents.policy import check_policies
+
+    from .skill import baseline_rate, better_rate, seat_batches, skill_summary
+    runs = []
+    for seat, seated in seat_batches(batch, args.skill):
+        check_policies(game, seated.agents)
+        runs.append((seat, _play_batch(args, game, seated)))
+    return skill_summary(args.skill, baseline_rate(records, batch.players), better_rate(runs))
 
 
 def _read_compared(args: argparse.Namespace) -> dict | None:
@@ -202,6 +220,12 @@ def _check_numbers(args: argparse.Namespace) -> None:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, not {args.workers}")
+    if getattr(args, "skill", None):
+        from rulelang.agents import parse_agent
+        try:
+            parse_agent(args.skill)
+        except ValueError as error:
+            raise UsageError(f"--skill: {error}") from None
     for players in args.players:
         if players < 1:
             raise UsageError(f"--players must be at least 1, not {players}")
