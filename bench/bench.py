@@ -22,6 +22,9 @@ plays a batch (``run_batch``: agents made per game, no history), interleaved wit
 function a few games at a time; and the `rulelang simulate` command itself in a process of its own, its
 batch's rate being (N - 1) games over the time it takes beyond a one-game run (its start-up), beside one run
 of the simulator in a process of its own. Each figure is the median of the rounds, with the load average.
+These figures count CPU seconds (of this process, or of the finished command), not wall seconds: on a
+machine loaded by other work a process may get a tenth of a core one second and all of it the next, which
+moves wall time tenfold and CPU time little.
 ``--checkout DIR`` measures the rulelang of another checkout (an older commit, for a before-and-after).
 
 rulelang's games are played as `rulelang simulate` plays random games: without their history
@@ -35,6 +38,7 @@ import argparse
 import importlib.util
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -140,10 +144,10 @@ def policy_names(players: int) -> tuple[str, ...]:
 
 
 def policies_in_process(game, play, players: int, chunk: int, rounds: int) -> tuple[list[float], list[float]]:
-    """(rulelang's games/s, the simulator's games/s) of each round: ``chunk`` games of a `rulelang simulate`
+    """(rulelang's games per CPU second, the simulator's) of each round: ``chunk`` games of a `rulelang simulate`
     batch with the designer's policies (``run_batch``, one worker), then as many of the simulator's."""
     from rulelang.lab.simulate import Batch, run_batch
-    ours, theirs, rng, clock = [], [], random.Random(0), time.perf_counter
+    ours, theirs, rng, clock = [], [], random.Random(0), time.process_time
     path = str(ROOT / "games" / "jacks_friends")
     for k in range(rounds):
         batch = Batch(path, players, chunk, k, policy_names(players))
@@ -157,27 +161,40 @@ def policies_in_process(game, play, players: int, chunk: int, rounds: int) -> tu
     return ours, theirs
 
 
+def child_cpu() -> float:
+    """CPU seconds of the finished child processes of this one."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def simulate_command_time(players: int, games: int, seed: int) -> float:
-    """Wall seconds of the whole `rulelang simulate` command with the designer's policies."""
-    start = time.perf_counter()
+    """CPU seconds of the whole `rulelang simulate` command with the designer's policies."""
+    start = child_cpu()
     subprocess.run([sys.executable, "-m", "rulelang", "simulate", str(ROOT / "games" / "jacks_friends"), "--players",
                     str(players), "--games", str(games), "--seed", str(seed), "--agents", ",".join(policy_names(players))],
                    check=True, stdout=subprocess.DEVNULL, cwd=CHECKOUT, env={**os.environ, "PYTHONPATH": str(CHECKOUT)})
-    return time.perf_counter() - start
+    return child_cpu() - start
+
+
+def baseline_command_time(baselines: Path, players: int, games: int, seed: int) -> float:
+    """CPU seconds of one run of the hand-written simulator with its policies, in a process of its own."""
+    start = child_cpu()
+    subprocess.run([sys.executable, BASELINES["jacks_friends"][0], str(players), str(games), str(seed)],
+                   cwd=baselines, stdout=subprocess.DEVNULL, check=True)
+    return child_cpu() - start
 
 
 def policies_on_the_command(baselines: Path | None, players: int, games: int, rounds: int
                             ) -> tuple[list[float], list[float]]:
-    """(rulelang simulate's games/s, the simulator's games/s) of each round, each in a process of its own: the
-    command's batch rate is (games - 1) over its time beyond a one-game run (start-up, load, report)."""
+    """(rulelang simulate's games per CPU second, the simulator's) of each round, each in a process of its own: a
+    batch's rate is (games - 1) over its CPU time beyond a one-game run (start-up, load, report)."""
     ours, theirs = [], []
     for k in range(rounds):
         whole, alone = simulate_command_time(players, games, k), simulate_command_time(players, 1, k)
         ours.append((games - 1) / max(whole - alone, 1e-9))
         if baselines is not None:
-            done = subprocess.run([sys.executable, BASELINES["jacks_friends"][0], str(players), str(games * 4),
-                                   str(k)], cwd=baselines, capture_output=True, text=True, check=True)
-            theirs.append(float(dict(p.split("=", 1) for p in done.stdout.split() if "=" in p)["games_per_s"]))
+            whole = baseline_command_time(baselines, players, games * 4, k)
+            theirs.append((games * 4 - 1) / max(whole - baseline_command_time(baselines, players, 1, k), 1e-9))
     return ours, theirs
 
 
@@ -193,11 +210,12 @@ def print_policy_figures(baselines: Path | None, args: argparse.Namespace) -> No
             play = simulator_game_with_policies(baselines)
             ours, theirs = policies_in_process(game, play, players, args.chunk, args.rounds)
             ratios = [t / o for o, t in zip(ours, theirs)]
-            line += (f" in process {statistics.median(ours):6.0f} games/s, hand-written {statistics.median(theirs):6.0f}"
+            line += (f" in process {statistics.median(ours):6.0f} games/CPU s, hand-written "
+                     f"{statistics.median(theirs):6.0f}"
                      f" games/s: x{statistics.median(ratios):.1f} the time (median of {args.rounds} interleaved rounds"
                      f" of {args.chunk})")
         ours, theirs = policies_on_the_command(baselines, players, args.games, max(3, args.rounds // 4))
-        line += f";  `rulelang simulate` {statistics.median(ours):6.0f} games/s"
+        line += f";  `rulelang simulate` {statistics.median(ours):6.0f} games/CPU s"
         if theirs:
             ratios = [t / o for o, t in zip(ours, theirs)]
             line += f", hand-written {statistics.median(theirs):6.0f}: x{statistics.median(ratios):.1f} the time"

@@ -75,7 +75,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one agent for every seat, or one per seat: random, first, greedy, mcts "
                              "(mcts:iterations=200 or mcts:ms=50), or MODULE:CLASS for your own (default random; "
                              "see docs/agents.md)")
-    parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes to play in (default 1; never more than the CPUs or the games). Each plays whole games; on a busy or 2-core machine more may give no gain at all and cost more CPU in all (5-10%%: each starts, loads the game and sends its games back)")
+    parser.add_argument("--workers", type=int, default=1, metavar="W",
+                        help="processes to play in (default 1; never more than the CPUs or the games). On a busy or "
+                             "2-core machine more may give no gain at all and cost more CPU in all (5-10%%: each "
+                             "starts, has the game and sends its games back)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object, last line")
     parser.add_argument("--csv", metavar="FILE",
                         help="write one row per game, with the seed `rulelang run --agents A --seed SEED` replays")

@@ -25,7 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed of the batch, the same for every setting (default 0)")
     parser.add_argument("--agents", default="random", metavar="A,B,...", help="as for simulate (default random)")
-    parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes to play in (default 1; never more than the CPUs or the games). Each plays whole games; on a busy or 2-core machine more may give no gain at all and cost more CPU in all (5-10%%: each starts, loads the game and sends its games back)")
+    parser.add_argument("--workers", type=int, default=1, metavar="W",
+                        help="processes to play in (default 1; never more than the CPUs or the games). On a busy or "
+                             "2-core machine more may give no gain at all and cost more CPU in all (5-10%%: each "
+                             "starts, has the game and sends its games back)")
     parser.add_argument("--target", metavar='"METRIC in [LO,HI]"',
                         help='e.g. "win_rate.TEAM in [0.5,0.6]": met when the 95%% interval lies inside')
     parser.add_argument("--json", action="store_true", help="print the sweep as one JSON object, last line")
