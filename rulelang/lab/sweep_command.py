@@ -132,7 +132,8 @@ def _sweep_combinations(args: argparse.Namespace, agent_sets: list[str]) -> int:
         target = parse_target(args.target) if args.target else None
     except ValueError as error:
         raise UsageError(str(error)) from None
-    combos, metric = [], target.metric if target else None
+    combos: list[tuple] = []
+    metric: str | None = target.metric if target else None
     for players in args.players:
         for agents_text in agent_sets:
             base, agents = game_and_agents(args.path, players, agents_text, args.mods, args.params)
@@ -145,6 +146,7 @@ def _sweep_combinations(args: argparse.Namespace, agent_sets: list[str]) -> int:
             except ValueError as error:
                 raise UsageError(f"{combination_label(players, agents_text)}: {error}") from None
             combos.append((players, agents_text, batch))
+    assert metric is not None              # every combination was given one above
     doc = read_spec(args.path, mods=args.mods)
     runs = []
     for players, agents_text, batch in combos:
