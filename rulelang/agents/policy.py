@@ -12,7 +12,6 @@ On a command line the agent is ``policy:PATH`` or simply ``PATH.yaml``.
 """
 from __future__ import annotations
 
-import random
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +27,8 @@ from rulelang.spec.document import Document
 from rulelang.spec.inputs import whole_number
 from rulelang.spec.loader import load_document
 from rulelang.spec.schema import validate_document
+
+from .basic import RandomAgent
 
 PREFIX = "policy:"
 RULES = ("highest", "lowest", "first", "last", "random")
@@ -210,7 +211,8 @@ class PolicyAgent:
 
     def __init__(self, seed: int = 0, path: str = "", policy: Policy | None = None):
         self.policy = policy if policy is not None else load_policy(path)
-        self.rng = random.Random(seed)
+        self.by_count = RandomAgent(seed)     # its draws by count alone (``pick_index``: ``randrange``, draw for draw)
+        self.rng = self.by_count.rng
         self.name = self.policy.name
 
     def choose(self, where: Any, player: int | None = None) -> str:
@@ -222,12 +224,12 @@ class PolicyAgent:
         """How the rules ask this agent in place (``State.autoread``): ``(player, count, name, offered)``, the
         option ids being ``offered[j][0]``, gives the index ``choose`` would take. A policy reads nothing but the
         decision's name and its options, so its games need no history and no decision is left waiting."""
-        picks, fallback, rng = self.policy.picks(game), self.policy.fallback, self.rng
+        picks, fallback, draw = self.policy.picks(game), self.policy.fallback, self.by_count.pick_index
 
         def read(player: int, count: int, name: str, offered: list) -> int:
             wanted = picks.get(name)
             if wanted is None:              # a decision the policy does not name: its fallback, by count alone
-                return rng.randrange(count) if fallback == "random" else 0 if fallback == "first" else count - 1
+                return draw(player, count) if fallback == "random" else 0 if fallback == "first" else count - 1
             return self.index(wanted, offered)
         return read
 
