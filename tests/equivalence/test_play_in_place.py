@@ -213,3 +213,45 @@ def test_a_policy_simulation_gives_the_records_the_protocol_gives(monkeypatch: p
     framed = simulate.run_batch(GAMES["jacks_friends"], batch)
     assert [r.error for r in in_place] == [None] * 40
     assert in_place == framed
+
+
+def test_a_policy_batch_keeps_no_history_and_a_subclass_that_chooses_its_own_way_is_asked_through_its_seat() -> None:
+    from rulelang.agents.play import all_blind
+    from rulelang.agents.policy import PolicyAgent
+
+    giant = PolicyAgent(1, str(POLICIES / "giant.yaml"))
+    assert all_blind([giant, RandomAgent(2)])            # a policy reads no history: a batch keeps none
+
+    asked: list[str] = []
+
+    class Peeking(PolicyAgent):
+        def choose(self, where, player=None):
+            asked.append(where.decision().name)
+            return super().choose(where, player)
+
+    peeking = Peeking(1, str(POLICIES / "giant.yaml"))
+    assert not all_blind([peeking])
+    game = GAMES["jacks_friends"]
+    town = [PolicyAgent(10 + s, str(POLICIES / "townsfolk.yaml")) for s in range(3)]
+    seen = play_out(game.new_state(4, 3, before_first_turn=True), [peeking, *town])
+    assert asked and set(asked) <= set(game.decisions)
+    plain = play_out(game.new_state(4, 3, before_first_turn=True),
+                     [PolicyAgent(1, str(POLICIES / "giant.yaml")), *[PolicyAgent(10 + s, str(POLICIES / "townsfolk.yaml"))
+                                                                    for s in range(3)]])
+    assert seen.events == plain.events
+
+
+def test_a_decision_already_waiting_is_read_by_its_name_too(tmp_path: Path) -> None:
+    """A game made with ``new_state`` waits at its first decision when the play-out begins (``run`` plays so): the
+    policy reads that one from the stored decision (``read_waiting``), the rest in place; the protocol's game.
+    The policy names every decision (the first one too) with a preference its fallback would not give."""
+    from rulelang.lab.simulate import seated_agents
+
+    game = GAMES["jacks_friends"]
+    names = (every_decision_policy(game, tmp_path),) * 4
+    for seed in range(5):
+        waiting = game.new_state(4, seed)
+        assert waiting.pending is not None
+        in_place = play_out(waiting, seated_agents(names, seed))
+        framed = play_out(game.new_state(4, seed), [ThroughProtocol(a) for a in seated_agents(names, seed)])
+        assert in_place.events == framed.events
