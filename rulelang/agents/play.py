@@ -139,7 +139,7 @@ class Table:
             if blind is not None:
                 ways.append(_by_count(blind))
             elif reads:
-                ways.append(agent.reader(game))
+                ways.append(_guarded(agent, agent.reader(game)))
             else:
                 return None
         if all(agent is self.agents[0] for agent in self.agents):
@@ -162,6 +162,21 @@ class Table:
                              f"{type(error).__name__}: {error}",
                              hint="the error is in the agent's code, not in the rules") from None
         apply_choice(state, player, choice, agent)
+
+
+def _guarded(agent: Any, read: Callable[[int, int, str, list], int]) -> Callable[[int, int, str, list], int]:
+    """A reader whose own failures are told as the agent's (``AgentError``), not as a rule that failed where it
+    was asked: it runs in the middle of a rule."""
+    def guarded(player: int, count: int, name: str, offered: list) -> int:
+        try:
+            return read(player, count, name, offered)
+        except RulelangError:
+            raise
+        except Exception as error:  # noqa: BLE001 - the agent's own code failed: say whose, without a traceback
+            raise AgentError(f"the agent of P{player + 1} ({type(agent).__name__}) failed: "
+                             f"{type(error).__name__}: {error}",
+                             hint="the error is in the agent's code, not in the rules") from None
+    return guarded
 
 
 def _by_count(pick: Callable[[int, int], int]) -> Callable[[int, int, str, list], int]:

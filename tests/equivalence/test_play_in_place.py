@@ -255,3 +255,19 @@ def test_a_decision_already_waiting_is_read_by_its_name_too(tmp_path: Path) -> N
         in_place = play_out(waiting, seated_agents(names, seed))
         framed = play_out(game.new_state(4, seed), [ThroughProtocol(a) for a in seated_agents(names, seed)])
         assert in_place.events == framed.events
+
+
+def test_a_reader_that_fails_is_told_as_its_agents_failure() -> None:
+    from rulelang.agents.play import AgentError
+
+    class Broken:
+        def choose(self, seat):
+            return 0
+
+        def reader(self, game):
+            def read(player, count, name, offered):
+                raise KeyError(name)
+            return read
+
+    with pytest.raises(AgentError, match=r"the agent of P\d \(Broken\) failed: KeyError"):
+        play_out(GAMES["jacks_friends"].new_state(3, 1, before_first_turn=True), Broken())
