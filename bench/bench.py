@@ -15,6 +15,18 @@ simulator's own game function is loaded into this process and both sides take tu
 same count for each, about 50 ms of rulelang's games), hundreds of times, so a moment's load falls on both
 alike; the ratio is of their whole times, with the middle half of the turns' own ratios beside it.
 
+With ``--policies``, Jack's Friends is played instead by the designer's fixed policies
+(games/jacks_friends/policies: the giant's on P1, the townsfolk's on the others) against the hand-written
+simulator playing the same policies (its default), on two paths: in this process as `rulelang simulate`
+plays a batch (``run_batch``: agents made per game, no history), interleaved with the simulator's own game
+function a few games at a time; and the `rulelang simulate` command itself in a process of its own, its
+batch's rate being (N - 1) games over the time it takes beyond a one-game run (its start-up), beside one run
+of the simulator in a process of its own. Each figure is the median of the rounds, with the load average.
+These figures count CPU seconds (of this process, or of the finished command), not wall seconds: on a
+machine loaded by other work a process may get a tenth of a core one second and all of it the next, which
+moves wall time tenfold and CPU time little.
+``--checkout DIR`` measures the rulelang of another checkout (an older commit, for a before-and-after).
+
 rulelang's games are played as `rulelang simulate` plays random games: without their history
 (``Game.new_state(history=False)``: the log keeps the start, the choices, the cards played and the rare
 events, all a replay needs, and no record of each step, change, move and roll). The interleaved figure is
@@ -24,7 +36,9 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -34,7 +48,9 @@ from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+#: the checkout whose rulelang is measured: this one, or ``--checkout DIR`` (read before rulelang is imported)
+CHECKOUT = Path(sys.argv[sys.argv.index("--checkout") + 1]).resolve() if "--checkout" in sys.argv[:-1] else ROOT
+sys.path.insert(0, str(CHECKOUT))
 
 import rulelang  # noqa: E402
 from rulelang.agents import RandomAgent, play_new  # noqa: E402
@@ -121,6 +137,99 @@ def interleaved(game, play, players: int, chunk: int, turns: int) -> dict[bool, 
     return figures
 
 
+def policy_names(players: int) -> tuple[str, ...]:
+    """The designer's policies, seat by seat: the giant's on P1, the townsfolk's on the others."""
+    folder = ROOT / "games" / "jacks_friends" / "policies"
+    return (f"policy:{folder / 'giant.yaml'}",) + (f"policy:{folder / 'townsfolk.yaml'}",) * (players - 1)
+
+
+def policies_in_process(game, play, players: int, chunk: int, rounds: int) -> tuple[list[float], list[float]]:
+    """(rulelang's games per CPU second, the simulator's) of each round: ``chunk`` games of a `rulelang simulate`
+    batch with the designer's policies (``run_batch``, one worker), then as many of the simulator's."""
+    from rulelang.lab.simulate import Batch, run_batch
+    ours, theirs, rng, clock = [], [], random.Random(0), time.process_time
+    path = str(ROOT / "games" / "jacks_friends")
+    for k in range(rounds):
+        batch = Batch(path, players, chunk, k, policy_names(players))
+        start = clock()
+        run_batch(game, batch)
+        ours.append(chunk / (clock() - start))
+        start = clock()
+        for _ in range(chunk):
+            play(players, rng)
+        theirs.append(chunk / (clock() - start))
+    return ours, theirs
+
+
+def child_cpu() -> float:
+    """CPU seconds of the finished child processes of this one."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def simulate_command_time(players: int, games: int, seed: int) -> float:
+    """CPU seconds of the whole `rulelang simulate` command with the designer's policies."""
+    start = child_cpu()
+    subprocess.run([sys.executable, "-m", "rulelang", "simulate", str(ROOT / "games" / "jacks_friends"), "--players",
+                    str(players), "--games", str(games), "--seed", str(seed), "--agents", ",".join(policy_names(players))],
+                   check=True, stdout=subprocess.DEVNULL, cwd=CHECKOUT, env={**os.environ, "PYTHONPATH": str(CHECKOUT)})
+    return child_cpu() - start
+
+
+def baseline_command_time(baselines: Path, players: int, games: int, seed: int) -> float:
+    """CPU seconds of one run of the hand-written simulator with its policies, in a process of its own."""
+    start = child_cpu()
+    subprocess.run([sys.executable, BASELINES["jacks_friends"][0], str(players), str(games), str(seed)],
+                   cwd=baselines, stdout=subprocess.DEVNULL, check=True)
+    return child_cpu() - start
+
+
+def policies_on_the_command(baselines: Path | None, players: int, games: int, rounds: int
+                            ) -> tuple[list[float], list[float]]:
+    """(rulelang simulate's games per CPU second, the simulator's) of each round, each in a process of its own: a
+    batch's rate is (games - 1) over its CPU time beyond a one-game run (start-up, load, report)."""
+    ours, theirs = [], []
+    for k in range(rounds):
+        whole, alone = simulate_command_time(players, games, k), simulate_command_time(players, 1, k)
+        ours.append((games - 1) / max(whole - alone, 1e-9))
+        if baselines is not None:
+            whole = baseline_command_time(baselines, players, games * 4, k)
+            theirs.append((games * 4 - 1) / max(whole - baseline_command_time(baselines, players, 1, k), 1e-9))
+    return ours, theirs
+
+
+def print_policy_figures(baselines: Path | None, args: argparse.Namespace) -> None:
+    """The --policies figures: both paths, each round's ratio, medians and the load average."""
+    game = rulelang.load_game(ROOT / "games" / "jacks_friends")
+    print(f"Jack's Friends with the designer's policies (rulelang from {CHECKOUT}); load average "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    hand = simulator_game(baselines, "jacks_friends")
+    for players in (2, 4, 6):
+        line = f"  {players} players:"
+        if hand is not None:
+            play = simulator_game_with_policies(baselines)
+            ours, theirs = policies_in_process(game, play, players, args.chunk, args.rounds)
+            ratios = [t / o for o, t in zip(ours, theirs)]
+            line += (f" in process {statistics.median(ours):6.0f} games/CPU s, hand-written "
+                     f"{statistics.median(theirs):6.0f}"
+                     f" games/s: x{statistics.median(ratios):.1f} the time (median of {args.rounds} interleaved rounds"
+                     f" of {args.chunk})")
+        ours, theirs = policies_on_the_command(baselines, players, args.games, max(3, args.rounds // 4))
+        line += f";  `rulelang simulate` {statistics.median(ours):6.0f} games/CPU s"
+        if theirs:
+            ratios = [t / o for o, t in zip(ours, theirs)]
+            line += f", hand-written {statistics.median(theirs):6.0f}: x{statistics.median(ratios):.1f} the time"
+        print(line + f"  (load {os.getloadavg()[0]:.2f})")
+
+
+def simulator_game_with_policies(folder: Path | None) -> Callable[[int, random.Random], object]:
+    """The hand-written Jack's Friends game function with its own fixed policies (``uniform=False``)."""
+    found = importlib.util.spec_from_file_location("_baseline_policies", folder / BASELINES["jacks_friends"][0])
+    module: ModuleType = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    return lambda players, rng: module.play(players, rng, False)
+
+
 def validate_time(path: Path, repeats: int = 3) -> float:
     """Wall time of the whole `rulelang validate` command, best of a few runs."""
     times = []
@@ -143,10 +252,18 @@ def main() -> None:
                         help="folder of the hand-written simulators (default: shared/baselines beside the checkout)")
     parser.add_argument("--turns", type=int, default=200,
                         help="turns of the interleaved figure, each a few games of either side (0: none)")
+    parser.add_argument("--policies", action="store_true",
+                        help="Jack's Friends with the designer's policies, in process and on the `rulelang simulate` "
+                             "path, against the hand-written simulator with its policies")
+    parser.add_argument("--chunk", type=int, default=300, help="--policies: games of each side per interleaved round")
+    parser.add_argument("--checkout", type=Path, default=ROOT, help="the checkout whose rulelang is measured")
     args = parser.parse_args()
     baselines = args.baselines if args.baselines.is_dir() else None
     if baselines is None:
         print(f"(no hand-written baselines in {args.baselines}: rulelang's figures only)")
+    if args.policies:
+        print_policy_figures(baselines, args)
+        return
     for name, counts in GAMES.items():
         if args.only and name != args.only:
             continue

@@ -35,7 +35,11 @@ class Agent(Protocol):
     that needs nothing but the number of options may offer
     ``pick_index(player, count) -> int``: when every seat's agent does, the
     rules ask it in place, in the middle of a rule, and no decision is ever
-    left pending (random play is fastest); it must not read the game.
+    left pending (random play is fastest); it must not read the game. An agent
+    that needs the decision's name and its option ids, and nothing else (a fixed
+    policy: rulelang/agents/policy.py), may offer ``reader(game)``, a function
+    ``(player, count, name, offered) -> int`` (ids ``offered[j][0]``): it too is
+    asked in place, when every seat's agent picks by count or reads so.
     """
 
     def choose(self, seat: Seat) -> str | int: ...
@@ -46,9 +50,15 @@ class AgentError(RulelangError):
 
 
 def all_blind(agents: list[Any]) -> bool:
-    """Whether every agent chooses by the number of options alone (``pick_index``): none of them reads anything
-    of the game, so a game played by them need not keep its history for them (``Game.new_state``)."""
-    return all(_blind_pick(agent) is not None for agent in agents)
+    """Whether every agent chooses by the number of options alone (``pick_index``) or by the decision's name and
+    options (``reader``): none of them reads the game's history, so a game played by them need not keep it
+    (``Game.new_state``)."""
+    return all(_blind_pick(agent) is not None or _reads(agent) for agent in agents)
+
+
+def _reads(agent: Any) -> bool:
+    """Whether the agent offers ``reader(game)`` and chooses no other way below the class that defines it."""
+    return getattr(agent, "reader", None) is not None and _chooses_through(type(agent), "reader")
 
 
 def _blind_pick(agent: Any) -> Callable[[int, int], int] | None:
@@ -60,10 +70,16 @@ def _blind_pick(agent: Any) -> Callable[[int, int], int] | None:
     return pick if pick is not None and _picks_blind(type(agent)) else None
 
 
-@functools.cache
 def _picks_blind(cls: type) -> bool:
     """No way of choosing (``choose``, ``choose_index``) is defined below the class that defines pick_index."""
-    home = _defined_in(cls, "pick_index")
+    return _chooses_through(cls, "pick_index")
+
+
+@functools.cache
+def _chooses_through(cls: type, method: str) -> bool:
+    """No other way of choosing (``choose``, ``choose_index``) is defined below the class that defines ``method``:
+    a subclass that changes how it chooses (to log, or to peek) must be asked through that."""
+    home = _defined_in(cls, method)
     if home is None:                    # set on the instance itself: nothing below it can override it
         return True
     for way in ("choose", "choose_index"):
@@ -80,7 +96,7 @@ def _defined_in(cls: type, name: str) -> type | None:
 class Table:
     """A game in progress with one agent per seat."""
 
-    __slots__ = ("state", "_seats", "agents", "fast", "blind")
+    __slots__ = ("state", "_seats", "agents", "fast", "blind", "reads")
 
     def __init__(self, state: State, agents: list[Any] | Any):
         self.state = state
@@ -95,6 +111,7 @@ class Table:
             self.agents = [agents] * state.n
             self.fast = [getattr(agents, "choose_index", None)] * state.n
             self.blind = [_blind_pick(agents)] * state.n
+        self.reads = [_reads(agent) for agent in self.agents]
 
     @property
     def seats(self) -> list[Seat]:
@@ -112,6 +129,23 @@ class Table:
         if all(pick == blind[0] for pick in blind):
             return blind[0]                # one agent for the whole table
         return lambda player, count: blind[player](player, count)
+
+    def reader(self) -> Callable[[int, int, str, list], int] | None:
+        """(player, count, name, offered) -> index for the whole table, if every agent picks by count alone or reads
+        only the decision's name and options, and one at least reads (else ``picker`` serves, or nothing)."""
+        if not any(self.reads):
+            return None
+        game, ways = self.state.game, []
+        for agent, blind, reads in zip(self.agents, self.blind, self.reads):
+            if blind is not None:
+                ways.append(_by_count(blind))
+            elif reads:
+                ways.append(_guarded(agent, agent.reader(game)))
+            else:
+                return None
+        if all(agent is self.agents[0] for agent in self.agents):
+            return ways[0]
+        return lambda player, count, name, offered: ways[player](player, count, name, offered)
 
     def decide(self, state: State, player: int, count: int) -> None:
         """Ask ``player``'s agent, who has ``count`` options, and apply its choice to ``state``."""
@@ -131,6 +165,41 @@ class Table:
         apply_choice(state, player, choice, agent)
 
 
+def _guarded(agent: Any, read: Callable[[int, int, str, list], int]) -> Callable[[int, int, str, list], int]:
+    """A reader whose own failures are told as the agent's (``AgentError``), not as a rule that failed where it
+    was asked: it runs in the middle of a rule."""
+    def guarded(player: int, count: int, name: str, offered: list) -> int:
+        try:
+            return read(player, count, name, offered)
+        except RulelangError:
+            raise
+        except Exception as error:  # noqa: BLE001 - the agent's own code failed: say whose, without a traceback
+            raise AgentError(f"the agent of P{player + 1} ({type(agent).__name__}) failed: "
+                             f"{type(error).__name__}: {error}",
+                             hint="the error is in the agent's code, not in the rules") from None
+    return guarded
+
+
+def _by_count(pick: Callable[[int, int], int]) -> Callable[[int, int, str, list], int]:
+    """A picker by count alone, asked as a reader is."""
+    return lambda player, count, name, offered: pick(player, count)
+
+
+def _tallied(read: Callable[[int, int, str, list], int], tally: Callable[[str, int], None]
+             ) -> Callable[[int, int, str, list], int]:
+    """A reader that first tells ``tally`` the decision's name and its number of options."""
+    def told(player: int, count: int, name: str, offered: list) -> int:
+        tally(name, count)
+        return read(player, count, name, offered)
+    return told
+
+
+def _unnamed(player: int, count: int) -> int:
+    """``State.autopick`` while a reader answers (``autoread``): every decision asked in place goes to the reader,
+    with its name; a way of asking that forgot the name would come here."""
+    raise RulelangError("a decision was asked in place without its name (rulelang's own error)")
+
+
 def apply_choice(state: State, player: int, choice: Any, agent: Any = None) -> None:
     """Take an agent's answer: an option id, or an index into the player's options."""
     if isinstance(choice, bool) or not isinstance(choice, (int, str)):
@@ -143,7 +212,8 @@ def apply_choice(state: State, player: int, choice: Any, agent: Any = None) -> N
         state.apply(choice, player)
 
 
-def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_000) -> State:
+def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_000,
+             tally: Callable[[str, int], None] | None = None) -> State:
     """Play a game to its end: the first player still to choose asks its agent, and so on.
 
     The one play loop of agents, simulations and `validate`'s smoke games. A
@@ -151,9 +221,17 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
     still going after ``max_decisions``. When every agent picks by count alone
     (``pick_index``), the decision waiting now is taken here and every later one
     where the rules ask it, in the order this loop would ask them: the same game.
+    ``tally(name, count)``, if given, is told the name and the number of options of every decision asked (the
+    branching factor of `simulate --quality`); the game is the same, a little slower.
     """
     table = Table(state, agents)
     state.autopick = pick = table.picker()    # agents that pick by count alone are asked in place (protocol.ask)
+    state.autoread = read = table.reader() if pick is None else None     # and agents that read, by the name too
+    if tally is not None and (pick is not None or read is not None):
+        read, pick = _tallied(read if read is not None else _by_count(pick), tally), None
+        state.autoread = read
+    if read is not None:
+        state.autopick = _unnamed
     state.picks_left = max_decisions           # steps played in place count their decisions here too
     try:
         if halted_before_step(state):
@@ -171,13 +249,25 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
                 raise RuleError(f"{player_name(player)} must choose but has no legal option")
             if pick is not None:
                 state.apply_index(pick(player, count))
+            elif read is not None:
+                state.apply_index(read_waiting(state, read, player, count))
             else:
+                if tally is not None:
+                    site = state.site()
+                    tally(site.name if site is not None else "", count)
                 table.decide(state, player, count)
     except DecisionLimit as error:              # counted inside a step played in place
         raise _decision_limit(max_decisions, error.state) from None
     finally:
-        state.autopick = None
+        state.autopick = state.autoread = None
     raise _decision_limit(max_decisions, state)
+
+
+def read_waiting(state: State, read: Callable[[int, int, str, list], int], player: int, count: int) -> int:
+    """A reader's pick for the decision left waiting (one asked before the play-out began): its name from where
+    the rules stand, its options as stored."""
+    site = state.site()
+    return read(player, count, site.name if site is not None else "", state.options_of(player) or [])
 
 
 def play_new(game: Game, players: int, seed: int, agents: list[Any] | Any,

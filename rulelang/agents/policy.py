@@ -12,8 +12,8 @@ On a command line the agent is ``policy:PATH`` or simply ``PATH.yaml``.
 """
 from __future__ import annotations
 
-import random
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,8 @@ from rulelang.spec.document import Document
 from rulelang.spec.inputs import whole_number
 from rulelang.spec.loader import load_document
 from rulelang.spec.schema import validate_document
+
+from .basic import RandomAgent
 
 PREFIX = "policy:"
 RULES = ("highest", "lowest", "first", "last", "random")
@@ -209,38 +211,59 @@ class PolicyAgent:
 
     def __init__(self, seed: int = 0, path: str = "", policy: Policy | None = None):
         self.policy = policy if policy is not None else load_policy(path)
-        self.rng = random.Random(seed)
+        self.by_count = RandomAgent(seed)     # its draws by count alone (``pick_index``: ``randrange``, draw for draw)
+        self.rng = self.by_count.rng
         self.name = self.policy.name
 
     def choose(self, where: Any, player: int | None = None) -> str:
         """An option id for the decision waiting: ``choose(state, player)``, or ``choose(seat)``."""
         game, name, options = _waiting(where, player)
-        picks = self.policy.picks(game).get(name, ())
+        return options[self.index(self.policy.picks(game).get(name, ()), [[o.id] for o in options])].id
+
+    def reader(self, game: Game) -> Callable[[int, int, str, list], int]:
+        """How the rules ask this agent in place (``State.autoread``): ``(player, count, name, offered)``, the
+        option ids being ``offered[j][0]``, gives the index ``choose`` would take. A policy reads nothing but the
+        decision's name and its options, so its games need no history and no decision is left waiting."""
+        picks, fallback, draw = self.policy.picks(game), self.policy.fallback, self.by_count.pick_index
+
+        def read(player: int, count: int, name: str, offered: list) -> int:
+            wanted = picks.get(name)
+            if wanted is None:              # a decision the policy does not name: its fallback, by count alone
+                return draw(player, count) if fallback == "random" else 0 if fallback == "first" else count - 1
+            return self.index(wanted, offered)
+        return read
+
+    def index(self, picks: tuple[Pick, ...], offered: list) -> int:
+        """The index of the first preference offered (ids ``offered[j][0]``), else of the fallback's pick."""
         for pick in picks:
-            found = self.take(pick, options)
+            found = self.take(pick, offered)
             if found is not None:
                 return found
-        return self.take(Pick(rule=self.policy.fallback), options)
+        taken = self.take(Pick(rule=self.policy.fallback), offered)
+        assert taken is not None            # a fallback (random, first, last) always takes one
+        return taken
 
-    def take(self, pick: Pick, options: tuple[Option, ...]) -> str | None:
-        """The option a pick takes among those offered, or None when it is not offered."""
+    def take(self, pick: Pick, offered: list) -> int | None:
+        """The index of the option a pick takes among those offered (ids ``offered[j][0]``), or None when it
+        is not offered."""
         if pick.option is not None:
             wanted = pick.option
-            for option in options:
-                if option.id == wanted or option.id.split(">", 1)[0] == wanted:
-                    return option.id
+            for j, option in enumerate(offered):
+                oid = option[0]
+                if oid == wanted or oid.split(">", 1)[0] == wanted:
+                    return j
             return None
         rule = pick.rule
         if rule == "random":
-            return options[self.rng.randrange(len(options))].id
+            return self.rng.randrange(len(offered))
         if rule == "first":
-            return options[0].id
+            return 0
         if rule == "last":
-            return options[-1].id
-        numbers = [(number, o.id) for o in options if (number := whole_number(o.id)) is not None]
+            return len(offered) - 1
+        numbers = [(number, o[0], j) for j, o in enumerate(offered) if (number := whole_number(o[0])) is not None]
         if not numbers:
             return None
-        return (max(numbers) if rule == "highest" else min(numbers))[1]
+        return (max(numbers) if rule == "highest" else min(numbers))[2]
 
 
 def _waiting(where: Any, player: int | None) -> tuple[Game, str, tuple[Option, ...]]:

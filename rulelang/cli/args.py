@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
                                "exit 1 when there are any")
     add_mod_argument(validate)
 
-    run = sub.add_parser("run", help="play one game with random agents")
+    run = sub.add_parser("run", help="play one game with agents (random unless --agents)")
     run.add_argument("path", metavar="PATH")
     run.add_argument("--players", type=int, required=True, metavar="N")
     run.add_argument("--seed", type=int, default=0, metavar="S")

@@ -61,8 +61,10 @@ class ChoiceStatements:
             values: list[Any] = []
             add_items(st, L, items(st, L), var, cond, text, options, values, set())
             return who(st, L), kind, "choose", options, values
-        pc = b.emit(_decision(offer, store, card_finder(item_of(s.source.type) or UNKNOWN)), s.span)
-        self.sites.add(b.sites, pc, "choose", s.name or target_word(s.target), s.span,
+        what = s.name or target_word(s.target)
+        pc = b.emit(_decision(offer, store, card_finder(item_of(s.source.type) or UNKNOWN), self.sites.name(what)),
+                    s.span)
+        self.sites.add(b.sites, pc, "choose", what, s.span,
                        self.sites.items(item_of(s.source.type) or UNKNOWN, ec.constant(s.source), text))
 
     def s_ChooseRange(self, s: n.ChooseRange, b: Any) -> None:
@@ -74,8 +76,9 @@ class ChoiceStatements:
             lo = low(st, L)
             values = list(range(lo, lo + numbers_offered(st, lo, high(st, L))))
             return who(st, L), "number", f"choose {name}", [[str(v), str(v)] for v in values], values
-        pc = b.emit(_decision(offer, store), s.span)
-        self.sites.add(b.sites, pc, "number", s.name or target_word(s.target), s.span, None, numeric=True)
+        what = s.name or target_word(s.target)
+        pc = b.emit(_decision(offer, store, None, self.sites.name(what)), s.span)
+        self.sites.add(b.sites, pc, "number", what, s.span, None, numeric=True)
 
     def s_ChooseOne(self, s: n.ChooseOne, b: Any) -> None:
         choose, picked, guards = self.choose_one(s)
@@ -125,7 +128,7 @@ class ChoiceStatements:
         def pick(st, L, k):
             L[picked] = k
 
-        return _decision(offer, pick, self.branch_cards(guards)), picked, guards
+        return _decision(offer, pick, self.branch_cards(guards), self.sites.name(s.name or CHOICE)), picked, guards
 
     def each_branch(self, br: n.EachBranch) -> tuple[None, Callable, str, Callable, tuple, Callable | None]:
         """A `for x in LIST where C:` branch as a guard: (None, a function adding its options, x, its text, the
@@ -177,6 +180,8 @@ class ChoiceStatements:
         waiting = self.fresh("secret")
         known, values = ec.constant(s.source)
         fixed = distinct_options(text, values) if known else None
+        what = s.name or target_word(s.target)
+        name = self.sites.name(what)
 
         def keep(st, L, choosers, answer):
             """The answers, revealed all at once, then stored in order."""
@@ -228,12 +233,13 @@ class ChoiceStatements:
             if not choosers:
                 return False
             L[waiting] = choosers
-            asked = st.ask("secret", "choose secretly", choosers, options, values)
+            asked = st.ask("secret", "choose secretly", choosers, options, values, name)
             fr.pc -= 1             # run again with the answers
             return asked
         op.gather, op.keep = gather, keep      # how a step played in place asks it (compiler/direct.py)
+        gather.site = name
         pc = b.emit(op, s.span)
-        self.sites.add(b.sites, pc, "secret", s.name or target_word(s.target), s.span,
+        self.sites.add(b.sites, pc, "secret", what, s.span,
                        self.sites.items(item_of(s.source.type) or UNKNOWN, (known, values), text))
 
 
@@ -338,13 +344,15 @@ def branch_cards(guards: list, card_ids: set[str]) -> Callable[[Any], list[int] 
     return cards
 
 
-def _decision(offer: Callable, take: Callable, cards: Callable[[Any], list[int] | None] | None = None) -> Callable:
+def _decision(offer: Callable, take: Callable, cards: Callable[[Any], list[int] | None] | None = None,
+              name: str = "") -> Callable:
     """An instruction for one player's decision.
 
     ``offer(st, L)`` gives (player, kind, prompt, options, values); ``take(st, L,
     value)`` keeps the pick. One option (or none: None) is taken at once, unless the state asks single
     options; otherwise the instruction waits, and runs again with the answer. ``cards(value)`` gives the card
-    instances a value holds (None: unknown), which tells ``State.forced`` whether the others see it.
+    instances a value holds (None: unknown), which tells ``State.forced`` whether the others see it. ``name``:
+    the decision's, for an agent that reads it in place (``State.autoread``).
     """
     def op(st, fr):
         L = fr.locals
@@ -359,9 +367,10 @@ def _decision(offer: Callable, take: Callable, cards: Callable[[Any], list[int] 
                 st.forced(kind, player, options[0][0], cards(values[0]))
             take(st, L, values[0] if values else None)
             return False
-        waiting = st.ask(kind, prompt, [player], [options], [values])
+        waiting = st.ask(kind, prompt, [player], [options], [values], name)
         fr.pc -= 1                 # run again with the answer
         return waiting
     op.offer, op.take = offer, take        # how a step played in place asks it (compiler/direct.py)
     offer.cards = cards
+    offer.site = name
     return op

@@ -19,6 +19,7 @@ from rulelang.model.decisions import branch_id
 
 from .choices import distinct_options, numbers_offered, take_branch
 from .codegen import Body
+from .sites import CHOICE, target_word
 
 if TYPE_CHECKING:
     from .source_expr import ExprSource
@@ -91,7 +92,8 @@ class DirectDecisions:
                 out.line(f"{who}.append({p})" if values else "pass", span)
             out.line(f"if {who}:", span)
             with out.indented():
-                out.line(f"{answer} = st.same_answers_in_place('secret', {who}, {options}, {values_k})", span)
+                name = u.constant(self.sc.sites.name(s.name or target_word(s.target)), 'the name of the decision')
+                out.line(f"{answer} = st.same_answers_in_place('secret', {who}, {options}, {values_k}, {name})", span)
                 out.line(f"st.log.append(({u.constant(records.revealed_choices, 'the record of choices revealed')}, "
                          f"st.turn, {u.constant(text, 'the names of the options')}, {who}, {answer}))", span)
                 out.line(f"for {p}, {v} in zip({who}, {answer}):", span)
@@ -116,7 +118,8 @@ class DirectDecisions:
         out.line(f"{lo} = {self.xs.src(s.low, u)}", span)
         offered = u.constant(numbers_offered, "how many numbers a choice offers")
         out.line(f"{count} = {offered}(st, {lo}, {self.xs.src(s.high, u)})", span)
-        out.line(f"{v} = st.number_in_place({self.xs.src(s.player, u)}, {lo}, {count})", span)
+        name = u.constant(self.sc.sites.name(s.name or target_word(s.target)), 'the name of the decision')
+        out.line(f"{v} = st.number_in_place({self.xs.src(s.player, u)}, {lo}, {count}, {name})", span)
         self.source.store(s.target, v, span, out)
         if isinstance(s.target, n.Name):
             self.xs.keep(s.target.id, v)
@@ -141,8 +144,9 @@ class DirectDecisions:
                     out.line(f"if {self.xs.src(branch.cond, u)}:", s.span)
                     out.line(f"    {open_}.append({i})", s.span)
             ids = u.constant([branch_id(branch) for branch in s.branches], "the option ids of the branches")
-            kind = ", 'branch publicly'" if s.public else ""
-            out.line(f"{k} = st.branch_in_place({self.xs.src(s.player, u)}, {open_}, {ids}{kind})", s.span)
+            kind = "'branch publicly'" if s.public else "'branch'"
+            name = u.constant(self.sc.sites.name(s.name or CHOICE), 'the name of the decision')
+            out.line(f"{k} = st.branch_in_place({self.xs.src(s.player, u)}, {open_}, {ids}, {kind}, {name})", s.span)
         for i, branch in enumerate(s.branches):
             out.line(f"{'if' if i == 0 else 'elif'} {k} == {i}:", s.span)
             self.body(branch.body, out)

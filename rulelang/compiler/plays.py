@@ -67,6 +67,7 @@ class PlayStatements:
         zone, else_discard = self.ec.expr(s.zone), s.else_discard
         slot = self.fresh("play")
         game = self.game
+        play_name, answer_name = self.sites.name(PLAY), self.sites.name(ANSWER)
 
         def offer(st, L):
             zid = zone(st, L)
@@ -79,7 +80,7 @@ class PlayStatements:
         def pick(st, L, value):
             L[slot] = value
 
-        choose = _decision(offer, pick)
+        choose = _decision(offer, pick, None, play_name)
 
         def announce(st, card, player, target):
             """The card is declared (the `played` event); the players who may answer it, in seat order."""
@@ -118,7 +119,7 @@ class PlayStatements:
             if values is None:
                 return False
             waiting = st.ask("answer", f"answer {game.card_type[card].name}?", [reactors[state[4]]], [options],
-                             [values])
+                             [values], answer_name)
             fr.pc -= 1     # run again with the answer
             return waiting
 
@@ -151,7 +152,7 @@ class PlayStatements:
                 i, options, values = next_holder(st, card, player, reactors, 0)
                 while values is not None:
                     state[4] = i
-                    answer = st.answer_one_in_place("answer", reactors[i], options, values)
+                    answer = st.answer_one_in_place("answer", reactors[i], options, values, answer_name)
                     if answer is not None:
                         st.answer = [answer]
                         return instruction_in_place(st, react, L, base)

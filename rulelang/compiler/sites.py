@@ -39,11 +39,15 @@ class Sites:
     def add(self, codes: dict[int, DecisionSite], pc: int, kind: str, what: str, span: Any,
             options: tuple[tuple[str, str], ...] | None, numeric: bool = False) -> DecisionSite:
         """Record that instruction ``pc`` (of the procedure whose ``codes`` these are) asks this decision."""
-        name = f"{self.place.where}.{what}"
+        name = self.name(what)
         site = DecisionSite(name, kind, self.place.rule, options, numeric, span)
         codes[pc] = site
         self.game.decisions.setdefault(name, []).append(site)
         return site
+
+    def name(self, what: str) -> str:
+        """The name of a decision asked here: ``WHERE.WHAT`` (rulelang/model/decisions.py)."""
+        return f"{self.place.where}.{what}"
 
     def items(self, kind: Type, fixed: tuple[bool, Any], text: Callable) -> tuple[tuple[str, str], ...] | None:
         """Every (id, label) a choice among items of ``kind`` could offer: the fixed list, or all of that kind."""

@@ -33,6 +33,8 @@ _SLOTS = tuple(name for name in FIELDS if name not in ("events", "rng")) + ("log
 #: from ``rng``).
 _FIXTURES = ("dice_script", "halt", "chance")
 #: Never saved either: ``autopick``, an agent that answers every decision in place (protocol.ask, agents.play_out),
+#: and ``autoread``, set beside it when some agent reads the decision's name and option ids (a policy): then it is
+#: asked instead, as ``(player, count, name, offered)``;
 #: and ``picks_left``, how many more decisions a play-out allows (interpreter.run_within counts those taken in place);
 #: ``end_known``, the end conditions known to be false (a bit each) while nothing they read changes (None: none;
 #: compiler/derived.py); ``history``, whether the log keeps the game's whole history or only what a replay needs
@@ -43,8 +45,8 @@ class Board:
     """One game in progress as plain data, with a reference to its compiled rules."""
 
     __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "allowed",
-                                        "reserve", "ask_single", "autopick", "picks_left", "end_known", "tables",
-                                        "history")
+                                        "reserve", "ask_single", "autopick", "autoread", "picks_left", "end_known",
+                                        "tables", "history")
 
     game: Rules
     lay: Layout                   # the zones, roles and tables of this player count
@@ -82,6 +84,7 @@ class Board:
     reserve: int
     ask_single: bool
     autopick: Any
+    autoread: Any
     picks_left: int
     end_known: Any
     tables: Any

@@ -222,14 +222,14 @@ def decide(st: Board, offer: Callable, take: Callable, local: dict) -> None:
             st.forced(kind, player, options[0][0], cards(values[0]))
         take(st, local, values[0] if values else None)
         return
-    take(st, local, st.answer_one_in_place(kind, player, options, values))
+    take(st, local, st.answer_one_in_place(kind, player, options, values, offer.site))
 
 
 def decide_secretly(st: Board, gather: Callable, keep: Callable, local: dict) -> None:
     """A secret choice where a direct function asks it, as its instruction (``choices.s_SecretChoose``) does."""
     choosers, options, values = gather(st, local)
     if choosers:
-        keep(st, local, choosers, st.answer_in_place("secret", choosers, options, values))
+        keep(st, local, choosers, st.answer_in_place("secret", choosers, options, values, gather.site))
 
 
 def asked_in_place(st: Board) -> None:

@@ -78,6 +78,9 @@ class DecisionProtocol(Board):
     stack: list[Frame]
     _decision: Decision | None    # ``decision()``'s answer, until the pending decision changes
     autopick: Callable[[int, int], int] | None   # (player, number of options) -> index, asked in place
+    #: (player, number of options, decision name, options as [id, ...]) -> index: asked in place instead of autopick
+    #: when an agent reads what it is offered (a policy); set only beside autopick
+    autoread: Callable[[int, int, str, list], int] | None
 
     def decision(self) -> Decision | None:
         """Who must choose now and their options; None once the game is over."""
@@ -227,38 +230,42 @@ class DecisionProtocol(Board):
         zones, loc = self.lay.zones, self.loc
         return all(zones[loc[c]][0].visibility == "public" for c in cards)
 
-    def ask(self, kind: str, prompt: str, players: list[int], options: list[list], values: list[list]) -> bool:
-        """Called by an instruction: wait for these players to choose."""
+    def ask(self, kind: str, prompt: str, players: list[int], options: list[list], values: list[list],
+            name: str = "") -> bool:
+        """Called by an instruction: wait for these players to choose. ``name``: the decision's (its site's),
+        for an agent that reads it in place (``autoread``); a decision left waiting finds it from the stack."""
         if None in players:
             raise _missing_player()
         if self.autopick is not None:
-            self.answer = self._picks_now(kind, players, options, values)
+            self.answer = self._picks_now(kind, players, options, values, name)
             return True
         self.pending = {"kind": kind, "prompt": prompt, "players": players, "options": options,
                         "values": values, "chosen": [None] * len(players)}
         self._decision = None
         return True
 
-    def answer_in_place(self, kind: str, players: list[int], options: list[list], values: list[list]) -> list:
+    def answer_in_place(self, kind: str, players: list[int], options: list[list], values: list[list],
+                        name: str = "") -> list:
         """``ask`` for a step played in place (compiler/direct.py): the answer itself, at once, counted as a
         decision of the play-out (``interpreter.answered_in_place``)."""
         if None in players:
             raise _missing_player()
-        answer = self._picks_now(kind, players, options, values)
+        answer = self._picks_now(kind, players, options, values, name)
         answered_in_place(self)
         return answer
 
-    def same_answers_in_place(self, kind: str, players: list[int], offered: list, values: list) -> list:
+    def same_answers_in_place(self, kind: str, players: list[int], offered: list, values: list,
+                              name: str = "") -> list:
         """``answer_in_place`` for choosers who all have the same options (a secret choice among fixed
         options, compiler/direct.py): the values picked, in the choosers' order, with no list of options
         per chooser. Each pick is ``_pick_now``'s, written out in the loop: called once per chooser, it made
         Jack's Friends' random games 4.6% slower."""
         if None in players:
             raise _missing_player()
-        pick, log, turn, count = self.autopick, self.log, self.turn, len(offered)
+        pick, read, log, turn, count = self.autopick, self.autoread, self.log, self.turn, len(offered)
         answer = []
         for player in players:
-            j = pick(player, count)
+            j = pick(player, count) if read is None else read(player, count, name, offered)
             if not 0 <= j < count:
                 raise RulelangError(f"option {j} is out of range")
             log.append((_CHOSE, turn, player, offered[j][0], kind))
@@ -266,23 +273,27 @@ class DecisionProtocol(Board):
         answered_in_place(self)
         return answer
 
-    def answer_one_in_place(self, kind: str, player: int, options: list, values: list) -> Any:
+    def answer_one_in_place(self, kind: str, player: int, options: list, values: list, name: str = "") -> Any:
         """``answer_in_place`` for one chooser, the commonest decision: the value picked."""
-        value = values[self._pick_now(kind, player, options)]
+        value = values[self._pick_now(kind, player, options, name)]
         answered_in_place(self)
         return value
 
-    def number_in_place(self, player: int | None, lo: int, count: int) -> int:
+    def number_in_place(self, player: int | None, lo: int, count: int, name: str = "") -> int:
         """``answer_one_in_place`` for a choice of one of ``count`` numbers from ``lo`` (compiler/direct.py):
         the number, with no list of options built; the option logged is the number, as its id is."""
         if not self.asks(count):
             return lo
-        value = lo + self._pick_by_count(player, count)
+        if self.autoread is None:
+            value = lo + self._pick_by_count(player, count)
+        else:
+            value = lo + self._read_by_count(player, count, name, [[str(lo + k)] for k in range(count)])
         self.log.append((_CHOSE, self.turn, player, str(value), "number"))
         answered_in_place(self)
         return value
 
-    def branch_in_place(self, player: int | None, open_: list[int], ids: list[str], kind: str = "branch") -> int | None:
+    def branch_in_place(self, player: int | None, open_: list[int], ids: list[str], kind: str = "branch",
+                        name: str = "") -> int | None:
         """``answer_one_in_place`` for `P chooses one:` (compiler/direct.py): the branch picked among those
         open (none open: None), by number, with no list of options built; the option logged is its id.
         ``kind``: "branch publicly" for `P publicly chooses one:`."""
@@ -291,7 +302,10 @@ class DecisionProtocol(Board):
                 return None
             self.forced(kind, player, ids[open_[0]], None)
             return open_[0]
-        k = open_[self._pick_by_count(player, len(open_))]
+        if self.autoread is None:
+            k = open_[self._pick_by_count(player, len(open_))]
+        else:
+            k = open_[self._read_by_count(player, len(open_), name, [[ids[b]] for b in open_])]
         self.log.append((_CHOSE, self.turn, player, ids[k], kind))
         answered_in_place(self)
         return k
@@ -305,15 +319,25 @@ class DecisionProtocol(Board):
             raise RulelangError(f"option {j} is out of range")
         return j
 
-    def _picks_now(self, kind: str, players: list[int], options: list[list], values: list[list]) -> list:
+    def _read_by_count(self, player: int | None, count: int, name: str, offered: list) -> int:
+        """``_pick_by_count`` asking ``autoread``, which is shown the options' ids (``offered[j][0]``)."""
+        if player is None:
+            raise _missing_player()
+        j = self.autoread(player, count, name, offered)
+        if not 0 <= j < count:
+            raise RulelangError(f"option {j} is out of range")
+        return j
+
+    def _picks_now(self, kind: str, players: list[int], options: list[list], values: list[list],
+                   name: str = "") -> list:
         """Every chooser's pick from ``autopick`` at once, in the order a play loop would ask them.
 
         Nothing is kept pending: ``ask`` leaves the answer in ``answer`` for the instruction, which takes it
         when the run loop goes on (``agents.play_out`` runs it again), and the log is what ``_take`` writes.
         """
-        return [values[i][self._pick_now(kind, player, options[i])] for i, player in enumerate(players)]
+        return [values[i][self._pick_now(kind, player, options[i], name)] for i, player in enumerate(players)]
 
-    def _pick_now(self, kind: str, player: int, offered: list) -> int:
+    def _pick_now(self, kind: str, player: int, offered: list, name: str = "") -> int:
         """One chooser's pick from ``autopick``, checked and written to the log as ``_take`` writes it
         (``_pick_by_count``'s checks written out: this runs at every card play and answer of a play-out)."""
         if player is None:
@@ -321,7 +345,8 @@ class DecisionProtocol(Board):
         count = len(offered)
         if not count:
             raise RuleError(f"{player_name(player)} must choose but has no legal option")
-        j = self.autopick(player, count)
+        read = self.autoread
+        j = self.autopick(player, count) if read is None else read(player, count, name, offered)
         if not 0 <= j < count:
             raise RulelangError(f"option {j} is out of range")
         self.log.append((_CHOSE, self.turn, player, offered[j][0], kind))

@@ -166,6 +166,7 @@ class State(DecisionProtocol):
         fresh_budget(st)
         st._decision = None
         st.autopick = None
+        st.autoread = None
         st.picks_left = 0
         st.end_known = None
         return st
@@ -213,6 +214,7 @@ class State(DecisionProtocol):
         new.work, new.allowed, new.reserve = self.allowed, self.allowed, self.reserve     # the game's budgets go on
         new._decision = None
         new.autopick = None
+        new.autoread = None
         new.picks_left = 0
         new.observer = None
         new.end_known = None          # a copy may be changed by hand (determinize): its end check is asked again
@@ -269,6 +271,7 @@ class State(DecisionProtocol):
         fresh_budget(st)                  # a saved game does not hold the work it did: it has its whole budget
         st._decision = None
         st.autopick = None
+        st.autoread = None
         st.picks_left = 0
         st.observer = None
         st.end_known = None

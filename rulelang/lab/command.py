@@ -76,7 +76,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one agent for every seat, or one per seat: random, first, greedy, mcts "
                              "(mcts:iterations=200 or mcts:ms=50), or MODULE:CLASS for your own (default random; "
                              "see docs/agents.md)")
-    parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes to play in (default 1; never more than the CPUs or the games)")
+    parser.add_argument("--workers", type=int, default=1, metavar="W",
+                        help="processes to play in (default 1; never more than the CPUs or the games). On a busy or "
+                             "2-core machine more may give no gain at all and cost more CPU in all (5-10%%: each "
+                             "starts, has the game and sends its games back)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object, last line")
     parser.add_argument("--csv", metavar="FILE",
                         help="write one row per game, with the seed `rulelang run --agents A --seed SEED` replays")
@@ -84,6 +87,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quality", action="store_true",
                         help="also measure lead changes, decisiveness and drama from each turn's scores (games "
                              "with a score; slower), beside duration and decisions a game")
+    parser.add_argument("--skill", metavar="AGENT",
+                        help="skill against luck: also play AGENT (greedy, mcts, ...) at one seat, turning from game "
+                             "to game, against the run's agents at the others, and show its win rate minus the "
+                             "run's at the same seats, with a 95%% interval (docs/simulate.md)")
     parser.add_argument("--compare", metavar="FILE.json",
                         help="compare the win rates with another run's (what its --json printed), with a 95%% "
                              "interval on each difference")
@@ -119,6 +126,8 @@ def simulate(args: argparse.Namespace) -> int:
         except BatchInterrupted as stop:
             records, interrupted = stop.records, True
         summary = batch_summary(game, batch, records, origin)
+        if getattr(args, "skill", None) and not interrupted:
+            summary["skill"] = _play_skill(args, game, batch, records)
         if interrupted:
             summary["interrupted"] = True
         runs.append((batch, records, summary))
@@ -159,6 +168,18 @@ def batch_summary(game, batch, records: list, origin: dict) -> dict:
     summary = game_summary(game, batch, records)
     summary["provenance"] = {**origin, "players": batch.players, "agents": list(batch.agents)}
     return summary
+
+
+def _play_skill(args: argparse.Namespace, game, batch, records: list) -> dict:
+    """``--skill``: the better agent's batches, one per seat (lab/skill.py), and the measure."""
+    from rulelang.agents.policy import check_policies
+
+    from .skill import baseline_rate, better_rate, seat_batches, skill_summary
+    runs = []
+    for seat, seated in seat_batches(batch, args.skill):
+        check_policies(game, seated.agents)
+        runs.append((seat, _play_batch(args, game, seated)))
+    return skill_summary(args.skill, baseline_rate(records, batch.players), better_rate(runs))
 
 
 def _read_compared(args: argparse.Namespace) -> dict | None:
@@ -210,6 +231,12 @@ def _check_numbers(args: argparse.Namespace) -> None:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, not {args.workers}")
+    if getattr(args, "skill", None):
+        from rulelang.agents import parse_agent
+        try:
+            parse_agent(args.skill)
+        except ValueError as error:
+            raise UsageError(f"--skill: {error}") from None
     for players in args.players:
         if players < 1:
             raise UsageError(f"--players must be at least 1, not {players}")

@@ -71,8 +71,11 @@ def sections(summary: dict) -> list[Section]:
     if summary["cards"]:
         out.append(_card_section(summary["cards"]))
     out.extend(_decision_sections(summary))
+    if summary.get("skill"):
+        out.append(_skill_section(summary["skill"]))
     if summary.get("quality"):
         out.append(_quality_section(summary["quality"]))
+        out.append(_branching_section(summary["quality"]["branching"]))
     if "compare" in summary:
         out.append(_compare_section(summary["compare"]))
     errors = summary["errors"]
@@ -156,6 +159,26 @@ def _decision_sections(summary: dict) -> list[Section]:
                     note="over every seat; margin: the best winner's value minus the best loser's, per game")]
 
 
+def _skill_section(skill: dict) -> Section:
+    """``--skill``: the better agent's win rate at the turning seat against the run's, and the difference."""
+    diff = skill["difference"]
+    shown = "-" if diff["value"] is None else (f"{100 * diff['value']:+.1f} ({100 * diff['low']:+.1f} to "
+                                              f"{100 * diff['high']:+.1f})")
+    rows = [[skill["agent"], *_rate_cells(skill["better"])], ["the run's agents", *_rate_cells(skill["baseline"])],
+            ["difference", "", shown, ""]]
+    return Section("Skill against luck", ["at the turning seat", "wins", "rate", "95% interval"], rows,
+                   note="the better agent at seat i mod n of its games, the others as in the run; the run compared at "
+                        "the same seats; difference in points, with Newcombe's interval")
+
+
+def _branching_section(factor: dict) -> Section:
+    """The branching factor of each named decision: how many times it was asked, and its options."""
+    rows = [[name, str(sum(times for _, times in dist["histogram"]))] + _figures(dist)
+            for name, dist in factor["by_decision"].items()]
+    return Section("Branching factor by decision", ["decision", "asked", "mean", "sd", "median", "range"], rows,
+                   note="the options a decision had when asked; a decision with one option is taken, not asked")
+
+
 def _quality_section(q: dict) -> Section:
     """Browne's measures (docs/simulate.md): each a row with its value and what it means."""
     def shown(value: float | None, digits: str = ".2f") -> str:
@@ -169,6 +192,8 @@ def _quality_section(q: dict) -> Section:
                   "how far into the game the winner leads for good"],
                  ["drama (points behind)"] + _figures(q["drama"])[:1] + [_figures(q["drama"])[3],
                   f"comebacks {percent(q['comebacks'])}"]]
+    factor = q["branching"]["all"]
+    rows.append(["branching factor"] + _figures(factor)[:1] + [_figures(factor)[3], "options a decision asked"])
     return Section("Game quality", ["measure", "mean", "range", ""], rows,
                    note="lead changes, decisiveness and drama follow the scores as each turn began: "
                         "only for games with a score" if not q["scored_games"] else

@@ -65,6 +65,8 @@ class GameRecord:
     counters: tuple[tuple[int, ...], ...] = ()               # the counter rows at the end: game, locations, players
     scores: tuple[int, ...] | None = None                    # each seat's score at the end, if the game has one
     score_turns: list[tuple[int, ...]] = field(default_factory=list)   # with Batch.quality: scores as each turn began
+    #: with Batch.quality: each decision asked, as (its name, its number of options), in order
+    branching: list[tuple[str, int]] = field(default_factory=list)
 
 def seated_agents(names: tuple[str, ...], game_seed: int) -> list:
     """The agents of one game, each seeded from the game's seed and its seat: the one home of that rule,
@@ -102,7 +104,7 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
         watch = _score_watcher(record) if batch.quality and game.score is not None else None
         state = game.new_state(batch.players, seed, observer=watch, before_first_turn=True,
                                history=not all_blind(agents))
-        _play(state, agents)
+        _play(state, agents, _tally(record) if batch.quality else None)
     except RulelangError as error:
         record.error = _located(error, state or getattr(error, "state", None), batch, record)
         return record
@@ -126,10 +128,16 @@ def _score_watcher(record: GameRecord) -> Callable:
     return watch
 
 
-def _play(state: State, agents: list) -> None:
+def _tally(record: GameRecord) -> Callable[[str, int], None]:
+    """What notes each decision asked and its number of options (``--quality``: the branching factor)."""
+    note = record.branching.append
+    return lambda name, count: note((name, count))
+
+
+def _play(state: State, agents: list, tally: Callable[[str, int], None] | None = None) -> None:
     """Ask each seat's agent until the game ends (``play_out``); a game that cannot go on raises a RuleError."""
     try:
-        play_out(state, agents, MAX_DECISIONS)          # agents get their seats, never the state
+        play_out(state, agents, MAX_DECISIONS, tally)          # agents get their seats, never the state
     except DecisionLimit:
         raise RuleError(f"the game did not end after {MAX_DECISIONS:,} decisions",
                         hint="check that an end condition can hold, and that 'check end' runs") from None

@@ -312,7 +312,19 @@ def quality(done: list[GameRecord]) -> dict:
     deficits = [deficit(trail, r.winners) for r, trail in won]
     out["drama"] = distribution(deficits)
     out["comebacks"] = _round(sum(d > 0 for d in deficits) / len(deficits)) if deficits else None
+    out["branching"] = branching(done)
     return out
+
+
+def branching(done: list[GameRecord]) -> dict:
+    """The branching factor: the options of each decision asked, over every decision of every game (``all``) and
+    per named decision (``by_decision``, by name), each a distribution whose mean is the factor."""
+    counts: dict[str, list[int]] = {}
+    for record in done:
+        for name, count in record.branching:
+            counts.setdefault(name, []).append(count)
+    return {"all": distribution([c for values in counts.values() for c in values]),
+            "by_decision": {name: distribution(counts[name]) for name in sorted(counts)}}
 
 
 def _cards(done: list[GameRecord], players: int, names: dict[str, str]) -> dict:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulelang.errors import UsageError
-from rulelang.lab.command import game_and_agents, progress_bar
+from rulelang.lab.command import game_and_agents, player_counts, progress_bar
 from rulelang.printable import counted
 
 from .command import provenance
@@ -20,15 +20,21 @@ from .command import provenance
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", metavar="PATH")
-    parser.add_argument("--players", type=int, required=True, metavar="N")
+    parser.add_argument("--players", type=player_counts, required=True, metavar="N",
+                        help="the player count, or several (2..6, or 2,4): a sweep each; a --target must hold at each")
     parser.add_argument("--vary", action="append", required=True, metavar="KEY=V1,V2,...",
                         help="a number of the spec and the values to try, e.g. tables.TABLE.ROW.COLUMN=6,8,10 "
                              "or cards.CARD.count=1..4 (repeat for a grid)")
     parser.add_argument("--games", type=int, default=1000, metavar="K", help="games per setting (default 1000)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed of the batch, the same for every setting (default 0)")
-    parser.add_argument("--agents", default="random", metavar="A,B,...", help="as for simulate (default random)")
-    parser.add_argument("--workers", type=int, default=1, metavar="W", help="processes to play in (default 1; never more than the CPUs or the games)")
+    parser.add_argument("--agents", action="append", metavar="A,B,...",
+                        help="as for simulate (default random); repeat for several agent sets: a sweep each, and a "
+                             "--target must hold under each (with every player count)")
+    parser.add_argument("--workers", type=int, default=1, metavar="W",
+                        help="processes to play in (default 1; never more than the CPUs or the games). On a busy or "
+                             "2-core machine more may give no gain at all and cost more CPU in all (5-10%%: each "
+                             "starts, has the game and sends its games back)")
     parser.add_argument("--target", metavar='"METRIC in [LO,HI]"',
                         help='e.g. "win_rate.TEAM in [0.5,0.6]": met when the 95%% interval lies inside')
     parser.add_argument("--json", action="store_true", help="print the sweep as one JSON object, last line")
@@ -49,7 +55,8 @@ class SweepPlan:
 
 
 def plan_sweep(args: argparse.Namespace) -> SweepPlan:
-    """Check every key, value, target and metric of a sweep (a UsageError or a located spec error) and plan it."""
+    """Check every key, value, target and metric of a sweep of one player count and agent set (a UsageError or a
+    located spec error) and plan it."""
     from rulelang.pipeline import read_spec
 
     from .simulate import Batch
@@ -85,6 +92,11 @@ def sweep(args: argparse.Namespace) -> int:
     from .sweep import SweepInterrupted, run_sweep
     from .sweep_report import draw_sweep, print_sweep, sweep_json, write_sweep_csv
 
+    agent_sets = args.agents or ["random"]
+    _check_numbers(args)
+    if len(args.players) * len(agent_sets) > 1:
+        return _sweep_combinations(args, agent_sets)
+    args.players, args.agents = args.players[0], agent_sets[0]
     plan = plan_sweep(args)
     varies, target, total, metric, batch, doc = plan.varies, plan.target, plan.total, plan.metric, plan.batch, plan.doc
     interrupted = False
@@ -121,6 +133,72 @@ def sweep(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _sweep_combinations(args: argparse.Namespace, agent_sets: list[str]) -> int:
+    """The sweep under each player count and agent set (every one checked before any game), each shown as one
+    sweep is, then, with a target, which settings meet it under all of them and where the others fail."""
+    from rulelang.pipeline import read_spec
+
+    from .report import plain_section
+    from .simulate import Batch
+    from .stats import game_summary
+    from .sweep import SweepInterrupted, check_metric, combinations, metric_names, parse_target, parse_vary, run_sweep
+    from .sweep_report import (
+        combination_label,
+        every_combination_json,
+        every_combination_section,
+        every_combination_verdict,
+        print_sweep,
+    )
+
+    if args.plot or args.csv:
+        raise UsageError("--plot and --csv show one sweep; give one --players count and one --agents")
+    try:
+        varies = [parse_vary(text) for text in args.vary]
+        target = parse_target(args.target) if args.target else None
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    combos: list[tuple] = []
+    metric: str | None = target.metric if target else None
+    for players in args.players:
+        for agents_text in agent_sets:
+            base, agents = game_and_agents(args.path, players, agents_text, args.mods, args.params)
+            batch = Batch(args.path, players, args.games, args.seed, agents, tuple(args.mods),
+                          tuple(sorted(args.params.items())))
+            empty = game_summary(base, batch, [])
+            metric = metric or _default_metric(empty)          # without a target: the first combination's
+            try:
+                check_metric(metric, metric_names(empty, [end.name for end in base.end]))
+            except ValueError as error:
+                raise UsageError(f"{combination_label(players, agents_text)}: {error}") from None
+            combos.append((players, agents_text, batch))
+    assert metric is not None              # every combination was given one above
+    doc = read_spec(args.path, mods=args.mods)
+    runs = []
+    for players, agents_text, batch in combos:
+        with progress_bar(len(combinations(varies)) * args.games) as advance:
+            try:
+                results = run_sweep(doc, args.path, varies, batch, metric, target, args.workers, advance)
+            except ValueError as error:
+                raise UsageError(f"{combination_label(players, agents_text)}: {error}") from None
+            except SweepInterrupted:
+                print("rulelang: interrupted; a target under several combinations needs every one",
+                      file=sys.stderr)
+                return 130
+        runs.append((players, agents_text, results))
+    for k, (players, agents_text, results) in enumerate(runs):
+        print(("\n" if k else "") + f"== {combination_label(players, agents_text)} ==")
+        print_sweep(varies, results, metric, target, sys.stdout, False)
+    if target is not None:
+        print(plain_section(every_combination_section(varies, runs, target)))
+        print(every_combination_verdict(varies, runs))
+    failed = sum(r.summary["errors"]["count"] for _, _, results in runs for r in results)
+    if failed:
+        print(f"rulelang: {failed} games failed (their seeds are in --json)", file=sys.stderr)
+    if args.json:
+        print(every_combination_json(varies, runs, metric, target), flush=True)
+    return 1 if failed else 0
+
+
 def _default_metric(summary: dict) -> str:
     """Without a target, the first team's win rate, else the first seat's."""
     seats = {f"P{s + 1}" for s in range(summary["players"])}
@@ -129,9 +207,12 @@ def _default_metric(summary: dict) -> str:
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
-    for name in ("games", "workers", "players"):
+    for name in ("games", "workers"):
         if getattr(args, name) < 1:
             raise UsageError(f"--{name} must be at least 1, not {getattr(args, name)}")
+    for players in args.players if isinstance(args.players, (list, tuple)) else [args.players]:   # one, once planned
+        if players < 1:
+            raise UsageError(f"--players must be at least 1, not {players}")
 
 
 def _check_csv(path: str | None) -> None:

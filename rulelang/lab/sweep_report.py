@@ -216,3 +216,57 @@ def draw_sweep(varies: list[Vary], results: list[SweepResult], metric: str, targ
         figure.savefig(path)
     finally:
         plt.close(figure)
+
+
+# --- a target under several player counts and agent sets at once ------------------------------------------------
+
+def combination_label(players: int, agents: str) -> str:
+    return f"{players} players, agents {agents}"
+
+
+def under_every(runs: list[tuple[int, str, list[SweepResult]]]) -> list[tuple[tuple[float, ...], bool, list[str]]]:
+    """Per setting (every combination plays the same settings, in order): its values, whether the target holds
+    under every combination (its interval inside the target in each), and the combinations where it does not."""
+    out = []
+    for k, first in enumerate(runs[0][2]):
+        fails = [combination_label(players, agents) for players, agents, results in runs if not results[k].meets]
+        out.append((first.values, not fails, fails))
+    return out
+
+
+def every_combination_section(varies: list[Vary], runs: list[tuple[int, str, list[SweepResult]]],
+                              target: Target) -> Section:
+    """One row per setting: the metric under each combination (ok where it meets the target), and the verdict."""
+    rate = _is_rate(runs[0][2])
+    columns = ["setting"] + [combination_label(p, a) for p, a, _ in runs] + ["every one"]
+    rows = []
+    for k, (_, ok, _) in enumerate(under_every(runs)):
+        cells = [f"{_value(results[k].measure.value, rate)} {_interval(results[k], rate)}"
+                 + (" ok" if results[k].meets else "") for _, _, results in runs]
+        rows.append([_setting(varies, runs[0][2][k])] + cells + ["yes" if ok else "no"])
+    return Section(f"The target {target.metric} in [{target.low:g}, {target.high:g}] under every combination",
+                   columns, rows, note="ok: the 95% interval lies inside the target under that combination")
+
+
+def every_combination_verdict(varies: list[Vary], runs: list[tuple[int, str, list[SweepResult]]]) -> str:
+    """Which settings meet the target under every combination; else, for each setting, where it fails."""
+    verdicts = under_every(runs)
+    settings = [_setting(varies, result) for result in runs[0][2]]
+    good = [setting for setting, (_, ok, _) in zip(settings, verdicts) if ok]
+    if good:
+        return printable(f"meets the target under all {len(runs)} combinations: " + "; ".join(good))
+    lines = [f"no setting meets the target under all {len(runs)} combinations:"]
+    lines += [f"  {setting} fails at {'; '.join(fails)}" for setting, (_, _, fails) in zip(settings, verdicts)]
+    return printable_lines(lines)
+
+
+def every_combination_json(varies: list[Vary], runs: list[tuple[int, str, list[SweepResult]]], metric: str,
+                           target: Target | None) -> str:
+    """One JSON object: each combination's sweep (as ``sweep_json``) and, with a target, each setting's verdict."""
+    combos = [{"players": players, "agents": agents, "sweep": json.loads(sweep_json(varies, results, metric, target))}
+              for players, agents, results in runs]
+    every = None if target is None else [
+        {"values": {v.key: _plain_number(x) for v, x in zip(varies, values)}, "meets": ok, "fails": fails}
+        for values, ok, fails in under_every(runs)]
+    return json.dumps({"combinations": combos, "metric": metric, "every": every}, sort_keys=True,
+                      separators=(",", ":"))

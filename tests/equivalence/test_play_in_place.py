@@ -18,6 +18,7 @@ import rulelang
 from rulelang.agents import FirstAgent, RandomAgent, play_out
 from rulelang.errors import RuleError, RulelangError
 
+from helpers.both_ways import BOTH_WAYS_GAMES, ThroughProtocol, every_decision_policy, load, policy_both_ways
 from helpers.examples import examples
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,3 +152,122 @@ def test_an_agent_whose_pick_index_is_set_on_the_instance_is_asked_in_place() ->
     for seed in range(3):
         assert play_out(game.new_state(4, seed), Scripted(seed)).events == \
             play_out(game.new_state(4, seed), RandomAgent(seed)).events
+
+
+# --- policies read in place (the flag: an agent's ``reader``) ----------------------------------------------------
+
+POLICIES = ROOT / "games" / "jacks_friends" / "policies"
+DESIGNER = [f"policy:{POLICIES / 'giant.yaml'}"] + [str(POLICIES / "townsfolk.yaml")] * 7
+
+
+@examples(30)
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32))
+def test_the_designer_policies_read_in_place_play_the_games_the_protocol_plays(players: int, seed: int) -> None:
+    policy_both_ways(GAMES["jacks_friends"], players, seed, DESIGNER[:players])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(BOTH_WAYS_GAMES))
+def test_a_policy_naming_every_decision_read_in_place_plays_the_protocol_game(name: str, tmp_path: Path) -> None:
+    """Every decision of every golden game and example named, each with a preference the fallback would not
+    give: a way of asking in place that lost the decision's name (or its options) would play another game."""
+    folder, mods = BOTH_WAYS_GAMES[name]
+    game = load(folder, mods)
+    policy = every_decision_policy(game, tmp_path)
+    for players in range(game.min_players, min(game.max_players, 5) + 1):
+        for seed in range(3):
+            policy_both_ways(game, players, seed, [policy] * (players - 1) + ["random"])
+
+
+def test_a_reader_is_told_only_names_the_game_asks_and_no_decision_waits() -> None:
+    """The names reaching a reader are the game's own, and a table of readers leaves nothing pending on the way."""
+    game = GAMES["flapjacks"]
+    seen: set[str] = set()
+
+    class Reader:
+        def choose(self, seat):
+            raise AssertionError("asked through the protocol: the reader was not used")
+
+        def reader(self, game):
+            def read(player, count, name, offered):
+                seen.add(name)
+                assert len(offered) == count and all(isinstance(o[0], str) for o in offered)
+                return count - 1
+            return read
+
+    for seed in range(4):
+        state = play_out(game.new_state(3, seed, before_first_turn=True), Reader())
+        assert state.over and state.pending is None
+    assert seen and seen <= set(game.decisions)
+
+
+def test_a_policy_simulation_gives_the_records_the_protocol_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`rulelang simulate`'s batch with policies: the same records (winners, choices, cards, counters) read in place
+    as through the protocol, over 40 games at 4 players."""
+    from rulelang.lab import simulate
+
+    batch = simulate.Batch(str(ROOT / "games" / "jacks_friends"), 4, 40, 7, tuple(DESIGNER[:4]))
+    in_place = simulate.run_batch(GAMES["jacks_friends"], batch)
+    seated = simulate.seated_agents
+    monkeypatch.setattr(simulate, "seated_agents", lambda names, seed: [ThroughProtocol(a) for a in seated(names, seed)])
+    framed = simulate.run_batch(GAMES["jacks_friends"], batch)
+    assert [r.error for r in in_place] == [None] * 40
+    assert in_place == framed
+
+
+def test_a_policy_batch_keeps_no_history_and_a_subclass_that_chooses_its_own_way_is_asked_through_its_seat() -> None:
+    from rulelang.agents.play import all_blind
+    from rulelang.agents.policy import PolicyAgent
+
+    giant = PolicyAgent(1, str(POLICIES / "giant.yaml"))
+    assert all_blind([giant, RandomAgent(2)])            # a policy reads no history: a batch keeps none
+
+    asked: list[str] = []
+
+    class Peeking(PolicyAgent):
+        def choose(self, where, player=None):
+            asked.append(where.decision().name)
+            return super().choose(where, player)
+
+    peeking = Peeking(1, str(POLICIES / "giant.yaml"))
+    assert not all_blind([peeking])
+    game = GAMES["jacks_friends"]
+    town = [PolicyAgent(10 + s, str(POLICIES / "townsfolk.yaml")) for s in range(3)]
+    seen = play_out(game.new_state(4, 3, before_first_turn=True), [peeking, *town])
+    assert asked and set(asked) <= set(game.decisions)
+    plain = play_out(game.new_state(4, 3, before_first_turn=True),
+                     [PolicyAgent(1, str(POLICIES / "giant.yaml")), *[PolicyAgent(10 + s, str(POLICIES / "townsfolk.yaml"))
+                                                                    for s in range(3)]])
+    assert seen.events == plain.events
+
+
+def test_a_decision_already_waiting_is_read_by_its_name_too(tmp_path: Path) -> None:
+    """A game made with ``new_state`` waits at its first decision when the play-out begins (``run`` plays so): the
+    policy reads that one from the stored decision (``read_waiting``), the rest in place; the protocol's game.
+    The policy names every decision (the first one too) with a preference its fallback would not give."""
+    from rulelang.lab.simulate import seated_agents
+
+    game = GAMES["jacks_friends"]
+    names = (every_decision_policy(game, tmp_path),) * 4
+    for seed in range(5):
+        waiting = game.new_state(4, seed)
+        assert waiting.pending is not None
+        in_place = play_out(waiting, seated_agents(names, seed))
+        framed = play_out(game.new_state(4, seed), [ThroughProtocol(a) for a in seated_agents(names, seed)])
+        assert in_place.events == framed.events
+
+
+def test_a_reader_that_fails_is_told_as_its_agents_failure() -> None:
+    from rulelang.agents.play import AgentError
+
+    class Broken:
+        def choose(self, seat):
+            return 0
+
+        def reader(self, game):
+            def read(player, count, name, offered):
+                raise KeyError(name)
+            return read
+
+    with pytest.raises(AgentError, match=r"the agent of P\d \(Broken\) failed: KeyError"):
+        play_out(GAMES["jacks_friends"].new_state(3, 1, before_first_turn=True), Broken())

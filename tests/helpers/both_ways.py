@@ -50,3 +50,48 @@ def same_game_both_ways(name: str) -> None:
         for seed in range(3):
             in_place = both_ways(game, players, seed)
             assert in_place.over and in_place.stack == []       # a finished game runs nothing (both ways alike)
+
+
+# --- policies: read in place, or asked through the protocol -----------------------------------------------------
+
+class ThroughProtocol:
+    """A policy agent with its ``reader`` hidden (the flag off): asked through its seat, each decision left waiting
+    (``Table.decide``), as every policy was before policies were read in place."""
+
+    def __init__(self, agent) -> None:
+        self.agent = agent
+
+    def choose(self, seat) -> str:
+        return self.agent.choose(seat)
+
+
+def every_decision_policy(game: rulelang.Game, folder) -> str:
+    """A policy file naming every decision the game can ask, each with a preference the fallback would not give
+    (its last known option, then `last`; `highest` for numbers): a name that did not reach the policy shows."""
+    from rulelang.model.decisions import catalogue_options
+
+    lines = ["policy: every decision", "fallback: random", "decisions:"]
+    for name, sites in sorted(game.decisions.items()):
+        if all(site.numeric for site in sites):
+            lines.append(f"  {name}: [highest]")
+            continue
+        options = catalogue_options(sites)
+        first = [options[-1][0]] if options else []
+        lines.append(f"  {name}: {[*first, 'last']!r}")
+    path = folder / f"{abs(hash(game.path))}.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def policy_both_ways(game: rulelang.Game, players: int, seed: int, names: list[str]) -> rulelang.State:
+    """One seed played by these agent specs (one per seat, seeded as a batch seeds them) twice: read in place and
+    through the protocol; the same event log and saved state, else an AssertionError. The state read in place."""
+    from rulelang.lab.simulate import seated_agents
+
+    state = game.new_state(players, seed, before_first_turn=True)
+    in_place = play_out(state, seated_agents(tuple(names), seed))
+    framed = play_out(game.new_state(players, seed, before_first_turn=True),
+                      [ThroughProtocol(agent) for agent in seated_agents(tuple(names), seed)])
+    assert in_place.events == framed.events, (game.name, players, seed)
+    assert in_place.dumps() == framed.dumps(), (game.name, players, seed)
+    return in_place

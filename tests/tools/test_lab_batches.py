@@ -95,3 +95,11 @@ def test_ctrl_c_keeps_the_games_played(capsys, tmp_path, monkeypatch):
     summary = json.loads(out.strip().splitlines()[-1])
     assert summary["interrupted"] is True and summary["completed"] == 3
     assert [row["game"] for row in csv.DictReader(path.open(encoding="utf-8"))] == ["0", "1", "2"]
+
+
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_the_workers_help_says_more_may_give_nothing_on_a_busy_machine(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "busy or 2-core machine more may give no gain at all and cost more CPU in all" in text
