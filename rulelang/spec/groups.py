@@ -60,12 +60,15 @@ def expand_card_groups(doc: Document, budget: Budget | None = None) -> None:
     errors: list[RulelangError] = []
     _take_groups(doc, errors)
     cards = doc.data.get("cards") if isinstance(doc.data, dict) else None
-    if isinstance(cards, list):
-        for index, card in enumerate(cards):
-            if isinstance(card, dict) and GROUP_KEY in card:
-                _expand_card(doc, index, budget, errors)
-                if budget is not None and budget.spent:
-                    break
+    joining = [i for i, card in enumerate(cards) if isinstance(card, dict) and GROUP_KEY in card] \
+        if isinstance(cards, list) else []
+    if joining:
+        positions = _Positions(doc, set(joining))
+        for index in joining:
+            _expand_card(doc, index, positions, budget, errors)
+            if budget is not None and budget.spent:
+                break
+        positions.store()
     raise_all(errors)
 
 
@@ -131,7 +134,8 @@ def _usable_keys(kept: Document, name: Any, keys: Any, errors: list[RulelangErro
 # Laying a group into a card
 
 
-def _expand_card(doc: Document, index: int, budget: Budget | None, errors: list[RulelangError]) -> None:
+def _expand_card(doc: Document, index: int, positions: _Positions, budget: Budget | None,
+                 errors: list[RulelangError]) -> None:
     card_path = ("cards", index)
     card = doc.data["cards"][index]
     name = card[GROUP_KEY]
@@ -144,7 +148,7 @@ def _expand_card(doc: Document, index: int, budget: Budget | None, errors: list[
     if budget is not None and not _charge(budget, layout.copied, doc, card_path, errors):
         return
     doc.data["cards"][index] = laid
-    _move_positions(doc, card_path, (GROUPS_KEY, name), layout.origins)
+    positions.lay_out(index, name, layout.origins)
 
 
 def _find_group(doc: Document, card_path: tuple, name: Any, errors: list[RulelangError]) -> dict | None:
@@ -241,30 +245,59 @@ def _charge(budget: Budget, copied: int, doc: Document, card_path: tuple, errors
     return False
 
 
-def _move_positions(doc: Document, card_path: tuple, group_path: tuple, origins: list[_Origin]) -> None:
-    """Give every piece of the laid-out card the position it was written at, in the card or in the group."""
-    assert doc.card_groups is not None
-    tables = {_CARD: _positions_under(doc, card_path), _GROUP: _positions_under(doc.card_groups, group_path)}
-    doc.drop_positions(card_path + (GROUP_KEY,))
-    for table in _tables(doc):
-        for path in [p for p in table if len(p) > len(card_path) and p[:len(card_path)] == card_path]:
-            del table[path]
-    for origin in origins:
-        for which, source in zip(_tables(doc), tables[origin.source]):
-            for rel, where in source.items():
-                if rel == origin.source_path or (origin.whole and rel[:len(origin.source_path)] == origin.source_path):
-                    which[card_path + origin.path + rel[len(origin.source_path):]] = where
-    doc._sources.update(doc.card_groups._sources)
-    doc._text_maps.clear()
+#: One card's (or group's) positions: for each of the document's three tables, by the top key under the
+#: card, the positions below it (keyed by their path under the card).
+_Bucket = tuple[dict, dict, dict]
+
+
+class _Positions:
+    """The positions of the cards that join a group and of the groups, sorted out in one pass over each table
+    (not one per card: a game of a thousand cards would go over every position a thousand times)."""
+
+    def __init__(self, doc: Document, indexes: set[int]):
+        self.doc = doc
+        self.cards = _bucketed(doc, "cards", indexes)
+        self.groups = _bucketed(doc.card_groups, GROUPS_KEY, None) if doc.card_groups is not None else {}
+        self.laid: dict[int, tuple[dict, dict, dict]] = {}
+
+    def lay_out(self, index: int, group: Any, origins: list[_Origin]) -> None:
+        """The positions of a laid-out card: each piece where it was written, in the card or in the group."""
+        empty: _Bucket = ({}, {}, {})
+        sources = {_CARD: self.cards.get(index, empty), _GROUP: self.groups.get(group, empty)}
+        laid: tuple[dict, dict, dict] = ({}, {}, {})
+        for origin in origins:
+            start, size = origin.source_path, len(origin.source_path)
+            for out, source in zip(laid, sources[origin.source]):
+                for rel, where in source.get(start[0], {}).items():
+                    if rel == start or (origin.whole and rel[:size] == start):
+                        out[origin.path + rel[size:]] = where
+        self.laid[index] = laid
+
+    def store(self) -> None:
+        """Put the laid-out cards' positions in place of those they were written with (the card's own place,
+        its list item, stays)."""
+        doc = self.doc
+        for index, laid in self.laid.items():
+            for table, written, new in zip(_tables(doc), self.cards.get(index, ({}, {}, {})), laid):
+                for under in written.values():
+                    for rel in under:
+                        del table[("cards", index) + rel]
+                table.update({("cards", index) + rel: where for rel, where in new.items()})
+        if self.laid and doc.card_groups is not None:
+            doc._sources.update(doc.card_groups._sources)
+        doc._text_maps.clear()
 
 
 def _tables(doc: Document) -> tuple[dict, dict, dict]:
     return doc._spans, doc._key_spans, doc._scalars
 
 
-def _positions_under(doc: Document, prefix: tuple) -> tuple[dict, dict, dict]:
-    """Each position table's entries under ``prefix``, keyed by the path below it."""
-    size = len(prefix)
-    spans, key_spans, scalars = ({path[size:]: where for path, where in table.items()
-                                  if len(path) > size and path[:size] == prefix} for table in _tables(doc))
-    return spans, key_spans, scalars
+def _bucketed(doc: Document, top: str, wanted: set | None) -> dict[Any, _Bucket]:
+    """The positions under ``(top, X, KEY, ...)`` for each X (of ``wanted``, or all), by KEY then by the path
+    below X."""
+    out: dict[Any, _Bucket] = {}
+    for number, table in enumerate(_tables(doc)):
+        for path, where in table.items():
+            if len(path) >= 3 and path[0] == top and (wanted is None or path[1] in wanted):
+                out.setdefault(path[1], ({}, {}, {}))[number].setdefault(path[2], {})[path[2:]] = where
+    return out
