@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import copy
 import functools
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulelang.errors import RulelangError, SpecError, did_you_mean, raise_all
 from rulelang.spec.budget import Budget
 from rulelang.spec.document import Document
+from rulelang.spec.schema import NAME_PATTERN, NAME_RULE, load_schema
 
 GROUPS_KEY = "card_groups"
 GROUP_KEY = "group"
@@ -45,7 +47,7 @@ class _Origin:
 
 @dataclass
 class _Layout:
-    """What laying one card out made: the card, where its pieces come from, and how many values it copied."""
+    """What laying one card out made: where its pieces come from, and how many values it copied."""
 
     origins: list[_Origin] = field(default_factory=list)
     copied: int = 0
@@ -77,18 +79,14 @@ def expand_card_groups(doc: Document, budget: Budget | None = None) -> None:
 
 
 @functools.cache
+def _card_schema() -> dict:
+    """The game schema, read once: it lists the keys a group may give and the order of a card's keys."""
+    return load_schema("game")
+
+
 def group_keys() -> tuple[str, ...]:
     """The keys a group may give, from the schema's ``card_group`` (the one list of them)."""
-    from rulelang.spec.schema import load_schema
-
-    return tuple(load_schema("game")["$defs"]["card_group"]["properties"])
-
-
-@functools.cache
-def _card_schema() -> dict:
-    from rulelang.spec.schema import load_schema
-
-    return load_schema("game")
+    return tuple(_card_schema()["$defs"]["card_group"]["properties"])
 
 
 def _take_groups(doc: Document, errors: list[RulelangError]) -> None:
@@ -105,10 +103,19 @@ def _take_groups(doc: Document, errors: list[RulelangError]) -> None:
     doc.drop_positions((GROUPS_KEY,))
     if not isinstance(groups, dict):
         errors.append(SpecError("'card_groups' must be a mapping of group names to the keys they give",
-                                kept.span((GROUPS_KEY,)), "card_groups:\n  axe: {zone: deck, tags: [axe]}"))
+                                kept.span((GROUPS_KEY,)), "card_groups: {axe: {zone: deck, tags: [axe]}}"))
         groups = {}
-    kept.data[GROUPS_KEY] = {name: _usable_keys(kept, name, keys, errors) for name, keys in groups.items()}
+    kept.data[GROUPS_KEY] = {name: _usable_keys(kept, name, keys, errors) for name, keys in groups.items()
+                             if _good_name(kept, name, errors)}
     doc.card_groups = kept
+
+
+def _good_name(kept: Document, name: Any, errors: list[RulelangError]) -> bool:
+    """True when a group's name is a name, as a card's id is (reported at the name when it is not)."""
+    if isinstance(name, str) and re.match(NAME_PATTERN, name):
+        return True
+    errors.append(SpecError(f"'{name}' cannot name a card group", kept.key_span((GROUPS_KEY, name)), NAME_RULE))
+    return False
 
 
 def _usable_keys(kept: Document, name: Any, keys: Any, errors: list[RulelangError]) -> dict:
@@ -158,10 +165,10 @@ def _find_group(doc: Document, card_path: tuple, name: Any, errors: list[Rulelan
         return groups[name]
     where = doc.span(card_path + (GROUP_KEY,))
     if not isinstance(name, str):
-        errors.append(SpecError("'group' names a group under 'card_groups'", where, "group: axe"))
+        errors.append(SpecError("'group' must name one group of 'card_groups'", where, "group: axe"))
     elif doc.card_groups is None:
         errors.append(SpecError(f"this card joins group '{name}', but the game declares no 'card_groups'", where,
-                                "declare it: card_groups:\n  " + name + ": {zone: ..., tags: [...]}"))
+                                f"declare it: card_groups: {{{name}: {{zone: ..., tags: [...]}}}}"))
     else:
         errors.append(SpecError(f"unknown card group '{name}'", where,
                                 did_you_mean(name, groups) or "the groups are: " + (", ".join(groups) or "none")))

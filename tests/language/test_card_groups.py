@@ -348,3 +348,17 @@ def test_a_billion_laughs_of_merge_keys_is_refused_at_a_located_place(tmp_path: 
     assert "values" in error.message and "aliases" in error.message
     assert error.span is not None and error.span.file.endswith("game.yaml")
     assert HEAD.count("\n") + 2 <= error.span.line <= HEAD.count("\n") + 13
+
+
+@pytest.mark.parametrize(("groups", "card_group", "said"), [
+    ("card_groups:\n  Blade: {zone: deck}\n", "Blade", "cannot name a card group"),
+    ("card_groups:\n  blade: [zone, deck]\n", "blade", "must be a mapping of card keys"),
+    ("", "blade", "declares no 'card_groups'"),
+    ("card_groups:\n  blade: {zone: deck}\n", "[blade]", "must name one group"),
+])
+def test_a_malformed_group_or_group_name_is_one_located_error(tmp_path: Path, groups: str, card_group: str,
+                                                               said: str) -> None:
+    folder = write_game(tmp_path, f"  - {{id: knife, name: Knife, count: 4, group: {card_group}}}\n", groups)
+    errors = errors_of(lambda: load_document(folder))
+    assert said in errors[0].message and errors[0].span.file.endswith("game.yaml")
+    assert errors[0].span.line > HEAD.count("\n")
