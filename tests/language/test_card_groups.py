@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import textwrap
 from pathlib import Path
 
@@ -161,7 +162,9 @@ def _split(whole: dict, data: st.DataObject) -> tuple[dict, dict]:
     return group, own
 
 
+@functools.cache
 def _flapjacks_cards() -> list[dict]:
+    """Flapjacks' cards as the game reads them (read once: the examples copy what they change)."""
     return read_spec(FJ).data["cards"]
 
 
