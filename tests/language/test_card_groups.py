@@ -268,7 +268,7 @@ def test_a_mod_card_naming_an_unknown_group_is_located_in_the_mod(tmp_path: Path
     assert error.span.file == str(mod) and error.span.line == 5 and error.hint == "did you mean 'axe'?"
 
 
-def test_explain_and_the_rulebook_show_the_card_with_its_groups_keys(tmp_path: Path) -> None:
+def test_explain_shows_the_card_with_its_groups_keys_written_at_the_group(tmp_path: Path) -> None:
     lines = explain(FJ, "dull_axe")
     text = "\n".join(lines)
     assert "Kinds: equipment, axe, tool." in text and "Slot: axe." in text
