@@ -14,15 +14,24 @@ from rulelang.compiler import compile_game
 from rulelang.engine.game import Game
 from rulelang.mods.layers import apply_mods
 from rulelang.spec.document import Document
+from rulelang.spec.groups import expand_card_groups
 from rulelang.spec.loader import load_document, new_budget
 from rulelang.spec.schema import validate_document
 
 
 def read_spec(path: str | Path, mods: Sequence[str | Path] = ()) -> Document:
-    """A game's files (includes merged) with mod files laid over them in order, all under one budget."""
+    """A game's files (includes merged) with mod files laid over them in order, all under one budget.
+
+    The game's card groups are laid into its cards as it is read; the cards the mods add (or replace) that
+    name a group are laid out after the mods, the same way.
+    """
     budget = new_budget()
     doc = load_document(path, budget=budget)
-    return apply_mods(doc, list(mods), budget) if mods else doc
+    if not mods:
+        return doc
+    modded = apply_mods(doc, list(mods), budget)
+    expand_card_groups(modded, budget)
+    return modded
 
 
 def load_game(path: str | Path, mods: Sequence[str | Path] = (), params: Mapping[str, Any] | None = None) -> Game:

@@ -7,10 +7,10 @@ from rulelang.printable import counted, printable
 
 def report_mods(game_path: str, paths: list[str], out, err) -> int:
     """Print each mod's changes (file:line, what) and every conflict or mistake; 1 when there is one."""
-    from rulelang.spec.loader import load_tree, new_budget
+    from rulelang.spec.loader import load_document, new_budget
 
     budget = new_budget()
-    base = load_tree(game_path, "game.yaml", budget)
+    base = load_document(game_path, budget=budget)
     layering = layer(base, list(paths), budget)
     for mod in layering.mods:
         changes = [c for c in layering.changes if c.mod is mod]

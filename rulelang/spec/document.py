@@ -82,6 +82,9 @@ class Document:
     #: (``spec``) and the mods laid over it in order (``mods``: name and SHA-256 of its files); empty
     #: when no mod is laid over it.
     origin: dict = field(default_factory=dict, repr=False)
+    #: The game's ``card_groups`` once they were laid into its cards (``spec/groups.py``): a document of its
+    #: own, data ``{"card_groups": ...}`` with their positions, for the cards the mods add; None without groups.
+    card_groups: Document | None = field(default=None, repr=False)
 
     def span(self, path: tuple) -> Span:
         """The span of the node at ``path``, or of its nearest ancestor that has one."""
@@ -122,7 +125,8 @@ class Document:
     def copy(self) -> Document:
         """A copy whose data may be changed (positions are shared until moved), for tools that vary a spec."""
         return Document(copy.deepcopy(self.data), self.path, dict(self._spans), dict(self._key_spans),
-                        dict(self._scalars), self._sources, {}, dict(self._call_renames), self.origin)
+                        dict(self._scalars), self._sources, {}, dict(self._call_renames), self.origin,
+                        self.card_groups)
 
     def call_renames(self, path: tuple) -> dict[str, str]:
         """The calls renamed in the rule texts of the declaration at the start of ``path`` (usually none)."""

@@ -20,6 +20,7 @@ from rulelang.errors import ErrorList, RulelangError, Span, SpecError, did_you_m
 from rulelang.spec import files
 from rulelang.spec.budget import Budget, Limits
 from rulelang.spec.document import Document
+from rulelang.spec.groups import expand_card_groups
 from rulelang.spec.yamlfile import load_file
 
 __all__ = ["Document", "load_document", "load_tree", "read_spec_file"]
@@ -308,7 +309,8 @@ def load_document(path: str | Path, includes: bool = True, budget: Budget | None
     limits on bytes, values and files hold for all the files together: pass the
     ``budget`` on to whatever reads more files for the same spec (the mods, see
     ``rulelang.pipeline.read_spec``). With ``includes=False`` only that one file is
-    read and its ``include`` key is left in the data as written.
+    read and its ``include`` key is left in the data as written (and its ``card_groups`` too). A game's
+    card groups are laid into its cards here (``spec/groups.py``), so every reader sees whole cards.
     """
     if not includes:
         given = Path(path)
@@ -316,7 +318,10 @@ def load_document(path: str | Path, includes: bool = True, budget: Budget | None
         roots = (_game_folder(shown),)
         real, raw = _read_main(shown, roots, str(path) if is_folder(given) else None, new_budget())
         return load_file(raw, str(shown), new_budget())
-    return load_tree(path, GAME_FILE, budget or new_budget())
+    budget = budget or new_budget()
+    doc = load_tree(path, GAME_FILE, budget)
+    expand_card_groups(doc, budget)
+    return doc
 
 
 def load_tree(path: str | Path, main_name: str, budget: Budget) -> Document:

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]    # the checkout (tests/helpers/ is two below it)
 
 
 class LspClient:
