@@ -1,0 +1,97 @@
+// The page of `rulelang serve`: loads the game, wires the tabs (Edit, Play, Log, Balance, Rules)
+// and the mods toggles, then sets body[data-ready] so tests (and the first-paint figure) know it is up.
+
+import { get, post } from "./api.js";
+import { refreshBalanceAgents, startBalance } from "./balance.js";
+import { byTestId, el, hideError, replaceChildren, showError } from "./dom.js";
+import { checkNow, showFiles, startEdit } from "./edit.js";
+import { setPlayedGame, startLog } from "./logview.js";
+import { refreshPlayAgents, startPlay } from "./play.js";
+
+let rulebookLoaded = false;
+
+async function boot() {
+  byTestId("error-close").addEventListener("click", hideError);
+  wireTabs();
+  try {
+    const game = await get("api/game");
+    showGame(game);
+    startPlay(game, setPlayedGame);
+    startLog();
+    startBalance(game);
+    await startEdit(game, () => { rulebookLoaded = false; });
+  } catch (error) {
+    showError(error);
+  }
+  markReady();
+}
+
+/** The page is usable: record how long it took since navigation started. */
+function markReady() {
+  document.body.dataset.readyMs = performance.now().toFixed(1);
+  document.body.dataset.ready = "1";
+}
+
+function wireTabs() {
+  for (const button of document.querySelectorAll("[data-tab]")) {
+    button.addEventListener("click", () => showTab(button.dataset.tab));
+  }
+  showTab("edit");
+}
+
+function showTab(name) {
+  for (const button of document.querySelectorAll("[data-tab]")) {
+    button.setAttribute("aria-selected", String(button.dataset.tab === name));
+  }
+  for (const panel of document.querySelectorAll("[data-panel]")) {
+    panel.hidden = panel.dataset.panel !== name;
+  }
+  if (name === "rules") loadRulebook();
+}
+
+/** Title, folder and the mods toggles from an api/game answer. */
+function showGame(game) {
+  byTestId("game-title").textContent = game.title;
+  byTestId("game-folder").textContent = game.folder;
+  document.title = `${game.title} · rulelang`;
+  renderMods(game.mods);
+}
+
+function renderMods(mods) {
+  const toggles = mods.map((mod) =>
+    el("label", { class: "mod" },
+      el("input", { type: "checkbox", "data-testid": "mod-toggle", "data-path": mod.path, checked: mod.enabled, onchange: applyMods }),
+      ` ${mod.name}`));
+  replaceChildren(byTestId("mods"), el("legend", { text: "Mods" }), toggles.length ? toggles : el("span", { class: "none", text: "none" }));
+}
+
+/** Send the checked mods; the game, its agents and the current check follow. */
+async function applyMods() {
+  const enabled = [...document.querySelectorAll('[data-testid="mod-toggle"]')]
+    .filter((box) => box.checked).map((box) => box.dataset.path);
+  try {
+    const game = await post("api/mods", { enabled });
+    showGame(game);
+    showFiles(game.files);
+    refreshPlayAgents(game);
+    refreshBalanceAgents(game);
+    rulebookLoaded = false;
+    await checkNow();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+/** The rulebook is our renderer's escaped HTML: the one place the page sets HTML. */
+async function loadRulebook() {
+  if (rulebookLoaded) return;
+  try {
+    const answer = await get("api/rulebook");
+    byTestId("rulebook").innerHTML = answer.html;
+    rulebookLoaded = true;
+  } catch (error) {
+    showError(error);
+  }
+}
+
+boot();

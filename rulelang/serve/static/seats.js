@@ -1,0 +1,29 @@
+// One <select> per seat (Play: human or an agent; Balance: an agent), rebuilt when the player count changes.
+
+import { el, replaceChildren } from "./dom.js";
+
+/** Fill host with one select per seat; keep the kinds already chosen where the seat still exists. */
+export function renderSeatSelects(host, count, kinds, { prefix, initial }) {
+  const previous = readSeatKinds(host);
+  const selects = [];
+  for (let seat = 1; seat <= count; seat++) {
+    const chosen = previous[seat - 1] || initial(seat);
+    const select = el("select", { name: `seat${seat}`, "data-testid": `${prefix}-${seat}` },
+      kinds.map((kind) => el("option", { value: kind, selected: kind === chosen }, kind)));
+    selects.push(el("label", { class: "seat" }, `Seat ${seat} `, select));
+  }
+  replaceChildren(host, selects);
+}
+
+/** The kinds chosen, seat 1 first. */
+export function readSeatKinds(host) {
+  return [...host.querySelectorAll("select")].map((select) => select.value);
+}
+
+/** A player count kept inside the game's bounds. */
+export function boundedPlayers(input, players) {
+  const value = Number.parseInt(input.value, 10);
+  const bounded = Math.min(Math.max(Number.isFinite(value) ? value : players.min, players.min), players.max);
+  input.value = String(bounded);
+  return bounded;
+}
