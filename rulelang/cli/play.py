@@ -202,27 +202,44 @@ class Table:
 
 def render_view(game: Game, view: dict) -> str:
     """A player's view as a few readable lines (each ``printable``): the table's counters, each player, the zones."""
+    lines = [""]
+    for number, section in enumerate(view_sections(game, view)):
+        if number == 0:
+            lines.append(f"--- {section['title']} ---")
+        lines += [f"  {label}: {value}" if value else f"  {label}" for label, value in section["rows"]]
+    return printable_lines(lines)
+
+
+def view_sections(game: Game, view: dict) -> list[dict]:
+    """A player's view in named sections of [label, value] rows, names and labels in place of ids
+    (the terminal prints them as lines, `rulelang serve` sends them to the page): the turn with the
+    table's counters, the players, the zones, the cards shown to the viewer. The text is the spec's, unescaped."""
     names = {card.id: card.name for card in game.cards}
-    lines = ["", f"--- Turn {view['turn']}, {view['active']} is active; you are {view['you']} ---"]
+    table = []
     for holder, counters in view["counters"].items():
         if counters:
             place = game.location_labels.get(holder, holder)
-            lines.append(f"  {place}: " + ", ".join(f"{n.replace('_', ' ')} {v}" for n, v in counters.items()))
+            table.append([place, ", ".join(f"{n.replace('_', ' ')} {v}" for n, v in counters.items())])
+    players = []
     for i, seat in enumerate(view["players"]):
         facts = [f"{n.replace('_', ' ')} {v}" for n, v in seat["counters"].items()]
         facts += [f"{n.replace('_', ' ')} {_plain(v, game)}" for n, v in seat["vars"].items() if v not in (None, False, 0)]
         score = f", score {view['scores'][i]}" if view.get("scores") else ""
         you = " (you)" if seat["name"] == view["you"] else ""
-        lines.append(f"  {seat['name']}{you} {seat['role']}{score}" + (": " + ", ".join(facts) if facts else ""))
+        players.append([f"{seat['name']}{you} {seat['role']}{score}", ", ".join(facts)])
+    zones = []
     for label, cards in view["zones"].items():
         where = _where(label)
         if isinstance(cards, int):
-            lines.append(f"  {where}: {cards} card{'s' if cards != 1 else ''} face down" if cards else f"  {where}: empty")
+            zones.append([where, f"{cards} card{'s' if cards != 1 else ''} face down" if cards else "empty"])
         elif cards:
-            lines.append(f"  {where}: " + ", ".join(names.get(c, c) for c in cards))
-    for label, cards in view.get("revealed", {}).items():
-        lines.append(f"  shown to you in {_where(label)}: " + ", ".join(names.get(c, c) for c in cards))
-    return printable_lines(lines)
+            zones.append([where, ", ".join(names.get(c, c) for c in cards)])
+    shown = [[f"shown to you in {_where(label)}", ", ".join(names.get(c, c) for c in cards)]
+             for label, cards in view.get("revealed", {}).items()]
+    you = f"; you are {view['you']}" if view["you"] is not None else ""
+    return [{"title": f"Turn {view['turn']}, {view['active']} is active{you}", "rows": table},
+            {"title": "Players", "rows": players}, {"title": "Zones", "rows": zones},
+            {"title": "Shown to you", "rows": shown}]
 
 
 def _where(label: str) -> str:
