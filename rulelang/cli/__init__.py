@@ -21,6 +21,7 @@ from rulelang.cli.commands import (
     cmd_new,
     cmd_play,
     cmd_replay,
+    cmd_serve,
     cmd_simulate,
     cmd_sweep,
     cmd_test,
@@ -69,13 +70,13 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         raise UsageError("a command is needed: validate, run, test, replay, compile, simulate, sweep, play, mods, new, "
-                    "rules, explain or lsp")
+                    "rules, explain, lsp or serve")
     check_mods(getattr(args, "mods", []))
     args.params = parse_assignments(getattr(args, "param_items", []))
     return {"validate": cmd_validate, "run": cmd_run, "test": cmd_test, "replay": cmd_replay,
             "simulate": cmd_simulate, "sweep": cmd_sweep, "play": cmd_play, "mods": cmd_mods,
             "new": cmd_new, "compile": cmd_compile, "rules": cmd_rules, "explain": cmd_explain,
-            "lsp": cmd_lsp}[args.command](args)
+            "lsp": cmd_lsp, "serve": cmd_serve}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -133,4 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name in ("rules", "explain"):
         add_mod_argument(sub.choices[name])
     sub.add_parser("lsp", help="serve the language server on stdin and stdout, for editors (docs/editors.md)")
+    from rulelang.serve.command import add_arguments as serve_arguments
+    serve_arguments(sub.add_parser("serve", help="a local web app for one game folder: edit with live checks, play, "
+                                                 "step through logs, simulate (needs rulelang[serve]; docs/serve.md)"))
+    add_mod_argument(sub.choices["serve"])
     return parser

@@ -1,4 +1,4 @@
-"""The `rulelang` commands other than `run`: validate, test, replay, compile, simulate, sweep, play, mods, new, lsp.
+"""The `rulelang` commands other than `run`: validate, test, replay, compile, simulate, sweep, play, mods, new, lsp, serve.
 
 Each ``cmd_<name>`` takes the parsed arguments and returns the exit code; most are thin over the module
 that does the work (``sim``, ``scenario_report``, ``coverage``, ``lab``, ``play``, ``mods_report``,
@@ -215,3 +215,11 @@ def cmd_lsp(args: argparse.Namespace) -> int:
         raise UsageError(missing)
     from rulelang.lsp.server import main as serve
     return serve()
+
+
+# --- serve ---------------------------------------------------------------------------
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """The web app of one game folder (rulelang/serve/); without its extra, a usage error that says how to get it."""
+    from rulelang.serve.command import cmd_serve as serve
+    return serve(args)

@@ -95,7 +95,6 @@ def simulate(args: argparse.Namespace) -> int:
     """One batch per player count; Ctrl-C keeps the games played (summary and CSV), exit 130."""
     from .report import json_line, print_player_counts, print_table
     from .simulate import Batch, BatchInterrupted
-    from .stats import game_summary
 
     _check_numbers(args)
     if args.plot:
@@ -118,8 +117,7 @@ def simulate(args: argparse.Namespace) -> int:
             records = _play_batch(args, game, batch)
         except BatchInterrupted as stop:
             records, interrupted = stop.records, True
-        summary = game_summary(game, batch, records)
-        summary["provenance"] = {**origin, "players": players, "agents": list(agents)}
+        summary = batch_summary(game, batch, records, origin)
         if interrupted:
             summary["interrupted"] = True
         runs.append((batch, records, summary))
@@ -151,6 +149,15 @@ def simulate(args: argparse.Namespace) -> int:
               + " hold the games played", file=sys.stderr)
         return 130
     return 1 if failed else 0
+
+
+def batch_summary(game, batch, records: list, origin: dict) -> dict:
+    """One player count's summary as `simulate --json` prints it: the statistics and what made the games."""
+    from .stats import game_summary
+
+    summary = game_summary(game, batch, records)
+    summary["provenance"] = {**origin, "players": batch.players, "agents": list(batch.agents)}
+    return summary
 
 
 def _read_compared(args: argparse.Namespace) -> dict | None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
+from typing import Any
 
 from rulelang.errors import UsageError
 from rulelang.lab.command import game_and_agents, progress_bar
@@ -33,13 +35,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--csv", metavar="FILE", help="write one row per setting, with what made its games")
 
 
-def sweep(args: argparse.Namespace) -> int:
+@dataclass
+class SweepPlan:
+    """A sweep checked before any game: the values to try, the target, the metric, the batch and the spec."""
+
+    varies: list
+    target: Any
+    total: int
+    metric: str
+    batch: Any
+    doc: Any
+
+
+def plan_sweep(args: argparse.Namespace) -> SweepPlan:
+    """Check every key, value, target and metric of a sweep (a UsageError or a located spec error) and plan it."""
     from rulelang.pipeline import read_spec
 
     from .simulate import Batch
     from .stats import game_summary
-    from .sweep import SweepInterrupted, check_metric, combinations, metric_names, parse_target, parse_vary, run_sweep
-    from .sweep_report import draw_sweep, print_sweep, sweep_json, write_sweep_csv
+    from .sweep import check_metric, combinations, metric_names, parse_target, parse_vary
 
     _check_numbers(args)
     try:
@@ -63,7 +77,15 @@ def sweep(args: argparse.Namespace) -> int:
         check_metric(metric, metric_names(empty, [end.name for end in base.end]))
     except ValueError as error:
         raise UsageError(str(error)) from None
-    doc = read_spec(args.path, mods=args.mods)
+    return SweepPlan(varies, target, total, metric, batch, read_spec(args.path, mods=args.mods))
+
+
+def sweep(args: argparse.Namespace) -> int:
+    from .sweep import SweepInterrupted, run_sweep
+    from .sweep_report import draw_sweep, print_sweep, sweep_json, write_sweep_csv
+
+    plan = plan_sweep(args)
+    varies, target, total, metric, batch, doc = plan.varies, plan.target, plan.total, plan.metric, plan.batch, plan.doc
     interrupted = False
     with progress_bar(total * args.games) as advance:
         try:
