@@ -4,29 +4,32 @@
 import { get, post } from "./api.js";
 import { refreshBalanceAgents, startBalance } from "./balance.js";
 import { byTestId, el, hideError, replaceChildren, showError } from "./dom.js";
-import { checkNow, showFiles, startEdit } from "./edit.js";
+import { checkNow, createEditor, showFiles, startEdit } from "./edit.js";
 import { setPlayedGame, startLog } from "./logview.js";
 import { refreshPlayAgents, startPlay } from "./play.js";
 
 let rulebookLoaded = false;
 
 async function boot() {
+  const gameRequest = get("api/game");
   byTestId("error-close").addEventListener("click", hideError);
   wireTabs();
+  createEditor(() => { rulebookLoaded = false; });
   try {
-    const game = await get("api/game");
+    const game = await gameRequest;
     showGame(game);
+    await startEdit(game);
     startPlay(game, setPlayedGame);
     startLog();
     startBalance(game);
-    await startEdit(game, () => { rulebookLoaded = false; });
   } catch (error) {
     showError(error);
   }
   markReady();
 }
 
-/** The page is usable: record how long it took since navigation started. */
+/** The page is painted and usable (its first file on screen; that file's diagnostics may still be coming):
+ * record how long it took since navigation started (body[data-checked-ms] marks the first check's end). */
 function markReady() {
   document.body.dataset.readyMs = performance.now().toFixed(1);
   document.body.dataset.ready = "1";

@@ -50,6 +50,7 @@ async function runJob(path, body, render) {
   try {
     const { job } = await post(path, body);
     balance.job = job;
+    byTestId("job").dataset.job = job;
     setRunning(true);
     const final = await followJob(job);
     if (final.state === "done") render(final.result);

@@ -14,14 +14,18 @@ let checkTimer = null;
 let checkSequence = 0;
 let marks = [];
 
-/** Make the editor and fill the file list; open the game's main file first. */
-export async function startEdit(game, onSaved) {
+/** Make the (empty) editor: done while the game's description is still on its way. */
+export function createEditor(onSaved) {
   editor = makeEditor(byTestId("editor"));
   editor.on("change", (_cm, change) => {
     if (change.origin !== "setValue") scheduleCheck();
     updateSaveButton();
   });
   byTestId("save").addEventListener("click", () => saveFile(onSaved));
+}
+
+/** Fill the file list and open the game's main file first. */
+export async function startEdit(game) {
   showFiles(game.files);
   const first = game.files.find((f) => f.kind === "game") || game.files.find((f) => EDITABLE.test(f.path));
   if (first) await openFile(first.path);
@@ -51,19 +55,19 @@ export function showFiles(files) {
   markCurrentFile();
 }
 
-/** Load one file into the editor and check it at once. */
+/** Load one file into the editor; its check starts at once and shows when it comes. */
 export async function openFile(path) {
   try {
     const answer = await get(`api/file?path=${encodeURIComponent(path)}`);
     currentPath = answer.path;
     savedText = answer.text;
+    checkNow(answer.text);                           // the server checks while the editor lays the text out
     editor.setValue(answer.text);
     editor.clearHistory();
     byTestId("editor-path").textContent = answer.path;
     byTestId("save-status").textContent = "";
     markCurrentFile();
     updateSaveButton();
-    await checkNow();
   } catch (error) {
     showError(error);
   }
@@ -83,22 +87,28 @@ function updateSaveButton() {
 
 function scheduleCheck() {
   clearTimeout(checkTimer);
+  markCheckPending();
+  checkTimer = setTimeout(() => checkNow(), CHECK_DELAY_MS);
+}
+
+function markCheckPending() {
   byTestId("check-status").textContent = "…";
   byTestId("check-status").dataset.state = "pending";
-  checkTimer = setTimeout(checkNow, CHECK_DELAY_MS);
 }
 
 /** Check the unsaved buffer now (mods toggled, file opened, or the typing pause ended). */
-export async function checkNow() {
+export async function checkNow(text = editor.getValue()) {
   if (currentPath === null) return;
   clearTimeout(checkTimer);
+  markCheckPending();
   const sequence = ++checkSequence;
   const started = performance.now();
   try {
-    const answer = await post("api/check", { path: currentPath, text: editor.getValue() });
+    const answer = await post("api/check", { path: currentPath, text });
     if (sequence !== checkSequence) return;          // an older answer: the buffer changed since
     showDiagnostics(answer.diagnostics);
     reportCheck(answer, performance.now() - started);
+    if (!document.body.dataset.checkedMs) document.body.dataset.checkedMs = performance.now().toFixed(1);
   } catch (error) {
     if (sequence === checkSequence) showError(error);
   }

@@ -40,6 +40,7 @@ async function startGame() {
   try {
     const answer = await post("api/play", { players: seats.length, seed, seats });
     play.game = answer.game;
+    byTestId("panel-play").dataset.game = answer.game;
     play.seats = seats;
     play.shownSeat = null;
     renderSeatSwitcher();
@@ -49,6 +50,11 @@ async function startGame() {
   } catch (error) {
     showError(error);
   }
+}
+
+/** Count the screens shown (body[data-play-updates]): a test waits for the next one after a click. */
+function countUpdate() {
+  document.body.dataset.playUpdates = String(Number(document.body.dataset.playUpdates || 0) + 1);
 }
 
 function humanSeats() {
@@ -75,6 +81,7 @@ async function showSeat(seat) {
 
 /** Decide what comes on screen after an answer: this seat's table, a pass screen, or a wait for bots. */
 function handleAnswer(answer) {
+  countUpdate();
   if (answer.over) return renderTable(answer);
   const humansToAct = answer.to_act.filter((seat) => play.seats[seat - 1] === "human");
   if (humansToAct.includes(play.shownSeat)) return renderTable(answer);

@@ -1,0 +1,55 @@
+"""The Log tab in a real browser: the game just played opens verified, and back, forward and the slider
+step through it, showing each event, the narration up to it and the state after it."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def position(browsing) -> int:
+    return int(browsing.by_id("log-position").get_attribute("data-n"))
+
+
+def wait_position(browsing, n: int) -> None:
+    browsing.page.wait_for_function(
+        "(n) => document.querySelector(\"[data-testid='log-position']\").dataset.n === String(n)", arg=n)
+
+
+def test_the_game_just_played_steps_back_and_forth(game_folder, start_server, open_page) -> None:
+    browsing = open_page(start_server(game_folder))
+    browsing.start_game(["random", "human"], seed=5)
+    browsing.play_to_the_end(random.Random(5), shots=0)
+    browsing.tab("log")
+    browsing.by_id("log-open-played").click()
+    browsing.by_id("log-viewer").wait_for()
+    assert browsing.by_id("log-verified").get_attribute("data-verified") == "1"
+    total = int(browsing.by_id("log-slider").get_attribute("max"))
+    assert total > 10
+    wait_position(browsing, total)
+    last_event = browsing.by_id("log-event").text_content()
+    last_narration = browsing.by_id("log-narration").locator("li").count()
+    browsing.shoot("last-event")
+
+    for step in range(1, 4):                                     # back three events, one at a time
+        browsing.by_id("log-back").click()
+        wait_position(browsing, total - step)
+    assert browsing.by_id("log-event").text_content() != last_event
+    assert browsing.by_id("log-narration").locator("li").count() <= last_narration
+    assert browsing.by_id("log-state").locator("section").count() > 0
+    browsing.shoot("three-back")
+
+    browsing.by_id("log-forward").click()
+    wait_position(browsing, total - 2)
+    browsing.by_id("log-slider").fill("1")                       # the slider jumps
+    wait_position(browsing, 1)
+    early_narration = browsing.by_id("log-narration").locator("li").count()
+    assert early_narration < last_narration
+    assert browsing.by_id("log-back").is_enabled()
+    browsing.shoot("event-1")
+    browsing.by_id("log-forward").click()
+    wait_position(browsing, 2)
+    assert browsing.errors == [] and browsing.dialogs == []
+
