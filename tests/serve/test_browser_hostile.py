@@ -3,6 +3,8 @@
 and fires no dialog, on every tab that shows them (header, editor, play, log, rulebook)."""
 from __future__ import annotations
 
+import random
+
 import pytest
 
 pytestmark = pytest.mark.slow
@@ -40,18 +42,17 @@ NOTHING = {"images": 0, "scripts": 0, "pwned": False}
 def test_hostile_names_render_as_text_everywhere(hostile_folder, start_server, open_page) -> None:
     browsing = open_page(start_server(hostile_folder))
     assert browsing.by_id("game-title").text_content() == TITLE
-    assert IMG in browsing.page.locator(".CodeMirror").inner_text()     # the editor shows the source as is
+    line = next(n for n, text in enumerate((hostile_folder / "game.yaml").read_text().splitlines()) if IMG in text)
+    browsing.page.evaluate("(line) => document.querySelector('.CodeMirror').CodeMirror.scrollIntoView({line, ch: 0}, 100)", line)
+    browsing.page.wait_for_timeout(200)
+    assert IMG in browsing.page.locator(".CodeMirror-code").inner_text()  # the editor shows the source as written
     browsing.shoot("edit")
 
     browsing.start_game(["human", "random"])
     labels = browsing.by_id("option").all_text_contents()
     assert IMG in labels and SCRIPT in labels
     browsing.shoot("play")
-    for _ in range(3):                                                  # a few picks: the names reach the log
-        options = browsing.by_id("option")
-        if options.count() == 0:
-            break
-        browsing.click_and_wait(options.first)
+    browsing.play_to_the_end(random.Random(2))                         # the names reach the play-by-play
     browsing.page.wait_for_timeout(300)
     assert injected(browsing) == NOTHING
 

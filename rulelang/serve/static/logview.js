@@ -15,10 +15,10 @@ export function startLog() {
   byTestId("log-slider").addEventListener("input", (event) => goToStep(Number(event.target.value)));
 }
 
-/** Remember the game the Play tab started, so its log can be opened here. */
+/** Remember the game the Play tab finished (null while one is under way), so its log can be opened here. */
 export function setPlayedGame(game) {
   playedGame = game;
-  byTestId("log-open-played").disabled = false;
+  byTestId("log-open-played").disabled = game === null;
 }
 
 async function openPlayedGame() {

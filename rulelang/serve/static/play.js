@@ -8,11 +8,11 @@ import { boundedPlayers, readSeatKinds, renderSeatSelects } from "./seats.js";
 
 const BOT_POLL_MS = 250;
 
-const play = { game: null, seats: [], shownSeat: null, pendingSeat: null, polling: false, onGameStarted: null };
+const play = { game: null, seats: [], shownSeat: null, pendingSeat: null, polling: false, onGameOver: null };
 
-/** Wire the setup form to the game's bounds and agents. */
-export function startPlay(game, onGameStarted) {
-  play.onGameStarted = onGameStarted;
+/** Wire the setup form to the game's bounds and agents; onGameOver(id or null) follows the game's log. */
+export function startPlay(game, onGameOver) {
+  play.onGameOver = onGameOver;
   const players = byTestId("play-players");
   players.min = String(game.players.min);
   players.max = String(game.players.max);
@@ -44,7 +44,7 @@ async function startGame() {
     play.seats = seats;
     play.shownSeat = null;
     renderSeatSwitcher();
-    if (play.onGameStarted) play.onGameStarted(play.game);
+    play.onGameOver(null);                           // its log is shown once it is over (it names secret picks)
     const firstHuman = humanSeats()[0];
     await showSeat(firstHuman || 1);
   } catch (error) {
@@ -82,7 +82,10 @@ async function showSeat(seat) {
 /** Decide what comes on screen after an answer: this seat's table, a pass screen, or a wait for bots. */
 function handleAnswer(answer) {
   countUpdate();
-  if (answer.over) return renderTable(answer);
+  if (answer.over) {
+    play.onGameOver(play.game);
+    return renderTable(answer);
+  }
   const humansToAct = answer.to_act.filter((seat) => play.seats[seat - 1] === "human");
   if (humansToAct.includes(play.shownSeat)) return renderTable(answer);
   if (humansToAct.length > 0) return passTo(humansToAct[0]);
@@ -114,7 +117,10 @@ function renderTable(answer) {
   byTestId("table-area").dataset.seat = String(answer.seat);
   byTestId("seat-heading").textContent = `Seat ${answer.seat} of ${answer.players}`;
   replaceChildren(byTestId("view"), renderView(answer.view));
-  replaceChildren(byTestId("options"), (answer.options || []).map(optionButton));
+  const options = answer.options || [];
+  replaceChildren(byTestId("options"),
+    options.length && answer.prompt ? el("span", { class: "prompt", "data-testid": "prompt", text: answer.prompt }) : null,
+    options.map(optionButton));
   replaceChildren(byTestId("play-log"), (answer.log || []).map((line) => el("li", { text: line })));
   byTestId("waiting").textContent = waitingText(answer);
   renderResult(answer);
