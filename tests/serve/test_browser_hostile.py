@@ -28,15 +28,18 @@ def hostile_folder(game_folder):
 
 
 def injected(browsing) -> dict:
-    """What markup from the spec would have made: any <img>, any <script> beyond the page's own three."""
-    return browsing.page.evaluate("""() => ({
-        images: document.querySelectorAll('img').length,
-        scripts: [...document.querySelectorAll('script')].filter((s) => !s.src).length,
-        pwned: typeof window.pwned !== 'undefined',
-    })""")
+    """What markup from the spec would have made, on the page and in the rulebook's frame: any <img>,
+    any <script> but the page's own (which all have a src)."""
+    return browsing.page.evaluate("""() => {
+        const documents = [document, ...[...document.querySelectorAll('iframe')].map((f) => f.contentDocument)];
+        return {
+            images: documents.reduce((n, d) => n + d.querySelectorAll('img').length, 0),
+            scripts: documents.reduce((n, d) => n + [...d.querySelectorAll('script')].filter((s) => !s.src).length, 0),
+        };
+    }""")
 
 
-NOTHING = {"images": 0, "scripts": 0, "pwned": False}
+NOTHING = {"images": 0, "scripts": 0}
 
 
 def test_hostile_names_render_as_text_everywhere(hostile_folder, start_server, open_page) -> None:
@@ -64,8 +67,8 @@ def test_hostile_names_render_as_text_everywhere(hostile_folder, start_server, o
     browsing.shoot("log")
 
     browsing.tab("rules")
-    browsing.page.wait_for_function("() => document.querySelector(\"[data-testid='rulebook']\").textContent.length > 0")
-    rulebook = browsing.by_id("rulebook").inner_text()
+    browsing.page.wait_for_selector("[data-testid='rulebook'][data-loaded='1']")
+    rulebook = browsing.page.frame_locator("[data-testid='rulebook-frame']").locator("body").inner_text()
     assert IMG in rulebook or TITLE in rulebook
     browsing.shoot("rules")
 

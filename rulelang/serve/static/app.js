@@ -85,16 +85,25 @@ async function applyMods() {
   }
 }
 
-/** The rulebook is our renderer's escaped HTML: the one place the page sets HTML. */
+/** The rulebook is our renderer's escaped HTML: the one place the page sets HTML. It is a whole document
+ * with its own style, so it goes in a sandboxed frame (no scripts) and keeps its look to itself. */
 async function loadRulebook() {
   if (rulebookLoaded) return;
   try {
     const answer = await get("api/rulebook");
-    byTestId("rulebook").innerHTML = answer.html;
+    const frame = el("iframe", { sandbox: "allow-same-origin", title: "Rulebook", "data-testid": "rulebook-frame" });
+    frame.addEventListener("load", () => fitFrame(frame));
+    frame.srcdoc = answer.html;
+    replaceChildren(byTestId("rulebook"), frame);
     rulebookLoaded = true;
   } catch (error) {
     showError(error);
   }
+}
+
+function fitFrame(frame) {
+  frame.style.height = `${frame.contentDocument.documentElement.scrollHeight + 20}px`;
+  byTestId("rulebook").dataset.loaded = "1";
 }
 
 boot();

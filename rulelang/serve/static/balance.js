@@ -104,7 +104,7 @@ function renderSimulation(result) {
     el("p", { class: "summary", "data-testid": "sim-summary",
       text: `${result.game}: ${result.completed} of ${result.games} games finished, ${result.players} players, seed ${result.seed}` }),
     horizontalBars("chart-win-rates", "Win rate (95% interval)", intervalItems(result.win_rate)),
-    histogram("chart-lengths", `Game length (mean ${result.turns?.mean ?? "?"} turns)`, result.turns?.histogram || [], "turns"),
+    histogram("chart-lengths", `Game length (mean ${Number(result.turns?.mean ?? NaN).toFixed(2)} turns)`, result.turns?.histogram || [], "turns"),
     endConditionsChart(result),
     cardsChart(result.cards || {}),
     el("pre", { hidden: true, "data-testid": "job-result", text: JSON.stringify(result) }));
