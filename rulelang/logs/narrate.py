@@ -1,4 +1,5 @@
-"""Events in words: the play-by-play that `rulelang run` prints."""
+"""Events in words: the play-by-play that `rulelang run` prints; and a player's view in words (`view_sections`),
+which `rulelang play` prints and `rulelang serve` sends to the page."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -149,3 +150,51 @@ _SAYINGS = {
                           f"{e['team'] or ', '.join(e['winners']) or 'nobody'}"
                           + (f" ({', '.join(e['winners'])})" if e.get("team") else "") + _scores(e),
 }
+
+
+# --- a player's view in words -----------------------------------------------------------
+
+def view_sections(game: Game, view: dict) -> list[dict]:
+    """A player's view in named sections of [label, value] rows, names and labels in place of ids
+    (the terminal prints them as lines, `rulelang serve` sends them to the page): the turn with the
+    table's counters, the players, the zones, the cards shown to the viewer. The text is the spec's, unescaped."""
+    names = {card.id: card.name for card in game.cards}
+    table = []
+    for holder, counters in view["counters"].items():
+        if counters:
+            place = game.location_labels.get(holder, holder)
+            table.append([place, ", ".join(f"{n.replace('_', ' ')} {v}" for n, v in counters.items())])
+    players = []
+    for i, seat in enumerate(view["players"]):
+        facts = [f"{n.replace('_', ' ')} {v}" for n, v in seat["counters"].items()]
+        facts += [f"{n.replace('_', ' ')} {_plain(v, game)}" for n, v in seat["vars"].items() if v not in (None, False, 0)]
+        score = f", score {view['scores'][i]}" if view.get("scores") else ""
+        you = " (you)" if seat["name"] == view["you"] else ""
+        players.append([f"{seat['name']}{you} {seat['role']}{score}", ", ".join(facts)])
+    zones = []
+    for label, cards in view["zones"].items():
+        where = _where(label)
+        if isinstance(cards, int):
+            zones.append([where, f"{cards} card{'s' if cards != 1 else ''} face down" if cards else "empty"])
+        elif cards:
+            zones.append([where, ", ".join(names.get(c, c) for c in cards)])
+    shown = [[f"shown to you in {_where(label)}", ", ".join(names.get(c, c) for c in cards)]
+             for label, cards in view.get("revealed", {}).items()]
+    you = f"; you are {view['you']}" if view["you"] is not None else ""
+    return [{"title": f"Turn {view['turn']}, {view['active']} is active{you}", "rows": table},
+            {"title": "Players", "rows": players}, {"title": "Zones", "rows": zones},
+            {"title": "Shown to you", "rows": shown}]
+
+
+def _where(label: str) -> str:
+    """'hand:P2' reads "P2's hand"."""
+    zone, _, owner = label.partition(":")
+    return f"{owner}'s {zone.replace('_', ' ')}" if owner else zone.replace("_", " ")
+
+
+def _plain(value, game: Game) -> str:
+    if value is True:
+        return "yes"
+    if isinstance(value, str):
+        return game.location_labels.get(value, value)
+    return str(value)

@@ -19,8 +19,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route
 
 from rulelang.errors import RulelangError, internal_error
 from rulelang.printable import printable
@@ -33,6 +32,12 @@ from rulelang.serve.logs_view import MAX_LOG_BYTES, Logs, logged_params, parse, 
 from rulelang.serve.sessions import BOTS, Sessions
 
 STATIC = Path(__file__).parent / "static"
+#: The kinds of static file served, by ending; and the largest served.
+STATIC_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+                ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+                ".svg": "image/svg+xml", ".png": "image/png", ".ico": "image/x-icon", ".json": "application/json",
+                ".woff2": "font/woff2", ".map": "application/json", ".txt": "text/plain; charset=utf-8"}
+MAX_STATIC = 8 * 1024 * 1024
 #: Shown at / when the page's files are not installed (serve-front ships them in static/; the API works without).
 PLACEHOLDER = ("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>rulelang serve</title></head>"
                "<body><h1>rulelang serve</h1><p>The page's files are not installed; the API under api/ answers."
@@ -326,6 +331,18 @@ def make_app(root: Path, mods: list[Path], token: str, port: int) -> Starlette:
             return FileResponse(page, media_type="text/html")
         return HTMLResponse(PLACEHOLDER)
 
+    async def static_file(request: Request) -> Response:
+        """A file of static/ (never outside it, never through a link, only the kinds the page is made of)."""
+        path = request.path_params["path"]
+        suffix = Path(path).suffix.lower()
+        try:
+            if not STATIC.is_dir():
+                raise ApiError(404, "not found", "")
+            data = await run_in_threadpool(Folder(STATIC).read_bytes, path, MAX_STATIC, tuple(STATIC_TYPES))
+        except ApiError as refused:
+            return JSONResponse({"error": refused.error, "hint": refused.hint}, status_code=404)
+        return Response(data, media_type=STATIC_TYPES[suffix])
+
     routes = [
         Route("/", index),
         Route("/api/game", api(game)),
@@ -344,7 +361,7 @@ def make_app(root: Path, mods: list[Path], token: str, port: int) -> Starlette:
         Route("/api/jobs/{jid}", api(job)),
         Route("/api/jobs/{jid}", api(cancel), methods=["DELETE"]),
         Route("/api/rulebook", api(rulebook)),
-        Mount("/static", StaticFiles(directory=STATIC, check_dir=False)),
+        Route("/static/{path:path}", static_file),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(Guard, token=token, port=port)])
     app.state.workspace = space

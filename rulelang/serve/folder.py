@@ -19,6 +19,9 @@ from rulelang.spec.loader import MAX_SPEC_BYTES
 
 #: The kinds of file the page may open and save.
 TEXT_SUFFIXES = (".yaml", ".yml", ".md")
+#: The careful reader itself, taken once: while a check runs, ``lsp.overlay`` puts the unsaved text in place
+#: of ``files.read_confined`` for the loader, and a read for the page must still see the file on disk.
+_read_confined = files.read_confined
 #: The most files listed (a folder of thousands is not a game; the list stays small).
 MAX_LISTED = 2000
 
@@ -69,7 +72,7 @@ class Folder:
                    ) -> bytes:
         path = self.place(relative, suffixes)
         try:
-            return files.read_confined(path, [self.root], limit)
+            return _read_confined(path, [self.root], limit)
         except files.FileMissing:
             raise ApiError(404, f"'{relative}' cannot be found", "name a file of the game's folder") from None
         except files.FileRefused as refused:

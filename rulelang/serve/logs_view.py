@@ -67,18 +67,18 @@ def state_at(log: OpenLog, n: int) -> State | None:
         state = log.game.new_state(start["players"], start["seed"])
     except (RulelangError, KeyError, TypeError):
         return None
-    seats = {player_name(p): p for p in range(state.n)}
+    seats = {player_name(p): p for p in range(start["players"])}
     for event in events[1:]:
         if len(state.events) >= n or state.over:
             break
         if not isinstance(event, dict) or event.get("type") != "chose" or event.get("forced"):
             continue
-        seat = seats.get(event.get("player"))
+        seat, option = seats.get(str(event.get("player"))), event.get("option")
         decision = state.decision()
-        if seat is None or decision is None or seat not in decision.players:
+        if seat is None or decision is None or seat not in decision.players or not isinstance(option, str):
             break
         try:
-            state.apply(event.get("option"), seat)
+            state.apply(option, seat)
         except RulelangError:
             break
     return state
@@ -86,7 +86,7 @@ def state_at(log: OpenLog, n: int) -> State | None:
 
 def omniscient(state: State) -> list[dict[str, Any]]:
     """Every zone's cards and every player's variables, named with labels: the referee's view."""
-    from rulelang.cli.play import view_sections
+    from rulelang.logs.narrate import view_sections
 
     view = state.view(None)
     game, lay = state.game, state.lay

@@ -103,7 +103,9 @@ class Session:
         """Seat ``seat`` (0-based) takes option ``index``; 409 when it is not theirs to choose or no such option."""
         if seat not in self.to_act():
             raise ApiError(409, f"P{seat + 1} has nothing to choose now", "ask for the game again to see who acts")
-        options = self.state.decision().options[seat]
+        decision = self.state.decision()
+        assert decision is not None          # to_act() named the seat: the game waits for a decision
+        options = decision.options[seat]
         if type(index) is not int or not 0 <= index < len(options):
             raise ApiError(409, "no such option now", "ask for the game again: the options have changed")
         try:
@@ -115,8 +117,7 @@ class Session:
 
     def answer(self, seat: int) -> dict[str, Any]:
         """What seat ``seat`` (0-based) may see now: the `GET api/play/GID?seat=K` answer."""
-        from rulelang.cli.play import view_sections
-        from rulelang.logs.narrate import narrate
+        from rulelang.logs.narrate import narrate, view_sections
 
         for event in self.accounts[seat].catch_up(self.state.events):
             said = narrate(self.game, event)
