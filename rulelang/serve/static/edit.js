@@ -16,7 +16,7 @@ let marks = [];
 
 /** Make the (empty) editor: done while the game's description is still on its way. */
 export function createEditor(onSaved) {
-  editor = makeEditor(byTestId("editor"));
+  editor = makeEditor(byTestId("editor"), () => saveFile(onSaved));
   editor.on("change", (_cm, change) => {
     if (change.origin !== "setValue") scheduleCheck();
     updateSaveButton();
@@ -31,14 +31,14 @@ export async function startEdit(game) {
   if (first) await openFile(first.path);
 }
 
-function makeEditor(host) {
+function makeEditor(host, save) {
   return window.CodeMirror(host, {
     value: "",
     mode: "yaml",
     lineNumbers: true,
     indentUnit: 2,
     tabSize: 2,
-    extraKeys: { Tab: (cm) => cm.replaceSelection("  ") },
+    extraKeys: { Tab: (cm) => cm.replaceSelection("  "), "Ctrl-S": save, "Cmd-S": save },
   });
 }
 
@@ -172,6 +172,7 @@ function clearMarks() {
 }
 
 async function saveFile(onSaved) {
+  if (currentPath === null || byTestId("save").disabled) return;
   const text = editor.getValue();
   try {
     const answer = await put("api/file", { path: currentPath, text });
