@@ -109,3 +109,17 @@ def test_first_paint_and_recheck_times_on_flapjacks(tmp_path, start_server, open
     # the goals are 1 s and 300 ms; the bounds leave room for a loaded test machine (the figures are reported)
     assert min(first_paints) < 3 * 1000
     assert sorted(rechecks)[len(rechecks) // 2] < 3 * 300
+
+
+def test_a_game_that_does_not_load_still_opens_for_editing(game_folder, start_server, open_page) -> None:
+    game = game_folder / "game.yaml"
+    game.write_text(game.read_text().replace("players: {min: 2, max: 6}", "players: {min: 2, max: six}"))
+    browsing = open_page(start_server(game_folder))
+    assert browsing.by_id("error").is_visible()                  # why it does not load, located
+    assert "game.yaml" in browsing.by_id("error-message").text_content()
+    wait_checked(browsing)
+    assert browsing.by_id("editor-path").text_content() == "game.yaml"
+    line = line_number(game, "players: {min: 2, max: six}          # JF-1: counting the giant")
+    browsing.page.locator(f"[data-testid='diagnostic'][data-line='{line}']").wait_for()
+    browsing.shoot("broken-game")
+    assert browsing.errors == []

@@ -58,6 +58,7 @@ function showGame(game) {
   byTestId("game-folder").textContent = game.folder;
   document.title = `${game.title} · rulelang`;
   renderMods(game.mods);
+  if (game.error) showError({ message: game.error, hint: "fix it in the Edit tab; the other tabs need a game that loads" });
 }
 
 function renderMods(mods) {

@@ -13,19 +13,19 @@ const balance = { game: null, job: null };
 export function startBalance(game) {
   balance.game = game;
   const players = byTestId("sim-players");
-  players.min = String(game.players.min);
-  players.max = String(game.players.max);
-  players.value = String(game.players.min);
+  players.min = String(game.players.min ?? 1);
+  if (game.players.max !== null) players.max = String(game.players.max);
+  players.value = String(game.players.min ?? 2);
   players.addEventListener("change", () => refreshBalanceAgents(balance.game));
   refreshBalanceAgents(game);
   byTestId("sim-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    runJob("api/simulate", { ...commonSettings(), seed: Number.parseInt(byTestId("sim-seed").value, 10) || 0 }, renderSimulation);
+    runJob("api/simulate", commonSettings(), renderSimulation);
   });
   byTestId("sweep-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const target = byTestId("sweep-target").value.trim();
-    runJob("api/sweep", { ...commonSettings(), vary: byTestId("sweep-vary").value.trim(), ...(target ? { target } : {}) }, renderSweep);
+    runJob("api/sweep", { ...commonSettings(), vary: readVary(), ...(target ? { target } : {}) }, renderSweep);
   });
   byTestId("job-cancel").addEventListener("click", cancelJob);
 }
@@ -42,7 +42,14 @@ function commonSettings() {
     players: boundedPlayers(byTestId("sim-players"), balance.game.players),
     games: Number.parseInt(byTestId("sim-games").value, 10) || 1,
     agents: readSeatKinds(byTestId("sim-agents")),
+    seed: Number.parseInt(byTestId("sim-seed").value, 10) || 0,
   };
+}
+
+/** One KEY=V1,V2,... or several separated by ";" (a grid of settings). */
+function readVary() {
+  const parts = byTestId("sweep-vary").value.split(";").map((part) => part.trim()).filter(Boolean);
+  return parts.length === 1 ? parts[0] : parts;
 }
 
 /** Start a job, follow it to its end, then draw its result. */

@@ -14,9 +14,9 @@ const play = { game: null, seats: [], shownSeat: null, pendingSeat: null, pollin
 export function startPlay(game, onGameOver) {
   play.onGameOver = onGameOver;
   const players = byTestId("play-players");
-  players.min = String(game.players.min);
-  players.max = String(game.players.max);
-  players.value = String(game.players.min);
+  players.min = String(game.players.min ?? 1);
+  if (game.players.max !== null) players.max = String(game.players.max);
+  players.value = String(game.players.min ?? 2);
   const rebuild = () => renderSeatSelects(byTestId("play-seats"), boundedPlayers(players, game.players),
     ["human", ...game.agents], { prefix: "seat-kind", initial: () => "human" });
   players.addEventListener("change", rebuild);

@@ -20,10 +20,12 @@ export function readSeatKinds(host) {
   return [...host.querySelectorAll("select")].map((select) => select.value);
 }
 
-/** A player count kept inside the game's bounds. */
+/** A player count kept inside the game's bounds (none known when the game does not load: 1 and up). */
 export function boundedPlayers(input, players) {
+  const min = players.min ?? 1;
+  const max = players.max ?? Math.max(min, 8);
   const value = Number.parseInt(input.value, 10);
-  const bounded = Math.min(Math.max(Number.isFinite(value) ? value : players.min, players.min), players.max);
+  const bounded = Math.min(Math.max(Number.isFinite(value) ? value : min, min), max);
   input.value = String(bounded);
   return bounded;
 }
