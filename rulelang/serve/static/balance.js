@@ -4,7 +4,7 @@
 import { del, get, post, sleep } from "./api.js";
 import { horizontalBars, histogram, sweepChart } from "./charts.js";
 import { byTestId, el, replaceChildren, showError } from "./dom.js";
-import { boundedPlayers, readSeatKinds, renderSeatSelects } from "./seats.js";
+import { boundedPlayers, readSeatKinds, renderSeatSelects, setPlayerBounds } from "./seats.js";
 
 const JOB_POLL_MS = 200;
 
@@ -13,9 +13,7 @@ const balance = { game: null, job: null };
 export function startBalance(game) {
   balance.game = game;
   const players = byTestId("sim-players");
-  players.min = String(game.players.min ?? 1);
-  if (game.players.max !== null) players.max = String(game.players.max);
-  players.value = String(game.players.min ?? 2);
+  players.value = "";
   players.addEventListener("change", () => refreshBalanceAgents(balance.game));
   refreshBalanceAgents(game);
   byTestId("sim-form").addEventListener("submit", (event) => {
@@ -33,7 +31,7 @@ export function startBalance(game) {
 /** One agent select per seat (the agents list changes when mods are toggled). */
 export function refreshBalanceAgents(game) {
   balance.game = game;
-  renderSeatSelects(byTestId("sim-agents"), boundedPlayers(byTestId("sim-players"), game.players), game.agents,
+  renderSeatSelects(byTestId("sim-agents"), setPlayerBounds(byTestId("sim-players"), game.players), game.agents,
     { prefix: "sim-agent", initial: () => game.agents[0] });
 }
 

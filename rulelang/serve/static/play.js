@@ -4,23 +4,20 @@
 
 import { get, post, sleep } from "./api.js";
 import { byTestId, el, renderView, replaceChildren, showError } from "./dom.js";
-import { boundedPlayers, readSeatKinds, renderSeatSelects } from "./seats.js";
+import { readSeatKinds, renderSeatSelects, setPlayerBounds } from "./seats.js";
 
 const BOT_POLL_MS = 250;
 
-const play = { game: null, seats: [], shownSeat: null, pendingSeat: null, polling: false, onGameOver: null };
+const play = { gameInfo: null, game: null, seats: [], shownSeat: null, pendingSeat: null, polling: false, onGameOver: null };
 
 /** Wire the setup form to the game's bounds and agents; onGameOver(id or null) follows the game's log. */
 export function startPlay(game, onGameOver) {
   play.onGameOver = onGameOver;
+  play.gameInfo = game;
   const players = byTestId("play-players");
-  players.min = String(game.players.min ?? 1);
-  if (game.players.max !== null) players.max = String(game.players.max);
-  players.value = String(game.players.min ?? 2);
-  const rebuild = () => renderSeatSelects(byTestId("play-seats"), boundedPlayers(players, game.players),
-    ["human", ...game.agents], { prefix: "seat-kind", initial: () => "human" });
-  players.addEventListener("change", rebuild);
-  rebuild();
+  players.value = "";
+  players.addEventListener("change", () => refreshPlayAgents(play.gameInfo));
+  refreshPlayAgents(game);
   byTestId("play-setup").addEventListener("submit", (event) => {
     event.preventDefault();
     startGame();
@@ -28,9 +25,10 @@ export function startPlay(game, onGameOver) {
   byTestId("pass-ready").addEventListener("click", () => showSeat(play.pendingSeat));
 }
 
-/** The agents list changed (mods toggled): keep the seat selects in step. */
+/** The player count or the game (mods toggled) changed: keep the bounds and the seat selects in step. */
 export function refreshPlayAgents(game) {
-  renderSeatSelects(byTestId("play-seats"), boundedPlayers(byTestId("play-players"), game.players),
+  play.gameInfo = game;
+  renderSeatSelects(byTestId("play-seats"), setPlayerBounds(byTestId("play-players"), game.players),
     ["human", ...game.agents], { prefix: "seat-kind", initial: () => "human" });
 }
 

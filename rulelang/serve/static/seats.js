@@ -29,3 +29,12 @@ export function boundedPlayers(input, players) {
   input.value = String(bounded);
   return bounded;
 }
+
+/** Put the game's player bounds on a count input (a new game or mods toggled); keep its value inside them. */
+export function setPlayerBounds(input, players) {
+  input.min = String(players.min ?? 1);
+  if (players.max === null || players.max === undefined) input.removeAttribute("max");
+  else input.max = String(players.max);
+  if (input.value === "") input.value = String(players.min ?? 2);
+  return boundedPlayers(input, players);
+}
