@@ -119,6 +119,7 @@ class Workspace:
         from rulelang.lsp.diagnose import kind_of
 
         game, error = self.load()
+        mods = self.known_mods()
         listed = []
         for path in self.folder.listing():
             try:
@@ -126,6 +127,8 @@ class Workspace:
             except ApiError:
                 continue
             kind = _KINDS.get(kind_of(path, text), "other") if path.suffix != ".md" else "other"
+            if kind == "include" and any(path == mod or mod in path.parents for mod in mods):
+                kind = "mod"            # a mod's own file, or a file its mod.yaml includes
             listed.append({"path": self.folder.shown(path), "kind": kind})
         policies = [f"policy:{item['path']}" for item in listed if item["kind"] == "policy"]
         return {"title": printable(game.name) if game is not None else self.folder.root.name,
@@ -134,7 +137,7 @@ class Workspace:
                 else {"min": None, "max": None},
                 "error": printable(error.format()) if error is not None else None,
                 "mods": [{"path": self.mod_path(mod), "name": self.mod_name(mod), "enabled": mod in self.enabled}
-                         for mod in self.known_mods()],
+                         for mod in mods],
                 "agents": [*BOTS, *policies], "files": listed}
 
     def mod_name(self, mod: Path) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 from rulelang.errors import RulelangError, UsageError
 from rulelang.serve import ApiError
 
-#: The most games a job plays (per setting, for a sweep); the page is for a quick look, the CLI for more.
+#: The most games a job plays (a sweep's settings together); the page is for a quick look, the CLI for more.
 MAX_GAMES = 20000
 #: The most settings a sweep tries.
 MAX_SETTINGS = 100
@@ -91,7 +91,7 @@ def simulate_job(args: argparse.Namespace) -> Job:
     from rulelang.lab.simulate import Batch, run_batch
 
     game, agents = game_and_agents(args.path, args.players, args.agents, args.mods, args.params)
-    origin = provenance(argparse.Namespace(**{**vars(args), "players": args.players}))
+    origin = provenance(args)
     batch = Batch(args.path, args.players, args.games, args.seed, agents, tuple(args.mods))
 
     def work(progress: Callable[[int], None]) -> dict[str, Any]:
@@ -107,9 +107,10 @@ def sweep_job(args: argparse.Namespace) -> Job:
     from rulelang.lab.sweep_report import sweep_json
 
     plan = plan_sweep(args)
-    if plan.total > MAX_SETTINGS:
-        raise ApiError(400, f"the sweep has {plan.total} settings; the page plays at most {MAX_SETTINGS}",
-                       "use rulelang sweep for a bigger grid")
+    if plan.total > MAX_SETTINGS or plan.total * args.games > MAX_GAMES:
+        raise ApiError(400, f"the sweep plays {plan.total} settings of {args.games:,} games; the page plays at most "
+                            f"{MAX_GAMES:,} games in all ({MAX_SETTINGS} settings)",
+                       "fewer games or values, or rulelang sweep for a bigger grid")
 
     def work(progress: Callable[[int], None]) -> dict[str, Any]:
         results = run_sweep(plan.doc, args.path, plan.varies, plan.batch, plan.metric, plan.target, 1, progress)

@@ -12,8 +12,15 @@ import pytest
 pytest.importorskip("starlette", reason="the web app's extra (pip install 'rulelang[serve]') is not installed")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the test extra)")
 
-from rulelang.serve import app as app_module  # noqa: E402
+from hypothesis import HealthCheck, given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
+from rulelang.serve import ApiError  # noqa: E402
+from rulelang.serve import app as app_module  # noqa: E402
+from rulelang.serve.folder import Folder  # noqa: E402
+from rulelang.spec.files import is_inside  # noqa: E402
+
+from helpers.examples import examples  # noqa: E402
 from helpers.serve_api import GAMES, Api, copy_game  # noqa: E402
 
 RULE = "secretly chooses p.at in [hen_house, kitchen, garden, village]"
@@ -185,3 +192,42 @@ def test_a_read_while_a_check_holds_an_unsaved_text_sees_the_disk(api: Api, game
     disk = (game / "turn.yaml").read_text(encoding="utf-8")
     with editor_texts({(game / "turn.yaml").resolve(): "unsaved: 1\n"}):
         assert api.ok(api.get("api/file", params={"path": "turn.yaml"}))["text"] == disk
+
+
+PARTS = st.sampled_from(["..", ".", "", "game.yaml", "turn.yaml", "scenarios", "out", "link", "x.md", "/", "\\",
+                         "%2e%2e", "~", "\0", "é.yaml", "a" * 300])
+
+
+@examples(200, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(parts=st.lists(PARTS, max_size=6), absolute=st.booleans())
+def test_no_path_the_page_names_leads_outside_or_through_a_link(game: Path, parts: list[str], absolute: bool):
+    """Whatever the page sends, a path is refused or names a place inside the folder with no link on the way."""
+    if not (game / "out").is_symlink():
+        (game / "out").symlink_to(game.parent)
+        (game / "link").symlink_to(game / "scenarios")
+    folder = Folder(game)
+    relative = ("/" if absolute else "") + "/".join(parts)
+    try:
+        path = folder.place(relative)
+    except ApiError as refused:
+        assert 400 <= refused.status < 500
+        return
+    assert is_inside(Path(os.path.abspath(path)), folder.root)
+    walked = folder.root
+    for part in path.relative_to(folder.root).parts:
+        walked = walked / part
+        assert not walked.is_symlink()
+
+
+def test_mods_of_the_folder_are_listed_and_laid_over_the_game(game: Path):
+    (game / "mods").mkdir()
+    (game / "mods" / "short.yaml").write_text("mod: Short game\ngame: Jack's Friends\n"
+                                              "set:\n  players.max: 4\n", encoding="utf-8")
+    api = Api(game)
+    info = api.ok(api.get("api/game"))
+    assert info["mods"] == [{"path": "mods/short.yaml", "name": "Short game", "enabled": False}]
+    assert {"path": "mods/short.yaml", "kind": "mod"} in info["files"]
+    assert info["players"]["max"] == 6
+    laid = api.ok(api.post("api/mods", {"enabled": ["mods/short.yaml"]}))
+    assert laid["mods"][0]["enabled"] and laid["players"]["max"] == 4, laid["error"]
+    assert api.post("api/mods", {"enabled": ["../mods/other.yaml"]}).status_code == 400

@@ -78,7 +78,7 @@ def test_the_page_is_served_at_the_token(api: Api):
     answer = api.get("")
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("text/html")
-    assert "<script>" not in answer.text.replace(" ", "") or 'src=' in answer.text    # no inline script
+    assert "<script>" not in answer.text         # no inline script (the CSP would block it)
 
 
 @pytest.mark.parametrize("path", ["static/../app.py", "static/..%2fapp.py", "static/%2e%2e/__init__.py",

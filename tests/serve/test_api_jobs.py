@@ -74,3 +74,11 @@ def test_a_sweep_job_gives_the_cli_sweep_answer():
     assert job["state"] == "done", job
     assert job["total"] == 40 and job["done"] == 40
     assert len(job["result"]["settings"]) == 2
+
+
+def test_a_sweep_too_big_for_the_page_is_refused():
+    api = Api(GAMES / "jacks_friends")
+    body = {"players": 3, "games": MAX_GAMES // 2, "vary": "tables.setup.3.houses=6,8,10", "agents": ["random"]}
+    answer = api.post("api/sweep", body)
+    assert answer.status_code == 400 and "at most" in answer.json()["error"]
+    assert api.post("api/sweep", {**body, "vary": ""}).status_code == 400
