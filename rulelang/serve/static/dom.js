@@ -74,3 +74,9 @@ export function showError(error) {
 export function hideError() {
   byTestId("error").hidden = true;
 }
+
+/** Fill a list with one item per line and scroll to its end, where the newest line is. */
+export function showLines(list, lines) {
+  replaceChildren(list, (lines || []).map((line) => el("li", { text: line })));
+  list.scrollTop = list.scrollHeight;
+}

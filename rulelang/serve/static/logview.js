@@ -2,7 +2,7 @@
 // through it with back/forward and a slider: the event, the narration so far and the state after it.
 
 import { get, post } from "./api.js";
-import { byTestId, el, renderView, replaceChildren, showError } from "./dom.js";
+import { byTestId, renderView, replaceChildren, showError, showLines } from "./dom.js";
 
 const viewer = { log: null, events: 0, step: 0, sequence: 0 };
 let playedGame = null;
@@ -75,7 +75,7 @@ function renderStep(answer) {
   byTestId("log-position").textContent = `event ${answer.n} of ${answer.events}`;
   byTestId("log-position").dataset.n = String(answer.n);
   byTestId("log-event").textContent = answer.event;
-  replaceChildren(byTestId("log-narration"), (answer.narration || []).map((line) => el("li", { text: line })));
+  showLines(byTestId("log-narration"), answer.narration);
   replaceChildren(byTestId("log-state"), renderView(answer.state));
   byTestId("log-back").disabled = answer.n <= 0;
   byTestId("log-forward").disabled = answer.n >= answer.events;

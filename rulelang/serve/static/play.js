@@ -3,7 +3,7 @@
 // previous seat's view is taken off the page, so one seat's secret pick is never shown to another.
 
 import { get, post, sleep } from "./api.js";
-import { byTestId, el, renderView, replaceChildren, showError } from "./dom.js";
+import { byTestId, el, renderView, replaceChildren, showError, showLines } from "./dom.js";
 import { readSeatKinds, renderSeatSelects, setPlayerBounds } from "./seats.js";
 
 const BOT_POLL_MS = 250;
@@ -119,7 +119,7 @@ function renderTable(answer) {
   replaceChildren(byTestId("options"),
     options.length && answer.prompt ? el("span", { class: "prompt", "data-testid": "prompt", text: answer.prompt }) : null,
     options.map(optionButton));
-  replaceChildren(byTestId("play-log"), (answer.log || []).map((line) => el("li", { text: line })));
+  showLines(byTestId("play-log"), answer.log);
   byTestId("waiting").textContent = waitingText(answer);
   renderResult(answer);
 }
