@@ -92,7 +92,7 @@ def test_first_paint_and_recheck_times_on_flapjacks(tmp_path, start_server, open
         wait_checked(browsing)
         first_paints.append(float(browsing.page.get_attribute("body", "data-ready-ms")))
         first_checks.append(float(browsing.page.get_attribute("body", "data-checked-ms")))
-    rechecks = []
+    rechecks, server_checks = [], []
     for _ in range(5):
         before = browsing.by_id("check-status").get_attribute("data-sequence")
         put_cursor_at_end(browsing, 1)                           # line 1 is a comment: the text stays valid
@@ -101,11 +101,13 @@ def test_first_paint_and_recheck_times_on_flapjacks(tmp_path, start_server, open
             "(before) => { const s = document.querySelector(\"[data-testid='check-status']\");"
             " return s.dataset.state === 'done' && s.dataset.sequence !== before; }", arg=before)
         rechecks.append(float(browsing.by_id("check-status").get_attribute("data-ms")))
+        server_checks.append(float(browsing.by_id("check-status").get_attribute("data-server-ms")))
     browsing.shoot("flapjacks")
     record_property("first_paint_ms", first_paints)
     record_property("first_check_ms", first_checks)
     record_property("recheck_ms", rechecks)
-    print(f"first paint ms: {first_paints}; first check done ms: {first_checks}; re-check ms: {rechecks}")
+    print(f"first paint ms: {first_paints}; first check done ms: {first_checks}; re-check ms: {rechecks}"
+          f" (of which the server's check: {server_checks})")
     # the goals are 1 s and 300 ms; the bounds leave room for a loaded test machine (the figures are reported)
     assert min(first_paints) < 3 * 1000
     assert sorted(rechecks)[len(rechecks) // 2] < 3 * 300
