@@ -122,6 +122,9 @@ def test_a_game_that_does_not_load_still_opens_for_editing(game_folder, start_se
     wait_checked(browsing)
     assert browsing.by_id("editor-path").text_content() == "game.yaml"
     line = line_number(game, "players: {min: 2, max: six}          # JF-1: counting the giant")
-    browsing.page.locator(f"[data-testid='diagnostic'][data-line='{line}']").wait_for()
+    diagnostic = browsing.page.locator(f"[data-testid='diagnostic'][data-line='{line}']")
+    diagnostic.wait_for()
+    assert "expected a number" in diagnostic.locator(".diag-message").text_content()
+    assert diagnostic.locator(".diag-hint").text_content() != ""      # the hint shows under the line too
     browsing.shoot("broken-game")
     assert browsing.errors == []

@@ -53,3 +53,22 @@ def test_the_game_just_played_steps_back_and_forth(game_folder, start_server, op
     wait_position(browsing, 2)
     assert browsing.errors == [] and browsing.dialogs == []
 
+
+
+def test_a_pasted_log_that_does_not_match_the_game_is_not_verified(game_folder, start_server, open_page) -> None:
+    browsing = open_page(start_server(game_folder))
+    browsing.start_game(["random", "random"], seed=4)
+    browsing.by_id("play-result").wait_for()
+    browsing.tab("log")
+    browsing.by_id("log-open-played").click()
+    browsing.by_id("log-viewer").wait_for()
+    assert browsing.by_id("log-verified").get_attribute("data-verified") == "1"
+    text = browsing.by_id("log-paste").input_value()
+    lines = text.splitlines()
+    browsing.by_id("log-paste").fill("\n".join(lines[:-3] + lines[-2:]))      # one event near the end dropped
+    browsing.by_id("log-open-pasted").click()
+    browsing.page.wait_for_selector("[data-testid='log-verified'][data-verified='0']")
+    assert browsing.by_id("log-verified").text_content() == "not verified"
+    assert "differs from the replayed game" in browsing.by_id("log-error").text_content()
+    browsing.shoot("not-verified")
+    assert browsing.errors == [] and browsing.dialogs == []

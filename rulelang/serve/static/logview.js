@@ -50,9 +50,12 @@ async function openLog(source) {
 
 function showVerified(answer) {
   const badge = byTestId("log-verified");
-  badge.textContent = answer.verified ? "verified" : `not verified${answer.error ? `: ${answer.error}` : ""}`;
+  badge.textContent = answer.verified ? "verified" : "not verified";
   badge.dataset.verified = answer.verified ? "1" : "0";
   badge.className = answer.verified ? "badge ok" : "badge bad";
+  const why = byTestId("log-error");
+  why.textContent = answer.error || "";
+  why.hidden = !answer.error;
 }
 
 /** Show the log at event n (0: before the first event), clamped to the log. */
