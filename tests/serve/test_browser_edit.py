@@ -128,3 +128,19 @@ def test_a_game_that_does_not_load_still_opens_for_editing(game_folder, start_se
     assert diagnostic.locator(".diag-hint").text_content() != ""      # the hint shows under the line too
     browsing.shoot("broken-game")
     assert browsing.errors == []
+
+
+def test_switching_files_keeps_unsaved_text(game_folder, start_server, open_page) -> None:
+    browsing = open_page(start_server(game_folder))
+    open_file(browsing, "turn.yaml")
+    line = line_number(game_folder / "turn.yaml", RULE_LINE)
+    put_cursor_at_end(browsing, line)
+    browsing.page.keyboard.type("  # not saved yet")
+    open_file(browsing, "game.yaml")
+    assert "unsaved" in browsing.page.locator("[data-testid='file-item'][data-path='turn.yaml']").get_attribute("class")
+    browsing.shoot("away-from-unsaved")
+    open_file(browsing, "turn.yaml")
+    text = browsing.page.evaluate("() => document.querySelector('.CodeMirror').CodeMirror.getValue()")
+    assert text.splitlines()[line - 1] == RULE_LINE + "  # not saved yet"
+    assert browsing.by_id("save").is_enabled()
+    assert (game_folder / "turn.yaml").read_text().splitlines()[line - 1] == RULE_LINE   # nothing written

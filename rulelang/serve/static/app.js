@@ -2,11 +2,11 @@
 // and the mods toggles, then sets body[data-ready] so tests (and the first-paint figure) know it is up.
 
 import { get, post } from "./api.js";
-import { refreshBalanceAgents, startBalance } from "./balance.js";
+import { refreshBalanceSeats, startBalance } from "./balance.js";
 import { byTestId, el, hideError, replaceChildren, showError } from "./dom.js";
-import { checkNow, createEditor, showFiles, startEdit } from "./edit.js";
+import { checkNow, createEditor, hasUnsavedText, showFiles, startEdit } from "./edit.js";
 import { setPlayedGame, startLog } from "./logview.js";
-import { refreshPlayAgents, startPlay } from "./play.js";
+import { refreshPlaySeats, startPlay } from "./play.js";
 
 let rulebookLoaded = false;
 
@@ -15,6 +15,9 @@ async function boot() {
   byTestId("error-close").addEventListener("click", hideError);
   wireTabs();
   createEditor(() => { rulebookLoaded = false; });
+  window.addEventListener("beforeunload", (event) => {
+    if (hasUnsavedText()) event.preventDefault();    // the browser asks whether to leave unsaved text
+  });
   try {
     const game = await gameRequest;
     showGame(game);
@@ -77,8 +80,8 @@ async function applyMods() {
     const game = await post("api/mods", { enabled });
     showGame(game);
     showFiles(game.files);
-    refreshPlayAgents(game);
-    refreshBalanceAgents(game);
+    refreshPlaySeats(game);
+    refreshBalanceSeats(game);
     rulebookLoaded = false;
     await checkNow();
   } catch (error) {

@@ -14,8 +14,8 @@ export function startBalance(game) {
   balance.game = game;
   const players = byTestId("sim-players");
   players.value = "";
-  players.addEventListener("change", () => refreshBalanceAgents(balance.game));
-  refreshBalanceAgents(game);
+  players.addEventListener("change", () => refreshBalanceSeats(balance.game));
+  refreshBalanceSeats(game);
   byTestId("sim-form").addEventListener("submit", (event) => {
     event.preventDefault();
     runJob("api/simulate", commonSettings(), renderSimulation);
@@ -29,7 +29,7 @@ export function startBalance(game) {
 }
 
 /** One agent select per seat (the agents list changes when mods are toggled). */
-export function refreshBalanceAgents(game) {
+export function refreshBalanceSeats(game) {
   balance.game = game;
   renderSeatSelects(byTestId("sim-agents"), setPlayerBounds(byTestId("sim-players"), game.players), game.agents,
     { prefix: "sim-agent", initial: () => game.agents[0] });

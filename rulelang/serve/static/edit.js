@@ -13,6 +13,8 @@ let savedText = "";
 let checkTimer = null;
 let checkSequence = 0;
 let marks = [];
+/** Unsaved texts of the files left for another one (path -> {text, saved}): switching files loses nothing. */
+const unsaved = new Map();
 
 /** Make the (empty) editor: done while the game's description is still on its way. */
 export function createEditor(onSaved) {
@@ -55,17 +57,20 @@ export function showFiles(files) {
   markCurrentFile();
 }
 
-/** Load one file into the editor; its check starts at once and shows when it comes. */
+/** Load one file into the editor (its unsaved text if it was left with one); its check starts at once. */
 export async function openFile(path) {
   try {
-    const answer = await get(`api/file?path=${encodeURIComponent(path)}`);
-    currentPath = answer.path;
-    savedText = answer.text;
-    checkNow(answer.text);                           // the server checks while the editor lays the text out
-    editor.setValue(answer.text);
+    const kept = unsaved.get(path);
+    const { text, saved } = kept || await fetchFile(path);
+    keepUnsavedText();
+    unsaved.delete(path);
+    currentPath = path;
+    savedText = saved;
+    checkNow(text);                                  // the server checks while the editor lays the text out
+    editor.setValue(text);
     editor.clearHistory();
-    byTestId("editor-path").textContent = answer.path;
-    byTestId("save-status").textContent = "";
+    byTestId("editor-path").textContent = path;
+    byTestId("save-status").textContent = kept ? "unsaved changes" : "";
     markCurrentFile();
     updateSaveButton();
   } catch (error) {
@@ -73,9 +78,27 @@ export async function openFile(path) {
   }
 }
 
+async function fetchFile(path) {
+  const answer = await get(`api/file?path=${encodeURIComponent(path)}`);
+  return { text: answer.text, saved: answer.text };
+}
+
+/** Keep the current file's text if it differs from the saved one, before another file takes the editor. */
+function keepUnsavedText() {
+  if (currentPath === null) return;
+  const text = editor.getValue();
+  if (text !== savedText) unsaved.set(currentPath, { text, saved: savedText });
+}
+
+/** Whether any file has text not saved yet (the page asks before it is closed). */
+export function hasUnsavedText() {
+  return unsaved.size > 0 || (currentPath !== null && editor.getValue() !== savedText);
+}
+
 function markCurrentFile() {
   for (const button of document.querySelectorAll('[data-testid="file-item"]')) {
     button.classList.toggle("current", button.dataset.path === currentPath);
+    button.classList.toggle("unsaved", unsaved.has(button.dataset.path));
   }
 }
 

@@ -16,8 +16,8 @@ export function startPlay(game, onGameOver) {
   play.gameInfo = game;
   const players = byTestId("play-players");
   players.value = "";
-  players.addEventListener("change", () => refreshPlayAgents(play.gameInfo));
-  refreshPlayAgents(game);
+  players.addEventListener("change", () => refreshPlaySeats(play.gameInfo));
+  refreshPlaySeats(game);
   byTestId("play-setup").addEventListener("submit", (event) => {
     event.preventDefault();
     startGame();
@@ -26,7 +26,7 @@ export function startPlay(game, onGameOver) {
 }
 
 /** The player count or the game (mods toggled) changed: keep the bounds and the seat selects in step. */
-export function refreshPlayAgents(game) {
+export function refreshPlaySeats(game) {
   play.gameInfo = game;
   renderSeatSelects(byTestId("play-seats"), setPlayerBounds(byTestId("play-players"), game.players),
     ["human", ...game.agents], { prefix: "seat-kind", initial: () => "human" });
