@@ -127,6 +127,17 @@ def test_a_game_that_does_not_load_still_opens_for_editing(game_folder, start_se
     assert "expected a number" in diagnostic.locator(".diag-message").text_content()
     assert diagnostic.locator(".diag-hint").text_content() != ""      # the hint shows under the line too
     browsing.shoot("broken-game")
+
+    column = (game.read_text().splitlines()[line - 1]).index("six")    # select "six", type 6, save
+    browsing.page.locator(".CodeMirror-code").click()
+    browsing.page.evaluate("([line, ch]) => { const cm = document.querySelector('.CodeMirror').CodeMirror;"
+                           " cm.focus(); cm.setSelection({line, ch}, {line, ch: ch + 3}); }", [line - 1, column])
+    browsing.page.keyboard.type("6")
+    browsing.page.wait_for_selector("[data-testid='diagnostic']", state="detached")
+    browsing.by_id("save").click()
+    browsing.by_id("error").wait_for(state="hidden")                # the game loads again
+    browsing.tab("play")
+    assert browsing.by_id("play-players").get_attribute("max") == "6"
     assert browsing.errors == []
 
 

@@ -8,13 +8,13 @@ import { checkNow, createEditor, hasUnsavedText, showFiles, startEdit } from "./
 import { setPlayedGame, startLog } from "./logview.js";
 import { refreshPlaySeats, startPlay } from "./play.js";
 
-let rulebookLoaded = false;
+let rulebookLoaded = false;             // reset when the game changes (mods, a save)
 
 async function boot() {
   const gameRequest = get("api/game");
   byTestId("error-close").addEventListener("click", hideError);
   wireTabs();
-  createEditor(() => { rulebookLoaded = false; });
+  createEditor(reloadGame);
   window.addEventListener("beforeunload", (event) => {
     if (hasUnsavedText()) event.preventDefault();    // the browser asks whether to leave unsaved text
   });
@@ -77,16 +77,30 @@ async function applyMods() {
   const enabled = [...document.querySelectorAll('[data-testid="mod-toggle"]')]
     .filter((box) => box.checked).map((box) => box.dataset.path);
   try {
-    const game = await post("api/mods", { enabled });
-    showGame(game);
-    showFiles(game.files);
-    refreshPlaySeats(game);
-    refreshBalanceSeats(game);
-    rulebookLoaded = false;
+    followGame(await post("api/mods", { enabled }));
     await checkNow();
   } catch (error) {
     showError(error);
   }
+}
+
+/** A file was saved: the game may have changed (title, player bounds, files, rulebook). */
+async function reloadGame() {
+  try {
+    followGame(await get("api/game"));
+  } catch (error) {
+    showError(error);
+  }
+}
+
+/** Bring every tab in step with a new api/game answer. */
+function followGame(game) {
+  hideError();
+  showGame(game);
+  showFiles(game.files);
+  refreshPlaySeats(game);
+  refreshBalanceSeats(game);
+  rulebookLoaded = false;
 }
 
 /** The rulebook is our renderer's escaped HTML: the one place the page sets HTML. It is a whole document
