@@ -3,6 +3,8 @@ holds exactly the API's figures; a sweep whose chart draws the target band; Canc
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import httpx
 import pytest
@@ -10,6 +12,7 @@ import pytest
 pytestmark = pytest.mark.slow
 
 JOB_WAIT_MS = 240_000
+GAMES = Path(__file__).resolve().parents[2] / "games"
 
 
 def chart_data(browsing, testid: str):
@@ -89,3 +92,27 @@ def test_cancel_stops_a_running_simulation(game_folder, start_server, open_page)
     assert browsing.by_id("chart-win-rates").count() == 0
     assert browsing.by_id("sim-run").is_enabled()
     browsing.shoot("cancelled")
+
+
+def test_card_statistics_are_charted_for_a_game_with_cards(tmp_path, start_server, open_page) -> None:
+    folder = tmp_path / "flapjacks"
+    shutil.copytree(GAMES / "flapjacks", folder)
+    handle = start_server(folder)
+    browsing = open_page(handle)
+    browsing.tab("balance")
+    browsing.by_id("sim-players").fill("3")
+    browsing.by_id("sim-players").dispatch_event("change")
+    browsing.by_id("sim-games").fill("100")
+    browsing.by_id("sim-run").click()
+    browsing.by_id("chart-cards").wait_for(timeout=JOB_WAIT_MS)
+    job = browsing.by_id("job").get_attribute("data-job")
+    cards = httpx.get(f"{handle.url}api/jobs/{job}").json()["result"]["cards"]
+    plotted = {item["id"]: item for item in chart_data(browsing, "chart-cards")}
+    assert cards and set(plotted) == set(cards)
+    for card_id, card in cards.items():
+        item = plotted[card_id]
+        assert item["label"] == card["name"] and item["played"] == card["played"]
+        assert (item["value"], item["low"], item["high"]) == \
+            (card["win_rate"]["rate"], card["win_rate"]["low"], card["win_rate"]["high"])
+    assert browsing.by_id("chart-cards").locator("g.row").count() == len(cards)
+    browsing.shoot("cards")
