@@ -72,3 +72,28 @@ def test_a_pasted_log_that_does_not_match_the_game_is_not_verified(game_folder, 
     assert "differs from the replayed game" in browsing.by_id("log-error").text_content()
     browsing.shoot("not-verified")
     assert browsing.errors == [] and browsing.dialogs == []
+
+
+def test_a_log_file_in_the_folder_opens_by_its_path(game_folder, start_server, open_page) -> None:
+    browsing = open_page(start_server(game_folder))
+    browsing.start_game(["random", "random"], seed=8)
+    browsing.by_id("play-result").wait_for()
+    browsing.tab("log")
+    browsing.by_id("log-open-played").click()
+    browsing.by_id("log-viewer").wait_for()
+    events = int(browsing.by_id("log-slider").get_attribute("max"))
+    (game_folder / "logs").mkdir()
+    (game_folder / "logs" / "seed8.jsonl").write_text(browsing.by_id("log-paste").input_value())
+    browsing.page.reload()
+    browsing.page.wait_for_selector("body[data-ready='1']")
+    browsing.tab("log")
+    browsing.by_id("log-path").fill("logs/seed8.jsonl")
+    browsing.by_id("log-open-path").click()
+    browsing.by_id("log-viewer").wait_for()
+    wait_position(browsing, events)
+    assert browsing.by_id("log-verified").get_attribute("data-verified") == "1"
+    browsing.by_id("log-path").fill("../outside.jsonl")                 # refused, with the server's reason
+    browsing.by_id("log-open-path").click()
+    browsing.by_id("error").wait_for()
+    assert browsing.by_id("error-message").text_content() != ""
+    browsing.shoot("by-path")

@@ -72,3 +72,17 @@ def test_a_secret_pick_is_not_on_the_other_seats_page_until_revealed(game_folder
     revealed = browsing.by_id("play-log").inner_text()
     assert all(telltale in revealed for telltale in telltales)
     browsing.shoot("revealed")
+
+
+def test_the_seat_switcher_goes_through_the_pass_screen(game_folder, start_server, open_page) -> None:
+    browsing = open_page(start_server(game_folder))
+    browsing.start_game(["human", "human"])
+    assert browsing.by_id("table-area").get_attribute("data-seat") == "1"
+    browsing.by_id("seat-switch-2").click()                          # both pick at once: seat 2 may look now
+    browsing.by_id("pass-screen").wait_for()
+    assert browsing.by_id("pass-screen").get_attribute("data-seat") == "2"
+    assert browsing.by_id("table-area").is_hidden() and browsing.by_id("option").count() == 0
+    browsing.click_and_wait(browsing.by_id("pass-ready"))
+    assert browsing.by_id("table-area").get_attribute("data-seat") == "2"
+    assert browsing.by_id("seat-heading").text_content() == "Seat 2 of 2"
+    assert browsing.by_id("option").count() == 4

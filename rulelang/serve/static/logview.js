@@ -10,6 +10,10 @@ let playedGame = null;
 export function startLog() {
   byTestId("log-open-played").addEventListener("click", openPlayedGame);
   byTestId("log-open-pasted").addEventListener("click", () => openLog({ text: byTestId("log-paste").value }));
+  byTestId("log-path-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    openLog({ path: byTestId("log-path").value.trim() });
+  });
   byTestId("log-back").addEventListener("click", () => goToStep(viewer.step - 1));
   byTestId("log-forward").addEventListener("click", () => goToStep(viewer.step + 1));
   byTestId("log-slider").addEventListener("input", (event) => goToStep(Number(event.target.value)));
