@@ -170,6 +170,18 @@ class Browsing:
         return path
 
 
+def assert_page_arrives_whole(url: str) -> None:
+    """Fail at once, and say why, when the page comes back short over a real socket (rather than after a
+    browser time-out): a server that stops sending a file midway breaks every browser test the same way."""
+    import httpx
+
+    page = httpx.get(url, timeout=WAIT_MS / 1000)
+    assert page.status_code == 200, page.text
+    assert 'src="static/app.js"' in page.text, f"the page came back short ({len(page.content)} bytes)"
+    script = httpx.get(url + "static/app.js", timeout=WAIT_MS / 1000)
+    assert script.status_code == 200 and "boot()" in script.text, f"static/app.js came back short ({len(script.content)} bytes)"
+
+
 @pytest.fixture
 def open_page(browser: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Callable[[Any], Browsing]]:
     """Open the served page in a fresh browser context and wait for its ready marker."""
@@ -179,6 +191,7 @@ def open_page(browser: Any, tmp_path: Path, request: pytest.FixtureRequest) -> I
     test = re.sub(r"[^A-Za-z0-9_]+", "_", request.node.name)
 
     def open_(handle: Any) -> Browsing:
+        assert_page_arrives_whole(handle.url)
         context = browser.new_context(viewport={"width": 1400, "height": 900})
         contexts.append(context)
         page = context.new_page()
