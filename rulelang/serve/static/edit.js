@@ -110,6 +110,7 @@ function updateSaveButton() {
 
 function scheduleCheck() {
   clearTimeout(checkTimer);
+  checkSequence++;                                   // an answer still on its way is for an older text
   markCheckPending();
   checkTimer = setTimeout(() => checkNow(), CHECK_DELAY_MS);
 }
