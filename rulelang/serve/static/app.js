@@ -4,7 +4,7 @@
 import { get, post } from "./api.js";
 import { refreshBalanceSeats, startBalance } from "./balance.js";
 import { byTestId, el, hideError, replaceChildren, showError } from "./dom.js";
-import { checkNow, createEditor, hasUnsavedText, showFiles, startEdit } from "./edit.js";
+import { checkNow, createEditor, hasUnsavedText, refreshEditor, showFiles, startEdit } from "./edit.js";
 import { setPlayedGame, startLog } from "./logview.js";
 import { refreshPlaySeats, startPlay } from "./play.js";
 
@@ -53,6 +53,7 @@ function showTab(name) {
     panel.hidden = panel.dataset.panel !== name;
   }
   if (name === "rules") loadRulebook();
+  if (name === "edit") refreshEditor();
 }
 
 /** Title, folder and the mods toggles from an api/game answer. */

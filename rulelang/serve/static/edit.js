@@ -26,6 +26,11 @@ export function createEditor(onSaved) {
   byTestId("save").addEventListener("click", () => saveFile(onSaved));
 }
 
+/** The Edit tab is shown again: CodeMirror measures itself anew (it cannot while hidden). */
+export function refreshEditor() {
+  if (editor) editor.refresh();
+}
+
 /** Fill the file list and open the game's main file first. */
 export async function startEdit(game) {
   showFiles(game.files);
