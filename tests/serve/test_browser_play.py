@@ -82,7 +82,9 @@ def test_the_seat_switcher_goes_through_the_pass_screen(game_folder, start_serve
     browsing.by_id("pass-screen").wait_for()
     assert browsing.by_id("pass-screen").get_attribute("data-seat") == "2"
     assert browsing.by_id("table-area").is_hidden() and browsing.by_id("option").count() == 0
+    browsing.shoot("switch-to-seat2")
     browsing.click_and_wait(browsing.by_id("pass-ready"))
     assert browsing.by_id("table-area").get_attribute("data-seat") == "2"
     assert browsing.by_id("seat-heading").text_content() == "Seat 2 of 2"
     assert browsing.by_id("option").count() == 4
+    browsing.shoot("seat2")
