@@ -55,7 +55,7 @@ class Guard:
             await refuse(send, 413, "the request is too large", f"at most {self.max_body:,} bytes are taken")
             return
         inner = dict(scope, root_path=scope.get("root_path", "") + "/" + self.token.decode())   # routes see /api/...
-        await self.app(inner, _replay(body), send)
+        await self.app(inner, _replay(body, receive), send)
 
     def refusal(self, scope: Scope) -> tuple[int, str, str] | None:
         """Why a request is refused (status, error, hint), or None: Host, then Origin, then the token."""
@@ -103,8 +103,9 @@ def _headers(scope: Scope) -> dict[bytes, bytes]:
     return seen
 
 
-def _replay(body: bytes) -> Receive:
-    """A receive that hands the app the body already read, then says the client left."""
+def _replay(body: bytes, client: Receive) -> Receive:
+    """A receive that hands the app the body already read, then the client's own messages: a disconnect only
+    when the client really leaves (a file being sent listens for one, and would stop at a made-up one)."""
     sent = False
 
     async def receive() -> Message:
@@ -112,7 +113,7 @@ def _replay(body: bytes) -> Receive:
         if not sent:
             sent = True
             return {"type": "http.request", "body": body, "more_body": False}
-        return {"type": "http.disconnect"}
+        return await client()
     return receive
 
 

@@ -79,6 +79,8 @@ def test_the_page_is_served_at_the_token(api: Api):
     assert answer.status_code == 200
     assert answer.headers["content-type"].startswith("text/html")
     assert "<script>" not in answer.text         # no inline script (the CSP would block it)
+    assert 'src="static/app.js"' in answer.text  # the whole page: a body cut short by the guard fails here
+    assert int(answer.headers["content-length"]) == len(answer.content)
 
 
 @pytest.mark.parametrize("path", ["static/../app.py", "static/..%2fapp.py", "static/%2e%2e/__init__.py",

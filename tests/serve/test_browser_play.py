@@ -44,8 +44,8 @@ def test_a_secret_pick_is_not_on_the_other_seats_page_until_revealed(game_folder
     assert browsing.by_id("option").nth(1).text_content() == "Kitchen"
     browsing.shoot("seat1-picks")
     browsing.click_and_wait(browsing.by_id("option").nth(1))         # the giant (seat 1) secretly picks the Kitchen
-    # what the narration says once the picks are revealed (the play-by-play names locations by id)
-    telltales = ("P1.at = kitchen", "P1 kitchen")
+    # what the narration says once the picks are revealed (the play-by-play names locations by their labels)
+    telltales = ("P1's at: Kitchen", "P1 Kitchen")
 
     # seat 1 is done: the device goes to seat 2, and nothing of seat 1's screen is left on the page
     assert browsing.by_id("pass-screen").is_visible()
