@@ -142,7 +142,7 @@ def apply_choice(state: State, player: int, choice: Any, agent: Any = None) -> N
         state.apply(choice, player)
 
 
-def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_000) -> State:
+def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_000, in_place: bool = True) -> State:
     """Play a game to its end: the first player still to choose asks its agent, and so on.
 
     The one play loop of agents, simulations and `validate`'s smoke games. A
@@ -150,9 +150,12 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
     still going after ``max_decisions``. When every agent picks by count alone
     (``pick_index``), the decision waiting now is taken here and every later one
     where the rules ask it, in the order this loop would ask them: the same game.
+    ``in_place=False`` turns that speed-up off (engine/speedups.py): every decision
+    is stored and its agent asked here, and no step is played in place.
     """
     table = Table(state, agents)
-    state.autopick = pick = table.picker()    # agents that pick by count alone are asked in place (protocol.ask)
+    pick = table.picker() if in_place else None
+    state.autopick = pick                      # agents that pick by count alone are asked in place (protocol.ask)
     state.picks_left = max_decisions           # steps played in place count their decisions here too
     try:
         if halted_before_step(state):
