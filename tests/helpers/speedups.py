@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 import rulelang
-from rulelang.agents import RandomAgent, play_out
+from rulelang.agents import RandomAgent, play_new, play_out
 from rulelang.engine.records import cards_played, first_seat
 from rulelang.engine.speedups import ALL_ON, SWITCHES
 from rulelang.logs.logfile import event_line
@@ -57,7 +57,7 @@ def loaded(name: str, off: str | None = None) -> rulelang.Game:
 class Played(NamedTuple):
     """One game played to its end, as plain values to compare."""
 
-    asked: tuple        # every decision offered, stored ones only: (kind, player, [(id, label)...])
+    asked: tuple        # every decision offered, stored ones only: (kind, player, [(id, label)...], the generator)
     log: bytes          # the event log as `rulelang run --log` writes it
     saved: str | None   # the saved game (a game without history cannot be saved)
     rng: int            # the generator's state at the end
@@ -79,9 +79,9 @@ def play(game: rulelang.Game, players: int, seed: int, in_place: bool = True, hi
                 break
             player = decision.players[0]
             options = decision.options[player]
-            asked.append((decision.kind, player, [(o.id, o.label) for o in options]))
+            asked.append((decision.kind, player, [(o.id, o.label) for o in options], state.rng))
             state.apply_index(agent.pick_index(player, len(options)), player)
-    assert state.over, (game.name, players, seed)
+    assert state.over and state.stack == [], (game.name, players, seed)      # a finished game runs nothing
     return Played(tuple(asked), b"".join(event_line(e) for e in state.events),
                   state.dumps() if history else None, state.rng, state)
 
@@ -136,6 +136,8 @@ def same_game_without_history(flag: str, name: str, players: int, seed: int) -> 
     assert short.events == [e for e in whole.events if e["type"] in KEPT_WITHOUT_HISTORY], why
     assert len(short.events) < len(whole.events), why
     assert list(cards_played(short)) == list(cards_played(whole)) and first_seat(short) == first_seat(whole)
+    started_before_step = play_new(game, players, seed, RandomAgent(seed), history=False)     # the lab's way
+    assert started_before_step.events == short.events, why
     again = play_again(game, short.events)
     assert again.history and again.over
     assert again.events == whole.events and again.dumps() == whole.dumps(), why
