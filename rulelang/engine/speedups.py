@@ -83,4 +83,6 @@ SPEEDUPS = (
             "storing a decision and its options for agents that pick by count alone"),
     Speedup("no_history", "new_state(..., history=True) (the default; history=False turns it on)",
             "the records of each step, turn, change, move and roll that nothing reads"),
+    # (fixed policies answered in place: its entry here, its switch in Speedups or play_out, its check in
+    # tests/helpers/speedups.py)
 )

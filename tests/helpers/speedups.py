@@ -31,7 +31,9 @@ MODDED = {name: spec for name, spec in GOLDEN.items() if "+" in name}
 ALL_GAMES = GAMES | MODDED
 
 #: The flags a run turns off rather than a load: answered in place (``play_out(in_place=False)``) and no
-#: history (``new_state(history=False)`` turns it on).
+#: history (``new_state(history=False)`` turns it on). A speed-up switched by a run (fixed policies answered
+#: in place, say) adds its flag here and its check to ``CHECKS``; one switched by a load needs neither: it is
+#: a field of ``Speedups`` and played by ``same_game_loaded_without`` (and ``engaged`` names what it turns off).
 RUN_FLAGS = ("in_place", "no_history")
 #: Every speed-up's flag: those of ``Speedups`` (a load's), then a run's.
 FLAGS = (*SWITCHES, *RUN_FLAGS)
