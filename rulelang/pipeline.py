@@ -12,6 +12,7 @@ from typing import Any
 
 from rulelang.compiler import compile_game
 from rulelang.engine.game import Game
+from rulelang.engine.speedups import ALL_ON, Speedups
 from rulelang.mods.layers import apply_mods
 from rulelang.spec.document import Document
 from rulelang.spec.groups import expand_card_groups
@@ -34,14 +35,16 @@ def read_spec(path: str | Path, mods: Sequence[str | Path] = ()) -> Document:
     return modded
 
 
-def load_game(path: str | Path, mods: Sequence[str | Path] = (), params: Mapping[str, Any] | None = None) -> Game:
+def load_game(path: str | Path, mods: Sequence[str | Path] = (), params: Mapping[str, Any] | None = None,
+              speedups: Speedups = ALL_ON) -> Game:
     """Load, check and compile the game in a folder (or a game.yaml), with mod files laid over it in order.
 
     ``params`` sets the game's declared params for this instance (the rest keep their defaults); a value
-    the game refuses raises ``ParamError`` (a ValueError) naming the param and its bounds.
+    the game refuses raises ``ParamError`` (a ValueError) naming the param and its bounds. ``speedups``
+    turns speed-ups off for this game (rulelang/engine/speedups.py; all on by default): the same game.
     """
     doc = read_spec(path, mods)
     validate_document(doc, remember=True)
-    game = compile_game(doc, params)
+    game = compile_game(doc, params, speedups=speedups)
     game.mod_paths = [str(mod) for mod in mods]
     return game

@@ -213,7 +213,7 @@ def apply_choice(state: State, player: int, choice: Any, agent: Any = None) -> N
 
 
 def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_000,
-             tally: Callable[[str, int], None] | None = None) -> State:
+             tally: Callable[[str, int], None] | None = None, in_place: bool = True) -> State:
     """Play a game to its end: the first player still to choose asks its agent, and so on.
 
     The one play loop of agents, simulations and `validate`'s smoke games. A
@@ -223,15 +223,15 @@ def play_out(state: State, agents: list[Any] | Any, max_decisions: int = 1_000_0
     where the rules ask it, in the order this loop would ask them: the same game.
     ``tally(name, count)``, if given, is told the name and the number of options of every decision asked (the
     branching factor of `simulate --quality`); the game is the same, a little slower.
+    ``in_place=False`` turns that speed-up off (engine/speedups.py): every decision
+    is stored and its agent asked here, and no step is played in place.
     """
     table = Table(state, agents)
-    state.autopick = pick = table.picker()    # agents that pick by count alone are asked in place (protocol.ask)
-    state.autoread = read = table.reader() if pick is None else None     # and agents that read, by the name too
+    pick = table.picker() if in_place else None                   # agents that pick by count alone are asked in
+    read = table.reader() if in_place and pick is None else None  # place (protocol.ask); agents that read, by name
     if tally is not None and (pick is not None or read is not None):
         read, pick = _tallied(read if read is not None else _by_count(pick), tally), None
-        state.autoread = read
-    if read is not None:
-        state.autopick = _unnamed
+    state.autopick, state.autoread = (_unnamed if read is not None else pick), read
     state.picks_left = max_decisions           # steps played in place count their decisions here too
     try:
         if halted_before_step(state):

@@ -10,6 +10,7 @@ turn loop and the end conditions.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from rulelang.check.calls import function_order, too_deep_functions
@@ -21,6 +22,7 @@ from rulelang.check.unused import spec_warnings
 from rulelang.engine.cards import after_resolving, discard_played, place_played, targets_asking
 from rulelang.engine.game import Game
 from rulelang.engine.rules import CardType, EndCondition, Phase, Proc, ZoneDecl
+from rulelang.engine.speedups import ALL_ON, Speedups
 from rulelang.lang import nodes as n
 from rulelang.lang.bindings import BINDINGS, Rule
 from rulelang.lang.bindings import scope as bound
@@ -66,9 +68,11 @@ class _Job:
 class GameCompiler(HookDeclarations):
     """Builds a ``Game`` from a loaded, schema-checked document."""
 
-    def __init__(self, doc: Document, params: Mapping[str, Any] | None = None, python: bool = True):
+    def __init__(self, doc: Document, params: Mapping[str, Any] | None = None, python: bool = True,
+                 speedups: Speedups = ALL_ON):
         self.doc = doc
-        self.python = python
+        self.speedups = speedups if python else replace(speedups, generated=False)
+        self.python = self.speedups.generated
         self.data = doc.data
         self.spec = build_spec(doc)
         self.errors: list[RulelangError] = []
@@ -307,6 +311,8 @@ class GameCompiler(HookDeclarations):
         ec = ExprCompiler(g, self.sym, proc_ids)
         self.roll_hooks = {t.on.subject: ([], []) for t in spec.triggers if t.on is not None and t.on.event.on_roll}
         zone_triggers = frozenset(t.on.subject for t in spec.triggers if t.on is not None and t.on.event.on_card)
+        if zone_triggers and not self.speedups.card_forms:
+            zone_triggers = None            # no draw is known quiet (forms.quiet_draw): each runs as an instruction
         sc = StmtCompiler(ec, has_triggers=bool(spec.triggers), roll_hooks=self.roll_hooks,
                           zone_triggers=zone_triggers)
         if self.python:
@@ -350,7 +356,7 @@ class GameCompiler(HookDeclarations):
         self.generate_cards(jobs, expr, block, resolve, ec)
         for cond in spec.end:
             g.end.append(EndCondition(cond.name, expr(cond.when), expr(cond.winner), cond.span))
-        if self.python and spec.end:
+        if self.python and self.speedups.derived and spec.end:
             conditions = [jobs[cond.when.path].tree for cond in spec.end]
             g.end_first, g.end_kept, unit = g.program.first_true(conditions, reads_only_zones)
             g.end_reads_locals = reads_locals(unit)
@@ -387,11 +393,14 @@ class GameCompiler(HookDeclarations):
             blocks[index].given = tuple(BINDINGS[Rule.CARD_PLAY].names)
         procedures = {index: parts for index, parts in blocks.items() if index in played or index in proc_ids.values()}
         self.direct_steps, turns = compile_direct(self, sc, g.program, procedures, framed_steps, in_place) \
-            if self.python else ({}, [None] * len(phases))
+            if self.python and self.speedups.direct else ({}, [None] * len(phases))
         self.finish(main, assemble_turn_loop(g, self.turn_hooks, self.direct_steps, turns, setup, phases))
         g.main = main
         g.code = [p.code for p in g.procs]
         g.reaction_types = [c for c in g.cards if c.answer_when is not None]
+        if not self.speedups.kept_starts:
+            g.starts = None                 # every new game plays its setup (engine/starts.py)
+        g.batched_draws = self.speedups.batched_draws
 
     def generate_cards(self, jobs, expr, block, resolve: list, ec: ExprCompiler) -> None:
         g = self.game
@@ -402,7 +411,8 @@ class GameCompiler(HookDeclarations):
                 ctype.play_target = expr(card.play.target)
                 if card.play.target is not None:
                     target = _tree(jobs, card.play.target.path)
-                    ctype.target_not_me, ctype.target_others = target_form(target)
+                    if self.speedups.card_forms:
+                        ctype.target_not_me, ctype.target_others = target_form(target)
                     if not ctype.target_others:     # else legal_plays asks no condition: every other seat is one
                         ctype.play_targets = g.program.targets(target) if g.program is not None \
                             else targets_asking(ctype.play_target)
@@ -419,7 +429,7 @@ class GameCompiler(HookDeclarations):
             if card.answer is not None:
                 ctype.answer_when = expr(card.answer.when)
                 ctype.answer_personal = _reads_locals(_tree(jobs, card.answer.when.path), {"me", "this"})
-                ctype.answer_gate, ctype.answer_exact = card_gate(_tree(jobs, card.answer.when.path), ec)
+                ctype.answer_gate, ctype.answer_exact = self.gate(_tree(jobs, card.answer.when.path), ec)
                 ctype.answer_proc = block(card.answer.effect, f"answer {ctype.id}")
             if card.discard_when is not None:
                 ctype.discard_when = expr(card.discard_when)
@@ -430,6 +440,11 @@ class GameCompiler(HookDeclarations):
             for z in g.zones:
                 key = z.index + (len(g.table_zones) if z.owner == "player" else 0)
                 z.watched = key in watched or not watched
+
+    def gate(self, tree: Any, ec: ExprCompiler) -> tuple[list[bool] | None, bool]:
+        """The per-card table of a condition that tests the kind of ``card`` (compiler/forms.py), unless card
+        forms are off: then no table, and the condition is asked for every card."""
+        return card_gate(tree, ec) if self.speedups.card_forms else (None, False)
 
     def declare_duration(self, die: str, ctype: CardType, decl: ZoneDecl) -> None:
         """`discard_after: {roll: DIE}`: the card leaves its play zone ``decl`` after its owner's next roll of DIE."""
@@ -457,7 +472,7 @@ class GameCompiler(HookDeclarations):
                 resolve.append((cond, proc, self.sym.class_ref(subject), trig.span))
                 continue
             decl = next(z for z in g.zones if z.name == subject)
-            gate, exact = card_gate(_tree(jobs, trig.cond.path), ec) if trig.cond is not None else (None, False)
+            gate, exact = self.gate(_tree(jobs, trig.cond.path), ec) if trig.cond is not None else (None, False)
             (decl.on_enter if event is Event.ENTER else decl.on_leave).append((cond, proc, gate, exact))
         return resolve
 
@@ -486,17 +501,19 @@ def _tree(jobs: dict[tuple, _Job], path: tuple) -> Any:
     return job.tree if job is not None else None
 
 
-def compile_game(doc: Document, params: Mapping[str, Any] | None = None, python: bool = True) -> Game:
+def compile_game(doc: Document, params: Mapping[str, Any] | None = None, python: bool = True,
+                 speedups: Speedups = ALL_ON) -> Game:
     """A checked, compiled ``Game`` from a loaded document and this instance's param values.
 
     With ``python`` (the default) rule texts are compiled to generated Python where the generator
     knows the node (rulelang/compiler/program.py); without, every rule is a closure: the reference the
-    generated code is tested against.
+    generated code is tested against (``python=False`` is ``speedups.generated`` off). ``speedups``
+    turns speed-ups off for this game (rulelang/engine/speedups.py): the same game, doing more work.
 
     Raises SpecError (never a Python error of size), or ParamError for a param value the game refuses.
     """
     try:
-        return GameCompiler(doc, params, python).compile()
+        return GameCompiler(doc, params, python, speedups).compile()
     except RecursionError:
         raise SpecError("the spec nests too deeply to compile", doc.span(()),
                         "split deep rule texts into functions or procedures") from None

@@ -98,7 +98,8 @@ def drop_late_binds(body: Body, start: int) -> None:
 class DirectCompiler(DirectDecisions):
     """Writes the direct function of each step and procedure (see the module's docstring)."""
 
-    def __init__(self, sc: StmtCompiler, program: Program, game: Game, instructions: Compile, register: Register):
+    def __init__(self, sc: StmtCompiler, program: Program, game: Game, instructions: Compile, register: Register,
+                 cards_in_place: bool = True):
         self.sc = sc
         self.program = program
         self.source = program.statements_source
@@ -112,6 +113,9 @@ class DirectCompiler(DirectDecisions):
         self.markers: list[Frame] = []
         #: the procedures that will have a direct function (a call to one is a Python call)
         self.direct_procs: set[int] = set()
+        #: a card's play as its choice then ``plays.rest_in_place`` (a speed-up: card forms); off, its
+        #: instructions run to their end (``_within``)
+        self.cards_in_place = cards_in_place
 
     def function(self, parts: Parts) -> Callable:
         """``direct(st, L)``: the statements in order, between the instructions that come before and after
@@ -269,7 +273,7 @@ class DirectCompiler(DirectDecisions):
         if len(b.code) == 1:
             self.instruction(b.code[0], s.span, out)
             return
-        if isinstance(s, n.Play):           # choose, then declare, react and resolve in one call (plays.py)
+        if isinstance(s, n.Play) and self.cards_in_place:  # choose, then declare, react and resolve in one call
             choose = b.code[0]
             self.decision(choose, s.span, out)
             out.line(f"if {out.unit.constant(choose.rest_in_place, 'a card declared, answered, resolved')}"
@@ -375,7 +379,7 @@ def compile_direct(gc, sc: StmtCompiler, program: Program, procedures: dict[int,
         gc.finish(index, b)
         return index
 
-    dc = DirectCompiler(sc, program, game, instructions, register)
+    dc = DirectCompiler(sc, program, game, instructions, register, cards_in_place=gc.speedups.card_forms)
     dc.direct_procs = {index for index, parts in procedures.items() if plays_in_place(parts.stmts)}
     functions: dict[int, Callable] = {}
     for index in sorted(dc.direct_procs):

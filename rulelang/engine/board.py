@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 #: A game's first draws come one at a time; then the RNG works out this many outputs at once (rng.outputs).
 SINGLE_DRAWS, BATCH = 16, 128
+#: The single draws of a game whose batched draws are off (``Rules.batched_draws``, engine/speedups.py): all.
+UNBATCHED = 1 << 62
 #: Fewer draws than this at once (``draws_below``) are drawn one by one: a batch costs more to set up.
 FEW_DRAWS = 16
 
@@ -99,7 +101,8 @@ class Board:
 
     @rng.setter
     def rng(self, value: int) -> None:
-        self._rng, self._drawn, self._ahead, self._singles = value, 0, [], SINGLE_DRAWS
+        self._rng, self._drawn, self._ahead = value, 0, []
+        self._singles = SINGLE_DRAWS if self.game.batched_draws else UNBATCHED
 
     def randbelow(self, n: int) -> int:
         """A number below ``n`` from SplitMix64, a tiny, fast RNG; every random draw of a game comes here.
@@ -125,7 +128,7 @@ class Board:
         """A number below each of ``bounds``, in order: what ``randbelow`` gives for them one by one, worked out
         at once (a shuffle's draws, a call fewer each). With explicit chance each is still a draw of its own,
         and so is each of a few (a batch costs a few microseconds to set up: more than a few single draws)."""
-        if self.chance is not None or len(bounds) < FEW_DRAWS:
+        if self.chance is not None or len(bounds) < FEW_DRAWS or not self.game.batched_draws:
             return [self.randbelow(n) for n in bounds]
         start = self.rng
         raw = outputs(start, len(bounds))           # the last first

@@ -234,6 +234,9 @@ class Rules:
         #: (seat count, single options asked, history kept) -> the settled starts of its setup (starts.py), or None
         #: where its setup draws too much to keep them; None for all: no start is ever kept
         self.starts: dict[tuple, Any] | None = {}
+        #: whether the RNG works out its outputs many at a time (board.Board.randbelow); off: one at a time
+        #: (a speed-up's switch, engine/speedups.py)
+        self.batched_draws = True
 
     def plain(self, kind: Type, value: Any) -> Any:
         """A runtime value as people and JSON see it: places, counters and cards by name."""

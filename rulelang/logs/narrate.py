@@ -126,12 +126,12 @@ def _card(game: Rules, card_id: str) -> str:
 
 
 def role_words(game: Rules, role: str) -> str:
-    """A role by its label ("the Giant"), else its name in words."""
+    """A role by its label ("the Dealer"), else its name in words."""
     return game.role_labels.get(role) or readable(role)
 
 
 def counter_words(game: Rules, counter: str) -> str:
-    """A counter by its label ("golden egg"), else its name in words."""
+    """A counter by its label ("gold coin"), else its name in words."""
     return _words(game).counters.get(counter, readable(counter))
 
 

@@ -103,7 +103,7 @@ def _take_groups(doc: Document, errors: list[RulelangError]) -> None:
     doc.drop_positions((GROUPS_KEY,))
     if not isinstance(groups, dict):
         errors.append(SpecError("'card_groups' must be a mapping of group names to the keys they give",
-                                kept.span((GROUPS_KEY,)), "card_groups: {axe: {zone: deck, tags: [axe]}}"))
+                                kept.span((GROUPS_KEY,)), "card_groups: {tools: {zone: deck, tags: [tool]}}"))
         groups = {}
     kept.data[GROUPS_KEY] = {name: _usable_keys(kept, name, keys, errors) for name, keys in groups.items()
                              if _good_name(kept, name, errors)}
@@ -165,7 +165,7 @@ def _find_group(doc: Document, card_path: tuple, name: Any, errors: list[Rulelan
         return groups[name]
     where = doc.span(card_path + (GROUP_KEY,))
     if not isinstance(name, str):
-        errors.append(SpecError("'group' must name one group of 'card_groups'", where, "group: axe"))
+        errors.append(SpecError("'group' must name one group of 'card_groups'", where, "group: tools"))
     elif doc.card_groups is None:
         errors.append(SpecError(f"this card joins group '{name}', but the game declares no 'card_groups'", where,
                                 f"declare it: card_groups: {{{name}: {{zone: ..., tags: [...]}}}}"))

@@ -3,10 +3,10 @@
 ``compiler/plays.py`` gives a card's play a second way to run where a step is played in place: the choice
 as a decision, then ``rest_in_place`` (declare, react, resolve without a frame each). ``cards.CardTables``
 holds per game what ``legal_plays``, ``reaction_options`` and ``answerers`` used to work out per call, and
-``limits.roll_dice`` draws unscripted dice straight from the generator. These tests pin each of them
-against the plain reading: every golden card game played in place with ``rest_in_place`` wired in, against
-the same seeds played through stored decisions; the tables against the card kinds they are built from; the
-dice against ``roll_die``.
+``limits.roll_dice`` draws unscripted dice straight from the generator. The speed-ups' harness
+(test_speedups.py, flag ``card_forms``) plays every card game with the plays in place and without; these
+tests pin that ``rest_in_place`` runs, every way out of it, the tables against the card kinds they are
+built from, and the dice against ``roll_die``.
 """
 from __future__ import annotations
 
@@ -23,10 +23,11 @@ from rulelang.compiler import direct
 from rulelang.engine import cards
 from rulelang.engine.limits import roll_dice
 from rulelang.engine.names import NAMES
+from rulelang.engine.speedups import ALL_ON
 from rulelang.lang import nodes
 
 from golden.record import GAMES as GOLDEN
-from helpers.both_ways import both_ways, same_game_both_ways
+from helpers.both_ways import both_ways
 from helpers.examples import examples
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,13 +77,15 @@ def wire_rest_in_place(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 @pytest.mark.parametrize("name", sorted(CARD_GAMES))
-def test_plays_run_in_place_give_the_games_the_frames_give(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plays_in_place_run_through_rest_in_place(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The card games' plays played in place take ``rest_in_place``: the speed-ups' harness (test_speedups.py,
+    flags ``card_forms`` and ``in_place``) holds that they give the games the frames give."""
     ran = wire_rest_in_place(monkeypatch)
-    same_game_both_ways(name)           # every player count, three seeds: logs and saved states
+    game = load(name)                   # compiled with the counting wrapper
+    events = [e for players in {game.min_players, min(game.max_players, 5)} for seed in range(3)
+              for e in play_out(game.new_state(players, seed), RandomAgent(seed)).events]
     assert ran, "no card was played through rest_in_place"
     if name.startswith("flapjacks"):    # its answers and its discards for want of a play went this way too
-        game = load(name)
-        events = [e for seed in range(6) for e in play_out(game.new_state(5, seed), RandomAgent(seed)).events]
         assert any(e["type"] == "answered" for e in events)
         assert any(e["type"] == "chose" and e["decision"] == "discard" for e in events)
 
@@ -193,11 +196,16 @@ end:
 
 
 def test_every_way_out_of_a_play_run_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same games through frames, and in place with card forms off (each play run by its instructions)."""
     ran = wire_rest_in_place(monkeypatch)
     (tmp_path / "game.yaml").write_text(EDGES)
     game = rulelang.load_game(tmp_path)
     games = [both_ways(game, p, seed) for p in (2, 3, 4) for seed in range(12)]
     assert ran
+    plain = rulelang.load_game(tmp_path, speedups=ALL_ON.without("card_forms"))
+    for in_place, (players, seed) in zip(games, [(p, seed) for p in (2, 3, 4) for seed in range(12)]):
+        assert play_out(plain.new_state(players, seed), RandomAgent(seed)).dumps() == in_place.dumps()
+    assert "a card declared" in game.program.source() and "a card declared" not in plain.program.source()
     events = [e for in_place in games for e in in_place.events]
     played = {e["card"] for e in events if e["type"] == "played"}
     assert {"stop", "win", "grab", "stay"} <= played and any(e["type"] == "answered" for e in events)

@@ -3,7 +3,8 @@
 - Nothing of a spec becomes code: names and strings of rule texts reach the generated source
   only as literals, whatever characters they hold (a hypothesis fuzz over the grammar's names
   and strings, dunders, backslashes, quotes and unicode included).
-- The generated code plays every game exactly as the closures it replaces (the reference).
+- The generated code plays every game exactly as the closures it replaces (the reference): the
+  speed-ups' harness (test_speedups.py, flag ``generated``) plays every game so; here, the edges.
 - A failure inside generated code is told at its statement's spec line.
 - `rulelang compile PATH --python` prints the module, each function under its spec line.
 """
@@ -25,7 +26,6 @@ from rulelang.cli import main
 from rulelang.compiler import compile_game
 from rulelang.compiler.codegen import HELPERS, READS_LOCALS, Unit, hoist_state_lists
 from rulelang.errors import RuleError, SpecError
-from rulelang.pipeline import read_spec
 from rulelang.spec.loader import load_document
 
 from golden import record  # the fingerprint of a game: decisions offered and the event log
@@ -131,21 +131,7 @@ def _functions_of(game):
                 yield op
 
 
-# --- the generated code plays as the closures do -----------------------------------------------
-
-@pytest.mark.parametrize("name", ["flapjacks", "jacks_friends", "hooks", "pig", "flapjacks+titanium_rush",
-                                  "jacks_friends+seven_at_the_table"])
-def test_generated_code_plays_every_seed_as_the_closures_do(name: str) -> None:
-    folder, mods = record.GAMES[name]
-    doc = read_spec(ROOT / folder, mods=[ROOT / m for m in mods])
-    generated, closures = compile_game(doc), compile_game(doc, python=False)
-    assert generated.program is not None and closures.program is None
-    assert any(True for _ in _functions_of(generated))
-    for players in range(generated.min_players, min(generated.max_players, 5) + 1):
-        for seed in range(6):
-            assert record.fingerprint(generated, players, seed) == record.fingerprint(closures, players, seed), \
-                (players, seed)
-
+# --- the generated code plays as the closures do (every game: test_speedups.py, flag ``generated``) ----------
 
 def test_counters_written_out_in_place_keep_their_rules(tmp_path: Path) -> None:
     """The counter stores written out in generated code (no call to state.set_counter) and `in` a list fixed

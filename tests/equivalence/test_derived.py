@@ -10,6 +10,7 @@ import pytest
 import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.compiler import compile_game
+from rulelang.engine.speedups import ALL_ON
 from rulelang.spec.loader import load_document
 
 from golden import record
@@ -103,17 +104,21 @@ def test_an_end_check_is_given_its_locals_only_where_it_may_read_them(tmp_path: 
         assert state.dumps() == framed.dumps() and state.over
 
 
-def test_the_kept_end_check_plays_every_seed_as_the_closures_do(tmp_path: Path) -> None:
+def test_the_kept_end_check_plays_every_seed_as_the_check_asked_every_time(tmp_path: Path) -> None:
+    """A game whose end check is kept (most games of the speed-ups' harness, test_speedups.py, flag ``derived``,
+    have none), its two conditions each met after cards moved in and out: the same game with the check asked
+    every time, by the generated code (``derived`` off) and by the closures."""
     doc = load_document(spec_folder(tmp_path))
-    kept, closures = compile_game(doc), compile_game(doc, python=False)
-    assert kept.end_kept and closures.end_first is None
+    kept = compile_game(doc)
+    asked, closures = compile_game(doc, speedups=ALL_ON.without("derived")), compile_game(doc, python=False)
+    assert kept.end_kept and asked.end_first is None and asked.program is not None and closures.end_first is None
     results = set()
     for players in (2, 3):
         for seed in range(25):
-            assert record.fingerprint(kept, players, seed) == record.fingerprint(closures, players, seed)
             state = play_out(kept.new_state(players, seed), RandomAgent(seed))      # in place, kept too
-            framed = play_out(closures.new_state(players, seed), RandomAgent(seed))
-            assert state.dumps() == framed.dumps()
+            for other in (asked, closures):
+                assert record.fingerprint(kept, players, seed) == record.fingerprint(other, players, seed)
+                assert state.dumps() == play_out(other.new_state(players, seed), RandomAgent(seed)).dumps()
             results.add(state.result)
     assert results == {"three gems", "no cards left"}      # each held, after cards moved in and out
 

@@ -1,10 +1,10 @@
 """Steps played in place (rulelang/compiler/direct.py): the same games as the frames play, and the same limits.
 
 While every decision is answered in place, the turn loop plays each step and procedure as one Python
-function. These tests play every game of the golden logs (both games, the examples, the hooks example and
-the eight mods) both ways at every player count, and pin the edges the direct functions must keep: an
-`end turn` deep inside a called procedure, decisions inside loops and branches, runaway recursion and
-loops, a game that never ends, and errors located at their statement.
+function. The speed-ups' harness (test_speedups.py: flags ``direct`` and ``in_place``) plays every game of
+games/, the examples and the golden logs' mods both ways; these tests pin the edges the direct functions
+must keep: an `end turn` deep inside a called procedure, decisions inside loops and branches, runaway
+recursion and loops, a game that never ends, and errors located at their statement.
 """
 from __future__ import annotations
 
@@ -19,15 +19,11 @@ from rulelang.engine.limits import DecisionLimit
 from rulelang.errors import RuleError
 
 from golden.record import GAMES as GOLDEN
-from helpers.both_ways import BOTH_WAYS_GAMES, both_ways, load, pending_loop, same_game_both_ways
+from helpers.both_ways import both_ways, load, pending_loop
+from helpers.speedups import loaded
 from helpers.tiny_games import TWO_PHASES
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.mark.parametrize("name", sorted(BOTH_WAYS_GAMES))
-def test_every_game_played_in_place_is_the_game_the_frames_play(name: str) -> None:
-    same_game_both_ways(name)
 
 
 SPEC = """
@@ -178,8 +174,7 @@ def test_a_phase_with_turn_hooks_has_no_whole_turn_in_place() -> None:
 @pytest.mark.parametrize("name", ["jacks_friends", "flapjacks", "hooks", "kuhn_poker", "goofspiel"])
 def test_a_game_played_from_before_its_first_step_is_the_same_game(name: str) -> None:
     """``play_new`` stops before turn 1's first step, so that turn is played in place too: the same game."""
-    folder, mods = BOTH_WAYS_GAMES[name]
-    game = load(folder, mods)
+    game = loaded(name)
     for players in range(game.min_players, min(game.max_players, 5) + 1):
         for seed in range(4):
             fresh = play_new(game, players, seed, RandomAgent(seed))

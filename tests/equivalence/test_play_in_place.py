@@ -1,9 +1,10 @@
 """Agents that pick by count alone are asked in place: the same game as the pending-decision loop, byte for byte.
 
 ``play_out`` lets the rules ask such agents (``pick_index``) where a decision arises, so no decision is
-ever stored (rulelang/engine/protocol.py ``_picks_now``). These tests play the same seeds both ways, through the
-public decision API (``waiting``/``apply_index``) with the same picks, and compare the whole log, and
-check the edges: mixed tables, agents without ``pick_index``, bad picks, and the state left behind.
+ever stored (rulelang/engine/protocol.py ``_picks_now``). The speed-ups' harness (test_speedups.py, flag
+``in_place``) plays every game both ways with one agent for the table; these tests play a seat its own
+agent through the public decision API (``waiting``/``apply_index``) with the same picks, and check the
+edges: mixed tables, agents without ``pick_index``, bad picks, and the state left behind.
 """
 from __future__ import annotations
 
@@ -34,18 +35,6 @@ def pending_loop(game: rulelang.Game, players: int, seed: int, rngs: list[random
         player, count = waiting
         state.apply_index(rngs[player].randrange(count), player)
     return state
-
-
-@pytest.mark.parametrize("name,players", [("jacks_friends", 2), ("jacks_friends", 4), ("jacks_friends", 6),
-                                          ("flapjacks", 2), ("flapjacks", 5), ("pig", 3), ("kuhn", 3),
-                                          ("goofspiel", 2)])
-def test_random_play_in_place_is_the_pending_game(name: str, players: int) -> None:
-    game = GAMES[name]
-    for seed in range(6):
-        in_place = play_out(game.new_state(players, seed), RandomAgent(seed))
-        stored = pending_loop(game, players, seed, [random.Random(seed)] * players)   # one generator, as one agent
-        assert in_place.events == stored.events
-        assert in_place.dumps() == stored.dumps()
 
 
 @examples(25)

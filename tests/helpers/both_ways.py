@@ -1,7 +1,9 @@
-"""Every game played twice from one seed: in place by an agent, and through stored decisions (the frames)."""
-from __future__ import annotations
+"""A small game played twice from one seed: answered in place by an agent, and through stored decisions.
 
-import random
+The speed-ups' harness (``helpers/speedups.py``, ``tests/equivalence/test_speedups.py``) plays the games of
+games/ and the examples so; this is for the little games tests write to pin one behaviour.
+"""
+from __future__ import annotations
 
 import rulelang
 from rulelang.agents import RandomAgent, play_out
@@ -9,17 +11,15 @@ from rulelang.agents import RandomAgent, play_out
 from . import ROOT
 from golden.record import GAMES as GOLDEN
 
+#: The golden games and the OpenSpiel examples: name -> (folder, mods); policies naming every decision play them.
 EXAMPLES = {name: (f"examples/{name}", ()) for name in ("kuhn_poker", "leduc_poker", "goofspiel", "liars_dice")}
+BOTH_WAYS_GAMES = {**GOLDEN, **EXAMPLES}
 
 
 def pending_loop(game: rulelang.Game, players: int, seed: int) -> rulelang.State:
-    """The game through stored decisions, the frames' way: one generator picks, as ``RandomAgent`` does."""
-    state = game.new_state(players, seed)
-    chooser = random.Random(seed)
-    while (waiting := state.waiting()) is not None:
-        player, count = waiting
-        state.apply_index(chooser.randrange(count), player)
-    return state
+    """The game through stored decisions (the frames' way: answering in place off), ``RandomAgent(seed)``
+    picking for every seat."""
+    return play_out(game.new_state(players, seed), RandomAgent(seed), in_place=False)
 
 
 def both_ways(game: rulelang.Game, players: int, seed: int) -> rulelang.State:
@@ -34,22 +34,6 @@ def both_ways(game: rulelang.Game, players: int, seed: int) -> rulelang.State:
 
 def load(folder: str, mods: tuple) -> rulelang.Game:
     return rulelang.load_game(ROOT / folder, mods=[ROOT / m for m in mods])
-
-
-#: The golden games and the OpenSpiel examples: name -> (folder, mods).
-BOTH_WAYS_GAMES = {**GOLDEN, **EXAMPLES}
-
-
-def same_game_both_ways(name: str) -> None:
-    """``name`` at every player count (up to 8), seeds 0-2: the same log and saved state either way."""
-    folder, mods = BOTH_WAYS_GAMES[name]
-    game = load(folder, mods)
-    assert any(f is not None for f in game.direct) or name in ("pig", "kuhn_poker", "goofspiel", "leduc_poker",
-                                                               "liars_dice", "hooks")
-    for players in range(game.min_players, min(game.max_players, 8) + 1):
-        for seed in range(3):
-            in_place = both_ways(game, players, seed)
-            assert in_place.over and in_place.stack == []       # a finished game runs nothing (both ways alike)
 
 
 # --- policies: read in place, or asked through the protocol -----------------------------------------------------

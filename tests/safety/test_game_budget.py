@@ -16,6 +16,7 @@ import pytest
 import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main
+from rulelang.engine.speedups import ALL_ON
 from rulelang.errors import RuleError, RulelangError
 from rulelang.model.spec import EVENT_LIMIT, GAME_BUDGET
 
@@ -139,10 +140,10 @@ def test_a_copy_goes_on_with_the_budget_its_game_has_left(tmp_path: Path) -> Non
 def test_a_start_kept_in_memory_has_spent_what_its_setup_spent() -> None:
     """Kuhn poker's deal draws little, so its starts are kept (starts.py): a kept start has the budget left
     that the setup played afresh leaves, or one game would run out where the same game kept would not."""
-    game = rulelang.load_game(Path(__file__).resolve().parents[2] / "examples" / "kuhn_poker")
-    game.starts = None                           # every start played afresh
-    fresh = [(s.allowed, s.reserve) for s in (game.new_state(2, seed) for seed in range(6))]
-    game.starts = {}
+    path = Path(__file__).resolve().parents[2] / "examples" / "kuhn_poker"
+    game = rulelang.load_game(path)
+    afresh = rulelang.load_game(path, speedups=ALL_ON.without("kept_starts"))    # every start played afresh
+    fresh = [(s.allowed, s.reserve) for s in (afresh.new_state(2, seed) for seed in range(6))]
     kept = [(s.allowed, s.reserve) for s in (game.new_state(2, seed) for seed in range(6) for _ in range(2))]
     assert kept[1::2] == kept[::2] == fresh
     assert all(reserve < GAME_BUDGET - game.step_budget for _, reserve in fresh)
