@@ -135,6 +135,8 @@ _SAYINGS = {
     "rolled": _rolled,
     "roll_changed": lambda g, e: f"  the roll of {e['die']} is cancelled" if e["how"] == "cancelled"
     else f"  {e['die']} {e['how']}: " + (" ".join(str(f) for f in e["faces"]) or "no dice"),
+    "cancelled": lambda g, e: f"  the draw of {e['player'] or 'the table'} is cancelled" if e["action"] == "draw"
+    else f"  {e['player']}'s play of {_card(g, e['card'])} is cancelled",
     "played": lambda g, e: f"  {e['player']} plays {_card(g, e['card'])}"
                            + (f" on {e['target']}" if e["target"] != e["player"] else ""),
     "answered": lambda g, e: f"  {e['player']} answers with {_card(g, e['card'])}, cancelling "
