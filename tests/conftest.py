@@ -12,6 +12,8 @@ import os
 import pytest
 from hypothesis import settings
 
+import rulelang.statements  # noqa: F401 - fills the parser's table of statements, as the compiler does
+
 from helpers.examples import register_profiles
 
 

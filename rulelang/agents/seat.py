@@ -20,8 +20,8 @@ import random
 import weakref
 
 from rulelang.agents.determinize import determinize
-from rulelang.engine.game import Game
 from rulelang.engine.protocol import Decision, Option
+from rulelang.engine.rules import Rules
 from rulelang.engine.state import State
 from rulelang.engine.views import player_name
 
@@ -41,7 +41,7 @@ class Seat:
             raise ValueError(f"no player {player} in a game of {state.n}")
         self.player = player                  # the seat, from 0
         self.name = player_name(player)       # "P1", as events and views name players
-        self.game: Game = state.game          # the compiled rules, the same for every seat
+        self.game: Rules = state.game          # the compiled rules, the same for every seat
         self.players = state.n
         _TABLE[self] = state
 

@@ -96,6 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
     test.add_argument("--seed", type=int, default=0, metavar="S",
                       help="--coverage: seed of the sample and of the random games that compare mutants")
     test.add_argument("--sample", type=int, metavar="N", help="--coverage: a seeded sample of N mutants")
+    test.add_argument("--show", action="store_true",
+                      help="print each scenario's play-by-play (its events in words, as `run` tells a game)")
+    test.add_argument("--events", action="store_true",
+                      help="print each scenario's events as the JSON lines `run --log` writes")
     test.add_argument("--game", action="append", default=[], metavar="GAME", dest="games",
                       help="a game the scenarios may name besides those under PATH (a mod's scenarios name "
                            "their game), and the game of scenarios that name none; repeat for several")

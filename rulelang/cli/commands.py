@@ -83,6 +83,8 @@ def cmd_test(args: argparse.Namespace) -> int:
     from rulelang.testing.scenario_report import run_scenario_files
 
     if args.coverage:
+        if args.show or args.events:
+            raise UsageError("--show and --events go without --coverage")
         return _coverage(args)
     if args.json or args.min_coverage is not None or args.sample is not None or args.workers != 1:
         raise UsageError("--workers, --json, --min-coverage and --sample go with --coverage")
@@ -100,7 +102,8 @@ def cmd_test(args: argparse.Namespace) -> int:
         else:
             present.append(path)
     if present:
-        code = max(code, run_scenario_files(present, mods=args.mods, params=args.params, games=args.games))
+        code = max(code, run_scenario_files(present, mods=args.mods, params=args.params, games=args.games,
+                                            show=args.show, events=args.events))
     return code
 
 

@@ -18,7 +18,8 @@ from rulelang.check.decls import card_link_errors, check_declarations, plays_to_
 from rulelang.check.hooks import RETURNS
 from rulelang.check.types import Scope, symbols_of
 from rulelang.engine.cards import after_resolving, discard_played, place_played, targets_asking
-from rulelang.engine.game import CardType, EndCondition, Game, Phase, Proc, ZoneDecl
+from rulelang.engine.game import Game
+from rulelang.engine.rules import CardType, EndCondition, Phase, Proc, ZoneDecl
 from rulelang.lang import nodes as n
 from rulelang.lang.bindings import BINDINGS, Rule
 from rulelang.lang.bindings import scope as bound

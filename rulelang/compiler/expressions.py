@@ -12,8 +12,9 @@ from typing import Any
 
 from rulelang.check.types import Symbols, die_of
 from rulelang.engine.elimination import live_from, live_players, next_live
-from rulelang.engine.game import CardType, Game, ZoneDecl
+from rulelang.engine.game import Game
 from rulelang.engine.limits import spend, too_big
+from rulelang.engine.rules import CardType, ZoneDecl
 from rulelang.engine.state import State
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
@@ -156,7 +157,7 @@ class ExprCompiler:
         if kind == RefKind.ROLE:
             name = ref.name
             if e.type == PLAYER:
-                return lambda st, L: (st.lay.role_players[name] or [None])[0]
+                return lambda st, L: next(iter(st.lay.role_players[name]), None)
             return lambda st, L: list(st.lay.role_players[name])
         if kind == RefKind.TEAM:
             name = ref.name

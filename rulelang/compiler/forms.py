@@ -15,7 +15,7 @@ from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 
 if TYPE_CHECKING:
-    from rulelang.engine.game import ZoneDecl
+    from rulelang.engine.rules import ZoneDecl
 
     from .expressions import ExprCompiler
 

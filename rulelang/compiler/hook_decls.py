@@ -5,8 +5,8 @@ A mixin of ``GameCompiler`` (which provides ``game``, ``spec``, ``sym``, ``seat`
 """
 from __future__ import annotations
 
-from rulelang.engine.game import ZoneDecl
 from rulelang.engine.limits import too_big
+from rulelang.engine.rules import ZoneDecl
 from rulelang.lang.bindings import Rule, scope
 from rulelang.lang.types import UNKNOWN, roll_of
 from rulelang.model.spec import Card, Event, Trigger

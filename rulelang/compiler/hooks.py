@@ -23,6 +23,7 @@ from rulelang.check.types import die_of
 from rulelang.engine.cards import draw_cards, end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, spend
+from rulelang.engine.rolls import CANCELLED, rolling
 from rulelang.engine.state import State
 from rulelang.engine.views import NAMES
 from rulelang.lang import nodes as n
@@ -52,19 +53,13 @@ class Label:
 
 # --- triggers: what `on:` says ---------------------------------------------------------------
 
-def _rolling(st, L: dict) -> tuple[dict, str, str]:
-    """A roll trigger's view of the roll: the rolling frame's locals, and the names of its count and faces there."""
-    d, count, faces = L["$roll"]
-    return st.stack[d].locals, count, faces
-
-
 def roll_hook_prefix(kind: str, cond: Fn | None) -> Callable:
     """First instruction of a roll trigger: copy the roll in from the rolling frame; skip if `if:` fails."""
     before = kind == "before roll"
 
     def op(st, fr):
         L = fr.locals
-        caller, count, faces = _rolling(st, L)
+        caller, count, faces = rolling(st, L)
         if before:
             L["dice"] = caller[count]
         else:
@@ -80,52 +75,12 @@ def roll_hook_suffix(kind: str) -> Callable:
 
     def op(st, fr):
         L = fr.locals
-        caller, count, faces = _rolling(st, L)
+        caller, count, faces = rolling(st, L)
         if before:
             caller[count] = max(0, L["dice"])
         else:
             caller[faces] = list(L["rolled"])
     return op
-
-
-def cancel_roll(st, L: dict) -> None:
-    """`cancel roll` in a `before roll` trigger: the rolling frame is told, and makes no roll."""
-    caller, count, _ = _rolling(st, L)
-    caller[_CANCELLED + count] = True
-
-
-#: The rolling frame's local, beside its count of dice, that a `cancel roll` sets.
-_CANCELLED = "$cancelled "
-
-
-def cancel_draw(st: State, L: dict) -> None:
-    """`cancel draw` in a `before draw` trigger: the pending draw is emptied, so nothing is drawn; once logged."""
-    d, slot = L["$draw"]
-    caller = st.stack[d].locals
-    pending = caller[slot]
-    if pending is None:
-        return
-    caller[slot] = None
-    if st.history:
-        amount, src, _, drawer = pending
-        st.log.append({"type": "cancelled", "turn": st.turn, "action": "draw",
-                       "player": None if drawer is None else NAMES[drawer], "cards": amount,
-                       "from": st.lay.zone_labels[src]})
-
-
-def cancel_play(st: State, L: dict) -> None:
-    """`cancel play` in a `before play` trigger: the chosen card is forgotten before it is declared (it stays
-    where it is, nobody answers, nothing resolves); once logged."""
-    d, slot = L["$play"]
-    caller = st.stack[d].locals
-    pick = caller.get(slot)
-    if pick is None:
-        return
-    caller.pop(slot)
-    if st.history:
-        _, card, player, _ = pick
-        st.log.append({"type": "cancelled", "turn": st.turn, "action": "play", "player": NAMES[player],
-                       "card": st.game.card_type[card].id, "id": card})
 
 
 def fire_play_hooks(procs: list[int], slot: str) -> Callable:
@@ -421,7 +376,7 @@ class HookStatements:
         def throw(st, fr):
             L = fr.locals
             p, q = L[who]
-            if L.pop(_CANCELLED + count, False):
+            if L.pop(CANCELLED + count, False):
                 L.pop(count)
                 L[var] = []
                 L[who] = None

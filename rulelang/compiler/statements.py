@@ -27,6 +27,7 @@ from rulelang.lang.visitors import Dispatch, require
 
 from .. import statements as homes
 from ..errors import RuleError, Span
+from ..statements import roles
 from .choices import ChoiceStatements
 from .expressions import ExprCompiler, Fn, local_name
 from .forms import quiet_draw
@@ -504,3 +505,8 @@ def _distinct(fs: list[Fn]) -> list[Fn]:
         seen.add(id(f))
         out.append(f)
     return out
+
+
+def _fits_statement_roles(sc: StmtCompiler, b: Builder) -> tuple[roles.Compiler, roles.Instructions]:
+    """Never called: mypy checks here that these classes have what a statement home calls on them."""
+    return sc, b

@@ -13,12 +13,15 @@ import warnings
 _MOVED = {
     "cards": ("answer_card answerers discard_card discard_options discard_zone draw_cards end_roll_durations "
               "kinds_in legal_plays move_card reaction_options refill shuffle_zone zone_of_hand"),
-    "game": "CardType EndCondition Fn Game Layout Op Phase Proc ZoneDecl assign_roles",
+    "game": "Game",
+    "rules": "CardType EndCondition Fn Layout Op Phase Proc ZoneDecl assign_roles",
+    "rng": "MASK64",
+    "seats": "NAMES player_name",
     "interpreter": "FAILURES Frame failure located run",
     "protocol": "Decision DecisionProtocol Option",
-    "state": "MASK64 State set_counter set_player_var",
+    "state": "State set_counter set_player_var",
     "turns": "check_end end_turn start_game",
-    "views": "NAMES holder_label make_view player_name",
+    "views": "holder_label make_view",
 }
 _HOME = {name: module for module, names in _MOVED.items() for name in names.split()}
 

@@ -23,13 +23,13 @@ from rulelang.engine.views import NAMES, forget_revealed
 from rulelang.errors import RuleError
 
 if TYPE_CHECKING:
-    from rulelang.engine.game import CardType, Fn, Game
-    from rulelang.engine.state import State
+    from rulelang.engine.board import Board
+    from rulelang.engine.rules import CardType, Fn, Rules
 
 
 # --- card movement: the primitives every card statement is built on ---------------
 
-def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
+def move_card(st: Board, card: int, dest: int, how: str = "move") -> None:
     """Move one card; one-of-a-kind slots evict, triggers fire, watchers check."""
     loc = st.loc
     src = loc[card]
@@ -70,7 +70,7 @@ def move_card(st: State, card: int, dest: int, how: str = "move") -> None:
             st.end_known = known & ~(sdecl.ends_read | ddecl.ends_read)
 
 
-def _clear_card_counters(st: State, card: int) -> None:
+def _clear_card_counters(st: Board, card: int) -> None:
     """Counters on a card travel with it between zones of one kind and fall off otherwise."""
     h = st.game.player_holder + st.n + card
     st.counters[h] = [0] * len(st.counters[h])     # move_card calls this only for a card holding some
@@ -78,7 +78,7 @@ def _clear_card_counters(st: State, card: int) -> None:
         st.log.append((records.cleared, st.turn, h))
 
 
-def _evict_slot(st: State, card: int, dest: int) -> None:
+def _evict_slot(st: Board, card: int, dest: int) -> None:
     """Discard the cards in the arriving card's slot: in its zone ``dest``, then in the zones sharing slots with it
     (``Layout.slot_zones``). Each card looked at is work; an empty zone costs none."""
     zones, slot_of = st.zones, st.game.slot_of
@@ -97,7 +97,7 @@ def _evict_slot(st: State, card: int, dest: int) -> None:
                 break
 
 
-def _fire(st: State, triggers: list, card: int, owner: int | None) -> None:
+def _fire(st: Board, triggers: list, card: int, owner: int | None) -> None:
     """Start the zone triggers whose `if:` holds for the card; a condition only reads its locals.
 
     A trigger's kind gate (``by_kind``, written out here) leaves most cards out without asking its condition."""
@@ -122,7 +122,7 @@ def by_kind(gate: list[bool] | None, exact: bool, card: int) -> bool | None:
     return True if exact else None
 
 
-def _check_watchers(st: State, zid: int, owner: int | None) -> None:
+def _check_watchers(st: Board, zid: int, owner: int | None) -> None:
     """Discard the cards of a zone whose `discard_when` holds, in zone order; each card looked at is work."""
     cards = st.zones[zid]
     st.work -= len(cards)
@@ -140,7 +140,7 @@ def _check_watchers(st: State, zid: int, owner: int | None) -> None:
             discard_card(st, card, how="discarded")
 
 
-def end_roll_durations(st: State, die: str, roller: int | None) -> None:
+def end_roll_durations(st: Board, die: str, roller: int | None) -> None:
     """After a roll: discard the roller's cards that last until their owner's next roll of this die."""
     lasting = st.game.discard_after_roll.get(die)
     if lasting is None or roller is None:
@@ -156,7 +156,7 @@ def end_roll_durations(st: State, die: str, roller: int | None) -> None:
                 break
 
 
-def discard_zone(st: State, card: int) -> int:
+def discard_zone(st: Board, card: int) -> int:
     """The pile a card is discarded to: its own ``discard:``, or its zone's; a player's pile is its holder's."""
     pile = st.tables.table_discard[card]
     if pile is not None:
@@ -171,12 +171,12 @@ def discard_zone(st: State, card: int) -> int:
     return st.game.zone_id(decl, owner, st.n)
 
 
-def discard_card(st: State, card: int, how: str = "discarded") -> None:
+def discard_card(st: Board, card: int, how: str = "discarded") -> None:
     pile = st.tables.table_discard[card]        # a table's pile, known per card: no call to find it
     move_card(st, card, pile if pile is not None else discard_zone(st, card), how)
 
 
-def draw_cards(st: State, count: int, src: int, dest: int) -> None:
+def draw_cards(st: Board, count: int, src: int, dest: int) -> None:
     """Draw from the top, refilling the source when it runs out (each card moved is work)."""
     zones = st.zones
     for _ in range(count):
@@ -187,7 +187,7 @@ def draw_cards(st: State, count: int, src: int, dest: int) -> None:
         move_card(st, zones[src][-1], dest, "draw")
 
 
-def refill(st: State, zid: int) -> None:
+def refill(st: Board, zid: int) -> None:
     decl, owner = st.lay.zones[zid]
     if decl.refill_from is None:
         return
@@ -206,7 +206,7 @@ def refill(st: State, zid: int) -> None:
     shuffle_zone(st, zid)
 
 
-def shuffle_zone(st: State, zid: int) -> None:
+def shuffle_zone(st: Board, zid: int) -> None:
     st.end_known = None               # an end check may read the order (first, last): asked again
     cards = st.zones[zid]
     spend(st, len(cards))
@@ -242,11 +242,11 @@ def after_resolving(cond: Fn | None, proc: int) -> Callable:
     return op
 
 
-def _discard_played(st: State, L: dict) -> None:
+def _discard_played(st: Board, L: dict) -> None:
     discard_card(st, L["this"], "resolved")
 
 
-def discard_played(st: State, fr: Frame) -> None:
+def discard_played(st: Board, fr: Frame) -> None:
     """The first instruction of a card's play with no `to:`: it is discarded before its effect."""
     _discard_played(st, fr.locals)
 
@@ -263,7 +263,7 @@ class CardTables:
     afterwards (a test that rewraps a game's conditions does so before playing it).
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Rules) -> None:
         self.kinds = kinds = game.cards
         #: card instance -> its kind if it can be played (has a `play:`), else None
         self.playable = [c if c.play_proc is not None else None for c in game.card_type]
@@ -296,13 +296,13 @@ class CardTables:
         self.seats = max(self.seats, n)
 
 
-def _table_pile(game: Game, kind: CardType) -> int | None:
+def _table_pile(game: Rules, kind: CardType) -> int | None:
     if kind.discard is None or game.zones[kind.discard].owner == "player":
         return None
     return game.zone_id(game.zones[kind.discard], None, 0)     # a table zone's id is the same at any count
 
 
-def _may_be_answered(game: Game, card: int) -> bool | None:
+def _may_be_answered(game: Rules, card: int) -> bool | None:
     """``answerers``' quick look, where the card alone decides it: the first reaction kind that lets the
     question go round without asking a condition (True), none can (False), or a condition must be asked (None)."""
     for r in game.reaction_types:
@@ -316,7 +316,7 @@ def _may_be_answered(game: Game, card: int) -> bool | None:
     return False
 
 
-def card_tables(game: Game, n: int) -> CardTables:
+def card_tables(game: Rules, n: int) -> CardTables:
     """The game's ``CardTables``, made on first use and kept with the game, with options for ``n`` seats."""
     tables = game.card_tables
     if tables is None:
@@ -327,12 +327,12 @@ def card_tables(game: Game, n: int) -> CardTables:
     return tables
 
 
-def kinds_in(st: State, zid: int) -> list[tuple[int, CardType]]:
+def kinds_in(st: Board, zid: int) -> list[tuple[int, CardType]]:
     """One card of each kind in a zone, in zone order: copies of a card make one option."""
     return first_of_each(st, st.zones[zid], st.game.card_type)
 
 
-def first_of_each(st: State, cards: list[int], kind_of: list) -> list[tuple[int, CardType]]:
+def first_of_each(st: Board, cards: list[int], kind_of: list) -> list[tuple[int, CardType]]:
     """(card, kind) for the first card of each kind ``kind_of`` gives (None: leave the card out), in order.
 
     Each card looked at is work; a hand is small, so the kinds seen are kept in a list.
@@ -349,7 +349,7 @@ def first_of_each(st: State, cards: list[int], kind_of: list) -> list[tuple[int,
     return found
 
 
-def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
+def legal_plays(st: Board, player: int, zid: int) -> tuple[list, list]:
     """Every (card, target) the player may play from a zone, targets in seat order from the player.
 
     One option per kind of card, its first copy in zone order, each card looked at charged as work: the
@@ -392,7 +392,7 @@ def legal_plays(st: State, player: int, zid: int) -> tuple[list, list]:
 def targets_asking(allows: Fn) -> Callable:
     """A card's ``play_targets`` that asks its `target:` condition seat by seat, on the locals a card play has:
     the form without generated code (``compiler.Program.targets`` writes the condition out in its loop)."""
-    def targets(st: State, me: int, this: int, seats: tuple[int, ...]) -> list[int]:
+    def targets(st: Board, me: int, this: int, seats: tuple[int, ...]) -> list[int]:
         local = {"me": me, "this": this}
         found = []
         for t in seats:
@@ -403,13 +403,13 @@ def targets_asking(allows: Fn) -> Callable:
     return targets
 
 
-def discard_options(st: State, zid: int) -> tuple[list, list]:
+def discard_options(st: Board, zid: int) -> tuple[list, list]:
     kinds = kinds_in(st, zid)
     return ([[f"discard:{ctype.id}", f"discard {ctype.name}"] for _, ctype in kinds],
             [["discard", card] for card, _ in kinds])
 
 
-def answerers(st: State, card: int, player: int) -> list[int]:
+def answerers(st: Board, card: int, player: int) -> list[int]:
     """Players who may answer this card, in seat order from its player's left."""
     game = st.game
     if not game.reaction_types:
@@ -424,13 +424,13 @@ def answerers(st: State, card: int, player: int) -> list[int]:
     return list(in_game(st, seats) if True in st.out else seats)
 
 
-def in_game(st: State, seats: tuple[int, ...]) -> tuple[int, ...]:
+def in_game(st: Board, seats: tuple[int, ...]) -> tuple[int, ...]:
     """The seats still in the game, in the order given: a player who is out is no target and answers nothing."""
     out = st.out
     return tuple(p for p in seats if not out[p])
 
 
-def _asked_if_answerable(st: State, card: int, player: int) -> bool:
+def _asked_if_answerable(st: Board, card: int, player: int) -> bool:
     """A quick look before asking anyone: a condition that reads only the card and its player is
     tried here; one that reads `me` or `this` (the reactor, the answering card) can only be
     tried on a reactor's hand (reaction_options), so it always lets the question go round."""
@@ -444,13 +444,13 @@ def _asked_if_answerable(st: State, card: int, player: int) -> bool:
     return False
 
 
-def zone_of_hand(st: State, reactor: int, card: int, player: int) -> int:
+def zone_of_hand(st: Board, reactor: int, card: int, player: int) -> int:
     """The reactor's zone of the same kind as the one the card was played from."""
     decl = st.lay.zones[st.loc[card]][0]
     return st.game.zone_id(decl, reactor, st.n) if decl.owner == "player" else st.loc[card]
 
 
-def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) -> tuple[list, list]:
+def reaction_options(st: Board, card: int, player: int, reactor: int, zid: int) -> tuple[list, list]:
     """The answers the reactor holds for this card (the caller adds "pass").
 
     One per kind of answering card (the first copy in zone order), as ``kinds_in`` gives them, with the
@@ -468,7 +468,7 @@ def reaction_options(st: State, card: int, player: int, reactor: int, zid: int) 
     return options, values
 
 
-def answer_card(st: State, card: int, player: int, reactor: int, reaction: int) -> None:
+def answer_card(st: Board, card: int, player: int, reactor: int, reaction: int) -> None:
     """The first answer cancels the card: both are discarded, then the answer acts."""
     game = st.game
     st.log.append((records.answered, st.turn, reactor, reaction, card))

@@ -20,35 +20,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from rulelang.engine.board import ChanceNeeded
 from rulelang.errors import RulelangError
 
 if TYPE_CHECKING:
     from rulelang.engine.game import Game
     from rulelang.engine.state import State
-
-
-class ChanceNeeded(Exception):
-    """A random draw with no outcome scripted: the transition stops at a chance point.
-
-    Not a RuleError: the rules did nothing wrong, and no rule catches it on its way out.
-    """
-
-    def __init__(self, outcomes: int):
-        super().__init__(f"a chance point of {outcomes} outcomes")
-        self.outcomes = outcomes
-
-
-def scripted_draw(state: State, n: int) -> int:
-    """``randbelow(n)`` for a state with a chance script: its next outcome, or a chance point."""
-    script = state.chance
-    if type(script) is not list:    # not a script: a recorder of the seed's own draws (rulelang/engine/starts.py)
-        return script.draw(n)
-    if not script:
-        raise ChanceNeeded(n)
-    outcome = script.pop(0)
-    if not 0 <= outcome < n:
-        raise RulelangError(f"chance outcome {outcome} is not one of the {n} outcomes of this draw")
-    return outcome
 
 
 @dataclass(frozen=True)

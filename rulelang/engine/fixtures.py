@@ -13,15 +13,15 @@ from rulelang.engine.interpreter import run
 from rulelang.errors import RulelangError, did_you_mean
 
 if TYPE_CHECKING:
-    from rulelang.engine.state import State
+    from rulelang.engine.board import Board
 
 
-def script_dice(st: State, faces: list[int]) -> None:
+def script_dice(st: Board, faces: list[int]) -> None:
     """The next dice rolled show these faces, in order; then the RNG rolls again."""
     st.dice_script = list(faces)
 
 
-def go_to_step(st: State, step: str, turn: int | None = None, active: int | None = None) -> None:
+def go_to_step(st: Board, step: str, turn: int | None = None, active: int | None = None) -> None:
     """Abandon whatever the game was doing and continue from the start of a step."""
     game = st.game
     _check_step(st, step)
@@ -39,33 +39,33 @@ def go_to_step(st: State, step: str, turn: int | None = None, active: int | None
     run(st)
 
 
-def resume(st: State) -> None:
+def resume(st: Board) -> None:
     """Go on after a halt (see ``halt_before``)."""
     if st.pending is None and not st.over:
         run(st)
 
 
-def halted_before_step(st: State) -> bool:
+def halted_before_step(st: Board) -> bool:
     """Whether the game stopped where a step is about to start (a halt, ``new_state(before_first_turn=True)``):
     nothing waits, only the turn loop is on the stack, and its next instruction starts a step."""
     return (st.pending is None and st.answer is None and not st.over and len(st.stack) == 1
             and st.stack[0].pc in st.game.step_pcs.values())
 
 
-def halt_before(st: State, step: str, turn: int) -> None:
+def halt_before(st: Board, step: str, turn: int) -> None:
     """Stop (with no decision waiting) when ``step`` of ``turn`` is about to start."""
     _check_step(st, step)
     st.halt = [turn, step]
 
 
-def _check_step(st: State, step: str) -> None:
+def _check_step(st: Board, step: str) -> None:
     steps = st.game.step_pcs
     if step not in steps:
         hint = did_you_mean(step, steps) or "the steps are: " + ", ".join(f"'{s}'" for s in steps)
         raise RulelangError(f"unknown step '{step}'", hint=hint)
 
 
-def arrange(st: State, contents: dict[str, list[str]], others: str | None = None) -> None:
+def arrange(st: Board, contents: dict[str, list[str]], others: str | None = None) -> None:
     """Put exactly these cards (by id, bottom to top) in these zones, without events.
 
     Cards are taken first from their starting zones; cards displaced from an
@@ -111,7 +111,7 @@ def arrange(st: State, contents: dict[str, list[str]], others: str | None = None
             st.loc[card] = spare
 
 
-def put_on_top(st: State, label: str, ids: list[str]) -> None:
+def put_on_top(st: Board, label: str, ids: list[str]) -> None:
     """Put these cards (by id) on top of a zone, the last one on top, without events.
 
     Each is taken from the zone itself if it holds one, else from wherever
@@ -135,7 +135,7 @@ def put_on_top(st: State, label: str, ids: list[str]) -> None:
         st.loc[pick] = zid
 
 
-def _free_card(st: State, cid: str, claimed: set[int], targets: dict) -> int:
+def _free_card(st: Board, cid: str, claimed: set[int], targets: dict) -> int:
     game = st.game
     candidates = [c for c, t in enumerate(game.card_type) if t.id == cid and c not in claimed]
     if not candidates:

@@ -17,7 +17,7 @@ from rulelang.engine.limits import DecisionLimit, next_budget, over_budget, too_
 from rulelang.errors import RuleError, RulelangError, Span
 
 if TYPE_CHECKING:
-    from rulelang.engine.state import State
+    from rulelang.engine.board import Board
 
 
 class Frame:
@@ -41,7 +41,7 @@ class Frame:
         return f"Frame({self.proc}, {self.pc}, {self.locals!r})"
 
 
-def run(st: State) -> None:
+def run(st: Board) -> None:
     """Execute instructions until a decision is needed or the game is over.
 
     Each instruction is one unit of work, counted in a local; the primitives
@@ -78,7 +78,7 @@ def run(st: State) -> None:
         raise
 
 
-def run_within(st: State, base: int) -> None:
+def run_within(st: Board, base: int) -> None:
     """Run the frames above the first ``base`` of the stack to their end, every decision answered in place.
 
     A step played in place (compiler/direct.py) hands its statements that have no direct form to this
@@ -92,7 +92,7 @@ def run_within(st: State, base: int) -> None:
     st.reserve -= _execute(st, base, True)
 
 
-def _execute(st: State, base: int, in_place: bool) -> int:
+def _execute(st: Board, base: int, in_place: bool) -> int:
     """The loop of ``run`` and ``run_within``: the frames above ``base``, until they are done, the game
     is over, or (unless ``in_place``) a decision waits. It returns the statements it ran since the work
     budget last started afresh, which ``st.work`` does not hold."""
@@ -140,7 +140,7 @@ def _execute(st: State, base: int, in_place: bool) -> int:
     return steps
 
 
-def within(st: State, proc: int, local: dict, base: int) -> bool:
+def within(st: Board, proc: int, local: dict, base: int) -> bool:
     """Run procedure ``proc``'s instructions on these locals, to their end (a direct function's statement
     that has no direct form); True when play must stop: the game is over, or the turn was unwound."""
     st.stack.append(Frame(proc, 0, local))
@@ -152,7 +152,7 @@ def within(st: State, proc: int, local: dict, base: int) -> bool:
 IN_PLACE_DEPTH = 100
 
 
-def call_in_place(st: State, table: list, proc: int, local: dict) -> bool:
+def call_in_place(st: Board, table: list, proc: int, local: dict) -> bool:
     """Call procedure ``proc``'s direct function, with a finished frame of it on the stack as a marker
     (one per procedure, shared: nothing runs it or reads its locals): call depth counts it, and an unwound
     turn takes it away. The call is a unit of work. True when play must stop."""
@@ -175,7 +175,7 @@ def call_in_place(st: State, table: list, proc: int, local: dict) -> bool:
     return False
 
 
-def instruction_in_place(st: State, op: Callable, local: dict, base: int) -> bool:
+def instruction_in_place(st: Board, op: Callable, local: dict, base: int) -> bool:
     """Run one instruction where a direct function stands (compiler/direct.py), as the run loop would:
     again after each decision it asks (answered at once), then the triggers it fired and the frames it
     pushed, to their end. True when play must stop (the game is over, or the turn was unwound)."""
@@ -189,7 +189,7 @@ def instruction_in_place(st: State, op: Callable, local: dict, base: int) -> boo
     return fired_in_place(st, below, base)
 
 
-def fired_in_place(st: State, below: int, base: int) -> bool:
+def fired_in_place(st: Board, below: int, base: int) -> bool:
     """After an instruction or a statement done where a direct function stands (a card moved, compiler/direct.py):
     the triggers it fired and the frames it pushed above ``below``, run to their end. True when play must stop."""
     stack, fired = st.stack, st.fired
@@ -201,7 +201,7 @@ def fired_in_place(st: State, below: int, base: int) -> bool:
     return _run_pushed(st, below, base)
 
 
-def _run_pushed(st: State, below: int, base: int) -> bool:
+def _run_pushed(st: Board, below: int, base: int) -> bool:
     """Run the frames pushed above ``below`` to their end; True when play must stop: the game is over, or
     the turn was unwound below ``base``, where the direct function that asked stands."""
     if len(st.stack) > below:
@@ -211,7 +211,7 @@ def _run_pushed(st: State, below: int, base: int) -> bool:
     return st.over or len(st.stack) < base
 
 
-def decide(st: State, offer: Callable, take: Callable, local: dict) -> None:
+def decide(st: Board, offer: Callable, take: Callable, local: dict) -> None:
     """A decision of one player where a direct function asks it (compiler/direct.py), as its instruction
     (``choices._decision``) asks it and takes the answer: ``offer`` gives (player, kind, prompt, options,
     values); one option (or none) is taken at once unless the game asks single options."""
@@ -225,14 +225,14 @@ def decide(st: State, offer: Callable, take: Callable, local: dict) -> None:
     take(st, local, st.answer_one_in_place(kind, player, options, values))
 
 
-def decide_secretly(st: State, gather: Callable, keep: Callable, local: dict) -> None:
+def decide_secretly(st: Board, gather: Callable, keep: Callable, local: dict) -> None:
     """A secret choice where a direct function asks it, as its instruction (``choices.s_SecretChoose``) does."""
     choosers, options, values = gather(st, local)
     if choosers:
         keep(st, local, choosers, st.answer_in_place("secret", choosers, options, values))
 
 
-def asked_in_place(st: State) -> None:
+def asked_in_place(st: Board) -> None:
     """An instruction asked a decision where nothing may wait: it was answered at once (``State.autopick``),
     and the instruction runs again to take the answer."""
     if st.answer is None:
@@ -244,7 +244,7 @@ def asked_in_place(st: State) -> None:
         raise
 
 
-def settle_at_decision(st: State, left: int) -> None:
+def settle_at_decision(st: Board, left: int) -> None:
     """``limits.next_budget`` where the run loop stops at a decision: a game out of work or events is told
     at the decision waiting (its instruction runs again to take the answer, so it is the frame's own pc)."""
     try:
@@ -254,7 +254,7 @@ def settle_at_decision(st: State, left: int) -> None:
         raise
 
 
-def waiting_span(st: State) -> Span | None:
+def waiting_span(st: Board) -> Span | None:
     """The spec location of the instruction waiting for a decision on top of the stack, if it has one."""
     if not st.stack:
         return None
@@ -263,7 +263,7 @@ def waiting_span(st: State) -> Span | None:
     return spans[fr.pc] if 0 <= fr.pc < len(spans) else None
 
 
-def answered_in_place(st: State) -> None:
+def answered_in_place(st: Board) -> None:
     """A decision was answered in place: count it against the play-out's limit, settle the game's budgets
     as ``run`` does at a decision, and start a new work budget."""
     st.picks_left -= 1
@@ -306,7 +306,7 @@ def located(error: BaseException, span: Span | None) -> RuleError:
     return failure(error, span)
 
 
-def _locate_runtime(st: State, error: RuleError) -> RuleError:
+def _locate_runtime(st: Board, error: RuleError) -> RuleError:
     """Point a runtime error at the spec line of the instruction that failed.
 
     The error keeps the state (``error.state``) so a caller can still write the
@@ -327,7 +327,7 @@ def _locate_runtime(st: State, error: RuleError) -> RuleError:
     return error
 
 
-def current_span(state: State) -> Span | None:
+def current_span(state: Board) -> Span | None:
     """Where a failed play-out stopped: the instruction last run, in the innermost frame that has a span
     (``waiting_span`` is the other question: where a decision waits)."""
     for frame in reversed(state.stack):

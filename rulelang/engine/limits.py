@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from rulelang.errors import RuleError, Span, shown
 
 if TYPE_CHECKING:
-    from rulelang.engine.state import State
+    from rulelang.engine.board import Board
 
 MAX_DICE = 10_000               # dice in one roll: more is a runaway rule, not a game
 MAX_OPTIONS = 100_000           # options of one "how many" decision, and numbers of one range(a, b)
@@ -42,14 +42,14 @@ class DecisionLimit(RuleError):
     """A game still going after the most decisions a play-out allows: an end condition that never holds."""
 
 
-def spend(st: State, units: int) -> None:
+def spend(st: Board, units: int) -> None:
     """Take ``units`` of work from the budget of this run; a runaway rule stops here."""
     st.work -= units
     if st.work < 0:
         raise over_budget(st)
 
 
-def roll_dice(st: State, count: int, faces: int, already: int = 0) -> list[int]:
+def roll_dice(st: Board, count: int, faces: int, already: int = 0) -> list[int]:
     """``count`` new dice of a roll that holds ``already``: bounded by MAX_DICE and charged as work."""
     if already + count > MAX_DICE:
         raise RuleError(f"a roll of {already + count} dice is more than the {MAX_DICE} a roll may have")
@@ -65,7 +65,7 @@ def roll_dice(st: State, count: int, faces: int, already: int = 0) -> list[int]:
     return dice
 
 
-def over_budget(st: State) -> RuleError:
+def over_budget(st: Board) -> RuleError:
     """The work of a run passed its budget: the step budget's, or the game's last units (no reserve left)."""
     if st.reserve <= 0:
         return game_over_budget(st)
@@ -75,26 +75,26 @@ def over_budget(st: State) -> RuleError:
                      hint="raise step_budget (a top-level key) if the rules are right")
 
 
-def game_over_budget(st: State) -> RuleError:
+def game_over_budget(st: Board) -> RuleError:
     return RuleError(f"the game ran out of its {st.game.game_budget:,} steps of work "
                      "(rules that do a great deal between decisions, over and over?)",
                      hint="raise game_budget (a top-level key) if the rules are right")
 
 
-def too_many_events(st: State) -> RuleError:
+def too_many_events(st: Board) -> RuleError:
     return RuleError(f"the game's log holds more than its limit of {st.game.event_limit:,} events "
                      "(rules that change or move things over and over?)",
                      hint="raise event_limit (a top-level key) if the rules are right")
 
 
-def fresh_budget(st: State) -> None:
+def fresh_budget(st: Board) -> None:
     """A game's whole budget, none of it spent: the first run's allowance and the reserve beyond it."""
     game = st.game
     st.allowed = st.work = min(game.step_budget, game.game_budget)
     st.reserve = game.game_budget - st.allowed
 
 
-def next_budget(st: State, left: int) -> None:
+def next_budget(st: Board, left: int) -> None:
     """At a decision, the game having ``left`` units of work: the next run's allowance and the reserve, or
     the error of a game that ran out of work or keeps too many events. The common case is written out
     where it is met (``interpreter.run``, ``answered_in_place``); this is the rest."""
@@ -114,7 +114,7 @@ def too_big(value: int, limit: int, span: Span | None = None) -> RuleError:
                           "a top-level key)")
 
 
-def too_deep(st: State) -> RuleError:
+def too_deep(st: Board) -> RuleError:
     """The stack holds more frames than the game's call_depth: name what was called last."""
     game, stack = st.game, st.stack
     called = game.procs[stack[-1].proc].name

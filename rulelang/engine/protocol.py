@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rulelang.engine import records
+from rulelang.engine.board import Board
 from rulelang.engine.interpreter import answered_in_place, run
 from rulelang.engine.views import hidden_option, player_name
 from rulelang.errors import RuleError, RulelangError
 from rulelang.model.decisions import PUBLIC_KINDS
 
 if TYPE_CHECKING:
-    from rulelang.engine.game import Game
     from rulelang.engine.interpreter import Frame
     from rulelang.model.decisions import DecisionSite
 
@@ -70,21 +70,13 @@ class Decision:
         return Decision(self.kind, self.prompt, players, {p: self.options[p] for p in players}, self.name, self.rule)
 
 
-class DecisionProtocol:
-    """The decision methods of ``State``, which holds the fields they use."""
+class DecisionProtocol(Board):
+    """The decision methods of ``State``: a ``Board`` that asks and takes decisions."""
 
     __slots__ = ()
-    game: Game
     stack: list[Frame]
-    pending: dict | None          # the decision waiting, as plain data (saved with the game)
-    answer: list | None           # the values chosen, for the instruction that asked
-    over: bool
-    turn: int
-    log: list
     _decision: Decision | None    # ``decision()``'s answer, until the pending decision changes
     autopick: Callable[[int, int], int] | None   # (player, number of options) -> index, asked in place
-    lay: Any                      # the layout of zones (their declarations), for ``all_face_up``
-    loc: list[int]                # each card instance's zone
 
     def decision(self) -> Decision | None:
         """Who must choose now and their options; None once the game is over."""

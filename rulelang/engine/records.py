@@ -22,7 +22,7 @@ from rulelang.engine.views import NAMES, holder_label
 from rulelang.model.decisions import PUBLIC_KINDS
 
 if TYPE_CHECKING:
-    from rulelang.engine.state import State
+    from rulelang.engine.board import Board
 
 
 class EventLog(list):
@@ -58,7 +58,7 @@ for _name in ("__delitem__", "__setitem__", "__imul__", "pop", "remove", "clear"
 del _name
 
 
-def expand(st: State, log: EventLog) -> list:
+def expand(st: Board, log: EventLog) -> list:
     """The log with every record from ``log.shown`` on turned into the dict it stands for, in place."""
     if log.shown != len(log):
         put = list.__setitem__              # the log's own __setitem__ would mark it changed
@@ -73,12 +73,12 @@ def expand(st: State, log: EventLog) -> list:
 
 # --- reading a log without expanding it (statistics over thousands of games) -----------------
 
-def first_seat(st: State) -> int:
+def first_seat(st: Board) -> int:
     """The seat that took the first turn, as the `started` event (always a dict) tells it."""
     return int(st.log[0]["first"][1:]) - 1
 
 
-def cards_played(st: State) -> Iterator[tuple[int, str]]:
+def cards_played(st: Board) -> Iterator[tuple[int, str]]:
     """(seat, card id) of every card played or played as an answer, in order, expanding nothing."""
     types = st.game.card_type
     for record in st.log:
@@ -92,20 +92,20 @@ def cards_played(st: State) -> Iterator[tuple[int, str]]:
 # --- expanders: (expander, turn, ...) -> the event's dict ----------------------------------
 # Each docstring gives the record's shape after the expander and the turn.
 
-def set_counter(st: State, r: tuple) -> dict:
+def set_counter(st: Board, r: tuple) -> dict:
     """(holder, counter index, value)"""
     return {"type": "set", "turn": r[1], "holder": holder_label(st, r[2]), "counter": st.game.counters[r[3]],
             "value": r[4]}
 
 
-def set_var(st: State, r: tuple) -> dict:
+def set_var(st: Board, r: tuple) -> dict:
     """(seat, variable index, value)"""
     game = st.game
     return {"type": "set", "turn": r[1], "player": NAMES[r[2]], "var": game.var_names[r[3]],
             "value": game.plain(game.var_types[r[3]], r[4])}
 
 
-def step(st: State, r: tuple) -> dict:
+def step(st: Board, r: tuple) -> dict:
     """(step name)"""
     return {"type": "step", "turn": r[1], "step": r[2]}
 
@@ -117,14 +117,14 @@ def later_step(r: tuple, turn: int) -> dict:
     return {"type": "step", "turn": turn, "step": r[1]}
 
 
-def turn(st: State, r: tuple) -> dict:
+def turn(st: Board, r: tuple) -> dict:
     """() for a phase played in rounds; (seat) for one played by seat"""
     if len(r) == 2:
         return {"type": "turn", "turn": r[1]}
     return {"type": "turn", "turn": r[1], "player": NAMES[r[2]]}
 
 
-def chose(st: State, r: tuple) -> dict:
+def chose(st: Board, r: tuple) -> dict:
     """(seat, option id, decision kind[, forced]): forced, a single option taken without asking (see
     ``State.forced``); a kind of ``PUBLIC_KINDS`` is logged as the kind it is, ``public``."""
     kind = r[4]
@@ -139,53 +139,53 @@ def chose(st: State, r: tuple) -> dict:
     return event
 
 
-def revealed_choices(st: State, r: tuple) -> dict:
+def revealed_choices(st: Board, r: tuple) -> dict:
     """(option naming function, choosers, their values): secret choices shown all at once"""
     text = r[2]
     return {"type": "revealed", "turn": r[1], "choices": {NAMES[p]: text(st, v)[0] for p, v in zip(r[3], r[4])}}
 
 
-def moved(st: State, r: tuple) -> dict:
+def moved(st: Board, r: tuple) -> dict:
     """(card instance, from zone, to zone, how)"""
     zones = st.lay.zone_labels
     return {"type": "moved", "turn": r[1], "card": st.game.card_type[r[2]].id, "id": r[2],
             "from": zones[r[3]], "to": zones[r[4]], "how": r[5]}
 
 
-def transferred(st: State, r: tuple) -> dict:
+def transferred(st: Board, r: tuple) -> dict:
     """(counter index, amount, from holder, to holder)"""
     return {"type": "transferred", "turn": r[1], "counter": st.game.counters[r[2]], "amount": r[3],
             "from": holder_label(st, r[4]), "to": holder_label(st, r[5])}
 
 
-def cleared(st: State, r: tuple) -> dict:
+def cleared(st: Board, r: tuple) -> dict:
     """(holder)"""
     return {"type": "cleared", "turn": r[1], "holder": holder_label(st, r[2])}
 
 
-def rolled(st: State, r: tuple) -> dict:
+def rolled(st: Board, r: tuple) -> dict:
     """(die, faces, roller's seat or None): a roll of the roller's own (one made for another player is a dict)"""
     return {"type": "rolled", "turn": r[1], "die": r[2], "faces": r[3], "player": None if r[4] is None else NAMES[r[4]]}
 
 
-def played(st: State, r: tuple) -> dict:
+def played(st: Board, r: tuple) -> dict:
     """(seat, card instance, target's name)"""
     return {"type": "played", "turn": r[1], "player": NAMES[r[2]], "card": st.game.card_type[r[3]].id,
             "id": r[3], "target": r[4]}
 
 
-def answered(st: State, r: tuple) -> dict:
+def answered(st: Board, r: tuple) -> dict:
     """(seat answering, the answer's card instance, the answered card's instance)"""
     types = st.game.card_type
     return {"type": "answered", "turn": r[1], "player": NAMES[r[2]], "card": types[r[3]].id,
             "cancels": types[r[4]].id}
 
 
-def skipped(st: State, r: tuple) -> dict:
+def skipped(st: Board, r: tuple) -> dict:
     """(seat)"""
     return {"type": "skipped", "turn": r[1], "player": NAMES[r[2]]}
 
 
-def another_turn(st: State, r: tuple) -> dict:
+def another_turn(st: Board, r: tuple) -> dict:
     """(seat)"""
     return {"type": "another_turn", "turn": r[1], "player": NAMES[r[2]]}

@@ -23,15 +23,18 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from rulelang.engine.interpreter import Frame
 from rulelang.engine.records import EventLog
 from rulelang.engine.rng import draw_below, start_state
 
 if TYPE_CHECKING:
-    from rulelang.engine.game import Game
-    from rulelang.engine.state import State
+    from rulelang.engine.board import Board
+    from rulelang.engine.rules import Rules
+
+#: The state a start is unpacked into: a ``state.State`` (typed by its ``Board``, which this module sees).
+S = TypeVar("S", bound="Board")
 
 #: A setup that draws more numbers than this is played every time: its starts rarely recur.
 MAX_DRAWS = 8
@@ -63,14 +66,14 @@ class Kept:
 
     __slots__ = ("blob", "scalars", "frames", "pending", "log")
 
-    def __init__(self, st: State):
+    def __init__(self, st: Board):
         self.blob = marshal.dumps([getattr(st, name) for name in _LISTS] + [[f.locals for f in st.stack]])
         self.scalars = tuple(getattr(st, name) for name in _SCALARS)
         self.frames = tuple((f.proc, f.pc) for f in st.stack)
         self.pending = _own_pending(st.pending)
         self.log = tuple(_own_entries(st.log))      # the game kept goes on changing its own
 
-    def unpack(self, st: State, seed: int, rng: int) -> None:
+    def unpack(self, st: Board, seed: int, rng: int) -> None:
         """Fill a new state (``State.blank``) with this start, as the game of ``seed`` plays it."""
         (st.counters, st.vars, st.zones, st.loc, st.out, st.revealed, st.winners, st.answer,
          local) = marshal.loads(self.blob)
@@ -125,7 +128,7 @@ class StartMemo:
         self.hits = self.misses = 0
         self.on = True
 
-    def start(self, seed: int, st: State, play: Callable[[State], None]) -> State:
+    def start(self, seed: int, st: S, play: Callable[[S], None]) -> S:
         """The game of ``seed`` in ``st`` (a ``State.blank``): a kept start unpacked, or its setup played (``play``)."""
         node, rng = self.root, start_state(seed)
         while type(node) is Draw:
@@ -155,7 +158,7 @@ class StartMemo:
             self._keep(recorder.draws, st)
         return st
 
-    def _keep(self, draws: list[tuple[int, int]], st: State) -> None:
+    def _keep(self, draws: list[tuple[int, int]], st: Board) -> None:
         try:
             kept = Kept(st)
         except ValueError:          # something marshal does not know in the state: played every time
@@ -178,7 +181,7 @@ class StartMemo:
         self.kept += 1
 
 
-def memo_of(game: Game, key: tuple) -> StartMemo | None:
+def memo_of(game: Rules, key: tuple) -> StartMemo | None:
     """The game's memo for ``key`` (seat count and settings), made at first use; None once it is off, or
     when the game keeps no starts at all (``Game.starts`` None: tests compare against it)."""
     if game.starts is None:

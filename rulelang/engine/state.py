@@ -1,10 +1,11 @@
-"""The state of one game being played: plain data, its copies and its JSON.
+"""The state of one game being played: its plain data (board.py), its copies and its JSON.
 
 A state is ints, strings, lists and dicts (and the run loop's ``Frame``s, saved
 as lists) plus a reference to its compiled game, so it copies cheaply and
 round-trips through JSON, even while it waits for a decision (saves.py checks a
-saved one in full before it becomes a ``State``). It holds the one RNG int
-(SplitMix64), reads counters, variables, zones and scores by name, and keeps
+saved one in full before it becomes a ``State``). ``Board`` holds the fields, the
+one RNG int (SplitMix64) and reading them by name; this class adds what needs the
+rest of the engine: the event log read as dicts, scores, views, copies, saving, and
 the two primitives that change a counter or a variable and record the change.
 How decisions are asked and taken is in protocol.py, position set-ups for tests
 and scenarios in fixtures.py.
@@ -13,105 +14,29 @@ from __future__ import annotations
 
 import json
 import marshal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rulelang.engine import fixtures, records
+from rulelang.engine.board import FIELDS
 from rulelang.engine.cards import card_tables
-from rulelang.engine.chance import scripted_draw
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import fresh_budget, too_big
 from rulelang.engine.protocol import DecisionProtocol
 from rulelang.engine.records import EventLog, expand
-from rulelang.engine.rng import MASK64, MIX1, MIX2, STEP, outputs, start_state
-from rulelang.engine.views import make_view, player_name
+from rulelang.engine.rng import start_state
+from rulelang.engine.seats import player_name
+from rulelang.engine.views import make_view
 from rulelang.errors import RuleError, RulelangError, Span
-from rulelang.lang.types import COUNTER, LOCATION
 
 if TYPE_CHECKING:
-    from rulelang.engine.game import Fn, Game, Layout
-
-#: A game's first draws come one at a time; then the RNG works out this many outputs at once (rng.outputs).
-SINGLE_DRAWS, BATCH = 16, 128
-#: Fewer draws than this at once (``draws_below``) are drawn one by one: a batch costs more to set up.
-FEW_DRAWS = 16
-
-_FIELDS = ("n", "seed", "rng", "counters", "vars", "zones", "loc", "stack", "pending", "answer",
-           "turn", "phase", "active", "next_player", "over", "winners", "result", "events", "out", "revealed")
-#: Held in slots of their own: ``events`` is read through the log (``log``, see records.py).
-_SLOTS = tuple(name for name in _FIELDS if name not in ("events", "rng")) + ("log", "_rng", "_drawn", "_ahead",
-                                                                               "_singles")
-#: Set by tests and scenarios (fixtures.py), never saved: scripted dice (``dice_script``), a step to stop before
-#: (``halt``), and the outcomes of random draws given one by one (``chance``: rulelang/engine/chance.py; None draws
-#: from ``rng``).
-_FIXTURES = ("dice_script", "halt", "chance")
-#: Never saved either: ``autopick``, an agent that answers every decision in place (protocol.ask, agents.play_out),
-#: and ``picks_left``, how many more decisions a play-out allows (interpreter.run_within counts those taken in place);
-#: ``end_known``, the end conditions known to be false (a bit each) while nothing they read changes (None: none;
-#: compiler/derived.py); ``history``, whether the log keeps the game's whole history or only what a replay needs
-#: (``Game.new_state``; a copy keeps it, a saved game always has it).
+    from rulelang.engine.rules import Fn, Layout, Rules
 
 
 class State(DecisionProtocol):
-    """One game in progress: plain data plus a reference to its compiled game."""
+    """One game in progress: the plain data of ``Board``, and what needs the whole engine."""
 
-    __slots__ = _SLOTS + _FIXTURES + ("game", "lay", "fired", "_decision", "observer", "work", "allowed",
-                                        "reserve", "ask_single", "autopick", "picks_left", "end_known", "tables",
-                                        "history")
-
-    # -- chance ---------------------------------------------------------------
-
-    @property
-    def rng(self) -> int:
-        """The RNG's state (SplitMix64's whole state is one int): where the next draw starts."""
-        return (self._rng + self._drawn * STEP) & MASK64
-
-    @rng.setter
-    def rng(self, value: int) -> None:
-        self._rng, self._drawn, self._ahead, self._singles = value, 0, (), SINGLE_DRAWS
-
-    def randbelow(self, n: int) -> int:
-        """A number below ``n`` from SplitMix64, a tiny, fast RNG; every random draw of a game comes here.
-
-        A game's first draws are worked out one at a time; after them, ``BATCH`` raw outputs at once
-        (``_draw_ahead``), ``_drawn`` of them taken since the state ``_rng``. ``rng`` is the exact state
-        at every moment, so copies, saves and replays see the one stream they always did."""
-        if self.chance is not None:             # explicit chance: the outcome is given (rulelang/engine/chance.py)
-            return scripted_draw(self, n)
-        ahead = self._ahead
-        if not ahead:
-            if self._singles:                   # a batch costs a microsecond to set up: few-draw games skip it
-                self._singles -= 1
-                self._rng = x = (self._rng + STEP) & MASK64
-                x = ((x ^ (x >> 30)) * MIX1) & MASK64
-                x = ((x ^ (x >> 27)) * MIX2) & MASK64
-                return ((x ^ (x >> 31)) * n) >> 64
-            ahead = self._draw_ahead()
-        self._drawn += 1
-        return (ahead.pop() * n) >> 64
-
-    def draws_below(self, bounds: Sequence[int]) -> list[int]:
-        """A number below each of ``bounds``, in order: what ``randbelow`` gives for them one by one, worked out
-        at once (a shuffle's draws, a call fewer each). With explicit chance each is still a draw of its own,
-        and so is each of a few (a batch costs a few microseconds to set up: more than a few single draws)."""
-        if self.chance is not None or len(bounds) < FEW_DRAWS:
-            return [self.randbelow(n) for n in bounds]
-        start = self.rng
-        raw = outputs(start, len(bounds))           # the last first
-        raw.reverse()
-        self.rng = (start + len(bounds) * STEP) & MASK64
-        return [(x * n) >> 64 for x, n in zip(raw, bounds)]
-
-    def _draw_ahead(self) -> list[int]:
-        """The next ``BATCH`` raw outputs, from the exact state (``rng.outputs``); none is ``()``."""
-        self._rng, self._drawn = self.rng, 0
-        self._ahead = outputs(self._rng, BATCH)
-        return self._ahead
-
-    def roll_die(self, faces: int) -> int:
-        if self.dice_script:
-            return self.dice_script.pop(0)
-        return self.randbelow(faces) + 1
+    __slots__ = ()
 
     # -- the event log --------------------------------------------------------
 
@@ -129,10 +54,6 @@ class State(DecisionProtocol):
         self.log = EventLog(value)
 
     # -- reading --------------------------------------------------------------
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
 
     def scores(self) -> list[int] | None:
         """Every player's score, in seat order, if the game declares `score`.
@@ -200,28 +121,6 @@ class State(DecisionProtocol):
                 return team
         return None
 
-    def counter(self, holder: str | int | tuple, name: str) -> int:
-        """A counter by holder: "game", a location's name, a player index, or ("card", instance)."""
-        return self.counters[self._holder(holder)][self.game.counters.index(name)]
-
-    def _holder(self, holder: str | int | tuple) -> int:
-        if isinstance(holder, tuple):
-            return self.game.player_holder + self.n + holder[1]
-        if isinstance(holder, int):
-            return self.game.player_holder + holder
-        if holder == "game":
-            return 0
-        return 1 + self.game.locations.index(holder)
-
-    def var(self, player: int, name: str) -> Any:
-        return self.vars[player][self.game.var_names.index(name)]
-
-    def zone(self, name: str, owner: int | None = None) -> list[str]:
-        """The card ids in a zone, bottom to top."""
-        decl = next(z for z in self.game.zones if z.name == name)
-        zid = self.game.zone_id(decl, owner, self.n)
-        return [self.game.card_type[c].id for c in self.zones[zid]]
-
     def view(self, player: int | None) -> dict:
         """What ``player`` may see (None: a spectator who sees only public things)."""
         return make_view(self, player)
@@ -244,32 +143,10 @@ class State(DecisionProtocol):
         """Put exactly these cards (by id, bottom to top) in these zones, without events (``fixtures.arrange``)."""
         fixtures.arrange(self, contents, others)
 
-    def set_counter(self, holder: str | int | tuple, name: str, value: int) -> None:
-        """Set a counter by holder (as ``counter`` names it) and name, without an event: setting up a position."""
-        self.counters[self._holder(holder)][self.game.counters.index(name)] = value
-
-    def set_var(self, player: int, name: str, value: Any) -> None:
-        """Set a player's variable by name (a location or counter may be given by name), without an event."""
-        game = self.game
-        kind = game.var_types[game.var_names.index(name)]
-        if kind == LOCATION and isinstance(value, str):
-            value = 1 + game.locations.index(value)
-        elif kind == COUNTER and isinstance(value, str):
-            value = game.counters.index(value)
-        self.vars[player][game.var_names.index(name)] = value
-
-    def zone_id_of(self, label: str) -> int:
-        """A zone by its label: "deck" for a table zone, "hand:P2" for a player's."""
-        try:
-            return self.lay.zone_labels.index(label)
-        except ValueError:
-            raise RulelangError(f"unknown zone '{label}'",
-                                hint="zones: " + ", ".join(self.lay.zone_labels)) from None
-
     # -- coming to be: a new game, a copy, a saved game -------------------------------
 
     @classmethod
-    def blank(cls, game: Game, lay: Layout, seed: int, observer: Callable | None, ask_single: bool,
+    def blank(cls, game: Rules, lay: Layout, seed: int, observer: Callable | None, ask_single: bool,
               history: bool) -> State:
         """A state of this game and seed with everything but its play: filled by ``begin_afresh``, or with a
         settled start kept by rulelang/engine/starts.py."""
@@ -350,7 +227,7 @@ class State(DecisionProtocol):
         if not self.history:
             raise RulelangError("this game keeps only what a replay needs (history=False), so it cannot be saved",
                                 hint="start it with history (the default) to save it")
-        fields = {name: getattr(self, name) for name in _FIELDS} | {"game": self.game.name}
+        fields = {name: getattr(self, name) for name in FIELDS} | {"game": self.game.name}
         fields["stack"] = [frame.saved() for frame in self.stack]
         if not self.revealed:
             del fields["revealed"]
@@ -364,7 +241,7 @@ class State(DecisionProtocol):
         return json.dumps(self._fields(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, game: Game, data: Any, source: str | None = None) -> State:
+    def from_json(cls, game: Rules, data: Any, source: str | None = None) -> State:
         """A saved game, checked in full first (rulelang/logs/saves.py): a bad one is a SavedStateError.
 
         ``source`` (a file name) is named in the error.
@@ -374,11 +251,11 @@ class State(DecisionProtocol):
         return load_state(game, data, source)
 
     @classmethod
-    def _restore(cls, game: Game, data: dict) -> State:
+    def _restore(cls, game: Rules, data: dict) -> State:
         """Rebuild a state from saved fields already checked (see ``from_json``)."""
         st = cls.__new__(cls)
         st.game = game
-        for name in _FIELDS:          # only `revealed` may be missing (left out while empty)
+        for name in FIELDS:          # only `revealed` may be missing (left out while empty)
             setattr(st, name, _copy_plain(data[name]) if name in data else [])
         st.stack = [Frame(proc, pc, local) for proc, pc, local in st.stack]
         st.lay = game.layout(st.n)

@@ -22,14 +22,14 @@ from rulelang.errors import RuleError, RulelangError
 from rulelang.model.spec import FirstSeat
 
 if TYPE_CHECKING:
-    from rulelang.engine.game import EndCondition, Fn, Game, Op, Phase
+    from rulelang.engine.rules import EndCondition, Fn, Op, Phase, Rules
 
 
 #: Read at every new game: a module name is quicker than an enum's member lookup.
 _RANDOM = FirstSeat.RANDOM
 
 
-def start_game(game: Game, players: int, seed: int, observer: Callable | None, before_first_turn: bool,
+def start_game(game: Rules, players: int, seed: int, observer: Callable | None, before_first_turn: bool,
                ask_single_options: bool | None, chance: list[int] | None = None, history: bool = True) -> State:
     """A new game for ``players`` seats, played until its first decision (see ``Game.new_state``)."""
     if not game.min_players <= players <= game.max_players:
@@ -187,7 +187,7 @@ def resume_before_step(st: State) -> None:
     run(st)
 
 
-def next_turn(game: Game, k: int) -> Callable:
+def next_turn(game: Rules, k: int) -> Callable:
     """After a turn of phase k: the next seat (or another turn), and the next phase once `until` holds."""
     phase = game.phases[k]
     seat, until = phase.by_seat, phase.until

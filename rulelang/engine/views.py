@@ -13,21 +13,14 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from rulelang.engine.seats import NAMES, player_name
 from rulelang.spec.inputs import whole_number
 
-if TYPE_CHECKING:                   # the engine's modules import this one; only types flow back
-    from rulelang.engine.game import Game
-    from rulelang.engine.state import State
+if TYPE_CHECKING:
+    from rulelang.engine.board import Board
+    from rulelang.engine.rules import Rules
 
-NAMES = [f"P{p + 1}" for p in range(256)]
-
-
-def player_name(p: int) -> str:
-    """How events, views and messages name seat ``p``: P1 for seat 0."""
-    return NAMES[p]
-
-
-def holder_label(st: State, h: int) -> str:
+def holder_label(st: Board, h: int) -> str:
     """How events name a holder: game, a location, P2, or a card as id#instance."""
     if h == 0:
         return "game"
@@ -45,7 +38,7 @@ def may_see(visibility: str, owner: int | None, viewer: int | None) -> bool:
     return visibility == "public" or (visibility == "owner" and viewer is not None and owner == viewer)
 
 
-def var_shown(game: Game, owner: int, viewer: int | None) -> list[bool]:
+def var_shown(game: Rules, owner: int, viewer: int | None) -> list[bool]:
     """For each player variable of ``owner``, whether ``viewer`` may see its value."""
     return [may_see(vis, owner, viewer) for vis in game.var_visibility]
 
@@ -67,14 +60,14 @@ def _seat_of_name(name: str) -> int | None:
     return None if seat is None else seat - 1
 
 
-def zone_seen(game: Game, label: str, viewer: int | None) -> bool:
+def zone_seen(game: Rules, label: str, viewer: int | None) -> bool:
     """Whether ``viewer`` sees the cards of a zone named by its log label ('deck', 'hand:P2')."""
     name, _, owner = label.partition(":")
     decl = next((z for z in game.zones if z.name == name), None)
     return decl is not None and may_see(decl.visibility, seat_of(owner) if owner else None, viewer)
 
 
-def events_for(game: Game, events: list[dict], player: int | None) -> list[dict]:
+def events_for(game: Rules, events: list[dict], player: int | None) -> list[dict]:
     """The event log as ``player`` (None: an onlooker) would have seen it, event by event.
 
     A card moving between zones the player cannot see is "a card" without its
@@ -98,7 +91,7 @@ class Account:
 
     __slots__ = ("game", "player", "known", "heard", "rolls")
 
-    def __init__(self, game: Game, player: int | None):
+    def __init__(self, game: Rules, player: int | None):
         self.game = game
         self.player = player
         self.known: set[int] = set()      # card instances revealed to the player and not moved since
@@ -142,7 +135,7 @@ ROLL_EVENTS = ("rolled", "roll_changed")
 PRIVATE = ("owner", "hidden")
 
 
-def roll_seen(game: Game, event: dict, player: int | None) -> bool:
+def roll_seen(game: Rules, event: dict, player: int | None) -> bool:
     """Whether ``player`` sees the faces of a `rolled` event: its die is public, or theirs (by them or for them)."""
     visibility = game.dice_visibility.get(event.get("die"), "public")
     return any(may_see(visibility, seat_of(event.get(who)), player) for who in ("player", "for"))
@@ -152,7 +145,7 @@ def roll_seen(game: Game, event: dict, player: int | None) -> bool:
 CARD_CHOICES = ("choose", "branch", "discard")
 
 
-def _event_for(game: Game, event: dict, player: int | None, known: set[int]) -> dict | None:
+def _event_for(game: Rules, event: dict, player: int | None, known: set[int]) -> dict | None:
     kind = event.get("type")
     if kind == "moved":
         return _moved_for(game, event, player, known)
@@ -167,7 +160,7 @@ def _event_for(game: Game, event: dict, player: int | None, known: set[int]) -> 
     return event
 
 
-def private_choice(game: Game, event: dict) -> bool:
+def private_choice(game: Rules, event: dict) -> bool:
     """A choice the other players do not see: a secret one, or one that names a card that may lie out of sight.
 
     The log does not say where a chosen card lay, so every choice of another
@@ -183,13 +176,13 @@ def private_choice(game: Game, event: dict) -> bool:
     return not event.get("public") and hidden_option(game, event.get("decision"), event.get("option"))
 
 
-def hidden_option(game: Game, kind: object, option: object) -> bool:
+def hidden_option(game: Rules, kind: object, option: object) -> bool:
     """Whether the other players are kept from the option taken in a decision of this kind (one asked
     `publicly` has a kind of its own, never hidden): `private_choice` without the event."""
     return kind in CARD_CHOICES and names_card(game, option)
 
 
-def names_card(game: Game, option: object) -> bool:
+def names_card(game: Rules, option: object) -> bool:
     """Whether an option id names a card kind: the id itself, or one element of a tuple's id (`P2-gem`)."""
     ids = _card_ids(game)
     if not isinstance(option, str):
@@ -198,12 +191,12 @@ def names_card(game: Game, option: object) -> bool:
 
 
 @lru_cache(maxsize=8)
-def _card_ids(game: Game) -> frozenset[str]:
+def _card_ids(game: Rules) -> frozenset[str]:
     """The ids of the game's card kinds, looked up once per game."""
     return frozenset(card.id for card in game.cards)
 
 
-def _moved_for(game: Game, event: dict, player: int | None, known: set[int]) -> dict:
+def _moved_for(game: Rules, event: dict, player: int | None, known: set[int]) -> dict:
     card = event.get("id")
     seen = (card in known or zone_seen(game, event["from"], player) or zone_seen(game, event["to"], player))
     known.discard(card)             # a card that moves is no longer remembered as revealed
@@ -271,7 +264,7 @@ def _revealed_to(st, player: int | None) -> list[int]:
 
 # --- the view of one player ---------------------------------------------------------
 
-def make_view(st: State, player: int | None) -> dict:
+def make_view(st: Board, player: int | None) -> dict:
     """The game as ``player`` may see it (None: an onlooker, who sees only public things): ``State.view``."""
     game, lay = st.game, st.lay
     holders = {"game": st.counters[0]}

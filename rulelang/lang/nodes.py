@@ -456,6 +456,13 @@ def bound_names(root: Node | Iterable[Any]) -> set[str]:
     return names
 
 
+#: The node class of each statement kept in one home (``rulelang/statements/``), by the grammar rule it is
+#: built from. Those modules fill it as they are imported and the parser reads it: so the syntax layer
+#: never imports them (they reach into the checker, the compiler and the engine). Whoever parses, the
+#: compiler, imports ``rulelang.statements`` first.
+HOME_STATEMENTS: dict[str, type[Stmt]] = {}
+
+
 def node_classes() -> Iterator[type[Node]]:
     """Every node class, those defined outside this module (``rulelang/statements/``) included."""
     todo = [Node]

@@ -5,7 +5,8 @@ children are its values in the order written, an optional part missing being Non
 takes them as named parameters: a grammar change that adds or drops a value fails loudly here
 (a wrong number of arguments) instead of shifting every child after it. A statement kept in one
 home (``rulelang/statements/``) has no method here: its node class is built from the rule of its
-name, the values given to its fields in order (a NAME as its text).
+name, the values given to its fields in order (a NAME as its text); ``nodes.HOME_STATEMENTS`` has
+them once ``rulelang.statements`` is imported (the compiler does), so this layer never imports it.
 """
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from lark import Token, Transformer, v_args
 from rulelang.errors import Locate, Span, SpecError
 from rulelang.lang import nodes as n
 from rulelang.lang.types import INT64, LITERAL_DIGITS
-from rulelang.statements import BY_RULE
 
 
 def _name(token: Token | None) -> str | None:
@@ -50,7 +50,9 @@ class ToNodes(Transformer):
 
     def __default__(self, data: str, children: list, meta) -> Any:
         """A rule with no method here: a statement kept in one home (``rulelang/statements/``) of its name."""
-        node_class = BY_RULE.get(data)
+        if not n.HOME_STATEMENTS:
+            raise RuntimeError("the statements kept in one home are not loaded: import rulelang.statements first")
+        node_class = n.HOME_STATEMENTS.get(data)
         if node_class is None:
             return super().__default__(data, children, meta)
         values = [str(c) if isinstance(c, Token) else c for c in children]

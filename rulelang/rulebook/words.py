@@ -4,8 +4,8 @@
 ``Words(spec).phrase(expr)`` the words of an expression. Names become what the spec calls them (a zone's
 label, a card's name, a counter's label); `me` is "you". The tables are ``visitors.Dispatch`` tables, and
 ``require`` fails when this module is imported if some node class has no method: a new kind of node cannot
-fall through to a rulebook that says nothing about it. A statement kept in one home may bring its own
-words as a ``words(visitor)`` method instead.
+fall through to a rulebook that says nothing about it. A statement kept in one home brings its own
+words instead: a ``words(visitor)`` method giving its sentence, which starts here with a capital.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from rulelang.lang.visitors import Dispatch, require
 from rulelang.model.spec import Spec
 
 from .. import statements  # noqa: F401  (their node classes are part of the tables)
+from ..statements import roles
 
 #: The words of the names every rule may see (``bindings.BOUND_WORDS`` and the global ones).
 _BOUND = {"me": "you", "target": "the target player", "this": "this card", "card": "the card",
@@ -92,7 +93,8 @@ class Words:
         return [self.stmt(s) for s in stmts or []]
 
     def stmt(self, node: n.Stmt) -> Line:
-        return _WORDS(self, node)
+        said = _WORDS(self, node)
+        return said if isinstance(said, Line) else Line(upper_first(said))
 
     def phrase(self, node: n.Expr | None) -> str:
         return "nothing" if node is None else _WORDS(self, node)
@@ -393,24 +395,6 @@ class Words:
         return Line(f"Put {self.phrase(s.amount)} {self.card_name(s.card)} into {self.phrase(s.dest)} "
                     f"(as many as are left).")
 
-    # the statements kept in one home (rulelang/statements/)
-
-    def w_AnotherTurn(self, s: Any) -> Line:
-        return Line(upper_first(self.acts(s.player, 'take', 'takes')) + " another turn after this one.")
-
-    def w_Eliminate(self, s: Any) -> Line:
-        words, you = self.subject(s.player)
-        return Line(f"{upper_first(words)} {'are' if you else 'is'} out of the game.")
-
-    def w_EndTurn(self, s: Any) -> Line:
-        return Line("The turn ends here.")
-
-    def w_Shuffle(self, s: Any) -> Line:
-        return Line(f"Shuffle {self.phrase(s.zone)}.")
-
-    def w_Skip(self, s: Any) -> Line:
-        return Line(upper_first(self.acts(s.player, 'lose', 'loses')) + " a turn (the next one is skipped).")
-
 
 class _Chained(Line):
     """Several lines at one depth standing as one statement (`if` ... `otherwise`)."""
@@ -461,3 +445,8 @@ def _builtin(func: str, args: list[str], nodes: list[n.Arg]) -> str:
 #: The method of every node class (a statement of one home may bring its own, ``words``).
 _WORDS = Dispatch(Words, "w_", n.Node, own="words")
 require("the rulebook's words (rulelang/rulebook/words.py)", _WORDS)
+
+
+def _fits_statement_roles(w: Words) -> roles.Wording:
+    """Never called: mypy checks here that this class has what a statement home calls on it."""
+    return w

@@ -18,6 +18,10 @@ own. The class carries, as methods taking the checker or compiler first:
     ``decisions.py`` knows it. Optionally with ``in_place(self, dc, out)``, the same work as lines of a
     step played in place (``compiler.direct``; ``dc.unwound`` stops play where the turn ended); without
     it, the instruction runs there as one.
+- ``words(self, w)``: its sentence in the rulebook (``rulebook.words``), which starts it with a capital.
+
+What a statement calls on the compiler, the code generator and the rulebook is named in ``roles.py``
+as structural types: those stages import this package, so a statement never imports them.
 
 The checker and the compiler find these through ``visitors.Visitor.OWN`` and ``visitors.Dispatch``, exactly
 where they find their own methods for the other statements, so errors, budgets, generated code,
@@ -33,8 +37,9 @@ from lark.ast_utils import camel_to_snake
 
 from rulelang.lang import nodes as n
 
-#: Each home statement's node class by the grammar rule it is built from.
-BY_RULE: dict[str, type[n.Stmt]] = {}
+#: Each home statement's node class by the grammar rule it is built from: the syntax layer's own table,
+#: which the parser reads (``lang`` never imports this package; importing it fills the table).
+BY_RULE: dict[str, type[n.Stmt]] = n.HOME_STATEMENTS
 
 
 def statement(cls: type) -> type[n.Stmt]:

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from ..compiler.statements import Builder, StmtCompiler
+    from .roles import Compiler, Instructions, Wording
 
 
 @statement
@@ -25,7 +25,7 @@ class AnotherTurn(n.Stmt):
         if not ck.sym.seat_turns:
             ck.error("another turn needs turns in seat order (turn: order: seat)", self.span)
 
-    def instruction(self, sc: StmtCompiler, b: Builder) -> None:
+    def instruction(self, sc: Compiler, b: Instructions) -> None:
         who = sc.ec.expr(self.player)
 
         def op(st, fr):
@@ -36,3 +36,6 @@ class AnotherTurn(n.Stmt):
             if st.history:
                 st.log.append((records.another_turn, st.turn, p))
         b.emit(op, self.span)
+
+    def words(self, w: Wording) -> str:
+        return w.acts(self.player, 'take', 'takes') + " another turn after this one."

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulelang.engine.cancels import cancel_draw
 from rulelang.lang import nodes as n
 
 from . import statement
@@ -11,8 +12,7 @@ if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from ..compiler.statements import Builder, StmtCompiler
-    from ..rulebook.words import Line, Words
+    from .roles import Compiler, Instructions, Wording
 
 #: The rule texts `cancel draw` may be said in (``Scope.where`` of a trigger's effect).
 CANCELLABLE = "before draw"
@@ -26,11 +26,9 @@ class CancelDraw(n.Stmt):
             ck.error("'cancel draw' is said only in the effect of a 'before draw' trigger", self.span,
                      "add a trigger with 'on: before draw' (and an 'if:' saying when) and cancel the draw there")
 
-    def instruction(self, sc: StmtCompiler, b: Builder) -> None:
-        from ..compiler.hooks import cancel_draw
+    def instruction(self, sc: Compiler, b: Instructions) -> None:
         b.emit(lambda st, fr: cancel_draw(st, fr.locals), self.span)
 
-    def words(self, w: Words) -> Line:
+    def words(self, w: Wording) -> str:
         """The rulebook's sentence for it: what does not happen, since that is all the statement does."""
-        from ..rulebook.words import Line
-        return Line("The draw is cancelled: no card is drawn.")
+        return "the draw is cancelled: no card is drawn."

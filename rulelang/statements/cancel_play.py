@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulelang.engine.cancels import cancel_play
 from rulelang.lang import nodes as n
 
 from . import statement
@@ -16,8 +17,7 @@ if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from ..compiler.statements import Builder, StmtCompiler
-    from ..rulebook.words import Line, Words
+    from .roles import Compiler, Instructions, Wording
 
 #: The rule texts `cancel play` may be said in (``Scope.where`` of a trigger's effect).
 CANCELLABLE = "before play"
@@ -32,11 +32,9 @@ class CancelPlay(n.Stmt):
                      "once the card is declared, only an answer cancels it; before, a trigger with "
                      "'on: before play' (and an 'if:' naming the card) may cancel its play")
 
-    def instruction(self, sc: StmtCompiler, b: Builder) -> None:
-        from ..compiler.hooks import cancel_play
+    def instruction(self, sc: Compiler, b: Instructions) -> None:
         b.emit(lambda st, fr: cancel_play(st, fr.locals), self.span)
 
-    def words(self, w: Words) -> Line:
+    def words(self, w: Wording) -> str:
         """The rulebook's sentence for it: what does not happen, since that is all the statement does."""
-        from ..rulebook.words import Line
-        return Line("The play is cancelled: the card stays in the hand and its player's play is over.")
+        return "the play is cancelled: the card stays in the hand and its player's play is over."

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulelang.engine.rolls import cancel_roll
 from rulelang.lang import nodes as n
 
 from . import statement
@@ -11,8 +12,7 @@ if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from ..compiler.statements import Builder, StmtCompiler
-    from ..rulebook.words import Line, Words
+    from .roles import Compiler, Instructions, Wording
 
 #: The rule texts `cancel roll` may be said in (``Scope.where`` of a trigger's effect).
 CANCELLABLE = "before roll"
@@ -27,11 +27,9 @@ class CancelRoll(n.Stmt):
                      "the roll is not made yet there; after it, change it with 'reroll', 'remove N from "
                      "rolled' or 'change F to V in rolled'")
 
-    def instruction(self, sc: StmtCompiler, b: Builder) -> None:
-        from ..compiler.hooks import cancel_roll
+    def instruction(self, sc: Compiler, b: Instructions) -> None:
         b.emit(lambda st, fr: cancel_roll(st, fr.locals), self.span)
 
-    def words(self, w: Words) -> Line:
+    def words(self, w: Wording) -> str:
         """The rulebook's sentence for it: what does not happen, since that is all the statement does."""
-        from ..rulebook.words import Line
-        return Line("The roll is cancelled: no dice are rolled and nothing that follows a roll happens.")
+        return "the roll is cancelled: no dice are rolled and nothing that follows a roll happens."

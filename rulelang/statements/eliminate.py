@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from ..compiler.statements import Builder, StmtCompiler
+    from .roles import Compiler, Instructions, Wording
 
 
 @statement
@@ -24,10 +24,14 @@ class Eliminate(n.Stmt):
     def check(self, ck: Checker, scope: Scope) -> None:
         ck.expect(self.player, scope, PLAYER, "the player to eliminate")
 
-    def instruction(self, sc: StmtCompiler, b: Builder) -> None:
+    def instruction(self, sc: Compiler, b: Instructions) -> None:
         who, game = sc.ec.expr(self.player), sc.game
 
         def op(st, fr):
             if eliminate(st, who(st, fr.locals)) and game.phases[st.phase].by_seat:
                 end_turn(st)
         b.emit(op, self.span)
+
+    def words(self, w: Wording) -> str:
+        words, you = w.subject(self.player)
+        return f"{words} {'are' if you else 'is'} out of the game."

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from ..compiler.statements import Builder, StmtCompiler
+    from .roles import Compiler, Instructions, Wording
 
 
 @statement
@@ -21,5 +21,8 @@ class EndTurn(n.Stmt):
     def check(self, ck: Checker, scope: Scope) -> None:
         pass
 
-    def instruction(self, sc: StmtCompiler, b: Builder) -> None:
+    def instruction(self, sc: Compiler, b: Instructions) -> None:
         b.emit(lambda st, fr: end_turn(st), self.span)
+
+    def words(self, w: Wording) -> str:
+        return "the turn ends here."

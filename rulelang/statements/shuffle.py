@@ -13,10 +13,7 @@ if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from ..compiler.codegen import Body
-    from ..compiler.expressions import Fn
-    from ..compiler.source_stmt import StmtSource
-    from ..compiler.statements import StmtCompiler
+    from .roles import Compiler, Fn, Lines, Source, Wording
 
 
 @statement
@@ -26,9 +23,12 @@ class Shuffle(n.Stmt):
     def check(self, ck: Checker, scope: Scope) -> None:
         ck.expect(self.zone, scope, ZONE, "what is shuffled")
 
-    def closure(self, sc: StmtCompiler) -> Fn:
+    def closure(self, sc: Compiler) -> Fn:
         zone = sc.ec.expr(self.zone)
         return lambda st, L: shuffle_zone(st, zone(st, L))
 
-    def python(self, ss: StmtSource, out: Body) -> None:
+    def python(self, ss: Source, out: Lines) -> None:
         out.line(f"_shuffle_zone(st, {ss.e(self.zone, out)})", self.span)
+
+    def words(self, w: Wording) -> str:
+        return f"shuffle {w.phrase(self.zone)}."

@@ -14,9 +14,7 @@ if TYPE_CHECKING:
     from rulelang.check.types import Scope
     from rulelang.engine.state import State
 
-    from ..compiler.codegen import Body
-    from ..compiler.direct import DirectCompiler
-    from ..compiler.statements import Builder, StmtCompiler
+    from .roles import Compiler, InPlace, Instructions, Lines, Wording
 
 
 @statement
@@ -26,19 +24,22 @@ class Skip(n.Stmt):
     def check(self, ck: Checker, scope: Scope) -> None:
         ck.decider(self.player, scope)
 
-    def instruction(self, sc: StmtCompiler, b: Builder) -> None:
+    def instruction(self, sc: Compiler, b: Instructions) -> None:
         who = sc.ec.expr(self.player)
 
         def op(st, fr):
             skip_turn(st, who(st, fr.locals))
         b.emit(op, self.span)
 
-    def in_place(self, dc: DirectCompiler, out: Body) -> None:
+    def in_place(self, dc: InPlace, out: Lines) -> None:
         """The instruction's work in a step played in place, with no frame; on one's own turn, play stops there."""
         u = out.unit
         skip = u.constant(skip_turn, "the record of a skipped turn, and the end of one's own")
         out.line(f"{skip}(st, {dc.xs.src(self.player, u)})", self.span)
         dc.unwound(self.span, out)
+
+    def words(self, w: Wording) -> str:
+        return w.acts(self.player, 'lose', 'loses') + " a turn (the next one is skipped)."
 
 
 def skip_turn(st: State, p: int | None) -> None:

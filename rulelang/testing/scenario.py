@@ -45,10 +45,19 @@ class Result:
     scenario: Scenario
     failures: list[str] = field(default_factory=list)
     error: str | None = None
+    #: The game played, as far as it went, and where the scenario's own events begin in its log (its set-up
+    #: step, or the game's start), so `rulelang test --show` can tell what the scenario produced.
+    state: State | None = None
+    first_event: int = 0
 
     @property
     def passed(self) -> bool:
         return not self.failures and self.error is None
+
+    @property
+    def events(self) -> list[dict]:
+        """The events the scenario produced (none when no game was set up)."""
+        return self.state.events[self.first_event:] if self.state is not None else []
 
 
 # --- running --------------------------------------------------------------------------------
@@ -60,7 +69,7 @@ def run_scenario(scenario: Scenario, game: Game | None = None) -> Result:
     if "refused" in (data.get("expect") or {}):
         return run_refusal(scenario, result, game)
     state: State | None = None
-    script_from = 0
+    script_from = first_event = 0
     try:
         game = game or game_for(scenario)
         where = Where(scenario.doc, scenario.path)
@@ -73,6 +82,7 @@ def run_scenario(scenario: Scenario, game: Game | None = None) -> Result:
         play_choices(state, data.get("choices") or [], result)
         check_scripted_dice(scenario, state, script_from)
     except RulelangError as error:
+        _keep_events(result, state, first_event)
         if state is not None and not isinstance(error, MisfitDie):   # a misfit die explains what went wrong
             error = misfit_die(scenario, state, script_from) or error
         wanted = data.get("expect_error")
@@ -80,11 +90,17 @@ def run_scenario(scenario: Scenario, game: Game | None = None) -> Result:
             return result
         result.error = _located(scenario, error).format()
         return result
+    _keep_events(result, state, first_event)
     if data.get("expect_error") is not None:
         result.failures.append(f"expected an error containing {data['expect_error']!r}, but none happened")
     if not result.failures:
         check_expectations(state, data.get("expect") or {}, first_event, result, added_by_mods(scenario, game))
     return result
+
+
+def _keep_events(result: Result, state: State | None, first_event: int) -> None:
+    """Keep the game the scenario played (one whose position failed to start included), for its events."""
+    result.state, result.first_event = state, first_event
 
 
 def start_position(game: Game, setup: dict, players: int, seed: int,

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from rulelang.engine.game import Game, Layout
+from rulelang.engine.rules import Layout, Rules
 from rulelang.engine.views import player_name
 from rulelang.errors import ScenarioError, Span, did_you_mean
 from rulelang.lang.types import BOOL, COUNTER, INT, INT64, LOCATION, PLAYER, Type, tuple_items
@@ -36,7 +36,7 @@ class Where:
         return self.doc.key_span(self.base + keys)
 
 
-def check_scenario(game: Game, data: dict, where: Where) -> int:
+def check_scenario(game: Rules, data: dict, where: Where) -> int:
     """Check every name and value of a scenario against the game; return its player count."""
     players = check_players(game, data.get("players", game.min_players), where)
     lay = game.layout(players)
@@ -50,7 +50,7 @@ def check_scenario(game: Game, data: dict, where: Where) -> int:
     return players
 
 
-def check_players(game: Game, players: int, where: Where) -> int:
+def check_players(game: Rules, players: int, where: Where) -> int:
     if not game.min_players <= players <= game.max_players:
         raise ScenarioError(f"{game.name} is for {game.min_players} to {game.max_players} players, not {players}",
                             where.value("players"))
@@ -59,7 +59,7 @@ def check_players(game: Game, players: int, where: Where) -> int:
 
 # --- setup ----------------------------------------------------------------------------------------
 
-def check_setup(game: Game, lay: Layout, names: list[str], setup: dict, where: Where) -> None:
+def check_setup(game: Rules, lay: Layout, names: list[str], setup: dict, where: Where) -> None:
     if "step" in setup:
         check_step(game, setup["step"], where.value("setup", "step"))
     if "active" in setup:
@@ -84,7 +84,7 @@ def check_setup(game: Game, lay: Layout, names: list[str], setup: dict, where: W
     check_dice(game, setup.get("dice") or [], where)
 
 
-def check_step(game: Game, step: Any, span: Span) -> None:
+def check_step(game: Rules, step: Any, span: Span) -> None:
     steps = game.step_pcs
     if step not in steps:
         hint = did_you_mean(str(step), steps) or "the steps are: " + ", ".join(f"'{s}'" for s in steps)
@@ -98,7 +98,7 @@ def check_player(who: Any, names: list[str], span: Span) -> int:
     return names.index(who)
 
 
-def check_zone(game: Game, lay: Layout, label: Any, span: Span) -> None:
+def check_zone(game: Rules, lay: Layout, label: Any, span: Span) -> None:
     """A zone label: a table zone by name, a player's zone as name:P2 (with a hint when the owner is wrong)."""
     if label in lay.zone_labels:
         return
@@ -115,7 +115,7 @@ def check_zone(game: Game, lay: Layout, label: Any, span: Span) -> None:
     raise ScenarioError(f"unknown zone '{label}'", span, hint=hint)
 
 
-def check_placed_cards(game: Game, lay: Layout, zones: dict, keys: tuple, where: Where, across_zones: bool) -> None:
+def check_placed_cards(game: Rules, lay: Layout, zones: dict, keys: tuple, where: Where, across_zones: bool) -> None:
     """Zone labels and card ids of `zones` or `top`, and no more copies of a card than the game has."""
     copies = Counter(t.id for t in game.card_type)
     used: Counter = Counter()
@@ -134,7 +134,7 @@ def check_placed_cards(game: Game, lay: Layout, zones: dict, keys: tuple, where:
                                     span, hint="each card can be placed once")
 
 
-def check_holder(game: Game, lay: Layout, names: list[str], holder: Any, span: Span) -> None:
+def check_holder(game: Rules, lay: Layout, names: list[str], holder: Any, span: Span) -> None:
     if holder == "game" or holder in game.locations or holder in names or holder in lay.zone_labels:
         return
     if isinstance(holder, str) and holder[:1] == "P" and holder[1:].isdigit():
@@ -145,12 +145,12 @@ def check_holder(game: Game, lay: Layout, names: list[str], holder: Any, span: S
                         or "a holder is 'game', a location, a player (P1) or a zone (its top card)")
 
 
-def check_counter_name(game: Game, name: Any, span: Span | None) -> None:
+def check_counter_name(game: Rules, name: Any, span: Span | None) -> None:
     if name not in game.counters:
         raise unknown_counter(game, name, span)
 
 
-def unknown_counter(game: Game, name: Any, span: Span | None) -> ScenarioError:
+def unknown_counter(game: Rules, name: Any, span: Span | None) -> ScenarioError:
     """A counter the game has not: a variable's name says so, and where a variable goes."""
     if name in game.var_names:
         return ScenarioError(f"'{name}' is a variable, not a counter", span,
@@ -169,14 +169,14 @@ def check_counter_value(value: Any, span: Span, limit: int = INT64) -> None:
                             hint=f"the largest is {limit:,} (the game's number_limit)")
 
 
-def var_kind(game: Game, name: Any, span: Span) -> Type:
+def var_kind(game: Rules, name: Any, span: Span) -> Type:
     if name not in game.var_names:
         raise ScenarioError(f"unknown variable '{name}'", span,
                             hint=did_you_mean(str(name), game.var_names) or _listing("variables", game.var_names))
     return game.var_types[game.var_names.index(name)]
 
 
-def check_var_value(game: Game, kind: Type, name: str, value: Any, names: list[str], span: Span) -> None:
+def check_var_value(game: Rules, kind: Type, name: str, value: Any, names: list[str], span: Span) -> None:
     """A value of the variable's declared type, as a scenario writes it (players and places by name)."""
     elements = tuple_items(kind)
     if elements is not None:            # a tuple: a list of its elements, each checked as its own type
@@ -208,7 +208,7 @@ def check_var_value(game: Game, kind: Type, name: str, value: Any, names: list[s
                             hint="a card id names a kind of card, not one card")
 
 
-def check_dice(game: Game, dice: list, where: Where) -> None:
+def check_dice(game: Rules, dice: list, where: Where) -> None:
     """Scripted dice need a game with dice. Whether each face fits is told by the die it lands on,
     after the run (``scenario.misfit_die``), which names that die."""
     if dice and not game.dice:
@@ -226,7 +226,7 @@ def check_choices(choices: list, names: list[str], where: Where) -> None:
             check_player(choice.split(":", 1)[0].strip(), names, where.value("choices", i))
 
 
-def check_expect(game: Game, lay: Layout, names: list[str], expect: dict, where: Where) -> None:
+def check_expect(game: Rules, lay: Layout, names: list[str], expect: dict, where: Where) -> None:
     for holder, values in (expect.get("counters") or {}).items():
         check_holder(game, lay, names, holder, where.key("expect", "counters", holder))
         for name in values or {}:

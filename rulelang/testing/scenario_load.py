@@ -16,6 +16,7 @@ from pathlib import Path
 
 from rulelang import load_game
 from rulelang.engine.game import Game
+from rulelang.engine.rules import Rules
 from rulelang.errors import ScenarioError, Span, SpecError
 from rulelang.model.params import ParamError
 from rulelang.spec import files
@@ -214,7 +215,7 @@ def _confine_game(path: Path, roots: tuple[Path, ...], span: Span) -> None:
         pass                            # inside: look_at says what is wrong in its own words
 
 
-def added_by_mods(scenario: Scenario, game: Game) -> dict[str, int]:
+def added_by_mods(scenario: Scenario, game: Rules) -> dict[str, int]:
     """How many cards the mods given with `--mod` add to (or take from) each table zone, where the scenario leaves them.
 
     A scenario of a game counts the game's own cards; run under a mod that adds
@@ -239,6 +240,6 @@ def added_by_mods(scenario: Scenario, game: Game) -> dict[str, int]:
     return added
 
 
-def starting_cards(game: Game, label: str) -> int:
+def starting_cards(game: Rules, label: str) -> int:
     """How many cards the game's declarations start in a table zone (a mod that adds cards changes it)."""
     return sum(1 for t in game.card_type if game.zones[t.zone].name == label)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from rulelang.errors import RulelangError
@@ -18,7 +19,7 @@ from rulelang.testing.scenario import GAME_FILE, scenario_files_of
 # --- the report -------------------------------------------------------------------------------
 
 def run_scenario_files(paths: list[str], out=None, err=None, mods: list[str] = (), params: dict | None = None,
-                       games: list[str] = ()) -> int:
+                       games: list[str] = (), show: bool = False, events: bool = False) -> int:
     """Run scenario files, print a pass/fail report, and return the exit code.
 
     A path with no scenario file under it is an error (exit 1), not "0 passed".
@@ -27,6 +28,7 @@ def run_scenario_files(paths: list[str], out=None, err=None, mods: list[str] = (
     `--param`) set the game's params in every scenario, under a scenario's own `params:`.
     A scenario's `game:` must lie inside a folder of ``paths`` or be one of ``games`` (`--game`), the
     first of which is also the game of scenarios that name none (``scenario_load.game_roots``).
+    ``show`` prints each scenario's play-by-play under its line, ``events`` its raw events (`--show`, `--events`).
     """
     out = out or sys.stdout
     err = err or sys.stderr
@@ -48,7 +50,7 @@ def run_scenario_files(paths: list[str], out=None, err=None, mods: list[str] = (
     if not files and not refused:
         return 1
     passed, failed = run_files(files, out, tuple(mods), _first_game([*games, *paths]), params,
-                               scenarios_module.game_roots(paths, games))
+                               scenarios_module.game_roots(paths, games), Telling(show, events))
     print(f"{passed} passed, {failed + len(refused)} failed", file=out)
     return 1 if failed or refused or empty else 0
 
@@ -73,8 +75,17 @@ def _first_game(paths: list[str]) -> Path | None:
     return None
 
 
+@dataclass(frozen=True)
+class Telling:
+    """What `rulelang test` tells of each scenario besides its outcome: its play-by-play, its raw events."""
+
+    show: bool = False
+    events: bool = False
+
+
 def run_files(files: list[Path], out, mods: tuple[str, ...] = (), default_game: Path | None = None,
-              params: dict | None = None, games: tuple[Path, ...] = ()) -> tuple[int, int]:
+              params: dict | None = None, games: tuple[Path, ...] = (), telling: Telling = Telling()
+              ) -> tuple[int, int]:
     """Run every scenario of these files, printing PASS, FAIL or ERROR for each; count them."""
     passed = failed = 0
     for file in files:
@@ -93,6 +104,7 @@ def run_files(files: list[Path], out, mods: tuple[str, ...] = (), default_game: 
             if result.passed:
                 passed += 1
                 print(printable(f"PASS  {file}: {scenario.name}"), file=out)
+                tell(result, telling, out)
                 continue
             failed += 1
             print(printable(f"FAIL  {file}: {scenario.name}"), file=out)
@@ -100,7 +112,22 @@ def run_files(files: list[Path], out, mods: tuple[str, ...] = (), default_game: 
                 print(printable(f"      {line}"), file=out)
             if result.error:
                 print(_indent(result.error), file=out)
+            tell(result, telling, out)
     return passed, failed
+
+
+def tell(result: scenarios_module.Result, telling: Telling, out) -> None:
+    """The scenario's events under its outcome line: in words as `rulelang run` tells a game (``show``), and
+    as the JSON lines `run --log` writes (``events``), both moved right."""
+    if telling.show and result.state is not None:
+        from rulelang.logs.narrate import narrate
+        told = "\n".join(line for line in (narrate(result.state.game, e) for e in result.events) if line)
+        for line in told.strip("\n").splitlines():      # narrate's lines are printable; a heading's blank stays
+            print("      " + line if line else "", file=out)
+    if telling.events:
+        from rulelang.logs.logfile import event_line
+        for event in result.events:
+            print(printable("      " + event_line(event).decode("utf-8").rstrip("\n")), file=out)
 
 
 def _indent(text: str) -> str:
