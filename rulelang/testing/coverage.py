@@ -411,13 +411,27 @@ def observed(state: Any, seen: int) -> tuple:
     same events in another order, and that order is no rule anyone can play
     differently; anything that depends on it shows in what follows.
     """
+    events = sorted(json.dumps(event, sort_keys=True, default=str) for event in state.events[seen:])
+    return (events,) + _offered_and_result(state)
+
+
+def _offered_and_result(state: Any) -> tuple:
+    """The options offered to each player still to choose, whether the game is over, and who won."""
     pend = state.pending
     offered = None if pend is None else (
         tuple(pend["players"]),
         tuple(None if done is not None else tuple(o[0] for o in options)
               for done, options in zip(pend["chosen"], pend["options"])))
-    events = sorted(json.dumps(event, sort_keys=True, default=str) for event in state.events[seen:])
-    return (events, offered, state.over, tuple(state.winners or ()) if state.over else ())
+    return (offered, state.over, tuple(state.winners or ()) if state.over else ())
+
+
+def alike(a: Any, b: Any, seen: int) -> bool:
+    """Whether two positions show the same (``observed``) from event ``seen`` on. Events logged in the same
+    order are the same set at once, without writing each as text: most positions of the search are so, and
+    a value the spec types (a number, a flag) cannot turn into another type in a mutant that validates."""
+    if a.events[seen:] == b.events[seen:]:
+        return _offered_and_result(a) == _offered_and_result(b)
+    return observed(a, seen) == observed(b, seen)
 
 
 def _started(make: Callable[[], Any]) -> tuple[Any, str | None]:
@@ -469,7 +483,7 @@ def played_difference(start: Callable[[Game], Any], original: Game, mutant: Game
     agent, seen = RandomAgent(seed), 0
     first = len(a.events)
     for step in range(limit + 1):       # the last decision's consequences are compared too
-        if observed(a, seen) != observed(b, seen):
+        if not alike(a, b, seen):
             return step, len(a.events) - first
         seen = len(a.events)
         player = _chooser(a)
@@ -506,7 +520,7 @@ def scenario_difference(scenario: Scenario, original: Game, mutant: Game) -> lis
     while frontier and visited < SEARCH_POSITIONS:          # breadth first: the shortest difference is shown
         a, b, path, seen = frontier.popleft()
         visited += 1
-        if observed(a, seen) != observed(b, seen):
+        if not alike(a, b, seen):
             return path
         player = _chooser(a)
         if player is None or len(path) >= SEARCH_DEPTH:
