@@ -152,7 +152,8 @@ class Report:
         equivalent = self.of(EQUIVALENT)
         if equivalent:
             lines.append(f"equivalent (no difference in {EQUIVALENCE_GAMES} random games at each player count, "
-                         f"nor within {SEARCH_DEPTH} decisions of any scenario's set-up):")
+                         f"within {SEARCH_DEPTH} decisions of any scenario's set-up, nor in random play-outs "
+                         "from those set-ups):")
             lines.extend(_grouped(equivalent, detail=False))
         return printable_lines(lines)
 
