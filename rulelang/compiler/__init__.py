@@ -310,11 +310,13 @@ class GameCompiler(HookDeclarations):
         proc_ids = {name: self.new_proc(f"procedure {name}") for name in spec.procedures}
         ec = ExprCompiler(g, self.sym, proc_ids)
         self.roll_hooks = {t.on.subject: ([], []) for t in spec.triggers if t.on is not None and t.on.event.on_roll}
+        self.action_hooks: dict[Event, list[int]] = {t.on.event: [] for t in spec.triggers
+                                                     if t.on is not None and t.on.event.on_action}
         zone_triggers = frozenset(t.on.subject for t in spec.triggers if t.on is not None and t.on.event.on_card)
         if zone_triggers and not self.speedups.card_forms:
             zone_triggers = None            # no draw is known quiet (forms.quiet_draw): each runs as an instruction
         sc = StmtCompiler(ec, has_triggers=bool(spec.triggers), roll_hooks=self.roll_hooks,
-                          zone_triggers=zone_triggers)
+                          zone_triggers=zone_triggers, action_hooks=self.action_hooks)
         if self.python:
             g.program = ec.program = sc.program = Program(ec, sc)
 

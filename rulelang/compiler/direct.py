@@ -242,7 +242,8 @@ class DirectCompiler(DirectDecisions):
             self.secret_choice(s, out)
         elif isinstance(s, n.ChooseRange):
             self.number_choice(s, out)
-        elif isinstance(s, sc.CARD_MOVES):      # written out; its zone triggers run after it
+        elif isinstance(s, sc.CARD_MOVES) and not (isinstance(s, n.Draw) and sc.draw_hooked):
+            # written out; its zone triggers run after it (a draw `before draw` triggers may cancel: in frames)
             self.source.block([s], out)
             self.run_fired(s.span, out)
         elif callable(getattr(s, "in_place", None)):    # a home statement's own lines (rulelang/statements/)
@@ -273,8 +274,9 @@ class DirectCompiler(DirectDecisions):
         if len(b.code) == 1:
             self.instruction(b.code[0], s.span, out)
             return
-        if isinstance(s, n.Play) and self.cards_in_place:  # choose, then declare, react and resolve in one call
-            choose = b.code[0]
+        choose = b.code[0]
+        if isinstance(s, n.Play) and self.cards_in_place and hasattr(choose, "rest_in_place"):
+            # choose, then declare, react and resolve in one call (plays.py; not with a `before play` trigger)
             self.decision(choose, s.span, out)
             out.line(f"if {out.unit.constant(choose.rest_in_place, 'a card declared, answered, resolved')}"
                      "(st, L, _n):", s.span)

@@ -1,7 +1,7 @@
 """The parts of compiling a spec that hooks added: trigger scopes and kinds, score parts, `lasts_in`.
 
 A mixin of ``GameCompiler`` (which provides ``game``, ``spec``, ``sym``, ``seat``, ``doc`` and
-``roll_hooks``), kept apart so the compiler's main module stays small.
+``roll_hooks``, ``action_hooks``), kept apart so the compiler's main module stays small.
 """
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from .hooks import conditional_start, roll_hook_prefix, roll_hook_suffix
 TRIGGER_RULES = {Event.ENTER: Rule.ON_MOVE, Event.LEAVE: Rule.ON_MOVE, Event.RESOLVE: Rule.ON_RESOLVE,
                  Event.BEFORE_ROLL: Rule.BEFORE_ROLL, Event.AFTER_ROLL: Rule.AFTER_ROLL,
                  Event.START_TURN: Rule.ON_TURN, Event.END_TURN: Rule.ON_TURN,
-                 Event.BEFORE_STEP: Rule.ON_TURN, Event.AFTER_STEP: Rule.ON_TURN}
+                 Event.BEFORE_STEP: Rule.ON_TURN, Event.AFTER_STEP: Rule.ON_TURN,
+                 Event.BEFORE_DRAW: Rule.BEFORE_DRAW, Event.BEFORE_PLAY: Rule.BEFORE_PLAY}
 
 
 class HookDeclarations:
@@ -31,7 +32,8 @@ class HookDeclarations:
         return scope(TRIGGER_RULES[event], self.seat, roll_of(die) if die in self.sym.dice else UNKNOWN)
 
     def hook_trigger(self, trig: Trigger, expr, block) -> None:
-        """A trigger on a roll, a turn or a step: its `if:` is checked when it starts (on fresh values)."""
+        """A trigger on a roll, a draw, a card's play, a turn or a step: its `if:` is checked when it starts
+        (on fresh values)."""
         what, subject = trig.on.event.value, trig.on.subject
         name = f"trigger '{trig.name}'"
         cond, span = expr(trig.cond), trig.on_span
@@ -41,6 +43,9 @@ class HookDeclarations:
             (before if what == "before roll" else after).append(proc)
             return
         proc = block(trig.effect, name, [(conditional_start(cond), span)])
+        if trig.on.event.on_action:
+            self.action_hooks[trig.on.event].append(proc)
+            return
         self.turn_hooks.setdefault((what, subject), []).append(proc)
 
     def score(self, expr) -> Fn | None:

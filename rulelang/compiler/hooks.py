@@ -5,18 +5,22 @@
 - A roll of a die that has `before roll` / `after roll` triggers runs in three instructions, so the
   triggers (which may wait for decisions) run between them and change the roll.
 - Turn and step triggers (`start turn`, `end turn`, `before step S`, `after step S`).
+- A draw, in a game with `before draw` triggers, runs in two instructions (the triggers run between
+  them and may `cancel draw`); a card's play, in a game with `before play` triggers, gets one more
+  instruction between its choice and its declaration (``plays.py``), where they run and may `cancel play`.
 
 A trigger changes a roll that lives in the locals of the frame that rolls: it is told that frame's
 place on the stack (``$roll``: [frame index, local holding the count, local holding the faces]), copies
 the value in when it starts and back when it ends. That is plain data, so a game can be saved while a
-hook waits for a decision.
+hook waits for a decision. A draw or a play trigger is told the same way where the pending draw or play
+is kept (``$draw``, ``$play``: [frame index, hidden local]); cancelling it empties that local.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from rulelang.check.types import die_of
-from rulelang.engine.cards import end_roll_durations, move_card
+from rulelang.engine.cards import draw_cards, end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, spend
 from rulelang.engine.names import NAMES
@@ -24,6 +28,7 @@ from rulelang.engine.rolls import CANCELLED, rolling
 from rulelang.engine.state import State
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
+from rulelang.model.spec import Event
 
 from ..errors import RuleError
 from .expressions import Fn
@@ -78,6 +83,21 @@ def roll_hook_suffix(kind: str) -> Callable:
     return op
 
 
+def fire_play_hooks(procs: list[int], slot: str) -> Callable:
+    """The instruction between a play's choice and its declaration: its `before play` triggers start, told
+    the card, the player and the target, and where the choice is kept (so one may `cancel play`)."""
+    def op(st, fr):
+        pick = fr.locals.get(slot)
+        if pick is None or pick[0] == "discard":
+            return False
+        _, card, player, target = pick
+        where = [len(st.stack) - 1, slot]
+        for proc in procs:
+            st.fired.append(Frame(proc, 0, {"me": player, "card": card, "target": target, "$play": where}))
+        return False
+    return op
+
+
 def conditional_start(cond: Fn | None) -> Callable:
     """First instruction of a turn or step trigger: its `if:` decides whether it runs."""
     def op(st, fr):
@@ -100,6 +120,12 @@ class HookStatements:
     """StmtCompiler's statements for control flow and rolls (uses its ``ec``, ``game``, ``block``, ``body``)."""
 
     roll_hooks: dict[str, tuple[list, list]]
+    action_hooks: dict[Event, list[int]]
+
+    @property
+    def draw_hooked(self) -> bool:
+        """Whether the game has `before draw` triggers: then every draw is two instructions (``s_Draw``)."""
+        return Event.BEFORE_DRAW in self.action_hooks
 
     def f_While(self, s: n.While) -> Fn:
         cond = self.ec.expr(s.cond)
@@ -293,6 +319,37 @@ class HookStatements:
             for card in tokens:
                 move_card(st, card, zid, "created")
         return create
+
+    # -- a draw that triggers may cancel ------------------------------------------------------
+
+    def s_Draw(self, s: n.Draw, b) -> None:
+        """A draw that is not straight: in a game with `before draw` triggers, they start first (told who
+        draws: the owner of the zone drawn to, else `me`; and the zones drawn from and to), then the cards are drawn unless one cancelled;
+        otherwise (it may fire zone triggers) the draw is one instruction of its own."""
+        if not self.draw_hooked:
+            self.emit_straight([s], b)
+            return
+        amount, src, dst = self.ec.expr(s.amount), self.ec.expr(s.source), self.ec.expr(s.dest)
+        hooks, slot = self.action_hooks[Event.BEFORE_DRAW], self.fresh("draw")
+
+        def start(st, fr):
+            L = fr.locals
+            k, source, dest = amount(st, L), src(st, L), dst(st, L)
+            owner = st.lay.zones[dest][1]
+            drawer = owner if owner is not None else L.get("me")
+            L[slot] = [k, source, dest, drawer]
+            if k > 0:
+                where = [len(st.stack) - 1, slot]
+                for proc in hooks:
+                    st.fired.append(Frame(proc, 0, {"me": drawer, "source": source, "dest": dest, "$draw": where}))
+
+        def draw(st, fr):
+            pending = fr.locals.pop(slot)
+            if pending is not None:
+                draw_cards(st, pending[0], pending[1], pending[2])
+
+        b.emit(start, s.span)
+        b.emit(draw, s.span)
 
     # -- a roll that triggers may change -----------------------------------------------------
 

@@ -24,8 +24,10 @@ from rulelang.engine.interpreter import Frame, call_in_place, instruction_in_pla
 from rulelang.engine.names import NAMES
 from rulelang.engine.state import State
 from rulelang.lang import nodes as n
+from rulelang.model.spec import Event
 
 from .choices import _decision
+from .hooks import fire_play_hooks
 from .sites import ANSWER, PLAY
 
 #: the option that answers nothing (shared: nothing changes an option once offered)
@@ -56,10 +58,13 @@ def effect_in_place(st: State, proc: int) -> bool:
 class PlayStatements:
     """StmtCompiler's `plays` statement."""
 
-    def s_Play(self, s: n.Play, b: Any) -> None:
-        """`play from ZONE`: four instructions sharing one hidden local.
+    action_hooks: dict[Event, list[int]]
 
-        choose (a legal card and target, or a discard), declare (the `played`
+    def s_Play(self, s: n.Play, b: Any) -> None:
+        """`play from ZONE`: four instructions sharing one hidden local (five with `before play` triggers).
+
+        choose (a legal card and target, or a discard), [the `before play` triggers, which may forget the
+        choice: ``hooks.cancel_play``], declare (the `played`
         event and who may answer), react (each possible answerer in seat order
         decides; the first answer cancels the card), resolve (the card's own
         procedure: placing it, then its effect).
@@ -165,7 +170,14 @@ class PlayStatements:
             call_in_place(st, game.direct, proc, {"me": player, "target": target, "this": card})
             return st.over or len(st.stack) < base
 
-        pcs = [b.emit(op, s.span) for op in (choose, declare, react, resolve)]
-        choose.rest_in_place = rest_in_place    # how a step played in place runs the other three
-        self.sites.add(b.sites, pcs[0], "play", PLAY, s.span, self.sites.plays(else_discard))
-        self.sites.add(b.sites, pcs[2], "answer", ANSWER, s.span, self.sites.answers())
+        hooks = self.action_hooks.get(Event.BEFORE_PLAY)
+        before = [fire_play_hooks(hooks, slot)] if hooks is not None else []
+        at = b.emit(choose, s.span)
+        for op in before + [declare]:
+            b.emit(op, s.span)
+        asks_answers = b.emit(react, s.span)
+        b.emit(resolve, s.span)
+        if not before:      # a step played in place runs the other three so (with `before play` triggers, as frames)
+            choose.rest_in_place = rest_in_place
+        self.sites.add(b.sites, at, "play", PLAY, s.span, self.sites.plays(else_discard))
+        self.sites.add(b.sites, asks_answers, "answer", ANSWER, s.span, self.sites.answers())

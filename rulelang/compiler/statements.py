@@ -68,7 +68,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     """Turns checked statements into instructions of a ``Builder``."""
 
     def __init__(self, ec: ExprCompiler, has_triggers: bool = True, roll_hooks: dict | None = None,
-                 zone_triggers: frozenset[str] | None = None):
+                 zone_triggers: frozenset[str] | None = None, action_hooks: dict | None = None):
         self.ec = ec
         self.game = ec.game
         self.hidden = 0
@@ -77,6 +77,8 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         self.zone_triggers = zone_triggers
         #: die -> (procedures of its `before roll` triggers, of its `after roll` triggers), filled in later
         self.roll_hooks = roll_hooks or {}
+        #: Event.BEFORE_DRAW / BEFORE_PLAY -> the procedures of its triggers (filled in later), for a game that has any
+        self.action_hooks = action_hooks or {}
         self.sites = Sites(ec.game)
         #: Set by the game compiler: runs of straight-line statements are compiled to Python there.
         self.program = None
@@ -127,6 +129,8 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         """
         if isinstance(s, n.Roll):
             return s.die not in self.roll_hooks
+        if isinstance(s, n.Draw) and self.draw_hooked:
+            return False
         if isinstance(s, n.Create):
             return not self.has_triggers or self.zone_triggers == frozenset()
         if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
-from rulelang.lang.types import ANY_DIE, CARD, INT, PLAYER, UNKNOWN, Type, list_of, roll_of
+from rulelang.lang.types import ANY_DIE, CARD, INT, PLAYER, UNKNOWN, ZONE, Type, list_of, roll_of
 
 PLAYERS = list_of(PLAYER)
 
@@ -44,6 +44,8 @@ class Rule(Enum):
     ON_RESOLVE = "resolve"          # a trigger after a card's effect
     BEFORE_ROLL = "before roll"
     AFTER_ROLL = "after roll"
+    BEFORE_DRAW = "before draw"
+    BEFORE_PLAY = "before play"
     ON_TURN = "turn or step"        # a trigger on `start turn`, `end turn`, `before step`, `after step`
     PLAYER_VALUE = "player value"   # `score` (or its parts), `heuristic`
     RETURNS = "returns"             # `returns`: told once the game is over, so it also sees the winners
@@ -85,6 +87,8 @@ BINDINGS: dict[Rule, Binding] = {
     Rule.ON_RESOLVE: Binding({"me": PLAYER, "target": PLAYER, "card": CARD}),
     Rule.BEFORE_ROLL: Binding({"me": PLAYER, "roller": PLAYER, "dice": INT}, internal=("$roll",)),
     Rule.AFTER_ROLL: Binding({"me": PLAYER, "roller": PLAYER, "rolled": ROLLED}, internal=("$roll",)),
+    Rule.BEFORE_DRAW: Binding({"me": PLAYER, "source": ZONE, "dest": ZONE}, internal=("$draw",)),
+    Rule.BEFORE_PLAY: Binding({"me": PLAYER, "card": CARD, "target": PLAYER}, internal=("$play",)),
     Rule.ON_TURN: Binding({}, me_by_seat=True),
     Rule.PLAYER_VALUE: Binding({"p": PLAYER}),
     Rule.RETURNS: Binding({"p": PLAYER, "winners": PLAYERS}),

@@ -285,6 +285,8 @@ _SAYINGS = {
     "moved": _moved,
     "rolled": _rolled,
     "roll_changed": _rolled_again,
+    "cancelled": lambda g, e: f"  the draw of {e['player'] or 'the table'} is cancelled" if e["action"] == "draw"
+    else f"  {e['player']}'s play of {_card(g, e['card'])} is cancelled",
     "played": lambda g, e: f"  {e['player']} plays {_card(g, e['card'])}"
                            + (f" on {e['target']}" if e["target"] != e["player"] else ""),
     "answered": lambda g, e: f"  {e['player']} answers with {_card(g, e['card'])}, cancelling "

@@ -56,6 +56,8 @@ class Event(str, Enum):
     END_TURN = "end turn"
     BEFORE_STEP = "before step"
     AFTER_STEP = "after step"
+    BEFORE_DRAW = "before draw"
+    BEFORE_PLAY = "before play"
 
     @property
     def on_roll(self) -> bool:
@@ -65,6 +67,11 @@ class Event(str, Enum):
     def on_turn(self) -> bool:
         """A turn or step event: its trigger runs from the turn loop."""
         return self in (Event.START_TURN, Event.END_TURN, Event.BEFORE_STEP, Event.AFTER_STEP)
+
+    @property
+    def on_action(self) -> bool:
+        """A draw or a card's play about to happen: its trigger may cancel it (`cancel draw`, `cancel play`)."""
+        return self in (Event.BEFORE_DRAW, Event.BEFORE_PLAY)
 
     @property
     def on_card(self) -> bool:
@@ -82,7 +89,7 @@ class TriggerOn:
 
 #: Every form `on:` may take, for the message when it takes none of them.
 ON_FORMS = ("'enter ZONE', 'leave ZONE', 'resolve KIND', 'before roll DIE', 'after roll DIE', 'start turn', "
-            "'end turn', 'before step STEP' or 'after step STEP'")
+            "'end turn', 'before step STEP', 'after step STEP', 'before draw' or 'before play'")
 
 
 def read_on(on: Any) -> TriggerOn | None:
@@ -94,6 +101,8 @@ def read_on(on: Any) -> TriggerOn | None:
         return TriggerOn(Event(f"{words[0]} roll"), words[2])
     if len(words) == 2 and words[0] in ("start", "end") and words[1] == "turn":
         return TriggerOn(Event(f"{words[0]} turn"), "")
+    if words in (["before", "draw"], ["before", "play"]):
+        return TriggerOn(Event(" ".join(words)), "")
     if len(words) >= 3 and words[0] in ("before", "after") and words[1] == "step":
         return TriggerOn(Event(f"{words[0]} step"), " ".join(words[2:]))
     return None

@@ -334,7 +334,9 @@ def _on_words(words: Words, on: Any) -> str:
             Event.START_TURN: lambda: "a turn starts",
             Event.END_TURN: lambda: "a turn ends",
             Event.BEFORE_STEP: lambda: f"before the step \u201c{subject}\u201d",
-            Event.AFTER_STEP: lambda: f"after the step \u201c{subject}\u201d"}[on.event]()
+            Event.AFTER_STEP: lambda: f"after the step \u201c{subject}\u201d",
+            Event.BEFORE_DRAW: lambda: "before a player draws",
+            Event.BEFORE_PLAY: lambda: "before a card is played"}[on.event]()
 
 
 def player_range(spec: Spec) -> str:

@@ -3,9 +3,10 @@
 Each mutant of the spec (``mutate``) is compiled and played against the
 game's scenario files; a mutant that every scenario still passes *survived*.
 A survivor is *equivalent* only when a differential search finds no
-difference from the unchanged game: random games at every player count, and
+difference from the unchanged game: random games at every player count,
 play from each scenario's set-up with every option tried to a bounded depth,
-compared decision by decision (options offered, events, result). Otherwise it
+and random play-outs from each scenario's set-up (many seeds, a bounded
+length), compared decision by decision (options offered, events, result). Otherwise it
 stays a survivor, shown with the seed or the scenario set-up where it differs.
 The comparison is always made against the unchanged spec in the same process,
 never against stored logs.
@@ -65,6 +66,8 @@ EQUIVALENCE_GAMES = 10          # random games at each player count, compared de
 MAX_DECISIONS = 20_000          # a random game longer than this is cut (the original's end is known)
 SEARCH_DEPTH = 2                # decisions tried exhaustively from each scenario's set-up
 SEARCH_POSITIONS = 60           # positions visited at most from one scenario's set-up
+PLAYOUT_DECISIONS = 40          # decisions of a random play-out from a scenario's set-up, at most
+PLAYOUT_EVENTS = 50_000         # events the play-outs of one mutant may log in all: seeds until it is spent
 
 CAUGHT, SURVIVED, EQUIVALENT, INVALID = "caught", "survived", "equivalent", "invalid"
 
@@ -149,7 +152,8 @@ class Report:
         equivalent = self.of(EQUIVALENT)
         if equivalent:
             lines.append(f"equivalent (no difference in {EQUIVALENCE_GAMES} random games at each player count, "
-                         f"nor within {SEARCH_DEPTH} decisions of any scenario's set-up):")
+                         f"within {SEARCH_DEPTH} decisions of any scenario's set-up, nor in random play-outs "
+                         "from those set-ups):")
             lines.extend(_grouped(equivalent, detail=False))
         return printable_lines(lines)
 
@@ -269,7 +273,46 @@ class Subject:
             if path is not None:
                 after = f" after {', '.join(path)}" if path else ""
                 return f"from the set-up of {_named(scenario)}{after}"
+        return self.playout_difference(game_for)
+
+    def playout_difference(self, game_for: Callable[[tuple], Game]) -> str | None:
+        """Where a random play-out from a scenario's set-up first differs, or None if none does.
+
+        A difference that shows only after a round or two of choices by several players lies beyond the
+        search's two decisions, and a random game from the start seldom comes near the position a
+        scenario sets up. So each distinct set-up is played on at random, seed after seed (every set-up
+        once with the first seed, then with the next), until the play-outs have logged
+        ``PLAYOUT_EVENTS`` events: a bound on the work, not on the seeds, so a game whose decisions log
+        many events (long turns of dice and moves) gets fewer seeds, and the same on any machine.
+        """
+        starts = distinct_setups(self.scenarios)
+        spent, seed = 0, self.first_seed
+        while starts and spent < PLAYOUT_EVENTS:
+            for scenario in starts:
+                key = _params_key(scenario)
+                step, logged = playout_difference(scenario, self.original(key), game_for(key), seed)
+                if step is not None:
+                    return (f"a random play-out from the set-up of {_named(scenario)}, seed {seed}, "
+                            f"at decision {step}")
+                spent += max(1, logged)
+                if spent >= PLAYOUT_EVENTS:
+                    break
+            seed += 1
         return None
+
+
+def distinct_setups(scenarios: Sequence[Scenario]) -> list[Scenario]:
+    """The first scenario of each distinct set-up (players, seed, `setup:`, params) a game accepts: the
+    ones a play-out starts from (scenarios that only differ in their choices start alike)."""
+    found: dict[str, Scenario] = {}
+    for scenario in scenarios:
+        data = scenario.data
+        if "refused" in (data.get("expect") or {}):
+            continue
+        key = json.dumps([data.get("players"), data.get("seed"), data.get("setup"), _params_key(scenario)],
+                         sort_keys=True, default=str)
+        found.setdefault(key, scenario)
+    return list(found.values())
 
 
 def _under_own_rules(scenario: Scenario) -> bool:
@@ -370,13 +413,27 @@ def observed(state: Any, seen: int) -> tuple:
     same events in another order, and that order is no rule anyone can play
     differently; anything that depends on it shows in what follows.
     """
+    events = sorted(json.dumps(event, sort_keys=True, default=str) for event in state.events[seen:])
+    return (events,) + _offered_and_result(state)
+
+
+def _offered_and_result(state: Any) -> tuple:
+    """The options offered to each player still to choose, whether the game is over, and who won."""
     pend = state.pending
     offered = None if pend is None else (
         tuple(pend["players"]),
         tuple(None if done is not None else tuple(o[0] for o in options)
               for done, options in zip(pend["chosen"], pend["options"])))
-    events = sorted(json.dumps(event, sort_keys=True, default=str) for event in state.events[seen:])
-    return (events, offered, state.over, tuple(state.winners or ()) if state.over else ())
+    return (offered, state.over, tuple(state.winners or ()) if state.over else ())
+
+
+def alike(a: Any, b: Any, seen: int) -> bool:
+    """Whether two positions show the same (``observed``) from event ``seen`` on. Events logged in the same
+    order are the same set at once, without writing each as text: most positions of the search are so, and
+    a value the spec types (a number, a flag) cannot turn into another type in a mutant that validates."""
+    if a.events[seen:] == b.events[seen:]:
+        return _offered_and_result(a) == _offered_and_result(b)
+    return observed(a, seen) == observed(b, seen)
 
 
 def _started(make: Callable[[], Any]) -> tuple[Any, str | None]:
@@ -406,25 +463,41 @@ def _chooser(state: Any) -> int | None:
 
 def random_game_difference(original: Game, mutant: Game, players: int, seed: int) -> int | None:
     """The first decision at which one random game (same seed, same agent) shows a difference; None if never."""
-    a, error_a = _started(lambda: original.new_state(players, seed))
-    b, error_b = _started(lambda: mutant.new_state(players, seed))
-    if error_a or error_b:
-        return None if error_a == error_b else 0
+    return played_difference(lambda game: game.new_state(players, seed), original, mutant, seed, MAX_DECISIONS)[0]
+
+
+def playout_difference(scenario: Scenario, original: Game, mutant: Game, seed: int) -> tuple[int | None, int]:
+    """A random play-out (agent seeded ``seed``) from the scenario's set-up, of ``PLAYOUT_DECISIONS`` at
+    most: (the first decision at which the games differ, or None; the events it logged)."""
+    return played_difference(lambda game: _scenario_start(scenario, game), original, mutant, seed,
+                             PLAYOUT_DECISIONS)
+
+
+def played_difference(start: Callable[[Game], Any], original: Game, mutant: Game, seed: int,
+                      limit: int) -> tuple[int | None, int]:
+    """Both games started alike and played by one random agent (seeded ``seed``), the mutant taking the
+    original's choices: (the first decision at which they differ within ``limit``, or None if they never
+    do; the events the original logged from its start)."""
+    a, error_a = _started(lambda: start(original))
+    b, error_b = _started(lambda: start(mutant))
+    if a is None or b is None:
+        return (None if error_a == error_b else 0), 0
     agent, seen = RandomAgent(seed), 0
-    for step in range(MAX_DECISIONS):
-        if observed(a, seen) != observed(b, seen):
-            return step
+    first = len(a.events)
+    for step in range(limit + 1):       # the last decision's consequences are compared too
+        if not alike(a, b, seen):
+            return step, len(a.events) - first
         seen = len(a.events)
         player = _chooser(a)
-        if player is None:
-            return None
+        if player is None or step == limit:
+            break
         option = agent.choose(a, player)
         error = _applied(a, option, player)
         if error != _applied(b, option, player):
-            return step + 1
+            return step + 1, len(a.events) - first
         if error is not None:
-            return None             # both games fail alike: nothing further to compare
-    return None
+            break                   # both games fail alike: nothing further to compare
+    return None, len(a.events) - first
 
 
 def _scenario_start(scenario: Scenario, game: Game) -> Any:
@@ -449,7 +522,7 @@ def scenario_difference(scenario: Scenario, original: Game, mutant: Game) -> lis
     while frontier and visited < SEARCH_POSITIONS:          # breadth first: the shortest difference is shown
         a, b, path, seen = frontier.popleft()
         visited += 1
-        if observed(a, seen) != observed(b, seen):
+        if not alike(a, b, seen):
             return path
         player = _chooser(a)
         if player is None or len(path) >= SEARCH_DEPTH:

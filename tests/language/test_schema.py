@@ -399,7 +399,8 @@ def test_trigger_on_must_name_enter_leave_or_resolve(tmp_path: Path) -> None:
     error = one_error(game_with(tmp_path, "triggers:\n  - {name: t, on: arrive play, effect: pass}\n"))
     assert error.message == "'arrive play' is not a valid value for 'on'"
     assert error.hint == ('"enter ZONE", "leave ZONE", "resolve KIND", "before roll DIE", "after roll DIE", '
-                          '"start turn", "end turn", "before step STEP" or "after step STEP".')
+                          '"start turn", "end turn", "before step STEP", "after step STEP", "before draw" or '
+                          '"before play".')
 
 
 def test_several_errors_come_sorted_and_point_into_included_files(tmp_path: Path) -> None:

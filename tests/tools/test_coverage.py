@@ -15,7 +15,16 @@ import pytest
 from rulelang.cli import main
 from rulelang.errors import RulelangError
 from rulelang.spec.loader import load_document
-from rulelang.testing.coverage import CAUGHT, EQUIVALENT, INVALID, SURVIVED, chosen, run_coverage
+from rulelang.testing.coverage import (
+    CAUGHT,
+    EQUIVALENT,
+    INVALID,
+    SURVIVED,
+    Subject,
+    chosen,
+    distinct_setups,
+    run_coverage,
+)
 from rulelang.testing.mutate import build, mutants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -174,6 +183,46 @@ def test_every_mutant_of_jacks_friends_that_plays_differently_is_caught():
     report = run_coverage("games/jacks_friends", workers=2)
     assert report.counts[CAUGHT] > 150
     assert _holes(report) == set(), report.format()
+
+
+#: The scenario of Jack's Friends that pins `>= 2` (not `= 2`) in "the townsfolk emptied two of the giant's
+#: locations": three locations empty after one round still end the game.
+THREE_EMPTY = "  - scenario: 3. All three locations empty after one turn"
+
+
+def _jacks_friends_without_three_empty(tmp_path: Path) -> Path:
+    folder = tmp_path / "jacks_friends"
+    shutil.copytree(ROOT / "games" / "jacks_friends", folder)
+    file = folder / "scenarios" / "end_conditions.yaml"
+    text = file.read_text(encoding="utf-8")
+    start = text.index(THREE_EMPTY)
+    rest = text.find("\n  - scenario:", start + 1)
+    file.write_text(text[:start] + (text[rest + 1:] if rest >= 0 else ""), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.slow
+def test_a_hole_a_whole_round_of_secret_choices_deep_is_found_by_play_outs_from_a_set_up(tmp_path):
+    """Without the scenario that pins it, `>= 2` -> `= 2` shows only when a round of four secret choices
+    empties the last two locations with the third already empty: beyond two decisions of the search from any
+    set-up, and in no random game of the ten at each player count. Random play-outs from the set-ups find it."""
+    subject = Subject(str(_jacks_friends_without_three_empty(tmp_path)))
+    assert not [s for s in subject.scenarios if s.name.startswith(THREE_EMPTY.split(": ", 1)[1])]
+    mutant = next(m for m in subject.mutants if m.file.endswith("game.yaml") and m.line == 118
+                  and m.change == "`>=` -> `=`")
+    verdict = subject.judge(mutant.index)
+    assert verdict.status == SURVIVED, verdict
+    assert verdict.detail.startswith("a random play-out from the set-up of ") and ", seed " in verdict.detail
+    assert ", at decision " in verdict.detail
+
+
+def test_play_outs_start_once_from_each_set_up_a_game_accepts():
+    subject = Subject("games/jacks_friends")
+    starts = distinct_setups(subject.scenarios)
+    assert 10 < len(starts) < len(subject.scenarios)
+    assert not [s for s in starts if "refused" in (s.data.get("expect") or {})]
+    keys = [(s.data.get("players"), s.data.get("seed"), json.dumps(s.data.get("setup"), sort_keys=True)) for s in starts]
+    assert len(set(keys)) == len(keys)
 
 
 @pytest.mark.slow
