@@ -123,6 +123,10 @@ class Unit:
     names: list[str] = field(default_factory=list)
     about: dict[str, str] = field(default_factory=dict)
     source: str = ""                    #: the whole generated text, once built (`rulelang compile --python`)
+    #: the name of its first function (``naming.py``); its helpers' names start with it. Empty: the kind's own
+    name: str = ""
+    #: the rule text it comes from, line by line, quoted above it in the listing (``Program.add``)
+    quoted: list[str] = field(default_factory=list)
 
     def constant(self, value: Any, about: str = "") -> str:
         """Source for a value: a literal when Python can write it, else a name bound in the namespace.
@@ -165,7 +169,8 @@ class Unit:
         """A function of this unit; the first one made is the one ``build`` returns."""
         lines: list[str] = []
         self.functions.append(lines)
-        name = f"{what}{len(self.functions) - 1}" if self.functions[1:] else what
+        helper = f"{self.name}_{what}" if self.name else what
+        name = f"{helper}{len(self.functions) - 1}" if self.functions[1:] else self.name or what
         self.headers.append(f"def {name}({args}):")
         self.names.append(name)
         return Body(self, lines, len(self.functions) - 1, name=name)
