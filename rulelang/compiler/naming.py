@@ -16,6 +16,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from rulelang.lang import nodes as n
+from rulelang.lang.refs import RefKind
+from rulelang.lang.types import tuple_items
 from rulelang.spec.document import value_or_none
 
 #: What a name of a spec becomes: every run of characters other than ASCII letters and digits is one ``_``.
@@ -63,6 +66,36 @@ def _named(kind: str, entry: Any, position: object, key: str) -> str:
 
 def _part(keys: tuple) -> str:
     return "".join(f"_{identifier(key, 'x')}" for key in keys if isinstance(key, str) and key not in _SILENT_KEYS)
+
+
+#: What reads the state's counters, variables and zones, each said in a listing's comment (``state_words``).
+_STATE_ATTRS = frozenset({RefKind.PCOUNTER, RefKind.PVAR, RefKind.PZONE, RefKind.HCOUNTER, RefKind.GCOUNTER,
+                          RefKind.CCOUNTER})
+
+
+def state_words(e: n.Expr) -> str | None:
+    """What ``e`` reads of the state, in the spec's words (``t.meat``, ``me.hand``, ``deck``), when it names a
+    counter, a player's variable or a zone; else None. Only for a comment of the listing: never code."""
+    if isinstance(e, n.Attr) and e.ref is not None and e.ref.kind in _STATE_ATTRS:
+        return spoken(e)
+    if isinstance(e, n.Name) and e.ref is not None and e.ref.kind == RefKind.ZONE:
+        return e.id
+    if isinstance(e, n.Index) and tuple_items(e.obj.type) is None:     # a holder's counter by name, not t[0]
+        return spoken(e)
+    return None
+
+
+def spoken(e: n.Expr) -> str:
+    """An expression as the rules write it, for the names and attributes that say where a value is kept."""
+    if isinstance(e, n.Name):
+        return e.id
+    if isinstance(e, n.Attr):
+        return f"{spoken(e.obj)}.{e.name}"
+    if isinstance(e, n.Index):
+        return f"{spoken(e.obj)}[{spoken(e.key)}]"
+    if isinstance(e, n.Num):
+        return str(e.value)
+    return "(...)"
 
 
 class FunctionNames:

@@ -13,7 +13,7 @@ from rulelang.lang import nodes as n
 
 from ..errors import Span
 from ..printable import printable
-from .codegen import FRAME_LOCALS, HELPERS, READS_LOCALS, Body, Unit, assemble, build, guarded_lines
+from .codegen import FRAME_LOCALS, HELPERS, READS_LOCALS, Body, Unit, assemble, build, guarded_lines, listing
 from .naming import FunctionNames, declaration_name
 from .source_expr import ExprSource
 from .source_stmt import StmtSource
@@ -77,6 +77,8 @@ class Program:
         end = Span(first.file, first.line, first.col, max(last.end_line or last.line, first.line), None,
                    text=first.text)
         found = self.lines(end) if self.lines is not None else ([first.text] if first.text is not None else [])
+        while found and not found[-1].strip():      # a block's span may end at the start of the next line
+            found = found[:-1]
         shown = found[:MAX_QUOTED] + (["..."] if len(found) > MAX_QUOTED else [])
         indent = min((len(line) - len(line.lstrip(" ")) for line in shown if line.strip()), default=0)
         return [line[indent:].rstrip() for line in shown]
@@ -110,6 +112,7 @@ class Program:
             for name, variable in (("me", "_me"), ("this", "_this"), ("target", "_t")):
                 self.expressions.keep(name, variable)
             condition = self.expressions.src(e, u)
+        said, u.pending = u.pending, []                                 # what the condition reads: on its line
         needs_locals = READS_LOCALS.search(condition) is not None      # else no dict to make: nothing reads it
         if needs_locals:
             body.line("L = {'me': _me, 'this': _this}")
@@ -117,6 +120,7 @@ class Program:
         body.line("for _t in _seats:")
         if needs_locals:
             body.line("    L['target'] = _t")
+        u.pending = said
         body.line(f"    if {condition}:", e.span)
         body.line("        _found.append(_t)", e.span)
         body.line("return _found")
@@ -189,7 +193,7 @@ class Program:
             consts = "".join(f"# {printable(f'{name}: {u.about.get(name) or _describe(value)}')}\n"
                              for name, value in u.constants.items())
             quoted = "".join(f"#   | {printable(line)}\n" for line in u.quoted)
-            parts.append(f"# {printable(f'from {where}')}\n{quoted}{consts}{u.source}\n")
+            parts.append(f"# {printable(f'from {where}')}\n{quoted}{consts}{listing(u)}\n")
         return "\n".join(parts)
 
 

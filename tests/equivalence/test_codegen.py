@@ -378,7 +378,10 @@ def test_compile_python_prints_a_module_with_each_function_under_its_spec_line(c
     ast.parse(out)
     assert re.search(r"^# from .*turn\.yaml:\d+:\d+$", out, re.M)
     quoting = [line for line in out.splitlines() if "village.house" in line]
-    assert quoting and all(line.startswith("#   | ") for line in quoting)   # rule texts are quoted, not copied
+    # rule texts are quoted (above a function, or what a line reads at its end), never copied as code
+    assert any(line.startswith("#   | ") for line in quoting)
+    assert any(line.endswith("  # village.house") and not line.startswith("#") for line in quoting)
+    assert all("village.house" not in line.partition("#")[0] for line in quoting)
     # each function named after its declaration and part (compiler/naming.py)
     assert "def step_3_build_instruction(st, fr):" in out and "def procedure_eat_expression(st, L):" in out
     assert "def end_the_jack_of_beans_was_flipped_when(st, L):" in out
