@@ -2,8 +2,9 @@
 
 Checked syntax trees become Python source (``source_expr``, ``source_stmt``) and are
 compiled here, once per game, as Jinja2 compiles a template. Nothing of a spec's text
-reaches the source except as ``repr`` literals (names of locals, counters, texts) and
-integers; every other value the code needs (tables, spans, closures) is bound in the
+reaches the source except as ``repr`` literals (names of locals, counters, texts),
+integers and the names of functions (a declaration's names as lower-case ASCII words,
+``naming.py``); every other value the code needs (tables, spans, closures) is bound in the
 unit's own namespace under a name the generator makes up (``_k3``). The namespace holds
 no builtins but the few listed in ``HELPERS``, so generated code can reach nothing else.
 
@@ -372,6 +373,10 @@ def guarded_lines(body: Body) -> None:
 
 def shift_lines(body: Body, by: int) -> None:
     """What is kept by line of a function (its spans, its notes) moved ``by`` lines down: lines were put first."""
-    for table in (body.unit.spans, body.unit.notes):
-        if body.index in table:
-            table[body.index] = {k + by: value for k, value in table[body.index].items()}
+    _shift(body.unit.spans, body.index, by)
+    _shift(body.unit.notes, body.index, by)
+
+
+def _shift(table: dict[int, dict[int, Any]], index: int, by: int) -> None:
+    if index in table:
+        table[index] = {k + by: value for k, value in table[index].items()}

@@ -41,7 +41,7 @@ from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 
 from ..statements import roles
-from .codegen import READS_LOCALS, Body, Unit, build, guarded_lines, hoist_state_lists
+from .codegen import READS_LOCALS, Body, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
 from .source_stmt import MAX_DEPTH
 from .statements import Builder
@@ -126,7 +126,8 @@ class DirectCompiler(DirectDecisions):
         hoist_state_lists(body)
         guarded_lines(body)
         function = build(u)
-        self.program.add(u, *_span_of(parts.stmts), note="(played in place)")
+        first, last = _span_of(parts.stmts)
+        self.program.add(u, first, last, note="(played in place)")
         return function
 
     def parts_lines(self, parts: Parts, out: Body) -> None:
@@ -189,8 +190,8 @@ class DirectCompiler(DirectDecisions):
         hoist_state_lists(body)
         guarded_lines(body)
         function = build(u)
-        first = _span_of(steps[0].parts.stmts) if steps else (None, None)
-        self.program.add(u, *first, note="(a whole turn from this step, played in place)")
+        first, last = _span_of(steps[0].parts.stmts) if steps else (None, None)
+        self.program.add(u, first, last, note="(a whole turn from this step, played in place)")
         return function
 
     def instruction(self, op: Callable, span, out: Body) -> None:

@@ -183,10 +183,11 @@ class Program:
         return function
 
     def source(self) -> str:
-        """Every generated function, each under a comment naming the spec line it comes from.
+        """Every generated function, each under a comment naming the spec line it comes from and quoting its
+        rule text, each line saying what of the state it reads (``codegen.listing``).
 
-        A comment quotes the spec (a file's name, a constant's words): it is made ``printable``, so a line
-        break in what it quotes cannot end the comment and start a line of code.
+        A comment quotes the spec (a file's name, its rule text, a constant's words): it is made ``printable``,
+        so a line break in what it quotes cannot end the comment and start a line of code.
         """
         parts = []
         for where, u in self.units:

@@ -7,8 +7,8 @@ kind of expression works before it is taught to the generator.
 """
 from __future__ import annotations
 
-import re
 import operator
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
