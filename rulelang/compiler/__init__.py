@@ -37,6 +37,7 @@ from .direct import Parts, PhaseStep, compile_direct
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .forms import card_gate, target_form
 from .hook_decls import HookDeclarations
+from .naming import identifier
 from .program import Program
 from .statements import Builder, StmtCompiler
 from .turn_loop import assemble_turn_loop
@@ -317,13 +318,13 @@ class GameCompiler(HookDeclarations):
             declare(job.path, expression=True)
             return ec.expr(job.tree)
 
-        def block(text: RuleText | None, name, prefix: list | None = None, suffix: list | None = None) -> int:
-            index = self.new_proc(name)
-            b = Builder(name)
+        def block(text: RuleText | None, label, prefix: list | None = None, suffix: list | None = None) -> int:
+            index = self.new_proc(label)
+            b = Builder(label)
             for op, span in prefix or []:
                 b.emit(op, span)
             job = jobs.get(text.path) if text is not None else None
-            name = ""
+            name = identifier(label, "rules")       # a card with no effect: its play's own instructions only
             if job is not None:
                 sc.place = place_of(data, job.path)
                 name = declare(job.path)
