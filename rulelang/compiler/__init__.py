@@ -41,6 +41,7 @@ from .direct import Parts, PhaseStep, compile_direct
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
 from .forms import card_gate, target_form
 from .hook_decls import HookDeclarations
+from .naming import identifier
 from .program import Program
 from .statements import Builder, StmtCompiler
 from .turn_loop import assemble_turn_loop
@@ -318,26 +319,35 @@ class GameCompiler(HookDeclarations):
         sc = StmtCompiler(ec, has_triggers=bool(spec.triggers), roll_hooks=self.roll_hooks,
                           zone_triggers=zone_triggers, action_hooks=self.action_hooks)
         if self.python:
-            g.program = ec.program = sc.program = Program(ec, sc)
+            g.program = ec.program = sc.program = Program(ec, sc, data, self.doc.lines_of)
+
+        def declare(path: tuple, expression: bool = False) -> str:
+            """Functions made now are the rule text's at ``path``: named after it (compiler/naming.py)."""
+            return g.program.declare(path, expression) if g.program is not None else ""
 
         def expr(text: RuleText | None) -> Fn | None:
             job = jobs.get(text.path) if text is not None else None
-            return ec.expr(job.tree) if job is not None else None
+            if job is None:
+                return None
+            declare(job.path, expression=True)
+            return ec.expr(job.tree)
 
-        def block(text: RuleText | None, name, prefix: list | None = None, suffix: list | None = None) -> int:
-            index = self.new_proc(name)
-            b = Builder(name)
+        def block(text: RuleText | None, label, prefix: list | None = None, suffix: list | None = None) -> int:
+            index = self.new_proc(label)
+            b = Builder(label)
             for op, span in prefix or []:
                 b.emit(op, span)
             job = jobs.get(text.path) if text is not None else None
+            name = identifier(label, "rules")       # a card with no effect: its play's own instructions only
             if job is not None:
                 sc.place = place_of(data, job.path)
+                name = declare(job.path)
                 sc.block(job.tree, b)
             b.exit.pc = b.here()
             for op, span in suffix or []:
                 b.emit(op, span)
             self.finish(index, b)
-            blocks[index] = Parts(job.tree if job is not None else [], sc.place, prefix or [], suffix or [])
+            blocks[index] = Parts(job.tree if job is not None else [], sc.place, prefix or [], suffix or [], name=name)
             return index
 
         for name in self.function_order:            # callees first: a call takes its callee's closure
@@ -350,7 +360,7 @@ class GameCompiler(HookDeclarations):
             b = Builder(f"procedure {name}")
             job = jobs[spec.procedures[name].effect.path]
             sc.place = place_of(data, job.path)
-            blocks[index] = Parts(job.tree, sc.place, given=tuple(self.sym.procedures[name]))
+            blocks[index] = Parts(job.tree, sc.place, given=tuple(self.sym.procedures[name]), name=declare(job.path))
             sc.block(job.tree, b)
             b.exit.pc = b.here()
             self.finish(index, b)
@@ -378,10 +388,12 @@ class GameCompiler(HookDeclarations):
             for step in phase.steps:
                 span = self.doc.span(step.path + ("effect",))
                 job = jobs[step.effect.path]
+                declare(job.path)
                 inline = None if self.turn_hooks.get(("before step", step.name)) else sc.inline_body(job.tree)
                 if inline is not None:      # a step that never waits runs in place, with no frame
                     steps.append((step.name, inline, span))
-                    whole_turn.append(PhaseStep(step.name, Parts(job.tree, place_of(data, job.path)), None))
+                    whole_turn.append(PhaseStep(step.name, Parts(job.tree, place_of(data, job.path),
+                                                                 name=declare(job.path)), None))
                 else:
                     index = block(step.effect, f"step '{step.name}'")
                     steps.append((step.name, index, span))

@@ -2,8 +2,9 @@
 
 Checked syntax trees become Python source (``source_expr``, ``source_stmt``) and are
 compiled here, once per game, as Jinja2 compiles a template. Nothing of a spec's text
-reaches the source except as ``repr`` literals (names of locals, counters, texts) and
-integers; every other value the code needs (tables, spans, closures) is bound in the
+reaches the source except as ``repr`` literals (names of locals, counters, texts),
+integers and the names of functions (a declaration's names as lower-case ASCII words,
+``naming.py``); every other value the code needs (tables, spans, closures) is bound in the
 unit's own namespace under a name the generator makes up (``_k3``). The namespace holds
 no builtins but the few listed in ``HELPERS``, so generated code can reach nothing else.
 
@@ -38,6 +39,7 @@ from rulelang.engine.names import NAMES
 from rulelang.engine.turns import check_end
 
 from ..errors import RuleError, Span
+from ..printable import printable
 from .aggregates import any_of_kind
 
 #: The file name generated code is compiled under (tracebacks and the line table use it).
@@ -123,6 +125,20 @@ class Unit:
     names: list[str] = field(default_factory=list)
     about: dict[str, str] = field(default_factory=dict)
     source: str = ""                    #: the whole generated text, once built (`rulelang compile --python`)
+    #: the name of its first function (``naming.py``); its helpers' names start with it. Empty: the kind's own
+    name: str = ""
+    #: the rule text it comes from, line by line, quoted above it in the listing (``Program.add``)
+    quoted: list[str] = field(default_factory=list)
+    #: what lines read or write of the state, in the spec's words (``t.meat``), by function and line as
+    #: ``spans``: a trailing comment in the listing only, never in the compiled source
+    notes: dict[int, dict[int, list[str]]] = field(default_factory=dict)
+    #: words said of the state since the last line was written: the next line written gets them (``note``)
+    pending: list[str] = field(default_factory=list)
+
+    def note(self, words: str) -> None:
+        """The next line written reads or writes what ``words`` name (``t.meat``, ``deck``)."""
+        if words and words not in self.pending:
+            self.pending.append(words)
 
     def constant(self, value: Any, about: str = "") -> str:
         """Source for a value: a literal when Python can write it, else a name bound in the namespace.
@@ -158,14 +174,16 @@ class Unit:
         """Forget the functions made since ``mark`` (source written, then not used)."""
         for made in (self.functions, self.headers, self.names):
             del made[mark:]
-        for index in [k for k in self.spans if k >= mark]:
-            del self.spans[index]
+        for table in (self.spans, self.notes):
+            for index in [k for k in table if k >= mark]:
+                del table[index]
 
     def new_function(self, what: str, args: str = "st, L") -> Body:
         """A function of this unit; the first one made is the one ``build`` returns."""
         lines: list[str] = []
         self.functions.append(lines)
-        name = f"{what}{len(self.functions) - 1}" if self.functions[1:] else what
+        helper = f"{self.name}_{what}" if self.name else what
+        name = f"{helper}{len(self.functions) - 1}" if self.functions[1:] else self.name or what
         self.headers.append(f"def {name}({args}):")
         self.names.append(name)
         return Body(self, lines, len(self.functions) - 1, name=name)
@@ -187,6 +205,9 @@ class Body:
     def line(self, text: str, span: Span | None = None) -> None:
         self.lines.append("    " * self.depth + text)
         self.unit.spans.setdefault(self.index, {})[len(self.lines)] = span
+        if self.unit.pending:
+            self.unit.notes.setdefault(self.index, {})[len(self.lines)] = self.unit.pending
+            self.unit.pending = []
 
     def record(self, entry: str, span: Span | None = None, note: str = "") -> None:
         """A line appending ``entry`` to the log when the game keeps its history (``State.history``): the records
@@ -215,9 +236,9 @@ class Body:
         lines, functions = mark
         del self.lines[lines:]
         self.late_binds = [k for k in self.late_binds if k < lines]
-        spans = self.unit.spans.get(self.index, {})
-        for k in [k for k in spans if k > lines]:
-            del spans[k]
+        for table in (self.unit.spans.get(self.index, {}), self.unit.notes.get(self.index, {})):
+            for k in [k for k in table if k > lines]:
+                del table[k]
         self.unit.rollback(functions)
 
     def charge(self, units: str, span: Span | None = None) -> None:
@@ -245,7 +266,7 @@ class Indent:
 
 
 def assemble(unit: Unit) -> list[int]:
-    """Put the unit's functions together as ``unit.source`` (what ``derived.py`` reads, and the listing shows);
+    """Put the unit's functions together as ``unit.source`` (what is compiled, and ``derived.py`` reads);
     the line number of each function's header."""
     source, offsets = [], []
     for header, lines in zip(unit.headers, unit.functions):
@@ -254,6 +275,20 @@ def assemble(unit: Unit) -> list[int]:
         source.extend(lines or ["    pass"])
     unit.source = "\n".join(source)
     return offsets
+
+
+def listing(unit: Unit) -> str:
+    """The unit's source as `rulelang compile --python` shows it: each line that reads or writes the state
+    ends with a comment naming what, in the spec's words (``# t.meat``), made ``printable`` so a line break
+    in a name cannot end the comment."""
+    source = []
+    for i, (header, lines) in enumerate(zip(unit.headers, unit.functions)):
+        notes = unit.notes.get(i, {})
+        source.append(header)
+        for k, line in enumerate(lines or ["    pass"], 1):
+            said = notes.get(k)
+            source.append(f"{line}  # {printable(', '.join(said))}" if said else line)
+    return "\n".join(source)
 
 
 def build(unit: Unit) -> Callable:
@@ -321,19 +356,27 @@ def _hoist(body: Body, reads: re.Pattern, locals_for: Callable[[list[str]], dict
         name = match.group(2)
         return match.group(0) if name is None or name not in hoisted else hoisted[name]
     body.lines[:] = [reads.sub(local, line) for line in body.lines]
-    spans = body.unit.spans.get(body.index, {})
-    body.unit.spans[body.index] = {k + 1: span for k, span in spans.items()}
+    shift_lines(body, 1)
     body.lines.insert(0, "    " + ", ".join(hoisted.values()) + " = " + ", ".join(map(source, hoisted)))
 
 
 def guarded_lines(body: Body) -> None:
     """Wrap a function body so a failure is told at its statement (see ``blame``)."""
     inner = body.lines[:]
-    spans = body.unit.spans.get(body.index, {})
     body.lines.clear()
-    moved = {k + 1: span for k, span in spans.items()}
+    shift_lines(body, 1)
     body.lines.append("    try:")
     body.lines.extend("    " + text for text in inner)
     body.lines.append("    except _FAILURES as error:")
     body.lines.append("        raise _blame(error, _line_spans) from None")
-    body.unit.spans[body.index] = moved
+
+
+def shift_lines(body: Body, by: int) -> None:
+    """What is kept by line of a function (its spans, its notes) moved ``by`` lines down: lines were put first."""
+    _shift(body.unit.spans, body.index, by)
+    _shift(body.unit.notes, body.index, by)
+
+
+def _shift(table: dict[int, dict[int, Any]], index: int, by: int) -> None:
+    if index in table:
+        table[index] = {k + by: value for k, value in table[index].items()}

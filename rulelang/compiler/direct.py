@@ -41,7 +41,7 @@ from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 
 from ..statements import roles
-from .codegen import READS_LOCALS, Body, Unit, build, guarded_lines, hoist_state_lists
+from .codegen import READS_LOCALS, Body, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
 from .source_stmt import MAX_DEPTH
 from .statements import Builder
@@ -120,7 +120,8 @@ class DirectCompiler(DirectDecisions):
     def function(self, parts: Parts) -> Callable:
         """``direct(st, L)``: the statements in order, between the instructions that come before and after
         them; True when play must stop."""
-        u = Unit()
+        self.program.declare_name(parts.name)
+        u = self.program.unit("in_place")
         body = u.new_function("direct")
         body.line("_n = len(st.stack)")
         with self.xs.own_unit():
@@ -129,7 +130,8 @@ class DirectCompiler(DirectDecisions):
         hoist_state_lists(body)
         guarded_lines(body)
         function = build(u)
-        self.program.units.append((_where_of(parts.stmts), u))
+        first, last = _span_of(parts.stmts)
+        self.program.add(u, first, last, note="(played in place)")
         return function
 
     def parts_lines(self, parts: Parts, out: Body) -> None:
@@ -159,13 +161,14 @@ class DirectCompiler(DirectDecisions):
         ``turns.begin_turn`` played them one call each: the step's record, its own locals (`me`, in a phase
         played by seat), and, for a step with frames, a finished frame of it on the stack as a marker (see
         ``call_in_place``). True when play must stop."""
-        u = Unit()
+        u = self.program.unit("whole_turn", steps[0].parts.name if steps and steps[0].parts.name else "phase")
         body = u.new_function("turn", "st")
         step = u.constant(records.step, "the record of a step")
         if seat:
             body.line("_me = st.active")
         for k, (name, parts, proc) in enumerate(steps):
             self.sc.place = parts.place
+            self.program.declare_name(parts.name)
             if k == 0:
                 body.record(f"({step}, st.turn, {name!r})")
             else:       # in the turn of the entry before it: one record for every turn (records.later_step)
@@ -191,8 +194,8 @@ class DirectCompiler(DirectDecisions):
         hoist_state_lists(body)
         guarded_lines(body)
         function = build(u)
-        where = _where_of(steps[0].parts.stmts) if steps else "(played in place)"
-        self.program.units.append((where.replace("(played in place)", "(a whole turn from this step, played in place)"), u))
+        first, last = _span_of(steps[0].parts.stmts) if steps else (None, None)
+        self.program.add(u, first, last, note="(a whole turn from this step, played in place)")
         return function
 
     def instruction(self, op: Callable, span, out: Body) -> None:
@@ -337,6 +340,8 @@ class Parts:
     suffix: list = field(default_factory=list)
     #: the locals every call gives it: a procedure's parameters, a card play's `me`, `target` and `this`
     given: tuple[str, ...] = ()
+    #: the name of its declaration, as its functions' names start (compiler/naming.py)
+    name: str = ""
 
 
 class PhaseStep(NamedTuple):
@@ -409,9 +414,9 @@ def marker(game: Game, proc: int) -> Frame:
     return Frame(proc, len(game.procs[proc].code), {})
 
 
-def _where_of(stmts: list[n.Stmt]) -> str:
-    span = stmts[0].span if stmts else None
-    return f"{span.file}:{span.line}:{span.col} (played in place)" if span is not None else "(played in place)"
+def _span_of(stmts: list[n.Stmt]) -> tuple[Any, Any]:
+    """The spans of a block's first and last statements (None, None for an empty block)."""
+    return (stmts[0].span, stmts[-1].span) if stmts else (None, None)
 
 
 def unhooked_turn(turn: Callable | None, steps: list[tuple[str, int | Callable, object]], hooks: dict) -> Callable | None:

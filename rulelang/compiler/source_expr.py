@@ -7,10 +7,11 @@ kind of expression works before it is taught to the generator.
 """
 from __future__ import annotations
 
+import operator
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulelang.check.types import die_of
 from rulelang.lang import nodes as n
@@ -20,6 +21,7 @@ from rulelang.lang.visitors import Dispatch
 
 from .codegen import Body, Unit
 from .expressions import join_lists, local_name, zone_decl
+from .naming import state_words
 
 if TYPE_CHECKING:
     from .expressions import ExprCompiler
@@ -37,6 +39,15 @@ _PLAIN = re.compile(r"_[a-z]+\d+|_x|-?\d+|None|True|False")
 MAX_INLINED = 60
 
 _COMPARE = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+#: The orders of two numbers and the arithmetic of ``folded``, as the closures compute them.
+_ORDER: dict[str, Callable[[int, int], bool]] = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+_ARITHMETIC: dict[str, Callable[[int, int], int]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+#: An operand that needs no parentheses around it: a number of 0 or more, or a name (``st``, ``_v0``, ``None``)...
+_BARE_START = re.compile(r"\d+$|[A-Za-z_]")
+#: ... followed only by attributes, subscripts and calls (``st.counters[6 + L['t']][1]``), or a whole in
+#: parentheses already.
+_CLOSE = {"(": ")", "[": "]", "{": "}"}
 
 
 class ExprSource:
@@ -101,12 +112,21 @@ class ExprSource:
     def src(self, e: n.Expr, u: Unit) -> str:
         known, value = self.ec.constant(e)
         if known:
+            self.say_read(e, u)
             return u.constant(value)
         if self.nesting >= MAX_NESTING:
             self.opaque += 1
             return f"{u.constant(self.apart(e))}(st, L)"
         text = self.root(e, u)
+        self.say_read(e, u)
         return text if text is not None else self.fallback(e, u)
+
+    @staticmethod
+    def say_read(e: n.Expr, u: Unit) -> None:
+        """The line written next reads a counter, a variable or a zone: the listing says which (``# t.meat``)."""
+        words = state_words(e)
+        if words is not None:
+            u.note(words)
 
     def root(self, e: n.Expr, u: Unit) -> str | None:
         """Source for ``e`` whose root node has source of its own; None (nothing written) if it has none."""
@@ -268,30 +288,57 @@ class ExprSource:
 
     # -- operators ------------------------------------------------------------------------------
 
+    def folded(self, e: n.Expr) -> tuple[bool, Any]:
+        """``e``'s value when the game compiles: a constant (``ExprCompiler.constant``), or arithmetic and
+        comparisons of such values that cannot fail: a sum within the number limit, a division by a number
+        other than 0, an order of two numbers. What could fail is left to run, to fail as it always has."""
+        known, value = self.ec.constant(e)
+        if known or not isinstance(e, (n.BinOp, n.Compare)) or e.type.is_list:
+            return known, value
+        (known_a, a), (known_b, b) = self.folded(e.left), self.folded(e.right)
+        if not (known_a and known_b):
+            return False, None
+        if isinstance(e, n.Compare):
+            if e.op in ("=", "!="):
+                return True, (a == b) == (e.op == "=")
+            return (True, _ORDER[e.op](a, b)) if type(a) is int and type(b) is int else (False, None)
+        if type(a) is not int or type(b) is not int or (e.op not in _ARITHMETIC and b == 0):
+            return False, None
+        result = _ARITHMETIC[e.op](a, b) if e.op in _ARITHMETIC else a // b
+        limit = self.game.number_limit
+        return (True, result) if -limit <= result <= limit else (False, None)
+
     def x_BinOp(self, e: n.BinOp, u: Unit) -> str:
         if e.type.is_list:
             join = u.constant(join_lists, "two lists joined, their items charged as work")
             return f"{join}(st, {self.as_list(e.left, u)}, {self.as_list(e.right, u)})"
+        known, value = self.folded(e)
+        if known:
+            return u.constant(value)
         a, b = self.src(e.left, u), self.src(e.right, u)
         if e.op in ("+", "-", "*"):
-            return self.checked(f"({a}) {e.op} ({b})", e.span, u)
+            return self.checked(f"{operand(a)} {e.op} {operand(b)}", e.span, u)
         d = u.temp("d")                 # the divisor first, as the closure reads it
-        return f"(({a}) // {d} if ({d} := {b}) != 0 else _zero_division({u.constant(e.span)}))"
+        return f"({operand(a)} // {d} if ({d} := {b}) != 0 else _zero_division({u.constant(e.span)}))"
 
     def x_Neg(self, e: n.Neg, u: Unit) -> str:
         return f"(-({self.src(e.operand, u)}))"
 
     def x_Compare(self, e: n.Compare, u: Unit) -> str:
-        return f"(({self.src(e.left, u)}) {_COMPARE[e.op]} ({self.src(e.right, u)}))"
+        known, value = self.folded(e)
+        if known:
+            return u.constant(value)
+        return f"({operand(self.src(e.left, u))} {_COMPARE[e.op]} {operand(self.src(e.right, u))})"
 
     def x_BoolOp(self, e: n.BoolOp, u: Unit) -> str:
-        return f"(({self.src(e.left, u)}) {e.op} ({self.src(e.right, u)}))"
+        return f"({operand(self.src(e.left, u))} {e.op} {operand(self.src(e.right, u))})"
 
     def x_CondExpr(self, e: n.CondExpr, u: Unit) -> str:
-        return f"(({self.src(e.then, u)}) if ({self.src(e.cond, u)}) else ({self.src(e.orelse, u)}))"
+        then, cond = operand(self.src(e.then, u)), operand(self.src(e.cond, u))
+        return f"({then} if {cond} else {operand(self.src(e.orelse, u))})"
 
     def x_Not(self, e: n.Not, u: Unit) -> str:
-        return f"(not ({self.src(e.operand, u)}))"
+        return f"(not {operand(self.src(e.operand, u))})"
 
     def x_Member(self, e: n.Member, u: Unit) -> str:
         fixed = self.ec.fixed_set(e.container)
@@ -483,6 +530,50 @@ class ExprSource:
             f.line(f"_too_big_now(_result, {limit}, {u.constant(span)})")
         else:
             f.line(f"return {results.get(name, '_out')}")       # filter: the list itself
+
+
+def operand(text: str) -> str:
+    """An operand's source as an operator takes it: in parentheses unless it is one primary already (a number
+    of 0 or more, a name with its attributes, subscripts and calls, something in parentheses)."""
+    return text if _is_primary(text) else f"({text})"
+
+
+def _string_end(text: str, start: int) -> int:
+    """Where the string literal (a repr) opening at ``start`` ends: the index just past its closing quote."""
+    quote, end = text[start], start + 1
+    while end < len(text) and text[end] != quote:
+        end += 2 if text[end] == "\\" else 1
+    return end + 1
+
+
+def _is_primary(text: str) -> bool:
+    """Whether generated source is one Python primary: outside brackets and string literals, nothing but a
+    name's characters and dots, starting with a name; or a number; or one whole in parentheses."""
+    if text[:1] in ("'", '"'):
+        return _string_end(text, 0) == len(text)
+    if not text or not (_BARE_START.match(text) or text[0] == "("):
+        return False
+    depth, k, opened = 0, 0, []
+    while k < len(text):
+        ch = text[k]
+        if ch in "'\"" and depth:              # a string literal (a repr) inside brackets: passed over
+            k = _string_end(text, k)
+            continue
+        if ch in _CLOSE:
+            if depth == 0 and text[0] == "(" and k > 0:
+                return False                    # ``(a) + (b)``: a second group at the top
+            opened.append(_CLOSE[ch])
+            depth += 1
+        elif ch in ")]}":
+            if not opened or opened.pop() != ch:
+                return False
+            depth -= 1
+        elif depth == 0 and not (ch.isascii() and (ch.isalnum() or ch in "_.")):
+            return False
+        elif depth == 0 and text[0] == "(":
+            return False                        # ``(a).x`` is fine Python, but keep a group just a group
+        k += 1
+    return depth == 0
 
 
 #: Each expression class's source (``x_<Class>``), found once; a class with none is called as its closure.

@@ -8,6 +8,7 @@ with no source of their own are called as their closure. A statement kept in one
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
@@ -23,6 +24,8 @@ from .. import statements as homes  # noqa: F401  (their node classes exist befo
 from ..statements import roles
 from .codegen import FRAME_PC, READS_LOCALS, Body
 from .expressions import local_name
+from .naming import spoken
+from .source_expr import operand
 
 if TYPE_CHECKING:
     from .source_expr import ExprSource
@@ -87,19 +90,22 @@ class StmtSource:
             out.line(f"L[{target.id!r}] = {value}", span)
         elif isinstance(target, n.Index):
             self.set_counter(self.xs.holder(target.obj, u), self.e(target.key, out), value, in_range, span, out,
-                             at_least_0)
+                             at_least_0, spoken(target))
         elif target.ref.kind == RefKind.PVAR:
-            self.set_player_var(self.e(target.obj, out), target.name, value, span, out)
+            self.set_player_var(self.e(target.obj, out), target.name, value, span, out, spoken(target))
         else:
             ci = self.game.counters.index(target.name)
-            self.set_counter(self.xs.holder(target.obj, u), str(ci), value, in_range, span, out, at_least_0)
+            self.set_counter(self.xs.holder(target.obj, u), str(ci), value, in_range, span, out, at_least_0,
+                             spoken(target))
 
     def set_counter(self, holder: str, counter: str, value: str, in_range: bool, span, out: Body,
-                    at_least_0: bool = False) -> None:
+                    at_least_0: bool = False, about: str = "") -> None:
         """state.set_counter written out in place, in its order: holder and counter first, then the value kept
         at 0 or more (and within the limit, unless ``in_range``), then the change and its record."""
         u, limit = out.unit, self.game.number_limit
-        if not value.isidentifier():        # a local of its own: the clamp below assigns it
+        if _NUMBER.fullmatch(value) and int(value) <= limit:   # a number written out: clamped now, not as it runs
+            value, in_range, at_least_0 = str(max(0, int(value))), True, True
+        elif not value.isidentifier():      # a local of its own: the clamp below assigns it
             v = u.temp("v")
             out.line(f"{v} = {value}", span)
             value = v
@@ -121,10 +127,11 @@ class StmtSource:
         out.line(f"{row} = st.counters[{holder}]", span)
         out.line(f"if {row}[{counter}] != {value}:", span)
         with out.indented():
+            u.note(about)
             out.line(f"{row}[{counter}] = {value}", span)
             out.record(f"(_counter_set, st.turn, {holder}, {counter}, {value})", span)
 
-    def set_player_var(self, player: str, name: str, value: str, span, out: Body) -> None:
+    def set_player_var(self, player: str, name: str, value: str, span, out: Body, about: str = "") -> None:
         """state.set_player_var written out in place (the commonest change of all): player, then value, once each."""
         u, vi = out.unit, self.game.var_names.index(name)
         p, v, row = u.temp("p"), u.temp("v"), u.temp("row")
@@ -133,16 +140,22 @@ class StmtSource:
         out.line(f"{row} = st.vars[{p}]", span)
         out.line(f"if {row}[{vi}] != {v}:", span)
         with out.indented():
+            u.note(about)
             out.line(f"{row}[{vi}] = {v}", span)
             out.record(f"(_set_var, st.turn, {p}, {vi}, {v})", span)
 
     def g_Assign(self, s: n.Assign, out: Body) -> None:
         target = s.target
         if isinstance(target, n.Attr) and target.ref.kind == RefKind.PVAR and local_name(target.obj) is not None:
-            self.set_player_var(self.xs.local(local_name(target.obj)), target.name, self.e(s.value, out), s.span, out)
+            self.set_player_var(self.xs.local(local_name(target.obj)), target.name, self.e(s.value, out), s.span, out,
+                                spoken(target))
+            return
+        value = self.e(s.value, out)
+        if _NUMBER.fullmatch(value) and not isinstance(target, n.Name) and target.ref.kind != RefKind.PVAR:
+            self.store(target, value, s.span, out)      # a counter set to a number written out: no local for it
             return
         v = out.unit.temp("v")
-        out.line(f"{v} = {self.e(s.value, out)}", s.span)
+        out.line(f"{v} = {value}", s.span)
         self.store(target, v, s.span, out)
         if isinstance(target, n.Name):
             self.xs.keep(target.id, v)
@@ -150,7 +163,7 @@ class StmtSource:
     def g_AugAssign(self, s: n.AugAssign, out: Body) -> None:
         v, limit = out.unit.temp("v"), self.game.number_limit
         sign = "+" if s.op == "+=" else "-"
-        out.line(f"{v} = ({self.e(s.target, out)}) {sign} ({self.e(s.value, out)})", s.span)
+        out.line(f"{v} = {operand(self.e(s.target, out))} {sign} {operand(self.e(s.value, out))}", s.span)
         step = _count_literal(s.value) if _is_counter(s.target) else None
         growing = sign == "+" and step is not None
         shrinking = sign == "-" and step is not None and step <= limit
@@ -181,6 +194,8 @@ class StmtSource:
         if unknown:
             out.line(f"if {' and '.join(f'{x} is not None' for x in unknown)}:", span)
         with out.indented() if unknown else nullcontext():
+            source_words, dest_words = _counter_words(s.source, s.counter), _counter_words(s.dest, s.counter)
+            u.note(source_words)
             out.line(f"{have} = st.counters[{a}][{c}]", span)
             amount = None if s.amount is None else _count_literal(s.amount)
             if s.amount is None:
@@ -197,7 +212,9 @@ class StmtSource:
             with out.indented():
                 out.line(f"if st.counters[{z}][{c}] + {k} > {limit}:", span)
                 out.line(f"    _too_big_now(st.counters[{z}][{c}] + {k}, {limit}, {u.constant(span)})", span)
+                u.note(source_words)
                 out.line(f"st.counters[{a}][{c}] = {have} - {k}", span)
+                u.note(dest_words)
                 out.line(f"st.counters[{z}][{c}] += {k}", span)
                 out.record(f"(_transferred, st.turn, {c}, {k}, {a}, {z})", span)
 
@@ -411,6 +428,18 @@ _SOURCES = Dispatch(StmtSource, "g_", n.Stmt, own="python")
 
 #: Names of lists of seats, every item a player.
 _SEATS = (RefKind.PLAYERS, RefKind.ROLE, RefKind.TEAM)
+
+
+#: A whole number written out in generated source (``repr`` of an int).
+_NUMBER = re.compile(r"-?\d+")
+
+
+def _counter_words(holder: n.Expr, counter: n.Expr) -> str:
+    """A holder's counter in the spec's words, for the listing: ``t.meat``, or ``t[c]`` for a counter held in a
+    local."""
+    if isinstance(counter, n.Name) and counter.ref is not None and counter.ref.kind == RefKind.COUNTER:
+        return f"{spoken(holder)}.{counter.id}"
+    return f"{spoken(holder)}[{spoken(counter)}]"
 
 
 def _is_counter(target: n.Expr) -> bool:

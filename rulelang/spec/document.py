@@ -111,6 +111,15 @@ class Document:
         return (info is not None and info.style in (None, ">") and span is not None
                 and span.end_line is not None and span.end_line > span.line)
 
+    def lines_of(self, span: Span) -> list[str]:
+        """The lines of its file that ``span`` covers, as an error quotes them (none when the file's text is
+        not here)."""
+        source = self._sources.get(span.file)
+        if source is None or span.line < 1:
+            return []
+        last = max(span.end_line or span.line, span.line)
+        return [text for k in range(span.line, last + 1) if (text := source.quoted_line(k)) is not None]
+
     def key_span(self, path: tuple) -> Span:
         """The span of the mapping key whose value is at ``path`` (falls back to ``span``)."""
         found = self._key_spans.get(tuple(path))

@@ -24,7 +24,7 @@ import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main
 from rulelang.compiler import compile_game
-from rulelang.compiler.codegen import HELPERS, READS_LOCALS, Unit, hoist_state_lists
+from rulelang.compiler.codegen import FILENAME, HELPERS, READS_LOCALS, Unit, hoist_state_lists
 from rulelang.errors import RuleError, SpecError
 from rulelang.spec.loader import load_document
 
@@ -38,6 +38,8 @@ VALID = ROOT / "tests" / "broken" / "_valid"
 #: What generated code may name: its arguments, its helpers, and names the generator makes up.
 OWN_NAMES = {"st", "L", "fr", "error", "_blame", "_line_spans", "q", *HELPERS}
 MADE_UP = re.compile(r"^(_[a-z]+\d*|expression|statements|instruction|direct|turn|aggregate\d+|function\d+)$")
+#: A generated function's name, made from its declaration's path (compiler/naming.py): lower-case ASCII words.
+MANGLED = re.compile(r"^[a-z][a-z0-9_]*$")
 #: The attributes generated code reads: the state's own fields, a frame's locals and pc, list methods, and the
 #: protocol's answers in place (a number chosen, a branch, secret choices among fixed options), whose turn it is
 #: (a whole turn played in place), and whether the game keeps its history (records are appended only then).
@@ -48,7 +50,8 @@ STATE_FIELDS = {"counters", "vars", "zones", "lay", "turn", "n", "out", "work", 
 
 
 def identifiers(source: str) -> tuple[set[str], set[str], list[str]]:
-    """(names, attribute names, string constants) of a generated module."""
+    """(names, attribute names, string constants) of a generated module; the names of its own functions, where
+    mangled as the generator names them, are its own and not listed."""
     tree = ast.parse(source)
     names, attrs, strings = set(), set(), []
     for node in ast.walk(tree):
@@ -60,7 +63,8 @@ def identifiers(source: str) -> tuple[set[str], set[str], list[str]]:
             attrs.add(node.attr)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             strings.append(node.value)
-    return names, attrs, strings
+    defined = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and MANGLED.match(node.name)}
+    return names - defined, attrs, strings
 
 
 def game_with(tmp_path: Path, setup_lines: list[str], name: str = "game") -> Path:
@@ -121,7 +125,14 @@ def test_generated_code_sees_no_builtins_but_its_helpers() -> None:
         space = function.__globals__
         assert space["__builtins__"] == {}
         assert not {"open", "__import__", "eval", "exec", "getattr"} & set(space)
-        assert all(name in OWN_NAMES or MADE_UP.match(name) for name in space if name != "__builtins__")
+        assert all(name in OWN_NAMES or MADE_UP.match(name) or _generated(space, name)
+                   for name in space if name != "__builtins__")
+
+
+def _generated(space: dict, name: str) -> bool:
+    """Whether ``name`` is one of the unit's own generated functions, named as the generator names them."""
+    code = getattr(space[name], "__code__", None)
+    return MANGLED.match(name) is not None and code is not None and code.co_filename.startswith(FILENAME)
 
 
 def _functions_of(game):
@@ -225,7 +236,7 @@ def test_a_function_that_reads_only_its_parameters_is_written_where_it_is_called
     generated, closures = compile_game(doc), compile_game(doc, python=False)
     source = generated.program.source()
     assert "(st, {'x'" not in source and "(st, {'p'" not in source     # no call hands a dict to the body
-    assert re.search(r"^def function\d+\(st, L, _a0\):", source, re.M)  # twice(count(players) + 1)
+    assert re.search(r"^def \w+_function\d+\(st, L, _a0\):", source, re.M)  # twice(count(players) + 1)
     for players in (2, 3):
         for seed in range(4):
             state = generated.new_state(players, seed, before_first_turn=True)     # setup done, no draw yet
@@ -307,7 +318,7 @@ def test_a_step_of_a_whole_turn_makes_its_locals_only_where_its_lines_read_them(
     lines as comments (the line table keeps its numbers); 'play a card' hands its locals to the decision."""
     game = rulelang.load_game(ROOT / "games" / "flapjacks")
     source = game.program.source()
-    turn = source[source.index("def turn(st):"):]
+    turn = source[re.search(r"def \w+_whole_turn\(st\):", source).start():]
     jack = turn[turn.index("'draw a Jack card'"):turn.index("'play a card'")]
     play = turn[turn.index("'play a card'"):turn.index("'chopping roll'")]
     assert "# L = {'me': _me}" in jack and "# _n = len(_stack)" in jack
@@ -332,7 +343,7 @@ def test_a_loops_name_bound_after_it_is_bound_only_where_the_step_reads_it_again
     doc = load_document(folder)
     generated = compile_game(doc)
     turn = generated.program.source()
-    turn = turn[turn.index("def turn(st):"):]
+    turn = turn[re.search(r"def \w+_whole_turn\(st\):", turn).start():]
     tally, last = turn[:turn.index("# step 'Last'")], turn[turn.index("# step 'Last'"):turn.index("# step 'Draw'")]
     assert re.search(r"pass  # L\['p'\] = _\w+\[-1\] \(nothing after it reads the name\)", tally)
     assert re.search(r"\n +L\['p'\] = _\w+\[-1\]\n", last) and "nothing after it" not in last
@@ -352,8 +363,14 @@ def test_compile_python_prints_a_module_with_each_function_under_its_spec_line(c
     out = capsys.readouterr().out
     ast.parse(out)
     assert re.search(r"^# from .*turn\.yaml:\d+:\d+$", out, re.M)
-    assert "village.house" not in out          # rule texts are not copied: their meaning is
-    assert "def instruction(st, fr):" in out and "def expression(st, L):" in out
+    quoting = [line for line in out.splitlines() if "village.house" in line]
+    # rule texts are quoted (above a function, or what a line reads at its end), never copied as code
+    assert any(line.startswith("#   | ") for line in quoting)
+    assert any(line.endswith("  # village.house") and not line.startswith("#") for line in quoting)
+    assert all("village.house" not in line.partition("#")[0] for line in quoting)
+    # each function named after its declaration and part (compiler/naming.py)
+    assert "def step_3_build_instruction(st, fr):" in out and "def procedure_eat_expression(st, L):" in out
+    assert "def end_the_jack_of_beans_was_flipped_when(st, L):" in out
 
 
 @pytest.mark.parametrize("game", ["games/flapjacks", "games/jacks_friends", "examples/hooks"])

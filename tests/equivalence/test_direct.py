@@ -159,8 +159,8 @@ def test_the_generated_module_lists_the_functions_played_in_place() -> None:
     game = rulelang.load_game(ROOT / "games" / "jacks_friends")
     listing = game.program.source()
     assert "(played in place)" in listing
-    assert "def direct(st, L):" in listing
-    assert listing.count("def turn(st):") == 1          # the whole turn, its eight steps in one function
+    assert re.search(r"^def \w+_in_place\(st, L\):$", listing, re.M)
+    assert len(re.findall(r"^def \w+_whole_turn\(st\):$", listing, re.M)) == 1   # its eight steps in one function
     assert "(a whole turn from this step, played in place)" in listing
     assert "the record of a skipped turn" in listing      # `t skips turn` as lines of its own (Skip.in_place)
 
@@ -168,7 +168,7 @@ def test_the_generated_module_lists_the_functions_played_in_place() -> None:
 def test_a_phase_with_turn_hooks_has_no_whole_turn_in_place() -> None:
     """Hooks run between steps (``turns.call_step``), so a phase they watch plays its steps one by one."""
     folder, mods = GOLDEN["hooks"]
-    assert "def turn(st):" not in load(folder, mods).program.source()
+    assert not re.search(r"^def \w+_whole_turn\(st\):", load(folder, mods).program.source(), re.M)
 
 
 @pytest.mark.parametrize("name", ["jacks_friends", "flapjacks", "hooks", "kuhn_poker", "goofspiel"])
@@ -496,7 +496,7 @@ def test_a_whole_turn_reads_the_states_lists_once_and_leaves_string_literals_alo
     local (codegen.hoist_state_lists); the reprs of names in its lines, such as step names that spell the same
     words, stay as they are."""
     game = spec_game(tmp_path, NAMED)
-    turn = next(unit for unit in game.program.source().split("# from ") if "def turn(st):" in unit)
+    turn = next(unit for unit in game.program.source().split("# from ") if re.search(r"def \w+_whole_turn\(st\):", unit))
     prologue = next(line.strip() for line in turn.splitlines() if " = st." in line and "_log" in line)
     assert "st.counters" in prologue and "st.counters[" not in turn and "_counters[" in turn
     assert "'st.counters st.log \\'x\\''" in turn or "\"st.counters st.log 'x'\"" in turn
@@ -564,8 +564,8 @@ def test_a_secret_choice_reads_its_chooser_as_a_python_variable_and_plays_as_the
     chooses among them."""
     game = spec_game(tmp_path, SECRETS)
     source = game.program.source()
-    assert re.search(r"if not \(+_vars\[_p\d+\]\[\d\]\) == \(1\)+:", source), "the filter reads _p"
-    assert "L['p'] = _p" not in source.split("if _ch")[0].split("def direct")[-1]   # no binding per player
+    assert re.search(r"if not \(+_vars\[_p\d+\]\[\d\] == 1\)+:", source), "the filter reads _p"
+    assert "L['p'] = _p" not in source.split("if _ch")[0].split("_in_place(st, L):")[-1]   # no binding per player
     seen = set()
     for seed in range(12):
         state = both_ways(game, 3, seed)
