@@ -1,8 +1,9 @@
 """The way a game goes from its folder to a ``Game``, one stage a line.
 
-read (``spec.loader``: the game's files, safely, with includes) -> mods (``mods``: mod files laid over the
-data) -> schema (``spec.schema``: structure, rulings) -> model, parse, check, compile (``compiler``:
-the typed ``Spec``, the rule texts as trees, names and types, the game's code).
+read (``spec.loader``: the game's files, safely, with includes, card groups laid out) -> mods (``mods``: mod
+files laid over the data) -> schema (``spec.schema``: structure, rulings) -> model, parse, check
+(``check.game``: the typed ``Spec``, the rule texts as trees, names and types, warnings) -> compile
+(``compiler``: the game's tables and code).
 """
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rulelang.compiler import compile_game
+from rulelang.check.game import check_game
+from rulelang.compiler import compile_checked
 from rulelang.engine.game import Game
 from rulelang.engine.speedups import ALL_ON, Speedups
 from rulelang.mods.layers import apply_mods
@@ -45,6 +47,7 @@ def load_game(path: str | Path, mods: Sequence[str | Path] = (), params: Mapping
     """
     doc = read_spec(path, mods)
     validate_document(doc, remember=True)
-    game = compile_game(doc, params, speedups=speedups)
+    checked = check_game(doc, params)
+    game = compile_checked(checked, speedups=speedups)
     game.mod_paths = [str(mod) for mod in mods]
     return game

@@ -1,6 +1,6 @@
-"""The compiler: a checked spec becomes a ``Game`` of closures.
+"""The compiler: a checked game (``check.game.CheckedGame``) becomes a ``Game`` of closures and generated code.
 
-Every rule text is parsed and checked once here; what comes out is a
+Every rule text was parsed and checked once, by the check stage; what comes out here is a
 ``Game`` whose procedures are lists of closures, so nothing is parsed while a
 game is played. ``expressions`` turns expressions into ``f(state, locals)``,
 ``statements`` turns statements into instructions ``op(state, frame)``, and
@@ -13,29 +13,21 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from rulelang.check.calls import function_order, too_deep_functions
-from rulelang.check.checker import Checker
-from rulelang.check.decls import card_link_errors, check_declarations, plays_to_player_zone, trigger_errors
-from rulelang.check.hooks import RETURNS
-from rulelang.check.types import Scope, symbols_of
-from rulelang.check.unused import spec_warnings
+from rulelang.check.decls import plays_to_player_zone
+from rulelang.check.game import CheckedGame, RuleTextJob, check_game, tree_at
 from rulelang.engine.cards import after_resolving, discard_played, place_played, targets_asking
 from rulelang.engine.game import Game
 from rulelang.engine.rules import CardType, EndCondition, Phase, Proc, ZoneDecl
 from rulelang.engine.speedups import ALL_ON, Speedups
 from rulelang.lang import nodes as n
 from rulelang.lang.bindings import BINDINGS, Rule
-from rulelang.lang.bindings import scope as bound
-from rulelang.lang.parser import parse_block, parse_expression
 from rulelang.lang.refs import RefKind
-from rulelang.lang.types import BOOL, INT, LOCATION, PLAYER, UNKNOWN, ZONE, Type, list_of, tuple_items
-from rulelang.model.build import build_spec
+from rulelang.lang.types import LOCATION, Type, tuple_items
 from rulelang.model.decisions import place_of
-from rulelang.model.spec import FUNCTION_DEPTH, Event, RuleText
+from rulelang.model.spec import Event, RuleText
 from rulelang.spec.document import Document
-from rulelang.spec.yaml_errors import without_bar_hint
 
-from ..errors import RulelangError, SpecError, in_file_order, raise_all
+from ..errors import SpecError
 from .derived import mark_zones, reads_locals, reads_only_zones, zones_read
 from .direct import Parts, PhaseStep, compile_direct
 from .expressions import ExprCompiler, Fn, is_of_kind, zone_decl
@@ -46,163 +38,32 @@ from .program import Program
 from .statements import Builder, StmtCompiler
 from .turn_loop import assemble_turn_loop
 
-__all__ = ["compile_game", "GameCompiler"]
-
-#: What an end condition's `winner:` must be: not one type but either of two (a player, a list of players).
-_WINNER = "winner"
-
-
-class _Job:
-    """One rule text of the spec: where it is, how to parse it, what it must be (a type, _WINNER or None)."""
-
-    def __init__(self, text: RuleText, block: bool, scope: dict[str, Type], want: Type | str | None = None,
-                 where: str = "rule"):
-        self.text = text
-        self.where = where          # what starts the text, where a statement is said only there (`cancel roll`)
-        self.path = text.path
-        self.block = block
-        self.scope = scope
-        self.want = want
-        self.tree: Any = None
-
+__all__ = ["compile_checked", "compile_game", "GameCompiler"]
 
 class GameCompiler(HookDeclarations):
     """Builds a ``Game`` from a loaded, schema-checked document."""
 
-    def __init__(self, doc: Document, params: Mapping[str, Any] | None = None, python: bool = True,
-                 speedups: Speedups = ALL_ON):
-        self.doc = doc
+    def __init__(self, checked: CheckedGame, python: bool = True, speedups: Speedups = ALL_ON):
+        self.checked = checked
+        self.doc = checked.doc
         self.speedups = speedups if python else replace(speedups, generated=False)
         self.python = self.speedups.generated
-        self.data = doc.data
-        self.spec = build_spec(doc)
-        self.errors: list[RulelangError] = []
-        self.sym = symbols_of(self.spec)
-        self.given_params = params
+        self.data = checked.doc.data
+        self.spec = checked.spec
+        self.sym = checked.sym
+        self.function_order = checked.function_order
         self.game = Game()
         self.seat = self.spec.seat_turns
-
-    # -- helpers -------------------------------------------------------------------
-
-    def parse(self, job: _Job) -> None:
-        text = job.text.text
-        path = job.path
-
-        def locate(line, col, end_line, end_col):
-            return self.doc.text_span(path, line, col, end_line, end_col)
-        try:
-            job.tree = parse_block(text, locate) if job.block else parse_expression(text, locate)
-        except SpecError as error:
-            if job.block and self.doc.joined_lines(path):
-                error.hint = without_bar_hint(path[-1], self.doc.key_span(path).line)
-            self.errors.append(error)
-            return
-        _rename_calls(job.tree, self.doc.call_renames(path))
-
-    def check(self, job: _Job, checker: Checker) -> None:
-        if job.tree is None:
-            return
-        scope = Scope(dict(job.scope), job.where)
-        if job.block:
-            checker.block(job.tree, scope)
-        elif job.want is None:
-            checker.expr(job.tree, scope)
-        elif job.want is _WINNER:
-            kind = checker.expr(job.tree, scope)
-            if kind not in (PLAYER, list_of(PLAYER), UNKNOWN):
-                checker.error("the winner must be a player or a list of players (a role or a team)",
-                              job.tree.span)
-        else:
-            checker.expect(job.tree, scope, job.want, "this")
 
     # -- the pipeline ------------------------------------------------------------------
 
     def compile(self) -> Game:
-        self.errors, self.sym.params = check_declarations(self.spec, self.doc, self.given_params)
-        if not self.errors:
-            self.declare()
-        jobs = self.jobs()
-        for job in jobs.values():
-            self.parse(job)
-        checker = Checker(self.sym)
-        self.order_functions(jobs)
-        for name in self.function_order:            # functions first, callees before callers: types are needed
-            job = jobs[("functions", name, "value")]
-            self.check(job, checker)
-            if job.tree is not None:
-                self.sym.function_types[name] = job.tree.type or UNKNOWN
-        for key, job in jobs.items():
-            if key[0] != "functions":
-                self.check(job, checker)
-        self.errors.extend(checker.errors)
-        raise_all(self.errors)
-        raise_all(trigger_errors(self.spec, self.doc, self.sym.classes()))
-        raise_all(card_link_errors(self.spec, self.doc, lambda card: _tree(jobs, card.path + ("play", "to"))))
-        self.game.card_counters = checker.uses_card_counters
-        self.game.warnings = in_file_order(spec_warnings(self.spec, self.doc, {p: j.tree for p, j in jobs.items()}))
-        self.generate(jobs)
+        """The game's tables from its declarations, then the code of every checked rule text."""
+        self.declare()
+        self.game.card_counters = self.checked.card_counters
+        self.game.warnings = self.checked.warnings
+        self.generate(self.checked.jobs)
         return self.game
-
-    def order_functions(self, jobs: dict[tuple, _Job]) -> None:
-        """Functions are values, not loops: refuse one that reaches itself, or a chain too deep to run.
-
-        Keeps ``self.function_order`` (callees first) for checking and compiling.
-        """
-        calls: dict[str, list[n.Call]] = {}
-        for name in self.sym.functions:
-            job = jobs.get(("functions", name, "value"))
-            calls[name] = [c for c in _calls_in(job.tree) if c.func in self.sym.functions] if job and job.tree else []
-        self.function_order, loops = function_order(calls)
-        for name, call in loops:
-            via = "" if call.func == name else f" (through '{call.func}')"
-            self.errors.append(SpecError(f"function '{name}' calls itself{via}", call.span,
-                                         "a function computes a value from its arguments; loop with "
-                                         "'for each' in a procedure instead"))
-        for name, call in too_deep_functions(self.function_order, calls):
-            self.errors.append(SpecError(f"function '{name}' calls functions more than {FUNCTION_DEPTH} deep",
-                                         call.span, "compute the value in fewer steps, or in a procedure"))
-        raise_all(self.errors)
-
-    def jobs(self) -> dict[tuple, _Job]:
-        """Every rule text of the spec with the names its scope binds (``rulelang.lang.bindings``)."""
-        spec, seat, out = self.spec, self.seat, {}
-
-        def add(text: RuleText | None, block: bool, scope: dict, want: Type | str | None = None,
-                where: str = "rule") -> None:
-            if text is not None:
-                out[text.path] = _Job(text, block, scope, want, where)
-
-        for name, fn in spec.functions.items():
-            add(fn.value, False, bound(Rule.FUNCTION) | self.sym.functions[name])
-        for name, proc in spec.procedures.items():
-            returns = {RETURNS: self.sym.proc_returns[name]} if name in self.sym.proc_returns else {}
-            add(proc.effect, True, bound(Rule.PROCEDURE, seat) | self.sym.procedures[name] | returns)
-        add(spec.setup, True, bound(Rule.SETUP))
-        for phase in spec.phases:
-            for step in phase.steps:
-                add(step.effect, True, bound(Rule.STEP, phase.seat))
-            add(phase.until, False, bound(Rule.STEP, phase.seat), BOOL)
-        for card in spec.cards:
-            if card.play is not None:
-                for text, want in ((card.play.target, BOOL), (card.play.to, ZONE), (card.play.effect, None)):
-                    add(text, want is None, bound(Rule.CARD_PLAY), want)
-            if card.answer is not None:
-                add(card.answer.when, False, bound(Rule.ANSWER), BOOL)
-                add(card.answer.effect, True, bound(Rule.ANSWER))
-            add(card.discard_when, False, bound(Rule.DISCARD_WHEN), BOOL)
-        for trig in spec.triggers:
-            scope = self.trigger_scope(trig)
-            add(trig.cond, False, scope, BOOL)
-            add(trig.effect, True, dict(scope), where=trig.on.event.value if trig.on is not None else "rule")
-        for part in (spec.score_parts or {}).values():
-            add(part, False, bound(Rule.PLAYER_VALUE), INT)
-        for text in (spec.score, spec.heuristic):
-            add(text, False, bound(Rule.PLAYER_VALUE), INT)
-        add(spec.returns, False, bound(Rule.RETURNS), INT)
-        for cond in spec.end:
-            add(cond.when, False, bound(Rule.END, seat), BOOL)
-            add(cond.winner, False, bound(Rule.END, seat), _WINNER)
-        return out
 
     # -- declarations --------------------------------------------------------------------
 
@@ -305,7 +166,7 @@ class GameCompiler(HookDeclarations):
         proc = self.game.procs[index]
         proc.code, proc.spans, proc.sites = b.code, b.spans, b.sites
 
-    def generate(self, jobs: dict[tuple, _Job]) -> None:
+    def generate(self, jobs: dict[tuple, RuleTextJob]) -> None:
         g, data, spec = self.game, self.data, self.spec
         main = self.new_proc("the turn loop")
         proc_ids = {name: self.new_proc(f"procedure {name}") for name in spec.procedures}
@@ -420,11 +281,11 @@ class GameCompiler(HookDeclarations):
         g = self.game
         watched: set[int] = set()
         for card, ctype in zip(self.spec.cards, g.cards):
-            to_tree = _tree(jobs, card.path + ("play", "to"))
+            to_tree = tree_at(jobs, card.path + ("play", "to"))
             if card.play is not None:
                 ctype.play_target = expr(card.play.target)
                 if card.play.target is not None:
-                    target = _tree(jobs, card.play.target.path)
+                    target = tree_at(jobs, card.play.target.path)
                     if self.speedups.card_forms:
                         ctype.target_not_me, ctype.target_others = target_form(target)
                     if not ctype.target_others:     # else legal_plays asks no condition: every other seat is one
@@ -442,8 +303,8 @@ class GameCompiler(HookDeclarations):
                 watched.add(lasts.index + (len(g.table_zones) if lasts.owner == "player" else 0))
             if card.answer is not None:
                 ctype.answer_when = expr(card.answer.when)
-                ctype.answer_personal = _reads_locals(_tree(jobs, card.answer.when.path), {"me", "this"})
-                ctype.answer_gate, ctype.answer_exact = self.gate(_tree(jobs, card.answer.when.path), ec)
+                ctype.answer_personal = _reads_locals(tree_at(jobs, card.answer.when.path), {"me", "this"})
+                ctype.answer_gate, ctype.answer_exact = self.gate(tree_at(jobs, card.answer.when.path), ec)
                 ctype.answer_proc = block(card.answer.effect, f"answer {ctype.id}")
             if card.discard_when is not None:
                 ctype.discard_when = expr(card.discard_when)
@@ -470,7 +331,7 @@ class GameCompiler(HookDeclarations):
         if decl not in decls:
             decls.append(decl)
 
-    def generate_triggers(self, expr, block, jobs: dict[tuple, _Job], ec: ExprCompiler) -> list:
+    def generate_triggers(self, expr, block, jobs: dict[tuple, RuleTextJob], ec: ExprCompiler) -> list:
         """Zone triggers attach to their zones; resolve triggers are returned for the cards."""
         g = self.game
         resolve = []
@@ -486,21 +347,9 @@ class GameCompiler(HookDeclarations):
                 resolve.append((cond, proc, self.sym.class_ref(subject), trig.span))
                 continue
             decl = next(z for z in g.zones if z.name == subject)
-            gate, exact = self.gate(_tree(jobs, trig.cond.path), ec) if trig.cond is not None else (None, False)
+            gate, exact = self.gate(tree_at(jobs, trig.cond.path), ec) if trig.cond is not None else (None, False)
             (decl.on_enter if event is Event.ENTER else decl.on_leave).append((cond, proc, gate, exact))
         return resolve
-
-
-def _rename_calls(tree: Any, renames: dict[str, str]) -> None:
-    """Point the calls a chained mod wrapper makes to ``original_NAME`` at the wrapper below it."""
-    if renames:
-        for call in _calls_in(tree):
-            call.func = renames.get(call.func, call.func)
-
-
-def _calls_in(node: Any) -> list[n.Call]:
-    """Every call in an expression tree (in the order of the walk: the order does not matter here)."""
-    return [item for item in n.walk(node) if isinstance(item, n.Call)]
 
 
 def _reads_locals(tree: Any, names: set[str]) -> bool:
@@ -509,27 +358,28 @@ def _reads_locals(tree: Any, names: set[str]) -> bool:
                                     and node.ref.name in names for node in n.walk(tree))
 
 
-def _tree(jobs: dict[tuple, _Job], path: tuple) -> Any:
-    """The checked tree of the rule text at ``path`` (None where the spec has none)."""
-    job = jobs.get(path)
-    return job.tree if job is not None else None
-
-
-def compile_game(doc: Document, params: Mapping[str, Any] | None = None, python: bool = True,
-                 speedups: Speedups = ALL_ON) -> Game:
-    """A checked, compiled ``Game`` from a loaded document and this instance's param values.
+def compile_checked(checked: CheckedGame, python: bool = True, speedups: Speedups = ALL_ON) -> Game:
+    """The ``Game`` of a checked game (``check.game.check_game``).
 
     With ``python`` (the default) rule texts are compiled to generated Python where the generator
     knows the node (rulelang/compiler/program.py); without, every rule is a closure: the reference the
     generated code is tested against (``python=False`` is ``speedups.generated`` off). ``speedups``
     turns speed-ups off for this game (rulelang/engine/speedups.py): the same game, doing more work.
 
-    Raises SpecError (never a Python error of size), or ParamError for a param value the game refuses.
+    Raises SpecError, never a Python error of size.
     """
+    doc = checked.doc
     try:
-        return GameCompiler(doc, params, python, speedups).compile()
+        return GameCompiler(checked, python, speedups).compile()
     except RecursionError:
         raise SpecError("the spec nests too deeply to compile", doc.span(()),
                         "split deep rule texts into functions or procedures") from None
     except MemoryError:
         raise SpecError("the spec is too large to compile (out of memory)", doc.span(())) from None
+
+
+def compile_game(doc: Document, params: Mapping[str, Any] | None = None, python: bool = True,
+                 speedups: Speedups = ALL_ON) -> Game:
+    """Check (``check.game.check_game``) and compile (``compile_checked``) a loaded, schema-checked document
+    for this instance's param values: a ParamError for a value the game refuses, else SpecErrors, located."""
+    return compile_checked(check_game(doc, params), python, speedups)

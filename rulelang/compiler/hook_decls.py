@@ -1,4 +1,5 @@
-"""The parts of compiling a spec that hooks added: trigger scopes and kinds, score parts, `lasts_in`.
+"""The parts of compiling a spec that hooks added: trigger kinds, score parts, `lasts_in` (their scopes are
+checked in ``check.game``).
 
 A mixin of ``GameCompiler`` (which provides ``game``, ``spec``, ``sym``, ``seat``, ``doc`` and
 ``roll_hooks``, ``action_hooks``), kept apart so the compiler's main module stays small.
@@ -7,29 +8,14 @@ from __future__ import annotations
 
 from rulelang.engine.limits import too_big
 from rulelang.engine.rules import ZoneDecl
-from rulelang.lang.bindings import Rule, scope
-from rulelang.lang.types import UNKNOWN, roll_of
-from rulelang.model.spec import Card, Event, Trigger
+from rulelang.model.spec import Card, Trigger
 
 from .expressions import Fn
 from .hooks import conditional_start, roll_hook_prefix, roll_hook_suffix
 
-#: The binding of a trigger's texts, by what it is on (a trigger whose `on:` is unreadable is checked as `enter`).
-TRIGGER_RULES = {Event.ENTER: Rule.ON_MOVE, Event.LEAVE: Rule.ON_MOVE, Event.RESOLVE: Rule.ON_RESOLVE,
-                 Event.BEFORE_ROLL: Rule.BEFORE_ROLL, Event.AFTER_ROLL: Rule.AFTER_ROLL,
-                 Event.START_TURN: Rule.ON_TURN, Event.END_TURN: Rule.ON_TURN,
-                 Event.BEFORE_STEP: Rule.ON_TURN, Event.AFTER_STEP: Rule.ON_TURN,
-                 Event.BEFORE_DRAW: Rule.BEFORE_DRAW, Event.BEFORE_PLAY: Rule.BEFORE_PLAY}
-
 
 class HookDeclarations:
     """Triggers on rolls, turns and steps; the score's parts; the zone a card's durations apply in."""
-
-    def trigger_scope(self, trig: Trigger) -> dict:
-        """The names a trigger's `if:` and effect may use, by what it is on."""
-        event = trig.on.event if trig.on is not None else Event.ENTER
-        die = trig.on.subject if trig.on is not None else ""
-        return scope(TRIGGER_RULES[event], self.seat, roll_of(die) if die in self.sym.dice else UNKNOWN)
 
     def hook_trigger(self, trig: Trigger, expr, block) -> None:
         """A trigger on a roll, a draw, a card's play, a turn or a step: its `if:` is checked when it starts

@@ -22,7 +22,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
 
-from rulelang.compiler import GameCompiler
+from rulelang.check.game import GameChecker
 from rulelang.errors import RulelangError, SpecError
 from rulelang.spec import loader
 from rulelang.spec.budget import Budget
@@ -89,8 +89,8 @@ def _parse_key(doc: Document, path: tuple, text: str, block: bool) -> Hashable |
     return (block, text, info, tuple(source.lines[max(info.line - 1, 0):last]))
 
 
-class QuickCompiler(GameCompiler):
-    """``GameCompiler`` that checks everything and generates nothing, reusing the parses of unchanged texts."""
+class QuickChecker(GameChecker):
+    """The check stage (``check.game``), reusing the parses of unchanged texts."""
 
     def parse(self, job) -> None:
         key = _parse_key(self.doc, job.path, job.text.text, job.block)
@@ -105,15 +105,12 @@ class QuickCompiler(GameCompiler):
             while len(_PARSES) > PARSES_KEPT:
                 _PARSES.popitem(last=False)
 
-    def generate(self, jobs) -> None:
-        """Nothing to generate: the checks are done."""
-
 
 def check_compiles(doc: Document) -> list[RulelangError]:
     """Raise every error ``compile_game`` would raise for ``doc`` (already schema-checked), without compiling;
     return its warnings (shown as such)."""
     try:
-        return QuickCompiler(doc).compile().warnings
+        return QuickChecker(doc).run().warnings
     except RecursionError:
         raise SpecError("the spec nests too deeply to compile", doc.span(()),
                         "split deep rule texts into functions or procedures") from None

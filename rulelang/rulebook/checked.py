@@ -1,6 +1,6 @@
 """A game loaded and checked as the compiler checks it, without generating its code: the model and the trees.
 
-The rulebook and `explain` read exactly what the checker read (``GameCompiler``'s own rule-text jobs, its
+The rulebook and `explain` read exactly what the checker read (``check.game``'s own rule-text jobs, its
 own scopes and types), so what they say is what runs; stopping before code generation keeps them quick.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from rulelang.spec.document import Document
 from rulelang.spec.rulings import rule_references
 from rulelang.spec.schema import load_schema, validate_document
 
-from ..compiler import GameCompiler
+from ..check.game import check_game
 
 
 @dataclass
@@ -45,21 +45,13 @@ class Checked:
         return str(entry.get("section", "")) if isinstance(entry, dict) else ""
 
 
-class _TreeKeeper(GameCompiler):
-    """The compiler up to its checks: ``generate`` keeps the trees instead of writing code."""
-
-    def generate(self, jobs: dict) -> None:  # type: ignore[override]
-        self.trees = {path: job.tree for path, job in jobs.items()}
-
-
 def load_checked(path: str | Path, mods: Sequence[str | Path] = ()) -> Checked:
     """Load, schema-check and check a game (mods laid over it); raises the same errors `validate` reports."""
     doc = read_spec(path, mods=mods)
     validate_document(doc, remember=True)
-    keeper = _TreeKeeper(doc, None, python=False)
-    keeper.compile()
-    trees: dict[tuple, Any] = keeper.trees       # set by generate, which compile calls once all is checked
-    return Checked(keeper.spec, doc, trees, _rule_names(doc))
+    checked = check_game(doc)
+    trees: dict[tuple, Any] = {path: job.tree for path, job in checked.jobs.items()}
+    return Checked(checked.spec, doc, trees, _rule_names(doc))
 
 
 def _rule_names(doc: Document) -> dict[tuple, list[str]]:

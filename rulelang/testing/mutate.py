@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from rulelang.check.game import GameChecker
 from rulelang.compiler import GameCompiler
 from rulelang.engine.game import Game
 from rulelang.errors import Span
@@ -266,10 +267,10 @@ def tree_changes(obj: Any, names: Names) -> list[Change]:
 
 def _rule_texts(doc: Document) -> dict[tuple, Any]:
     """The parsed tree of every rule text of the spec, by its path."""
-    compiler = GameCompiler(doc)
-    jobs = compiler.jobs()
+    checker = GameChecker(doc)
+    jobs = checker.jobs()
     for job in jobs.values():
-        compiler.parse(job)
+        checker.parse(job)
     return {path: job.tree for path, job in jobs.items() if job.tree is not None}
 
 
@@ -324,8 +325,8 @@ def _text_file(doc: Document, path: tuple) -> str | None:
     return None if isinstance(value_at(doc.data, path), str) else doc.span(path).file
 
 
-class _MutantCompiler(GameCompiler):
-    """Compiles the spec, with one rule text's tree changed right after it is parsed (if ``mutant``).
+class _MutantChecker(GameChecker):
+    """Checks the spec, with one rule text's tree changed right after it is parsed (if ``mutant``).
 
     Parsing is most of a compile, and a mutant changes at most one rule text:
     the other trees come from ``trees``, a cache of parsed trees by path and
@@ -339,7 +340,7 @@ class _MutantCompiler(GameCompiler):
         self.trees = trees
 
     def parse(self, job) -> None:
-        key = (job.path, job.block, value_at(self.data, job.path))
+        key = (job.path, job.block, value_at(self.doc.data, job.path))
         if self.trees is not None and key in self.trees:
             job.tree = copy.deepcopy(self.trees[key])
         else:
@@ -360,8 +361,8 @@ def build(doc: Document, mutant: Mutant, trees: dict | None = None, params: dict
     ``trees``, a dict kept between calls on one spec, caches parsed rule texts.
     """
     if mutant.in_text:
-        return _MutantCompiler(doc, mutant, trees, params).compile()
+        return GameCompiler(_MutantChecker(doc, mutant, trees, params).run()).compile()
     changed = doc.copy()
     apply_data_mutation(changed, mutant.where, mutant.variant)
     validate_document(changed)
-    return _MutantCompiler(changed, None, trees, params).compile()
+    return GameCompiler(_MutantChecker(changed, None, trees, params).run()).compile()

@@ -15,7 +15,7 @@ import pytest
 
 from rulelang import load_game
 from rulelang.cli import main
-from rulelang.compiler import GameCompiler
+from rulelang.check.game import GameChecker
 from rulelang.errors import RulelangError
 from rulelang.lsp.diagnose import Checker, check_game, flatten
 from rulelang.lsp.quick import kept_files
@@ -159,12 +159,12 @@ def test_an_edit_parses_only_the_text_it_changed(monkeypatch: pytest.MonkeyPatch
     checker.set_text(fragment, text)
     assert checker.check(fragment).errors == []
     parsed: list[tuple] = []
-    parse = GameCompiler.parse
+    parse = GameChecker.parse
 
     def counted(self, job):
         parsed.append(job.path)
         return parse(self, job)
-    monkeypatch.setattr(GameCompiler, "parse", counted)
+    monkeypatch.setattr(GameChecker, "parse", counted)
     checker.set_text(fragment, text.replace("target.lost_turns += 1", "target.lost_turns += 2", 1))
     assert checker.check(fragment).errors == []
     assert len(parsed) == 1 and parsed[0][0] == "cards"
