@@ -103,6 +103,9 @@ def _first_player_section(first: dict) -> Section:
     """Where seats are symmetric, whoever moved first against the fair share; otherwise, per role whose
     seats do not win together, the first mover of that role against that role's seats in the same games."""
     columns = ["", "wins", "rate", "95% interval", "fair share"]
+    if first.get("rounds"):
+        return Section("First-player advantage", ["", ""],
+                       [["none", "every turn is played by all seats at once (turn order: round): no one moves first"]])
     if first["symmetric"]:
         row = ["whoever moved first"] + _rate_cells(first) + [percent(first["fair"])]
         return Section("First-player advantage", columns, [row],
@@ -233,7 +236,8 @@ def player_count_section(summaries: list[dict]) -> Section:
         for label in _sides(summary):
             if label not in labels:
                 labels.append(label)
-    symmetric = all(summary["symmetric"] for summary in summaries) and labels == ["P1"]
+    symmetric = (all(summary["symmetric"] and not summary["first_player"].get("rounds") for summary in summaries)
+                 and labels == ["P1"])
     columns = ["players", "finished", "mean turns"] + [f"{label} win rate (95%)" for label in labels]
     if symmetric:
         columns += ["first mover (95%)", "fair share"]
@@ -319,14 +323,14 @@ def rich_table(part: Section) -> Table:
     """An empty rich Table with the section's title and note; its columns and rows go in as ``rich_text``."""
     from rich.table import Table
 
-    return Table(title=rich_text(part.title), title_justify="left",
+    return Table(title=rich_text(part.title), title_justify="left", show_header=any(part.columns),
                  caption=rich_text(part.note) if part.note else None, caption_justify="left")
 
 
 def plain_section(part: Section) -> str:
     """A section as a title and columns aligned with spaces."""
     part = printable_section(part)
-    table = [part.columns] + part.rows
+    table = ([part.columns] if any(part.columns) else []) + part.rows      # no header of blanks
     widths = [max(len(row[i]) for row in table) for i in range(len(part.columns))]
     lines = [part.title]
     for row in table:

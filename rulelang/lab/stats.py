@@ -74,8 +74,11 @@ def winner_label(record: GameRecord) -> str:
 
 def summarize(batch: Batch, records: list[GameRecord], game_name: str, roles: list[str],
               teams: dict[str, list[int]], card_names: dict[str, str] | None = None,
-              holders: Sequence[str] = (), counter_names: Sequence[str] = ()) -> dict:
+              holders: Sequence[str] = (), counter_names: Sequence[str] = (), rounds: bool = False) -> dict:
     """The whole summary as plain data: the JSON object, and what the table and plot show.
+
+    ``rounds``: every turn of the game is played by all seats at once (turn order ``round`` in every phase),
+    so no one moves first and there is no first-player figure.
 
     ``roles`` is each seat's role, ``teams`` each team's seats (as the game's layout has them),
     ``card_names`` each card id's name (the id stands for itself when it has none); ``holders`` names the
@@ -95,7 +98,7 @@ def summarize(batch: Batch, records: list[GameRecord], game_name: str, roles: li
         "role_win_rate": {role: rate.to_json() for role, rate in _role_rates(done, roles).items()},
         "agent_win_rate": {name: rate.to_json() for name, rate in _agent_rates(done, batch.agents, roles,
                                                                                 units).items()},
-        "first_player": _first_player(done, n, roles, teams),
+        "first_player": _no_first_mover() if rounds else _first_player(done, n, roles, teams),
         "turns": distribution([r.turns for r in done]),
         "end_conditions": dict(sorted(Counter(r.condition or "none" for r in done).items())),
         "cards": _cards(done, n, card_names or {}),
@@ -185,6 +188,13 @@ def _first_player(done: list[GameRecord], players: int, roles: list[str], teams:
     rate["fair"] = _round(shares / (len(done) * players)) if done else None
     rate["symmetric"] = True
     return rate
+
+
+def _no_first_mover() -> dict:
+    """The first-player figure of a game played only in rounds, where every seat acts at once: none."""
+    out = Rate(0, 0).to_json()
+    out.update({"fair": None, "symmetric": False, "by_role": {}, "rounds": True})
+    return out
 
 
 def _first_player_by_role(done: list[GameRecord], roles: list[str], teams: dict[str, list[int]]) -> dict:
@@ -393,4 +403,9 @@ def game_summary(game: Game, batch: Batch, records: list[GameRecord]) -> dict:
     layout = game.layout(batch.players)
     names = {card.id: card.name for card in game.card_type}
     return summarize(batch, records, game.name, layout.roles, layout.team_players, names,
-                     ["game"] + list(game.locations), list(game.counters))
+                     ["game"] + list(game.locations), list(game.counters), rounds=played_in_rounds(game))
+
+
+def played_in_rounds(game: Game) -> bool:
+    """Whether every turn is played by all seats at once (no phase takes its turns in seat order)."""
+    return bool(game.phases) and not any(phase.by_seat for phase in game.phases)

@@ -142,3 +142,24 @@ def test_a_sweep_of_the_row_it_reads_plays(capsys):
     code = main(["sweep", JF, "--players", "4", "--vary", "tables.setup.4.houses=7,8", "--games", "2"])
     out, _ = capsys.readouterr()
     assert code == 0 and "2 settings played" in out
+
+
+def test_a_game_played_in_rounds_has_no_first_mover_even_with_symmetric_seats():
+    # the same records as a symmetric game that keeps its fair share, but every seat acts in every turn at once
+    records = [GameRecord(0, 0, 5, (0,), None, "e", 0), GameRecord(1, 1, 5, (1, 2), None, "e", 1)]
+    summary = summarize(Batch("x", 3, 2, 0, ("random",) * 3), records, "T", ["p"] * 3, {}, rounds=True)
+    first = summary["first_player"]
+    assert first["rounds"] and first["of"] == 0 and first["fair"] is None and not first["symmetric"]
+    shown = next(part for part in sections(summary) if part.title == "First-player advantage")
+    assert shown.rows == [["none", "every turn is played by all seats at once (turn order: round): "
+                                   "no one moves first"]]
+
+
+@pytest.mark.parametrize("folder, players, rounds", [("examples/goofspiel", 2, True), ("games/jacks_friends", 3, True),
+                                                     ("examples/pig", 2, False), ("games/flapjacks", 3, False)])
+def test_simulate_tells_a_first_mover_only_where_turns_go_seat_by_seat(folder: str, players: int, rounds: bool,
+                                                                      capsys):
+    assert main(["simulate", str(ROOT / folder), "--players", str(players), "--games", "6", "--json"]) == 0
+    summary = __import__("json").loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert bool(summary["first_player"].get("rounds")) is rounds
+    assert (summary["first_player"]["of"] == 0) is rounds
