@@ -6,10 +6,10 @@ loader gets a fresh copy of what it made then (its data and positions), and the
 budget of the whole spec is charged what that file cost, or, where the charge
 would come near a limit, the file is loaded afresh so the limit speaks as usual.
 
-``GameCompiler.compile`` parses every rule text, checks names and types, then
-generates the code that runs the game. An editor needs the errors, not the code,
-so ``QuickCompiler`` stops before generating (no error is found there: every
-check comes first). Parsing is most of what is left, and an edit changes one
+The check stage (``check.game``) parses every rule text and checks names and
+types; the compiler then generates the code that runs the game. An editor needs
+the errors, not the code, so ``QuickChecker`` runs the check stage alone (no
+error is found while generating: every check comes first). Parsing is most of what is left, and an edit changes one
 text or none: a parsed text is kept and reused while its text and its place in
 its file (the lines it spans, as written) are the same, so its spans are too.
 """

@@ -17,7 +17,7 @@ import pytest
 
 from rulelang import load_game
 from rulelang.agents import play_out
-from rulelang.compiler.hook_decls import TRIGGER_RULES
+from rulelang.check.game import TRIGGER_RULES
 from rulelang.engine.cards import targets_asking
 from rulelang.lang.bindings import BINDINGS, BOUND_WORDS, RESERVED_WORDS, Rule, scope
 from rulelang.lang.types import CARD, PLAYER, roll_of
