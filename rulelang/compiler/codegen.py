@@ -129,14 +129,14 @@ class Unit:
     name: str = ""
     #: the rule text it comes from, line by line, quoted above it in the listing (``Program.add``)
     quoted: list[str] = field(default_factory=list)
-    #: what lines read or write of the state, in the spec's words (``t.meat``), by function and line as
+    #: what lines read or write of the state, in the spec's words (``t.coins``), by function and line as
     #: ``spans``: a trailing comment in the listing only, never in the compiled source
     notes: dict[int, dict[int, list[str]]] = field(default_factory=dict)
     #: words said of the state since the last line was written: the next line written gets them (``note``)
     pending: list[str] = field(default_factory=list)
 
     def note(self, words: str) -> None:
-        """The next line written reads or writes what ``words`` name (``t.meat``, ``deck``)."""
+        """The next line written reads or writes what ``words`` name (``t.coins``, ``deck``)."""
         if words and words not in self.pending:
             self.pending.append(words)
 
@@ -279,7 +279,7 @@ def assemble(unit: Unit) -> list[int]:
 
 def listing(unit: Unit) -> str:
     """The unit's source as `rulelang compile --python` shows it: each line that reads or writes the state
-    ends with a comment naming what, in the spec's words (``# t.meat``), made ``printable`` so a line break
+    ends with a comment naming what, in the spec's words (``# t.coins``), made ``printable`` so a line break
     in a name cannot end the comment."""
     source = []
     for i, (header, lines) in enumerate(zip(unit.headers, unit.functions)):

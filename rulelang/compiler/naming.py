@@ -33,7 +33,7 @@ _KINDS = {"procedures": "procedure", "functions": "function", "cards": "card", "
 
 
 def identifier(text: object, fallback: str) -> str:
-    """``text`` as lower-case ASCII words joined by ``_`` (``Long Saw!`` is ``long_saw``); ``fallback`` when
+    """``text`` as lower-case ASCII words joined by ``_`` (``Big Hat!`` is ``big_hat``); ``fallback`` when
     nothing of it is left (a name written in another script)."""
     words = _NOT_ASCII_WORD.sub("_", str(text).lower()).strip("_")[:MAX_PIECE].strip("_")
     return words or fallback
@@ -74,7 +74,7 @@ _STATE_ATTRS = frozenset({RefKind.PCOUNTER, RefKind.PVAR, RefKind.PZONE, RefKind
 
 
 def state_words(e: n.Expr) -> str | None:
-    """What ``e`` reads of the state, in the spec's words (``t.meat``, ``me.hand``, ``deck``), when it names a
+    """What ``e`` reads of the state, in the spec's words (``t.coins``, ``me.hand``, ``deck``), when it names a
     counter, a player's variable or a zone; else None. Only for a comment of the listing: never code."""
     if isinstance(e, n.Attr) and e.ref is not None and e.ref.kind in _STATE_ATTRS:
         return spoken(e)

@@ -123,7 +123,7 @@ class ExprSource:
 
     @staticmethod
     def say_read(e: n.Expr, u: Unit) -> None:
-        """The line written next reads a counter, a variable or a zone: the listing says which (``# t.meat``)."""
+        """The line written next reads a counter, a variable or a zone: the listing says which (``# t.coins``)."""
         words = state_words(e)
         if words is not None:
             u.note(words)

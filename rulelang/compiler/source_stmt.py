@@ -435,7 +435,7 @@ _NUMBER = re.compile(r"-?\d+")
 
 
 def _counter_words(holder: n.Expr, counter: n.Expr) -> str:
-    """A holder's counter in the spec's words, for the listing: ``t.meat``, or ``t[c]`` for a counter held in a
+    """A holder's counter in the spec's words, for the listing: ``t.coins``, or ``t[c]`` for a counter held in a
     local."""
     if isinstance(counter, n.Name) and counter.ref is not None and counter.ref.kind == RefKind.COUNTER:
         return f"{spoken(holder)}.{counter.id}"

@@ -107,8 +107,8 @@ def test_a_type_is_immutable_and_survives_a_pickle() -> None:
 @pytest.mark.parametrize("kind, words", [
     (INT, "a number"), (BOOL, "a condition (true/false)"), (TEXT, "a label"), (PLAYER, "a player"),
     (LOCATION, "a location"), (COUNTER, "a counter name"), (CARD, "a card"), (ZONE, "a zone"), (GAME, "the game"),
-    (NONE, "none"), (CLASS, "a card kind"), (UNKNOWN, "?"),
-    (list_of(CARD), "a list of cards"), (list_of(PLAYER), "a list of players"), (list_of(UNKNOWN), "a list of ?s"),
+    (NONE, "none"), (CLASS, "a card kind"), (UNKNOWN, "a value of no known type"),
+    (list_of(CARD), "a list of cards"), (list_of(PLAYER), "a list of players"), (list_of(UNKNOWN), "a list"),
     (list_of(tuple_of([INT, PLAYER])), "a list of tuples (number, player)"),
     (tuple_of([INT, PLAYER]), "a tuple (number, player)"),
     (tuple_of([BOOL, CLASS, COUNTER]), "a tuple (condition (true/false), card kind, counter name)"),

@@ -3,7 +3,7 @@ and (for the browser tests) Debian's Chromium driven by Playwright.
 
 The browser tests skip, saying why, where the serve extra, playwright or /usr/bin/chromium is missing;
 they never download a browser. Each screen they look at is saved under the test's tmp folder and, for
-the coordinator, copied to ``$RULELANG_SHOTS_DIR`` (or /work/notes/shots where /work/notes exists).
+people, copied to ``$RULELANG_SHOTS_DIR`` when that is set.
 """
 from __future__ import annotations
 
@@ -43,12 +43,10 @@ def browser_missing() -> str | None:
 
 
 def shots_dir() -> Path | None:
-    """Where screenshots are copied for people to look at: $RULELANG_SHOTS_DIR, else /work/notes/shots if /work/notes exists."""
+    """Where screenshots are copied for people to look at: $RULELANG_SHOTS_DIR when set (else they stay in
+    each test's own tmp folder only)."""
     chosen = os.environ.get("RULELANG_SHOTS_DIR")
-    if chosen:
-        return Path(chosen)
-    notes = Path("/work/notes")
-    return notes / "shots" if notes.is_dir() else None
+    return Path(chosen) if chosen else None
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from rulelang import load_game
-from rulelang.cli import main
 from rulelang.check.game import GameChecker
+from rulelang.cli import main
 from rulelang.errors import RulelangError
 from rulelang.lsp.diagnose import Checker, check_game, flatten
 from rulelang.lsp.quick import kept_files
