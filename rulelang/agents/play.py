@@ -159,9 +159,7 @@ class Table:
         except RulelangError:
             raise
         except Exception as error:  # noqa: BLE001 - the agent's own code failed: say whose, without a traceback
-            raise AgentError(f"the agent of P{player + 1} ({type(agent).__name__}) failed: "
-                             f"{type(error).__name__}: {error}",
-                             hint="the error is in the agent's code, not in the rules") from None
+            raise agent_failed(agent, player, error) from None
         apply_choice(state, player, choice, agent)
 
 
@@ -174,10 +172,14 @@ def _guarded(agent: Any, read: Callable[[int, int, str, list], int]) -> Callable
         except RulelangError:
             raise
         except Exception as error:  # noqa: BLE001 - the agent's own code failed: say whose, without a traceback
-            raise AgentError(f"the agent of P{player + 1} ({type(agent).__name__}) failed: "
-                             f"{type(error).__name__}: {error}",
-                             hint="the error is in the agent's code, not in the rules") from None
+            raise agent_failed(agent, player, error) from None
     return guarded
+
+
+def agent_failed(agent: Any, player: int, error: Exception) -> AgentError:
+    """An agent's own code failed: whose agent, and what, told as the agent's error and not as the rules'."""
+    return AgentError(f"the agent of P{player + 1} ({type(agent).__name__}) failed: {type(error).__name__}: {error}",
+                      hint="the error is in the agent's code, not in the rules")
 
 
 def _by_count(pick: Callable[[int, int], int]) -> Callable[[int, int, str, list], int]:

@@ -8,9 +8,6 @@ variable): the referee's view, with the narration of the first N events of the l
 """
 from __future__ import annotations
 
-import secrets
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +17,7 @@ from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.printable import printable
 from rulelang.serve import ApiError
+from rulelang.serve.kept import Kept
 
 #: The most logs kept open; opening another forgets the oldest.
 MAX_LOGS = 16
@@ -119,27 +117,11 @@ def narration(game: Game, events: list[dict]) -> list[str]:
     return lines
 
 
-class Logs:
-    """The logs open in the page, by id."""
+class Logs(Kept[OpenLog]):
+    """The logs open in the page, by id (at most MAX_LOGS)."""
 
     def __init__(self) -> None:
-        self.logs: OrderedDict[str, OpenLog] = OrderedDict()
-        self.lock = threading.Lock()
-
-    def add(self, log: OpenLog) -> str:
-        lid = secrets.token_hex(8)
-        with self.lock:
-            self.logs[lid] = log
-            while len(self.logs) > MAX_LOGS:
-                self.logs.popitem(last=False)
-        return lid
-
-    def get(self, lid: str) -> OpenLog:
-        with self.lock:
-            log = self.logs.get(lid)
-        if log is None:
-            raise ApiError(404, "no such log", "open it with POST api/log")
-        return log
+        super().__init__(MAX_LOGS, "log", "open it with POST api/log")
 
     def step(self, lid: str, n: int) -> dict[str, Any]:
         log = self.get(lid)

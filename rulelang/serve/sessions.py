@@ -7,9 +7,7 @@ human seats. The full event log names every secret, so it is handed out only onc
 """
 from __future__ import annotations
 
-import secrets
 import threading
-from collections import OrderedDict
 from typing import Any
 
 from rulelang.engine.game import Game
@@ -19,6 +17,7 @@ from rulelang.errors import RulelangError
 from rulelang.printable import printable
 from rulelang.serve import ApiError
 from rulelang.serve.folder import Folder
+from rulelang.serve.kept import Kept
 
 HUMAN = "human"
 #: The most games kept at once; starting another forgets the oldest.
@@ -154,13 +153,12 @@ class Session:
         return "".join(event_line(event).decode("utf-8") for event in self.state.events)
 
 
-class Sessions:
+class Sessions(Kept[Session]):
     """The games in progress, by id (at most MAX_SESSIONS)."""
 
     def __init__(self, folder: Folder) -> None:
+        super().__init__(MAX_SESSIONS, "game", "start one with POST api/play")
         self.folder = folder
-        self.games: OrderedDict[str, Session] = OrderedDict()
-        self.lock = threading.Lock()
 
     def seats(self, body: dict[str, Any], game: Game) -> tuple[list[str], int]:
         """Who plays each seat and the seed, from a `POST api/play` body, checked."""
@@ -183,19 +181,7 @@ class Sessions:
             session = Session(game, who, seed)
         except RulelangError as error:
             raise ApiError(400, error.format(), error.hint or "") from None
-        gid = secrets.token_hex(8)
-        with self.lock:
-            self.games[gid] = session
-            while len(self.games) > MAX_SESSIONS:
-                self.games.popitem(last=False)
-        return gid
-
-    def get(self, gid: str) -> Session:
-        with self.lock:
-            session = self.games.get(gid)
-        if session is None:
-            raise ApiError(404, "no such game", "start one with POST api/play")
-        return session
+        return self.add(session)
 
     @staticmethod
     def seat(session: Session, value: Any) -> int:
