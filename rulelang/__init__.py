@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import rulelang.logs.saves  # noqa: F401 - hands State.from_json its loader of saved games
 from rulelang import moved
 from rulelang.engine.game import Game
 from rulelang.engine.protocol import Decision, Option

@@ -246,11 +246,14 @@ class State(DecisionProtocol):
     def from_json(cls, game: Rules, data: Any, source: str | None = None) -> State:
         """A saved game, checked in full first (rulelang/logs/saves.py): a bad one is a SavedStateError.
 
-        ``source`` (a file name) is named in the error.
+        ``source`` (a file name) is named in the error. The check replays and compares, so it needs the
+        whole engine and the logs: it is the loader ``logs/saves.py`` hands over when it is imported
+        (``check_saved_games_with``), which ``import rulelang`` does; the engine never imports the logs.
         """
-        from rulelang.logs.saves import load_state
-
-        return load_state(game, data, source)
+        if _saved_loader is None:
+            raise RulelangError("saved games cannot be read before rulelang.logs.saves is imported",
+                                hint="import rulelang (it imports the loader of saved games)")
+        return _saved_loader(game, data, source)
 
     @classmethod
     def _restore(cls, game: Rules, data: dict) -> State:
@@ -276,6 +279,17 @@ class State(DecisionProtocol):
         st.observer = None
         st.end_known = None
         return st
+
+
+
+#: The loader of saved games (``logs.saves.load_state``), handed over by that module when it is imported.
+_saved_loader: Callable[[Rules, Any, str | None], State] | None = None
+
+
+def check_saved_games_with(loader: Callable[[Rules, Any, str | None], State]) -> None:
+    """Make ``loader`` the one ``State.from_json`` uses: checks a saved game in full, then rebuilds it."""
+    global _saved_loader
+    _saved_loader = loader
 
 
 def _copy_nested(values: list) -> list:
