@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,7 +64,7 @@ def plan_sweep(args: argparse.Namespace) -> SweepPlan:
     from .stats import game_summary
     from .sweep import check_metric, combinations, metric_names, parse_target, parse_vary
 
-    _check_numbers(args)
+    _check_numbers(args, [args.players])
     try:
         varies = [parse_vary(text) for text in args.vary]
         both = [v.key for v in varies if v.key in args.params]
@@ -93,8 +94,8 @@ def sweep(args: argparse.Namespace) -> int:
     from .sweep_report import draw_sweep, print_sweep, sweep_json, write_sweep_csv
 
     agent_sets = args.agents or ["random"]
-    _check_numbers(args)
     if len(args.players) * len(agent_sets) > 1:
+        _check_numbers(args, args.players)
         return _sweep_combinations(args, agent_sets)
     args.players, args.agents = args.players[0], agent_sets[0]
     plan = plan_sweep(args)
@@ -206,11 +207,11 @@ def _default_metric(summary: dict) -> str:
     return f"win_rate.{teams[0] if teams else 'P1'}"
 
 
-def _check_numbers(args: argparse.Namespace) -> None:
+def _check_numbers(args: argparse.Namespace, player_counts: Sequence[int]) -> None:
     for name in ("games", "workers"):
         if getattr(args, name) < 1:
             raise UsageError(f"--{name} must be at least 1, not {getattr(args, name)}")
-    for players in args.players if isinstance(args.players, (list, tuple)) else [args.players]:   # one, once planned
+    for players in player_counts:
         if players < 1:
             raise UsageError(f"--players must be at least 1, not {players}")
 

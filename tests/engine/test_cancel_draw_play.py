@@ -63,13 +63,19 @@ def test_without_a_ward_the_same_draw_happens() -> None:
     assert cancelled(st, "draw") == []
 
 
-def test_a_cancelled_play_leaves_the_card_in_the_hand_and_the_step_goes_on() -> None:
+def p1_to_play_coin_or_curse() -> rulelang.State:
+    """Turn 1's play step, P1 holding a coin and a curse, waiting for P1's choice (stopping before turn 2)."""
     st = rulelang.load_game(GAME).new_state(2, seed=1, before_first_turn=True)
     st.halt_before("play", 1)
     st.go_to_step("play", 1, 0)
     st.arrange({"hand:P1": ["coin", "curse"]})
     st.halt_before("draw", 2)
     st.resume()
+    return st
+
+
+def test_a_cancelled_play_leaves_the_card_in_the_hand_and_the_step_goes_on() -> None:
+    st = p1_to_play_coin_or_curse()
     st.apply("curse", 0)
     assert st.turn == 2 and st.waiting() is None    # no second choice: the play is over
     assert st.zone("hand", 0) == ["coin", "curse"] and st.zone("pile") == []
@@ -81,12 +87,7 @@ def test_a_cancelled_play_leaves_the_card_in_the_hand_and_the_step_goes_on() -> 
 
 
 def test_a_play_not_cancelled_is_declared_and_resolves() -> None:
-    st = rulelang.load_game(GAME).new_state(2, seed=1, before_first_turn=True)
-    st.halt_before("play", 1)
-    st.go_to_step("play", 1, 0)
-    st.arrange({"hand:P1": ["coin", "curse"]})
-    st.halt_before("draw", 2)
-    st.resume()
+    st = p1_to_play_coin_or_curse()
     st.apply("coin", 0)
     assert st.zone("hand", 0) == ["curse"] and st.zone("pile") == ["coin"]
     assert st.counter(0, "points") == 1 and cancelled(st, "play") == []
