@@ -127,6 +127,8 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         Card moves count only when they cannot fire a zone trigger (``forms.quiet_draw``), because
         triggered effects must run right after the statement that fired them.
         """
+        if homes.is_home(type(s)):
+            return homes.runs_straight(s, self)
         if isinstance(s, n.Roll):
             return s.die not in self.roll_hooks
         if isinstance(s, n.Draw) and self.draw_hooked:
@@ -135,7 +137,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return not self.has_triggers or self.zone_triggers == frozenset()
         if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
             return False
-        if isinstance(s, self._STRAIGHT) or homes.is_straight(type(s)):
+        if isinstance(s, self._STRAIGHT):
             return True
         if isinstance(s, self.CARD_MOVES):
             return not self.has_triggers or self.zone_triggers == frozenset() or \

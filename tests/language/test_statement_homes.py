@@ -85,7 +85,7 @@ def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
         def closure(self, sc):
             return lambda st, L: None
 
-    class TwoWays(n.Stmt):
+    class TwoWays(n.Stmt):          # both ways, and no `straight` to say which one runs
         def check(self, ck, scope):
             pass
 
@@ -116,7 +116,7 @@ def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
             pass
 
     try:
-        for cls, words in ((NoCheck, "a check and either"), (TwoWays, "a check and either"),
+        for cls, words in ((NoCheck, "a check and a closure"), (TwoWays, "says which runs"),
                            (SourceOfAnInstruction, "only a statement run as a closure"),
                            (InPlaceOfAClosure, "only a statement run as an instruction")):
             with pytest.raises(TypeError, match=words):
