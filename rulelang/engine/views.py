@@ -153,8 +153,15 @@ def private_choice(game: Rules, event: dict) -> bool:
 
 def hidden_option(game: Rules, kind: object, option: object) -> bool:
     """Whether the other players are kept from the option taken in a decision of this kind (one asked
-    `publicly` has a kind of its own, never hidden): `private_choice` without the event."""
-    return kind in CARD_CHOICES and names_card(game, option)
+    `publicly` has a kind of its own, never hidden): `private_choice` without the event. Asked at every forced
+    choice of a play-out, so each (kind, option) is worked out once per game (``Rules.hidden_options``)."""
+    if not isinstance(option, str):
+        return kind in CARD_CHOICES and names_card(game, option)
+    known = game.hidden_options
+    hidden = known.get((kind, option))
+    if hidden is None:
+        hidden = known[kind, option] = kind in CARD_CHOICES and names_card(game, option)
+    return hidden
 
 
 def names_card(game: Rules, option: object) -> bool:

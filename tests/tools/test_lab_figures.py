@@ -163,3 +163,25 @@ def test_simulate_tells_a_first_mover_only_where_turns_go_seat_by_seat(folder: s
     summary = __import__("json").loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert bool(summary["first_player"].get("rounds")) is rounds
     assert (summary["first_player"]["of"] == 0) is rounds
+
+
+@given(st.lists(st.integers(-50, 5000), min_size=1, max_size=80))
+def test_a_distribution_has_the_figures_of_the_statistics_module(values):
+    # worked out from the histogram for speed, it must give statistics' own mean, sample sd and median
+    import statistics
+
+    from rulelang.lab.stats import distribution
+    figures = distribution(values)
+    assert figures["mean"] == round(statistics.fmean(values), 6)
+    assert figures["sd"] == (round(statistics.stdev(values), 6) if len(values) > 1 else 0.0)
+    assert figures["median"] == statistics.median(values)
+    assert type(figures["median"]) is type(statistics.median(values))
+    assert (figures["min"], figures["max"]) == (min(values), max(values))
+    assert sum(times for _, times in figures["histogram"]) == len(values)
+
+
+def test_a_distribution_by_hand():
+    from rulelang.lab.stats import distribution
+    figures = distribution([3, 1, 4, 1])       # mean 9/4; squares 0.5625+1.5625+3.0625+1.5625 = 6.75, /3 = 2.25, sd 1.5; median (1+3)/2
+    assert (figures["mean"], figures["sd"], figures["median"]) == (2.25, 1.5, 2.0)
+    assert figures["histogram"] == [[1, 2], [3, 1], [4, 1]]
