@@ -79,6 +79,16 @@ class StmtSource:
     def e(self, e: n.Expr, out: Body) -> str:
         return self.xs.src(e, out.unit)
 
+    #: An expression as the rules write it (``naming.spoken``), and the name if it is just a local name
+    #: (``expressions.local_name``), for a statement's home.
+    spoken = staticmethod(spoken)
+    local_name = staticmethod(local_name)
+
+    @staticmethod
+    def is_number(text: str) -> bool:
+        """Whether generated source is an integer written out (a counter set to it needs no local)."""
+        return _NUMBER.fullmatch(text) is not None
+
     # -- assignment ---------------------------------------------------------------------------
 
     def store(self, target: n.Expr, value: str, span, out: Body, in_range: bool = False,
@@ -143,22 +153,6 @@ class StmtSource:
             u.note(about)
             out.line(f"{row}[{vi}] = {v}", span)
             out.record(f"(_set_var, st.turn, {p}, {vi}, {v})", span)
-
-    def g_Assign(self, s: n.Assign, out: Body) -> None:
-        target = s.target
-        if isinstance(target, n.Attr) and target.ref.kind == RefKind.PVAR and local_name(target.obj) is not None:
-            self.set_player_var(self.xs.local(local_name(target.obj)), target.name, self.e(s.value, out), s.span, out,
-                                spoken(target))
-            return
-        value = self.e(s.value, out)
-        if _NUMBER.fullmatch(value) and not isinstance(target, n.Name) and target.ref.kind != RefKind.PVAR:
-            self.store(target, value, s.span, out)      # a counter set to a number written out: no local for it
-            return
-        v = out.unit.temp("v")
-        out.line(f"{v} = {value}", s.span)
-        self.store(target, v, s.span, out)
-        if isinstance(target, n.Name):
-            self.xs.keep(target.id, v)
 
     def g_AugAssign(self, s: n.AugAssign, out: Body) -> None:
         v, limit = out.unit.temp("v"), self.game.number_limit

@@ -92,6 +92,9 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     def place(self, value) -> None:
         self.sites.place = value
 
+    #: The name, if an expression is just a local name (``expressions.local_name``), for a statement's home.
+    local_name = staticmethod(local_name)
+
     def fresh(self, what: str) -> str:
         self.hidden += 1
         return f"${what}{self.hidden}"
@@ -117,7 +120,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 emit(self, s, b)
         self.emit_straight(run, b)
 
-    _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
+    _STRAIGHT = (n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
                  n.RemoveDice, n.ChangeFace, n.Reveal)
     CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
 
@@ -135,7 +138,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return False
         if isinstance(s, n.Create):
             return not self.has_triggers or self.zone_triggers == frozenset()
-        if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
+        if isinstance(s, (n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
             return False
         if isinstance(s, self._STRAIGHT):
             return True
@@ -277,18 +280,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         ci = game.counters.index(target.name)
         holder = ec.holder(target.obj)
         return lambda st, L, v: set_counter(st, holder(st, L), ci, v)
-
-    def f_Assign(self, s: n.Assign) -> Fn:
-        target = s.target
-        if isinstance(target, n.Attr) and target.ref.kind == RefKind.PVAR and local_name(target.obj) is not None:
-            return self.assign_player_var(target, self.ec.expr(s.value))
-        store, value = self.setter(target), self.ec.expr(s.value)
-        return lambda st, L: store(st, L, value(st, L))
-
-    def assign_player_var(self, target: n.Attr, value: Fn) -> Fn:
-        """`p.var = value` with `p` a local name, the commonest assignment, without a setter closure."""
-        local, vi = local_name(target.obj), self.game.var_names.index(target.name)
-        return lambda st, L: set_player_var(st, L[local], vi, value(st, L))
 
     def f_AugAssign(self, s: n.AugAssign) -> Fn:
         store, current, amount = self.setter(s.target), self.ec.expr(s.target), self.ec.expr(s.value)

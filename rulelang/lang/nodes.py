@@ -208,13 +208,6 @@ class Stmt(Node):
 
 
 @node
-class Assign(Stmt):
-    BINDS = ('target',)
-    target: Expr
-    value: Expr
-
-
-@node
 class AugAssign(Stmt):
     BINDS = ('target',)
     target: Expr

@@ -71,9 +71,6 @@ class ToNodes(Transformer):
 
     # --- simple statements ---------------------------------------------------
 
-    def assign(self, meta, target, value) -> n.Assign:
-        return n.Assign(target, value, span=self._span(meta))
-
     def augassign(self, meta, target, op, value) -> n.AugAssign:
         return n.AugAssign(target, str(op), value, span=self._span(meta))
 

@@ -278,11 +278,6 @@ class Words:
 
     # -- statements ---------------------------------------------------------------------------
 
-    def w_Assign(self, s: n.Assign) -> Line:
-        if isinstance(s.target, n.Name):
-            return Line(f"Let {s.target.id} be {self.phrase(s.value)}.")
-        return Line(f"Set {self.phrase(s.target)} to {self.phrase(s.value)}.")
-
     def w_AugAssign(self, s: n.AugAssign) -> Line:
         if s.op == "+=":
             return Line(f"Add {self.phrase(s.value)} to {self.phrase(s.target)}.")
