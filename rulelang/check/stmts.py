@@ -44,12 +44,6 @@ class StatementChecks:
     #: A type in words, for messages: ``check.types.describe``.
     describe = staticmethod(describe)
 
-    def stmt_AugAssign(self, s: n.AugAssign, scope: Scope) -> None:
-        kind = self.assignable(s.target, scope)
-        if kind not in (INT, UNKNOWN):
-            self.error(f"'{s.op}' needs a number to change, not {describe(kind)}", s.target.span)
-        self.values_first(s.value, scope, INT, "the amount")
-
     def assignable(self, target: n.Expr, scope: Scope) -> Type:
         if isinstance(target, n.Name):
             if target.id in scope.names and target.id not in BOUND_WORDS:

@@ -32,6 +32,7 @@ from rulelang.model.spec import Event
 
 from ..errors import RuleError
 from ..statements.assign import Assign
+from ..statements.aug_assign import AugAssign
 from .expressions import Fn
 
 #: Past every instruction: a frame whose pc is here is finished.
@@ -225,10 +226,6 @@ class HookStatements:
             store(st, L, L.pop("$ret", None))
         return start, finish
 
-    def s_AugAssign(self, s: n.AugAssign, b) -> None:
-        self.emit_value_calls([s.value], b)
-        self.emit_straight([s], b)
-
     # -- changing a roll ------------------------------------------------------------------
 
     def _roll_die(self, roll: n.Expr) -> tuple[str, str, int]:
@@ -395,7 +392,7 @@ class HookStatements:
 
 def _own_exprs(s: n.Stmt) -> list:
     """The expressions a statement evaluates itself (not those of the blocks it holds)."""
-    if isinstance(s, (Assign, n.AugAssign, n.Return)):
+    if isinstance(s, (Assign, AugAssign, n.Return)):
         return [s.value]
     if isinstance(s, n.If):
         return [cond for cond, _ in s.branches]

@@ -83,6 +83,17 @@ class StmtSource:
     #: (``expressions.local_name``), for a statement's home.
     spoken = staticmethod(spoken)
     local_name = staticmethod(local_name)
+    #: An operand's source as an operator takes it (``source_expr.operand``); the number an expression writes
+    #: out, if one of 0 or more; whether a target is a counter (held at 0 or more): for a statement's home.
+    operand = staticmethod(operand)
+
+    @staticmethod
+    def count_literal(e: n.Expr) -> int | None:
+        return _count_literal(e)
+
+    @staticmethod
+    def is_counter(target: n.Expr) -> bool:
+        return _is_counter(target)
 
     @staticmethod
     def is_number(text: str) -> bool:
@@ -153,21 +164,6 @@ class StmtSource:
             u.note(about)
             out.line(f"{row}[{vi}] = {v}", span)
             out.record(f"(_set_var, st.turn, {p}, {vi}, {v})", span)
-
-    def g_AugAssign(self, s: n.AugAssign, out: Body) -> None:
-        v, limit = out.unit.temp("v"), self.game.number_limit
-        sign = "+" if s.op == "+=" else "-"
-        out.line(f"{v} = {operand(self.e(s.target, out))} {sign} {operand(self.e(s.value, out))}", s.span)
-        step = _count_literal(s.value) if _is_counter(s.target) else None
-        growing = sign == "+" and step is not None
-        shrinking = sign == "-" and step is not None and step <= limit
-        # a counter (0 to the limit) plus a number of 0 or more can only pass the top of the range; less a
-        # number from 0 to the limit, it cannot leave the range (it may go below 0: the store clamps it)
-        if not shrinking:
-            out.line(f"if {v} > {limit}:" if growing else f"if not -{limit} <= {v} <= {limit}:", s.span)
-            with out.indented():
-                out.line(f"_too_big_now({v}, {limit}, {out.unit.constant(s.span)})", s.span)
-        self.store(s.target, v, s.span, out, in_range=True, at_least_0=growing)
 
     def g_MoveCounter(self, s: n.MoveCounter, out: Body) -> None:
         u, span, limit = out.unit, s.span, self.game.number_limit

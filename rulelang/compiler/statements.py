@@ -120,7 +120,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 emit(self, s, b)
         self.emit_straight(run, b)
 
-    _STRAIGHT = (n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
+    _STRAIGHT = (n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
                  n.RemoveDice, n.ChangeFace, n.Reveal)
     CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
 
@@ -138,7 +138,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return False
         if isinstance(s, n.Create):
             return not self.has_triggers or self.zone_triggers == frozenset()
-        if isinstance(s, (n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
+        if isinstance(s, (n.If, n.While)) and self.has_value_calls(s):
             return False
         if isinstance(s, self._STRAIGHT):
             return True
@@ -280,18 +280,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         ci = game.counters.index(target.name)
         holder = ec.holder(target.obj)
         return lambda st, L, v: set_counter(st, holder(st, L), ci, v)
-
-    def f_AugAssign(self, s: n.AugAssign) -> Fn:
-        store, current, amount = self.setter(s.target), self.ec.expr(s.target), self.ec.expr(s.value)
-        sign = 1 if s.op == "+=" else -1
-        limit, span = self.game.number_limit, s.span
-
-        def change(st, L):
-            v = current(st, L) + sign * amount(st, L)
-            if not -limit <= v <= limit:
-                raise too_big(v, limit, span)
-            store(st, L, v)
-        return change
 
     # -- counters and cards --------------------------------------------------------------
 

@@ -208,14 +208,6 @@ class Stmt(Node):
 
 
 @node
-class AugAssign(Stmt):
-    BINDS = ('target',)
-    target: Expr
-    op: str                  # "+=" / "-="
-    value: Expr
-
-
-@node
 class MoveCounter(Stmt):
     amount: Expr | None      # None means all
     counter: Expr

@@ -71,9 +71,6 @@ class ToNodes(Transformer):
 
     # --- simple statements ---------------------------------------------------
 
-    def augassign(self, meta, target, op, value) -> n.AugAssign:
-        return n.AugAssign(target, str(op), value, span=self._span(meta))
-
     def move_counter(self, meta, amount, counter, source, dest) -> n.MoveCounter:
         return n.MoveCounter(amount, counter, source, dest, span=self._span(meta))
 

@@ -24,6 +24,7 @@ from rulelang.testing.scenario_load import scenario_files_of
 
 from ..errors import closest
 from ..statements.assign import Assign
+from ..statements.aug_assign import AugAssign
 from .book import Book, Item, make_book
 from .checked import Checked, load_checked
 
@@ -206,7 +207,7 @@ def _written_nodes(tree: Any) -> set[int]:
 
 
 def _targets(node: n.Node) -> list[Any]:
-    if isinstance(node, (Assign, n.AugAssign)):
+    if isinstance(node, (Assign, AugAssign)):
         return [node.target]
     if isinstance(node, n.MoveCards):
         return [node.cards, node.dest]

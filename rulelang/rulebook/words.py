@@ -278,11 +278,6 @@ class Words:
 
     # -- statements ---------------------------------------------------------------------------
 
-    def w_AugAssign(self, s: n.AugAssign) -> Line:
-        if s.op == "+=":
-            return Line(f"Add {self.phrase(s.value)} to {self.phrase(s.target)}.")
-        return Line(f"Take {self.phrase(s.value)} from {self.phrase(s.target)}.")
-
     def w_MoveCounter(self, s: n.MoveCounter) -> Line:
         amount = "all" if s.amount is None else self.phrase(s.amount)
         return Line(f"Move {amount} {self.phrase(s.counter)} from {self.phrase(s.source)} "

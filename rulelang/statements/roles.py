@@ -8,6 +8,7 @@ mypy check that). The checker is below this package, so a statement takes ``chec
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from rulelang.errors import Span
@@ -21,6 +22,8 @@ class Expressions(Protocol):
     """The expression compiler (``compiler.expressions``): an expression to its closure."""
 
     def expr(self, e: n.Expr) -> Fn: ...
+
+    def holder(self, e: n.Expr) -> Fn: ...
 
 
 class Compiler(Protocol):
@@ -58,6 +61,8 @@ class Unit(Protocol):
 
     def temp(self, what: str = "t") -> str: ...
 
+    def note(self, words: str) -> None: ...
+
 
 class Lines(Protocol):
     """A generated function's body (``compiler.codegen.Body``)."""
@@ -66,6 +71,10 @@ class Lines(Protocol):
     def unit(self) -> Unit: ...
 
     def line(self, text: str, span: Span | None = None) -> None: ...
+
+    def indented(self) -> AbstractContextManager[None]: ...
+
+    def record(self, entry: str, span: Span | None = None, note: str = "") -> None: ...
 
 
 class ExpressionSource(Protocol):
@@ -77,12 +86,19 @@ class ExpressionSource(Protocol):
 
     def keep(self, name: str, variable: str) -> None: ...
 
+    def holder(self, e: n.Expr, u: Any) -> str: ...
+
+    def is_present_seat(self, e: n.Expr) -> bool: ...
+
 
 class Source(Protocol):
     """Straight-line statements as Python lines (``compiler.source_stmt.StmtSource``)."""
 
     @property
     def xs(self) -> ExpressionSource: ...
+
+    @property
+    def game(self) -> Any: ...
 
     def e(self, e: n.Expr, out: Any) -> str: ...
 
@@ -97,6 +113,12 @@ class Source(Protocol):
     def local_name(self, e: n.Expr) -> str | None: ...
 
     def is_number(self, text: str) -> bool: ...
+
+    def operand(self, text: str) -> str: ...
+
+    def count_literal(self, e: n.Expr) -> int | None: ...
+
+    def is_counter(self, target: n.Expr) -> bool: ...
 
 
 class InPlace(Protocol):
