@@ -18,7 +18,6 @@ from rulelang.lang.types import (
     BOOL,
     CARD,
     CLASS,
-    COUNTER,
     GAME,
     INT,
     LOCATION,
@@ -63,13 +62,6 @@ class StatementChecks:
             return self.error("this cannot be assigned", target.span,
                               "only counters and player variables can be set")
         return self.error("this cannot be assigned", target.span)
-
-    def stmt_MoveCounter(self, s: n.MoveCounter, scope: Scope) -> None:
-        if s.amount is not None:
-            self.expect(s.amount, scope, INT, "the amount")
-        self.expect(s.counter, scope, COUNTER, "what is moved")
-        self.holder(s.source, scope)
-        self.holder(s.dest, scope)
 
     def holder(self, expr: n.Expr, scope: Scope) -> Type:
         """Something that holds counters: a player, a location, a card or the game."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -164,49 +164,6 @@ class StmtSource:
             u.note(about)
             out.line(f"{row}[{vi}] = {v}", span)
             out.record(f"(_set_var, st.turn, {p}, {vi}, {v})", span)
-
-    def g_MoveCounter(self, s: n.MoveCounter, out: Body) -> None:
-        u, span, limit = out.unit, s.span, self.game.number_limit
-        have, k = u.temp("have"), u.temp("moved")
-        parts = []                      # counter, from, to: in that order; a number written out needs no local
-        unknown = []                    # those that may be None
-        for what, text, sure in (("c", self.e(s.counter, out), False),
-                                 ("from", self.xs.holder(s.source, u), self.xs.is_present_seat(s.source)),
-                                 ("z", self.xs.holder(s.dest, u), self.xs.is_present_seat(s.dest))):
-            if not text.isdigit():
-                name = u.temp(what)
-                out.line(f"{name} = {text}", span)
-                if not sure:
-                    unknown.append(name)
-                text = name
-            parts.append(text)
-        c, a, z = parts
-        if unknown:
-            out.line(f"if {' and '.join(f'{x} is not None' for x in unknown)}:", span)
-        with out.indented() if unknown else nullcontext():
-            source_words, dest_words = _counter_words(s.source, s.counter), _counter_words(s.dest, s.counter)
-            u.note(source_words)
-            out.line(f"{have} = st.counters[{a}][{c}]", span)
-            amount = None if s.amount is None else _count_literal(s.amount)
-            if s.amount is None:
-                out.line(f"{k} = {have}", span)
-            elif amount is not None:    # a number of 0 or more: at most what there is
-                out.line(f"{k} = {amount} if {have} > {amount} else {have}", span)
-            else:                       # max(0, min(amount, have)), without the two calls
-                out.line(f"{k} = {self.e(s.amount, out)}", span)
-                out.line(f"if {k} > {have}:", span)
-                out.line(f"    {k} = {have}", span)
-                out.line(f"if {k} < 0:", span)
-                out.line(f"    {k} = 0", span)
-            out.line(f"if {k}:", span)
-            with out.indented():
-                out.line(f"if st.counters[{z}][{c}] + {k} > {limit}:", span)
-                out.line(f"    _too_big_now(st.counters[{z}][{c}] + {k}, {limit}, {u.constant(span)})", span)
-                u.note(source_words)
-                out.line(f"st.counters[{a}][{c}] = {have} - {k}", span)
-                u.note(dest_words)
-                out.line(f"st.counters[{z}][{c}] += {k}", span)
-                out.record(f"(_transferred, st.turn, {c}, {k}, {a}, {z})", span)
 
     # -- cards and dice ------------------------------------------------------------------------
 
@@ -422,14 +379,6 @@ _SEATS = (RefKind.PLAYERS, RefKind.ROLE, RefKind.TEAM)
 
 #: A whole number written out in generated source (``repr`` of an int).
 _NUMBER = re.compile(r"-?\d+")
-
-
-def _counter_words(holder: n.Expr, counter: n.Expr) -> str:
-    """A holder's counter in the spec's words, for the listing: ``t.coins``, or ``t[c]`` for a counter held in a
-    local."""
-    if isinstance(counter, n.Name) and counter.ref is not None and counter.ref.kind == RefKind.COUNTER:
-        return f"{spoken(holder)}.{counter.id}"
-    return f"{spoken(holder)}[{spoken(counter)}]"
 
 
 def _is_counter(target: n.Expr) -> bool:

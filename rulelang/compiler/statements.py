@@ -17,7 +17,7 @@ from typing import Any
 from rulelang.engine import records
 from rulelang.engine.cards import discard_card, draw_cards, end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
-from rulelang.engine.limits import over_budget, roll_dice, too_big
+from rulelang.engine.limits import over_budget, roll_dice
 from rulelang.engine.names import NAMES
 from rulelang.engine.reveals import reveal_cards
 from rulelang.engine.state import State, set_counter, set_player_var
@@ -120,7 +120,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 emit(self, s, b)
         self.emit_straight(run, b)
 
-    _STRAIGHT = (n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
+    _STRAIGHT = (n.Roll, n.Pass, n.Reroll, n.AddDice,
                  n.RemoveDice, n.ChangeFace, n.Reveal)
     CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
 
@@ -282,27 +282,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         return lambda st, L, v: set_counter(st, holder(st, L), ci, v)
 
     # -- counters and cards --------------------------------------------------------------
-
-    def f_MoveCounter(self, s: n.MoveCounter) -> Fn:
-        ec = self.ec
-        amount = ec.expr(s.amount) if s.amount is not None else None
-        counter, src, dst = ec.expr(s.counter), ec.holder(s.source), ec.holder(s.dest)
-        limit, span = self.game.number_limit, s.span
-
-        def move(st, L):
-            c, a, z = counter(st, L), src(st, L), dst(st, L)
-            if c is None or a is None or z is None:
-                return
-            have = st.counters[a][c]
-            k = have if amount is None else max(0, min(amount(st, L), have))
-            if k:
-                if st.counters[z][c] + k > limit:
-                    raise too_big(st.counters[z][c] + k, limit, span)
-                st.counters[a][c] = have - k
-                st.counters[z][c] += k
-                if st.history:
-                    st.log.append((records.transferred, st.turn, c, k, a, z))
-        return move
 
     def f_MoveCards(self, s: n.MoveCards) -> Fn:
         cards, dest = self.ec.as_cards(s.cards), self.ec.expr(s.dest)

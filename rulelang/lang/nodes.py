@@ -208,14 +208,6 @@ class Stmt(Node):
 
 
 @node
-class MoveCounter(Stmt):
-    amount: Expr | None      # None means all
-    counter: Expr
-    source: Expr
-    dest: Expr
-
-
-@node
 class MoveCards(Stmt):
     cards: Expr
     dest: Expr

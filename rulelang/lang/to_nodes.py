@@ -71,11 +71,8 @@ class ToNodes(Transformer):
 
     # --- simple statements ---------------------------------------------------
 
-    def move_counter(self, meta, amount, counter, source, dest) -> n.MoveCounter:
-        return n.MoveCounter(amount, counter, source, dest, span=self._span(meta))
-
     def all_amount(self, meta) -> None:
-        return None             # `move all ...`: MoveCounter's amount None means all
+        return None             # `move all ...`: a counter move's amount None means all
 
     def move_cards(self, meta, cards, dest) -> n.MoveCards:
         return n.MoveCards(cards, dest, span=self._span(meta))

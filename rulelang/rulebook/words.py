@@ -278,11 +278,6 @@ class Words:
 
     # -- statements ---------------------------------------------------------------------------
 
-    def w_MoveCounter(self, s: n.MoveCounter) -> Line:
-        amount = "all" if s.amount is None else self.phrase(s.amount)
-        return Line(f"Move {amount} {self.phrase(s.counter)} from {self.phrase(s.source)} "
-                    f"to {self.phrase(s.dest)}.")
-
     def w_MoveCards(self, s: n.MoveCards) -> Line:
         return Line(f"Move {self.phrase(s.cards)} to {self.phrase(s.dest)}.")
 
