@@ -18,7 +18,6 @@ from rulelang.lang.types import (
     BOOL,
     CARD,
     CLASS,
-    COUNTER,
     GAME,
     INT,
     LOCATION,
@@ -37,33 +36,12 @@ from rulelang.model.decisions import branch_id
 class StatementChecks:
     """The statement checks of ``check.Checker``; errors are recorded through ``self.error``."""
 
-    def stmt_Assign(self, s: n.Assign, scope: Scope) -> None:
-        if is_proc_call(s.value, self.sym.procedures):
-            kind = self.proc_value(s.value, scope)
-            if isinstance(s.target, n.Name) and s.target.id not in scope.names and not self._is_global(s.target.id):
-                scope.names[s.target.id] = kind
-                s.target.ref, s.target.type = Ref(RefKind.LOCAL, s.target.id), kind
-            elif kind != UNKNOWN and not self.fits(kind, self.assignable(s.target, scope)):
-                self.error(f"the value must be {describe(s.target.type or UNKNOWN)}, not {describe(kind)}",
-                           s.value.span)
-            return
-        if isinstance(s.target, n.Name) and s.target.id not in scope.names and not self._is_global(s.target.id):
-            kind = self.values_first(s.value, scope)
-            if kind in (NONE, UNKNOWN):
-                kind = UNKNOWN
-            scope.names[s.target.id] = kind
-            s.target.ref = Ref(RefKind.LOCAL, s.target.id)
-            s.target.type = kind
-            return
-        kind = self.assignable(s.target, scope)
-        if kind != UNKNOWN:
-            self.values_first(s.value, scope, kind, "the value")
+    def calls_procedure(self, value: n.Expr) -> bool:
+        """Whether a value is `name(args)` naming a procedure: computed by running it (``proc_value``)."""
+        return is_proc_call(value, self.sym.procedures)
 
-    def stmt_AugAssign(self, s: n.AugAssign, scope: Scope) -> None:
-        kind = self.assignable(s.target, scope)
-        if kind not in (INT, UNKNOWN):
-            self.error(f"'{s.op}' needs a number to change, not {describe(kind)}", s.target.span)
-        self.values_first(s.value, scope, INT, "the amount")
+    #: A type in words, for messages: ``check.types.describe``.
+    describe = staticmethod(describe)
 
     def assignable(self, target: n.Expr, scope: Scope) -> Type:
         if isinstance(target, n.Name):
@@ -84,13 +62,6 @@ class StatementChecks:
             return self.error("this cannot be assigned", target.span,
                               "only counters and player variables can be set")
         return self.error("this cannot be assigned", target.span)
-
-    def stmt_MoveCounter(self, s: n.MoveCounter, scope: Scope) -> None:
-        if s.amount is not None:
-            self.expect(s.amount, scope, INT, "the amount")
-        self.expect(s.counter, scope, COUNTER, "what is moved")
-        self.holder(s.source, scope)
-        self.holder(s.dest, scope)
 
     def holder(self, expr: n.Expr, scope: Scope) -> Type:
         """Something that holds counters: a player, a location, a card or the game."""

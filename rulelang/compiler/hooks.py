@@ -31,6 +31,8 @@ from rulelang.lang.refs import Ref, RefKind
 from rulelang.model.spec import Event
 
 from ..errors import RuleError
+from ..statements.assign import Assign
+from ..statements.aug_assign import AugAssign
 from .expressions import Fn
 
 #: Past every instruction: a frame whose pc is here is finished.
@@ -224,23 +226,6 @@ class HookStatements:
             store(st, L, L.pop("$ret", None))
         return start, finish
 
-    def s_AugAssign(self, s: n.AugAssign, b) -> None:
-        self.emit_value_calls([s.value], b)
-        self.emit_straight([s], b)
-
-    def s_Assign(self, s: n.Assign, b) -> None:
-        """`x = procedure(args)` (its frame runs, then its value is stored) or a value using procedures."""
-        call = s.value
-        if not (isinstance(call, n.Call) and call.ref and call.ref.kind == RefKind.PROCEDURE):
-            self.emit_value_calls([s.value], b)
-            self.emit_straight([s], b)
-            return
-        self.emit_value_calls([a.value for a in call.args], b)
-        store = self.setter(s.target)
-        start, finish = self.call_for_value(call, store)
-        b.emit(start, s.span)
-        b.emit(finish, s.span)
-
     # -- changing a roll ------------------------------------------------------------------
 
     def _roll_die(self, roll: n.Expr) -> tuple[str, str, int]:
@@ -407,7 +392,7 @@ class HookStatements:
 
 def _own_exprs(s: n.Stmt) -> list:
     """The expressions a statement evaluates itself (not those of the blocks it holds)."""
-    if isinstance(s, (n.Assign, n.AugAssign, n.Return)):
+    if isinstance(s, (Assign, AugAssign, n.Return)):
         return [s.value]
     if isinstance(s, n.If):
         return [cond for cond, _ in s.branches]

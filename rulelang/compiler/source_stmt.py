@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -79,6 +79,27 @@ class StmtSource:
     def e(self, e: n.Expr, out: Body) -> str:
         return self.xs.src(e, out.unit)
 
+    #: An expression as the rules write it (``naming.spoken``), and the name if it is just a local name
+    #: (``expressions.local_name``), for a statement's home.
+    spoken = staticmethod(spoken)
+    local_name = staticmethod(local_name)
+    #: An operand's source as an operator takes it (``source_expr.operand``); the number an expression writes
+    #: out, if one of 0 or more; whether a target is a counter (held at 0 or more): for a statement's home.
+    operand = staticmethod(operand)
+
+    @staticmethod
+    def count_literal(e: n.Expr) -> int | None:
+        return _count_literal(e)
+
+    @staticmethod
+    def is_counter(target: n.Expr) -> bool:
+        return _is_counter(target)
+
+    @staticmethod
+    def is_number(text: str) -> bool:
+        """Whether generated source is an integer written out (a counter set to it needs no local)."""
+        return _NUMBER.fullmatch(text) is not None
+
     # -- assignment ---------------------------------------------------------------------------
 
     def store(self, target: n.Expr, value: str, span, out: Body, in_range: bool = False,
@@ -143,80 +164,6 @@ class StmtSource:
             u.note(about)
             out.line(f"{row}[{vi}] = {v}", span)
             out.record(f"(_set_var, st.turn, {p}, {vi}, {v})", span)
-
-    def g_Assign(self, s: n.Assign, out: Body) -> None:
-        target = s.target
-        if isinstance(target, n.Attr) and target.ref.kind == RefKind.PVAR and local_name(target.obj) is not None:
-            self.set_player_var(self.xs.local(local_name(target.obj)), target.name, self.e(s.value, out), s.span, out,
-                                spoken(target))
-            return
-        value = self.e(s.value, out)
-        if _NUMBER.fullmatch(value) and not isinstance(target, n.Name) and target.ref.kind != RefKind.PVAR:
-            self.store(target, value, s.span, out)      # a counter set to a number written out: no local for it
-            return
-        v = out.unit.temp("v")
-        out.line(f"{v} = {value}", s.span)
-        self.store(target, v, s.span, out)
-        if isinstance(target, n.Name):
-            self.xs.keep(target.id, v)
-
-    def g_AugAssign(self, s: n.AugAssign, out: Body) -> None:
-        v, limit = out.unit.temp("v"), self.game.number_limit
-        sign = "+" if s.op == "+=" else "-"
-        out.line(f"{v} = {operand(self.e(s.target, out))} {sign} {operand(self.e(s.value, out))}", s.span)
-        step = _count_literal(s.value) if _is_counter(s.target) else None
-        growing = sign == "+" and step is not None
-        shrinking = sign == "-" and step is not None and step <= limit
-        # a counter (0 to the limit) plus a number of 0 or more can only pass the top of the range; less a
-        # number from 0 to the limit, it cannot leave the range (it may go below 0: the store clamps it)
-        if not shrinking:
-            out.line(f"if {v} > {limit}:" if growing else f"if not -{limit} <= {v} <= {limit}:", s.span)
-            with out.indented():
-                out.line(f"_too_big_now({v}, {limit}, {out.unit.constant(s.span)})", s.span)
-        self.store(s.target, v, s.span, out, in_range=True, at_least_0=growing)
-
-    def g_MoveCounter(self, s: n.MoveCounter, out: Body) -> None:
-        u, span, limit = out.unit, s.span, self.game.number_limit
-        have, k = u.temp("have"), u.temp("moved")
-        parts = []                      # counter, from, to: in that order; a number written out needs no local
-        unknown = []                    # those that may be None
-        for what, text, sure in (("c", self.e(s.counter, out), False),
-                                 ("from", self.xs.holder(s.source, u), self.xs.is_present_seat(s.source)),
-                                 ("z", self.xs.holder(s.dest, u), self.xs.is_present_seat(s.dest))):
-            if not text.isdigit():
-                name = u.temp(what)
-                out.line(f"{name} = {text}", span)
-                if not sure:
-                    unknown.append(name)
-                text = name
-            parts.append(text)
-        c, a, z = parts
-        if unknown:
-            out.line(f"if {' and '.join(f'{x} is not None' for x in unknown)}:", span)
-        with out.indented() if unknown else nullcontext():
-            source_words, dest_words = _counter_words(s.source, s.counter), _counter_words(s.dest, s.counter)
-            u.note(source_words)
-            out.line(f"{have} = st.counters[{a}][{c}]", span)
-            amount = None if s.amount is None else _count_literal(s.amount)
-            if s.amount is None:
-                out.line(f"{k} = {have}", span)
-            elif amount is not None:    # a number of 0 or more: at most what there is
-                out.line(f"{k} = {amount} if {have} > {amount} else {have}", span)
-            else:                       # max(0, min(amount, have)), without the two calls
-                out.line(f"{k} = {self.e(s.amount, out)}", span)
-                out.line(f"if {k} > {have}:", span)
-                out.line(f"    {k} = {have}", span)
-                out.line(f"if {k} < 0:", span)
-                out.line(f"    {k} = 0", span)
-            out.line(f"if {k}:", span)
-            with out.indented():
-                out.line(f"if st.counters[{z}][{c}] + {k} > {limit}:", span)
-                out.line(f"    _too_big_now(st.counters[{z}][{c}] + {k}, {limit}, {u.constant(span)})", span)
-                u.note(source_words)
-                out.line(f"st.counters[{a}][{c}] = {have} - {k}", span)
-                u.note(dest_words)
-                out.line(f"st.counters[{z}][{c}] += {k}", span)
-                out.record(f"(_transferred, st.turn, {c}, {k}, {a}, {z})", span)
 
     # -- cards and dice ------------------------------------------------------------------------
 
@@ -432,14 +379,6 @@ _SEATS = (RefKind.PLAYERS, RefKind.ROLE, RefKind.TEAM)
 
 #: A whole number written out in generated source (``repr`` of an int).
 _NUMBER = re.compile(r"-?\d+")
-
-
-def _counter_words(holder: n.Expr, counter: n.Expr) -> str:
-    """A holder's counter in the spec's words, for the listing: ``t.coins``, or ``t[c]`` for a counter held in a
-    local."""
-    if isinstance(counter, n.Name) and counter.ref is not None and counter.ref.kind == RefKind.COUNTER:
-        return f"{spoken(holder)}.{counter.id}"
-    return f"{spoken(holder)}[{spoken(counter)}]"
 
 
 def _is_counter(target: n.Expr) -> bool:

@@ -17,7 +17,7 @@ from typing import Any
 from rulelang.engine import records
 from rulelang.engine.cards import discard_card, draw_cards, end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
-from rulelang.engine.limits import over_budget, roll_dice, too_big
+from rulelang.engine.limits import over_budget, roll_dice
 from rulelang.engine.names import NAMES
 from rulelang.engine.reveals import reveal_cards
 from rulelang.engine.state import State, set_counter, set_player_var
@@ -92,6 +92,9 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     def place(self, value) -> None:
         self.sites.place = value
 
+    #: The name, if an expression is just a local name (``expressions.local_name``), for a statement's home.
+    local_name = staticmethod(local_name)
+
     def fresh(self, what: str) -> str:
         self.hidden += 1
         return f"${what}{self.hidden}"
@@ -117,7 +120,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 emit(self, s, b)
         self.emit_straight(run, b)
 
-    _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
+    _STRAIGHT = (n.Roll, n.Pass, n.Reroll, n.AddDice,
                  n.RemoveDice, n.ChangeFace, n.Reveal)
     CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
 
@@ -135,7 +138,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return False
         if isinstance(s, n.Create):
             return not self.has_triggers or self.zone_triggers == frozenset()
-        if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
+        if isinstance(s, (n.If, n.While)) and self.has_value_calls(s):
             return False
         if isinstance(s, self._STRAIGHT):
             return True
@@ -278,52 +281,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         holder = ec.holder(target.obj)
         return lambda st, L, v: set_counter(st, holder(st, L), ci, v)
 
-    def f_Assign(self, s: n.Assign) -> Fn:
-        target = s.target
-        if isinstance(target, n.Attr) and target.ref.kind == RefKind.PVAR and local_name(target.obj) is not None:
-            return self.assign_player_var(target, self.ec.expr(s.value))
-        store, value = self.setter(target), self.ec.expr(s.value)
-        return lambda st, L: store(st, L, value(st, L))
-
-    def assign_player_var(self, target: n.Attr, value: Fn) -> Fn:
-        """`p.var = value` with `p` a local name, the commonest assignment, without a setter closure."""
-        local, vi = local_name(target.obj), self.game.var_names.index(target.name)
-        return lambda st, L: set_player_var(st, L[local], vi, value(st, L))
-
-    def f_AugAssign(self, s: n.AugAssign) -> Fn:
-        store, current, amount = self.setter(s.target), self.ec.expr(s.target), self.ec.expr(s.value)
-        sign = 1 if s.op == "+=" else -1
-        limit, span = self.game.number_limit, s.span
-
-        def change(st, L):
-            v = current(st, L) + sign * amount(st, L)
-            if not -limit <= v <= limit:
-                raise too_big(v, limit, span)
-            store(st, L, v)
-        return change
-
     # -- counters and cards --------------------------------------------------------------
-
-    def f_MoveCounter(self, s: n.MoveCounter) -> Fn:
-        ec = self.ec
-        amount = ec.expr(s.amount) if s.amount is not None else None
-        counter, src, dst = ec.expr(s.counter), ec.holder(s.source), ec.holder(s.dest)
-        limit, span = self.game.number_limit, s.span
-
-        def move(st, L):
-            c, a, z = counter(st, L), src(st, L), dst(st, L)
-            if c is None or a is None or z is None:
-                return
-            have = st.counters[a][c]
-            k = have if amount is None else max(0, min(amount(st, L), have))
-            if k:
-                if st.counters[z][c] + k > limit:
-                    raise too_big(st.counters[z][c] + k, limit, span)
-                st.counters[a][c] = have - k
-                st.counters[z][c] += k
-                if st.history:
-                    st.log.append((records.transferred, st.turn, c, k, a, z))
-        return move
 
     def f_MoveCards(self, s: n.MoveCards) -> Fn:
         cards, dest = self.ec.as_cards(s.cards), self.ec.expr(s.dest)

@@ -208,29 +208,6 @@ class Stmt(Node):
 
 
 @node
-class Assign(Stmt):
-    BINDS = ('target',)
-    target: Expr
-    value: Expr
-
-
-@node
-class AugAssign(Stmt):
-    BINDS = ('target',)
-    target: Expr
-    op: str                  # "+=" / "-="
-    value: Expr
-
-
-@node
-class MoveCounter(Stmt):
-    amount: Expr | None      # None means all
-    counter: Expr
-    source: Expr
-    dest: Expr
-
-
-@node
 class MoveCards(Stmt):
     cards: Expr
     dest: Expr

@@ -71,17 +71,8 @@ class ToNodes(Transformer):
 
     # --- simple statements ---------------------------------------------------
 
-    def assign(self, meta, target, value) -> n.Assign:
-        return n.Assign(target, value, span=self._span(meta))
-
-    def augassign(self, meta, target, op, value) -> n.AugAssign:
-        return n.AugAssign(target, str(op), value, span=self._span(meta))
-
-    def move_counter(self, meta, amount, counter, source, dest) -> n.MoveCounter:
-        return n.MoveCounter(amount, counter, source, dest, span=self._span(meta))
-
     def all_amount(self, meta) -> None:
-        return None             # `move all ...`: MoveCounter's amount None means all
+        return None             # `move all ...`: a counter move's amount None means all
 
     def move_cards(self, meta, cards, dest) -> n.MoveCards:
         return n.MoveCards(cards, dest, span=self._span(meta))

@@ -23,6 +23,9 @@ from rulelang.spec import files
 from rulelang.testing.scenario_load import scenario_files_of
 
 from ..errors import closest
+from ..statements.assign import Assign
+from ..statements.aug_assign import AugAssign
+from ..statements.move_counter import MoveCounter
 from .book import Book, Item, make_book
 from .checked import Checked, load_checked
 
@@ -205,7 +208,7 @@ def _written_nodes(tree: Any) -> set[int]:
 
 
 def _targets(node: n.Node) -> list[Any]:
-    if isinstance(node, (n.Assign, n.AugAssign)):
+    if isinstance(node, (Assign, AugAssign)):
         return [node.target]
     if isinstance(node, n.MoveCards):
         return [node.cards, node.dest]
@@ -213,7 +216,7 @@ def _targets(node: n.Node) -> list[Any]:
         return [node.source, node.dest]
     if isinstance(node, n.Discard):
         return [node.cards]
-    if isinstance(node, n.MoveCounter):
+    if isinstance(node, MoveCounter):
         return [node.counter, node.source, node.dest]
     if isinstance(node, n.Create):
         return [node, node.dest]

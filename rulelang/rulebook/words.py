@@ -278,21 +278,6 @@ class Words:
 
     # -- statements ---------------------------------------------------------------------------
 
-    def w_Assign(self, s: n.Assign) -> Line:
-        if isinstance(s.target, n.Name):
-            return Line(f"Let {s.target.id} be {self.phrase(s.value)}.")
-        return Line(f"Set {self.phrase(s.target)} to {self.phrase(s.value)}.")
-
-    def w_AugAssign(self, s: n.AugAssign) -> Line:
-        if s.op == "+=":
-            return Line(f"Add {self.phrase(s.value)} to {self.phrase(s.target)}.")
-        return Line(f"Take {self.phrase(s.value)} from {self.phrase(s.target)}.")
-
-    def w_MoveCounter(self, s: n.MoveCounter) -> Line:
-        amount = "all" if s.amount is None else self.phrase(s.amount)
-        return Line(f"Move {amount} {self.phrase(s.counter)} from {self.phrase(s.source)} "
-                    f"to {self.phrase(s.dest)}.")
-
     def w_MoveCards(self, s: n.MoveCards) -> Line:
         return Line(f"Move {self.phrase(s.cards)} to {self.phrase(s.dest)}.")
 

@@ -22,6 +22,7 @@ from rulelang.errors import Span
 from rulelang.lang import nodes as n
 from rulelang.spec.document import Document, value_at
 from rulelang.spec.schema import validate_document
+from rulelang.statements.aug_assign import AugAssign
 from rulelang.testing.mutate_data import apply_data_mutation, changed_paths, data_mutations, group_of
 
 __all__ = ["Mutant", "mutants", "build"]
@@ -184,7 +185,7 @@ def _operator_changes(node: Any) -> list[Change]:
         return [("comparison", f"`{node.op}` -> `{op}`", span, _set(op=op)) for op in others]
     if isinstance(node, n.BinOp):
         return [("arithmetic", f"`{node.op}` -> `{op}`", span, _set(op=op)) for op in _ARITH.get(node.op, [])]
-    if isinstance(node, n.AugAssign) and node.op in _AUG:
+    if isinstance(node, AugAssign) and node.op in _AUG:
         return [("arithmetic", f"`{node.op}` -> `{_AUG[node.op]}`", span, _set(op=_AUG[node.op]))]
     if isinstance(node, n.BoolOp):
         return [("boolean", f"`{node.op}` -> `{_BOOL[node.op]}`", span, _set(op=_BOOL[node.op]))] + _dropped_operands(node)

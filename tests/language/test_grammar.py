@@ -9,6 +9,8 @@ from lark import Lark
 from rulelang.errors import Span, SpecError
 from rulelang.lang import nodes as n
 from rulelang.lang.parser import _BlockIndenter, parse_block, parse_expression
+from rulelang.statements.assign import Assign
+from rulelang.statements.move_counter import MoveCounter
 
 GRAMMAR = Path(__file__).resolve().parents[2] / "rulelang" / "lang" / "grammar.lark"
 
@@ -25,21 +27,21 @@ def test_the_grammar_is_conflict_free_in_strict_mode():
 
 def test_blocks_nest_by_indentation_and_comments_do_not_break_them():
     stmts = parse_block("if x > 1:  # the test\n    y = 1\n# a note at the margin\n    z = 2\nw = 3\n", here)
-    assert [type(s) for s in stmts] == [n.If, n.Assign]
+    assert [type(s) for s in stmts] == [n.If, Assign]
     (cond, body), = stmts[0].branches
     assert [s.target.id for s in body] == ["y", "z"]
 
 
 def test_comparisons_and_assignment_share_the_equals_sign():
     stmt, = parse_block("p.at = none\n", here)
-    assert isinstance(stmt, n.Assign)
+    assert isinstance(stmt, Assign)
     expr = parse_expression("p.at = none and not p.caught", here)
     assert isinstance(expr, n.BoolOp) and isinstance(expr.left, n.Compare) and expr.left.op == "="
 
 
 def test_counter_moves_and_card_moves_are_told_apart():
     counters, cards = parse_block("move 1 t.at.resource from t.at to t\nmove first(me.hand) to me.play\n", here)
-    assert isinstance(counters, n.MoveCounter) and isinstance(counters.counter, n.Attr)
+    assert isinstance(counters, MoveCounter) and isinstance(counters.counter, n.Attr)
     assert isinstance(cards, n.MoveCards)
 
 

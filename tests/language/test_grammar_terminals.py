@@ -65,5 +65,7 @@ def test_a_rule_given_one_value_more_than_its_method_names_fails_instead_of_shif
     def here(line, col, end_line=None, end_col=None):
         return Span("rule", line, col, end_line, end_col)
     name = Tree("name", [Token("NAME", "x")])
-    with pytest.raises(VisitError, match="argument"):
+    with pytest.raises(VisitError, match="argument"):        # a rule with a method of its own
+        ToNodes(here).transform(Tree("neg", [name, name]))
+    with pytest.raises(TypeError, match="argument"):         # a statement kept in one home: its node's fields
         ToNodes(here).transform(Tree("assign", [name, Tree("int", [Token("INT", "1")]), name]))
