@@ -124,11 +124,6 @@ class StatementChecks:
         self.expect(s.source, scope, ZONE, "the zone drawn from")
         self.expect(s.dest, scope, ZONE, "the zone drawn to")
 
-    def stmt_Reveal(self, s: n.Reveal, scope: Scope) -> None:
-        self.cards(s.cards, scope)
-        if s.to is not None:
-            self.expect(s.to, scope, PLAYER, "whom the cards are shown to")
-
     def stmt_Roll(self, s: n.Roll, scope: Scope) -> None:
         self.expect(s.amount, scope, INT, "the number of dice")
         if s.player is not None:

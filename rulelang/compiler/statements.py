@@ -19,7 +19,6 @@ from rulelang.engine.cards import discard_card, draw_cards, end_roll_durations, 
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, too_big
 from rulelang.engine.names import NAMES
-from rulelang.engine.reveals import reveal_cards
 from rulelang.engine.state import State, set_counter, set_player_var
 from rulelang.engine.turns import check_end
 from rulelang.lang import nodes as n
@@ -27,7 +26,7 @@ from rulelang.lang.refs import RefKind
 from rulelang.lang.visitors import Dispatch, require
 
 from .. import statements as homes
-from ..errors import RuleError, Span
+from ..errors import Span
 from ..statements import roles
 from .choices import ChoiceStatements
 from .expressions import ExprCompiler, Fn, local_name
@@ -118,7 +117,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         self.emit_straight(run, b)
 
     _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
-                 n.RemoveDice, n.ChangeFace, n.Reveal)
+                 n.RemoveDice, n.ChangeFace)
     CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
 
     def is_straight(self, s: n.Stmt) -> bool:
@@ -345,20 +344,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     def f_Draw(self, s: n.Draw) -> Fn:
         amount, src, dst = self.ec.expr(s.amount), self.ec.expr(s.source), self.ec.expr(s.dest)
         return lambda st, L: draw_cards(st, amount(st, L), src(st, L), dst(st, L))
-
-    def f_Reveal(self, s: n.Reveal) -> Fn:
-        cards = self.ec.as_cards(s.cards)
-        to = self.ec.expr(s.to) if s.to is not None else None
-
-        def reveal(st, L):
-            if to is None:
-                reveal_cards(st, list(cards(st, L)), list(range(st.n)), "all")
-            else:
-                seat = to(st, L)
-                if seat is None:
-                    raise RuleError("cards are revealed to nobody: the player is none")
-                reveal_cards(st, list(cards(st, L)), [seat], NAMES[seat])
-        return reveal
 
     def f_Roll(self, s: n.Roll) -> Fn:
         amount, var, die = self.ec.expr(s.amount), s.var, s.die

@@ -249,13 +249,6 @@ class Draw(Stmt):
 
 
 @node
-class Reveal(Stmt):
-    """Show cards to one player (``to``), or to all (None), until each card moves."""
-    cards: Expr
-    to: Expr | None
-
-
-@node
 class Roll(Stmt):
     BINDS = ('var',)
     amount: Expr
@@ -461,6 +454,9 @@ def bound_names(root: Node | Iterable[Any]) -> set[str]:
 #: never imports them (they reach into the checker, the compiler and the engine). Whoever parses, the
 #: compiler, imports ``rulelang.statements`` first.
 HOME_STATEMENTS: dict[str, type[Stmt]] = {}
+#: The other alternatives of a home statement's rule, by their alias (``-> reveal_all``): the node class and
+#: the fields that alternative writes, in the order it writes them (the fields it leaves out keep their defaults).
+HOME_FORMS: dict[str, tuple[type[Stmt], tuple[str, ...]]] = {}
 
 
 def node_classes() -> Iterator[type[Node]]:

@@ -304,10 +304,6 @@ class Words:
         cards = "card" if amount == "1" else "cards"
         return Line(f"Draw {amount} {cards} from {self.phrase(s.source)} into {self.phrase(s.dest)}.")
 
-    def w_Reveal(self, s: n.Reveal) -> Line:
-        to = "everyone" if s.to is None else self.phrase(s.to)
-        return Line(f"Reveal {self.phrase(s.cards)} to {to}.")
-
     def w_Roll(self, s: n.Roll) -> Line:
         whose = "" if s.for_player is None else f" for {self.phrase(s.for_player)}"
         amount = self.phrase(s.amount)

@@ -22,6 +22,8 @@ class Expressions(Protocol):
 
     def expr(self, e: n.Expr) -> Fn: ...
 
+    def as_cards(self, e: n.Expr) -> Fn: ...
+
 
 class Compiler(Protocol):
     """The statement compiler (``compiler.statements.StmtCompiler``)."""

@@ -42,7 +42,7 @@ VALID = ROOT / "tests" / "broken" / "_valid"
 GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-8")
 #: The statements moved into one home as the proof of the mechanism (more may follow).
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
-         "shuffle": "Shuffle"}
+         "shuffle": "Shuffle", "reveal": "Reveal"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
@@ -78,6 +78,15 @@ def test_a_home_statement_parses_to_its_node_with_its_fields_and_span() -> None:
     assert type(end).__name__ == "EndTurn" and end.SYNTAX_FIELDS == () and end.span.line == 3
     assert type(other).__name__ == "AnotherTurn" and other.player.func == "next"
     assert [type(x).__name__ for x in n.walk(shuffle)] == ["Shuffle", "Attr", "Name"]
+
+
+def test_an_alternative_of_a_home_statements_rule_builds_it_with_the_fields_it_writes() -> None:
+    one, everyone = parser.parse_block("reveal me.hand to next(me)\nreveal top(deck) to all\n", here)
+    assert type(one).__name__ == type(everyone).__name__ == "Reveal"
+    assert one.to.func == "next" and everyone.to is None and everyone.cards.func == "top"
+    assert (everyone.span.line, everyone.span.col, everyone.span.end_col) == (2, 1, 24)
+    assert not any(hasattr(ToNodes, alias) for alias in n.HOME_FORMS)
+    assert n.HOME_FORMS["reveal_all"] == (homes.BY_RULE["reveal"], ("cards",))
 
 
 def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
