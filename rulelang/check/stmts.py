@@ -116,9 +116,6 @@ class StatementChecks:
             self.error(f"expected a card or cards, not {describe(kind)}", expr.span, hint)
         return kind
 
-    def stmt_Discard(self, s: n.Discard, scope: Scope) -> None:
-        self.cards(s.cards, scope)
-
     def stmt_Draw(self, s: n.Draw, scope: Scope) -> None:
         self.expect(s.amount, scope, INT, "the number of cards")
         self.expect(s.source, scope, ZONE, "the zone drawn from")

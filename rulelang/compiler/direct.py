@@ -254,6 +254,11 @@ class DirectCompiler(DirectDecisions):
         else:
             self.in_frames(s, out)
 
+    def moved_cards(self, s: n.Stmt, out: Body) -> None:
+        """A card move written out where it may fire zone triggers: what it fired runs right after it."""
+        self.source.block([s], out)
+        self.run_fired(s.span, out)
+
     def unwound(self, span, out: Body) -> None:
         """After a statement that may end the turn: play stops when the stack was unwound below this function."""
         out.line("if len(st.stack) < _n:", span)

@@ -226,10 +226,6 @@ class StmtSource:
         with self.each_card(s.cards, s.span, out) as c:
             out.line(f"_move_card(st, {c}, {z})", s.span)
 
-    def g_Discard(self, s: n.Discard, out: Body) -> None:
-        with self.each_card(s.cards, s.span, out) as c:
-            out.line(f"_discard_card(st, {c})", s.span)
-
     @contextmanager
     def each_card(self, cards: n.Expr, span, out: Body) -> Iterator[str]:
         """The lines written inside run for each card of ``cards``, named by the variable given: a loop over a

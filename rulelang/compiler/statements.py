@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.engine import records
-from rulelang.engine.cards import discard_card, draw_cards, end_roll_durations, move_card
+from rulelang.engine.cards import draw_cards, end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, too_big
 from rulelang.engine.names import NAMES
@@ -118,7 +118,12 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
 
     _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
                  n.RemoveDice, n.ChangeFace)
-    CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
+    CARD_MOVES = (n.MoveCards, n.Draw)
+
+    @property
+    def moves_fire_nothing(self) -> bool:
+        """No card move can fire a trigger: the game has no triggers, or no zone has `enter` or `leave` ones."""
+        return not self.has_triggers or self.zone_triggers == frozenset()
 
     def is_straight(self, s: n.Stmt) -> bool:
         """True for statements that never wait, jump out or push a frame.
@@ -332,14 +337,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             for c in cards(st, L):
                 move_card(st, c, z)
         return move
-
-    def f_Discard(self, s: n.Discard) -> Fn:
-        cards = self.ec.as_cards(s.cards)
-
-        def discard(st, L):
-            for c in cards(st, L):
-                discard_card(st, c)
-        return discard
 
     def f_Draw(self, s: n.Draw) -> Fn:
         amount, src, dst = self.ec.expr(s.amount), self.ec.expr(s.source), self.ec.expr(s.dest)

@@ -237,11 +237,6 @@ class MoveCards(Stmt):
 
 
 @node
-class Discard(Stmt):
-    cards: Expr
-
-
-@node
 class Draw(Stmt):
     amount: Expr
     source: Expr

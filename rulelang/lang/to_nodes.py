@@ -112,9 +112,6 @@ class ToNodes(Transformer):
     def move_cards(self, meta, cards, dest) -> n.MoveCards:
         return n.MoveCards(cards, dest, span=self._span(meta))
 
-    def discard(self, meta, cards) -> n.Discard:
-        return n.Discard(cards, span=self._span(meta))
-
     def draw(self, meta, amount, source, dest) -> n.Draw:
         return n.Draw(amount, source, dest, span=self._span(meta))
 

@@ -20,6 +20,7 @@ from rulelang.lang import nodes as n
 from rulelang.lang.refs import NAMED_BY
 from rulelang.printable import counted
 from rulelang.spec import files
+from rulelang.statements.discard import Discard
 from rulelang.testing.scenario_load import scenario_files_of
 
 from ..errors import closest
@@ -211,7 +212,7 @@ def _targets(node: n.Node) -> list[Any]:
         return [node.cards, node.dest]
     if isinstance(node, n.Draw):
         return [node.source, node.dest]
-    if isinstance(node, n.Discard):
+    if isinstance(node, Discard):
         return [node.cards]
     if isinstance(node, n.MoveCounter):
         return [node.counter, node.source, node.dest]

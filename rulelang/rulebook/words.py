@@ -296,9 +296,6 @@ class Words:
     def w_MoveCards(self, s: n.MoveCards) -> Line:
         return Line(f"Move {self.phrase(s.cards)} to {self.phrase(s.dest)}.")
 
-    def w_Discard(self, s: n.Discard) -> Line:
-        return Line(f"Discard {self.phrase(s.cards)}.")
-
     def w_Draw(self, s: n.Draw) -> Line:
         amount = self.phrase(s.amount)
         cards = "card" if amount == "1" else "cards"

@@ -8,6 +8,7 @@ mypy check that). The checker is below this package, so a statement takes ``chec
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from rulelang.errors import Span
@@ -33,6 +34,11 @@ class Compiler(Protocol):
 
     @property
     def game(self) -> Any: ...
+
+    @property
+    def moves_fire_nothing(self) -> bool: ...
+
+    def emit_straight(self, stmts: list[n.Stmt], b: Any) -> None: ...
 
 
 class Instructions(Protocol):
@@ -67,6 +73,8 @@ class Source(Protocol):
 
     def e(self, e: n.Expr, out: Any) -> str: ...
 
+    def each_card(self, cards: n.Expr, span: Span | None, out: Any) -> AbstractContextManager[str]: ...
+
 
 class InPlace(Protocol):
     """A step played in place (``compiler.direct.DirectCompiler``)."""
@@ -75,6 +83,8 @@ class InPlace(Protocol):
     def xs(self) -> ExpressionSource: ...
 
     def unwound(self, span: Span | None, out: Any) -> None: ...
+
+    def moved_cards(self, s: n.Stmt, out: Any) -> None: ...
 
 
 class Wording(Protocol):
