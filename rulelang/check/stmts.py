@@ -105,10 +105,6 @@ class StatementChecks:
                        expr.span)
         return kind
 
-    def stmt_MoveCards(self, s: n.MoveCards, scope: Scope) -> None:
-        self.cards(s.cards, scope)
-        self.expect(s.dest, scope, ZONE, "the destination")
-
     def cards(self, expr: n.Expr, scope: Scope) -> Type:
         kind = self.expr(expr, scope)
         if kind not in (CARD, ZONE, list_of(CARD), UNKNOWN, NONE):

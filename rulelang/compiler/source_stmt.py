@@ -220,12 +220,6 @@ class StmtSource:
 
     # -- cards and dice ------------------------------------------------------------------------
 
-    def g_MoveCards(self, s: n.MoveCards, out: Body) -> None:
-        z = out.unit.temp("z")
-        out.line(f"{z} = {self.e(s.dest, out)}", s.span)
-        with self.each_card(s.cards, s.span, out) as c:
-            out.line(f"_move_card(st, {c}, {z})", s.span)
-
     @contextmanager
     def each_card(self, cards: n.Expr, span, out: Body) -> Iterator[str]:
         """The lines written inside run for each card of ``cards``, named by the variable given: a loop over a

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.engine import records
-from rulelang.engine.cards import draw_cards, end_roll_durations, move_card
+from rulelang.engine.cards import draw_cards, end_roll_durations
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, too_big
 from rulelang.engine.names import NAMES
@@ -118,7 +118,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
 
     _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
                  n.RemoveDice, n.ChangeFace)
-    CARD_MOVES = (n.MoveCards, n.Draw)
+    CARD_MOVES = (n.Draw,)
 
     @property
     def moves_fire_nothing(self) -> bool:
@@ -327,15 +327,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 st.counters[z][c] += k
                 if st.history:
                     st.log.append((records.transferred, st.turn, c, k, a, z))
-        return move
-
-    def f_MoveCards(self, s: n.MoveCards) -> Fn:
-        cards, dest = self.ec.as_cards(s.cards), self.ec.expr(s.dest)
-
-        def move(st, L):
-            z = dest(st, L)
-            for c in cards(st, L):
-                move_card(st, c, z)
         return move
 
     def f_Draw(self, s: n.Draw) -> Fn:

@@ -231,12 +231,6 @@ class MoveCounter(Stmt):
 
 
 @node
-class MoveCards(Stmt):
-    cards: Expr
-    dest: Expr
-
-
-@node
 class Draw(Stmt):
     amount: Expr
     source: Expr

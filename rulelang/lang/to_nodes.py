@@ -109,9 +109,6 @@ class ToNodes(Transformer):
     def all_amount(self, meta) -> None:
         return None             # `move all ...`: MoveCounter's amount None means all
 
-    def move_cards(self, meta, cards, dest) -> n.MoveCards:
-        return n.MoveCards(cards, dest, span=self._span(meta))
-
     def draw(self, meta, amount, source, dest) -> n.Draw:
         return n.Draw(amount, source, dest, span=self._span(meta))
 

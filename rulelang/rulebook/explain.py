@@ -21,6 +21,7 @@ from rulelang.lang.refs import NAMED_BY
 from rulelang.printable import counted
 from rulelang.spec import files
 from rulelang.statements.discard import Discard
+from rulelang.statements.move_cards import MoveCards
 from rulelang.testing.scenario_load import scenario_files_of
 
 from ..errors import closest
@@ -208,7 +209,7 @@ def _written_nodes(tree: Any) -> set[int]:
 def _targets(node: n.Node) -> list[Any]:
     if isinstance(node, (n.Assign, n.AugAssign)):
         return [node.target]
-    if isinstance(node, n.MoveCards):
+    if isinstance(node, MoveCards):
         return [node.cards, node.dest]
     if isinstance(node, n.Draw):
         return [node.source, node.dest]

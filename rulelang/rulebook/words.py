@@ -293,9 +293,6 @@ class Words:
         return Line(f"Move {amount} {self.phrase(s.counter)} from {self.phrase(s.source)} "
                     f"to {self.phrase(s.dest)}.")
 
-    def w_MoveCards(self, s: n.MoveCards) -> Line:
-        return Line(f"Move {self.phrase(s.cards)} to {self.phrase(s.dest)}.")
-
     def w_Draw(self, s: n.Draw) -> Line:
         amount = self.phrase(s.amount)
         cards = "card" if amount == "1" else "cards"

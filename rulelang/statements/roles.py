@@ -52,6 +52,8 @@ class Unit(Protocol):
 
     def constant(self, value: Any, about: str = "") -> str: ...
 
+    def temp(self, what: str = "t") -> str: ...
+
 
 class Lines(Protocol):
     """A generated function's body (``compiler.codegen.Body``)."""
