@@ -112,11 +112,6 @@ class StatementChecks:
             self.error(f"expected a card or cards, not {describe(kind)}", expr.span, hint)
         return kind
 
-    def stmt_Draw(self, s: n.Draw, scope: Scope) -> None:
-        self.expect(s.amount, scope, INT, "the number of cards")
-        self.expect(s.source, scope, ZONE, "the zone drawn from")
-        self.expect(s.dest, scope, ZONE, "the zone drawn to")
-
     def stmt_Roll(self, s: n.Roll, scope: Scope) -> None:
         self.expect(s.amount, scope, INT, "the number of dice")
         if s.player is not None:

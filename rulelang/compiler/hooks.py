@@ -5,9 +5,9 @@
 - A roll of a die that has `before roll` / `after roll` triggers runs in three instructions, so the
   triggers (which may wait for decisions) run between them and change the roll.
 - Turn and step triggers (`start turn`, `end turn`, `before step S`, `after step S`).
-- A draw, in a game with `before draw` triggers, runs in two instructions (the triggers run between
-  them and may `cancel draw`); a card's play, in a game with `before play` triggers, gets one more
-  instruction between its choice and its declaration (``plays.py``), where they run and may `cancel play`.
+- A card's play, in a game with `before play` triggers, gets one more instruction between its choice
+  and its declaration (``plays.py``), where they run and may `cancel play`; a draw, in a game with
+  `before draw` triggers, is two instructions the same way (``statements/draw.py``).
 
 A trigger changes a roll that lives in the locals of the frame that rolls: it is told that frame's
 place on the stack (``$roll``: [frame index, local holding the count, local holding the faces]), copies
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulelang.check.types import die_of
-from rulelang.engine.cards import draw_cards, end_roll_durations, move_card
+from rulelang.engine.cards import end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, spend
 from rulelang.engine.names import NAMES
@@ -121,11 +121,6 @@ class HookStatements:
 
     roll_hooks: dict[str, tuple[list, list]]
     action_hooks: dict[Event, list[int]]
-
-    @property
-    def draw_hooked(self) -> bool:
-        """Whether the game has `before draw` triggers: then every draw is two instructions (``s_Draw``)."""
-        return Event.BEFORE_DRAW in self.action_hooks
 
     def f_While(self, s: n.While) -> Fn:
         cond = self.ec.expr(s.cond)
@@ -319,37 +314,6 @@ class HookStatements:
             for card in tokens:
                 move_card(st, card, zid, "created")
         return create
-
-    # -- a draw that triggers may cancel ------------------------------------------------------
-
-    def s_Draw(self, s: n.Draw, b) -> None:
-        """A draw that is not straight: in a game with `before draw` triggers, they start first (told who
-        draws: the owner of the zone drawn to, else `me`; and the zones drawn from and to), then the cards are drawn unless one cancelled;
-        otherwise (it may fire zone triggers) the draw is one instruction of its own."""
-        if not self.draw_hooked:
-            self.emit_straight([s], b)
-            return
-        amount, src, dst = self.ec.expr(s.amount), self.ec.expr(s.source), self.ec.expr(s.dest)
-        hooks, slot = self.action_hooks[Event.BEFORE_DRAW], self.fresh("draw")
-
-        def start(st, fr):
-            L = fr.locals
-            k, source, dest = amount(st, L), src(st, L), dst(st, L)
-            owner = st.lay.zones[dest][1]
-            drawer = owner if owner is not None else L.get("me")
-            L[slot] = [k, source, dest, drawer]
-            if k > 0:
-                where = [len(st.stack) - 1, slot]
-                for proc in hooks:
-                    st.fired.append(Frame(proc, 0, {"me": drawer, "source": source, "dest": dest, "$draw": where}))
-
-        def draw(st, fr):
-            pending = fr.locals.pop(slot)
-            if pending is not None:
-                draw_cards(st, pending[0], pending[1], pending[2])
-
-        b.emit(start, s.span)
-        b.emit(draw, s.span)
 
     # -- a roll that triggers may change -----------------------------------------------------
 

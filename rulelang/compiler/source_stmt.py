@@ -233,9 +233,6 @@ class StmtSource:
         with out.indented():
             yield c
 
-    def g_Draw(self, s: n.Draw, out: Body) -> None:
-        out.line(f"_draw_cards(st, {self.e(s.amount, out)}, {self.e(s.source, out)}, {self.e(s.dest, out)})", s.span)
-
     def g_Roll(self, s: n.Roll, out: Body) -> bool:
         if s.for_player is not None:
             return False

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.engine import records
-from rulelang.engine.cards import draw_cards, end_roll_durations
+from rulelang.engine.cards import end_roll_durations
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, too_big
 from rulelang.engine.names import NAMES
@@ -30,7 +30,6 @@ from ..errors import Span
 from ..statements import roles
 from .choices import ChoiceStatements
 from .expressions import ExprCompiler, Fn, local_name
-from .forms import quiet_draw
 from .hooks import HookStatements, Label, goto
 from .plays import PlayStatements
 from .sites import Sites
@@ -118,7 +117,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
 
     _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
                  n.RemoveDice, n.ChangeFace)
-    CARD_MOVES = (n.Draw,)
 
     @property
     def moves_fire_nothing(self) -> bool:
@@ -128,24 +126,19 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     def is_straight(self, s: n.Stmt) -> bool:
         """True for statements that never wait, jump out or push a frame.
 
-        Card moves count only when they cannot fire a zone trigger (``forms.quiet_draw``), because
+        Card moves count only when they cannot fire a zone trigger (their ``straight``), because
         triggered effects must run right after the statement that fired them.
         """
         if homes.is_home(type(s)):
             return homes.runs_straight(s, self)
         if isinstance(s, n.Roll):
             return s.die not in self.roll_hooks
-        if isinstance(s, n.Draw) and self.draw_hooked:
-            return False
         if isinstance(s, n.Create):
             return not self.has_triggers or self.zone_triggers == frozenset()
         if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
             return False
         if isinstance(s, self._STRAIGHT):
             return True
-        if isinstance(s, self.CARD_MOVES):
-            return not self.has_triggers or self.zone_triggers == frozenset() or \
-                quiet_draw(s, self.zone_triggers, self.game.zones)
         if isinstance(s, n.If):
             bodies = [body for _, body in s.branches] + [s.orelse or []]
             return all(self.is_straight(x) for body in bodies for x in body)
@@ -328,10 +321,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 if st.history:
                     st.log.append((records.transferred, st.turn, c, k, a, z))
         return move
-
-    def f_Draw(self, s: n.Draw) -> Fn:
-        amount, src, dst = self.ec.expr(s.amount), self.ec.expr(s.source), self.ec.expr(s.dest)
-        return lambda st, L: draw_cards(st, amount(st, L), src(st, L), dst(st, L))
 
     def f_Roll(self, s: n.Roll) -> Fn:
         amount, var, die = self.ec.expr(s.amount), s.var, s.die

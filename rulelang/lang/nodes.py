@@ -231,13 +231,6 @@ class MoveCounter(Stmt):
 
 
 @node
-class Draw(Stmt):
-    amount: Expr
-    source: Expr
-    dest: Expr
-
-
-@node
 class Roll(Stmt):
     BINDS = ('var',)
     amount: Expr

@@ -109,9 +109,6 @@ class ToNodes(Transformer):
     def all_amount(self, meta) -> None:
         return None             # `move all ...`: MoveCounter's amount None means all
 
-    def draw(self, meta, amount, source, dest) -> n.Draw:
-        return n.Draw(amount, source, dest, span=self._span(meta))
-
     def roll(self, meta, amount, die, var) -> n.Roll:
         return n.Roll(amount, str(die), str(var), span=self._span(meta), die_span=self._tok_span(die))
 

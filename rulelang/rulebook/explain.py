@@ -21,6 +21,7 @@ from rulelang.lang.refs import NAMED_BY
 from rulelang.printable import counted
 from rulelang.spec import files
 from rulelang.statements.discard import Discard
+from rulelang.statements.draw import Draw
 from rulelang.statements.move_cards import MoveCards
 from rulelang.testing.scenario_load import scenario_files_of
 
@@ -211,7 +212,7 @@ def _targets(node: n.Node) -> list[Any]:
         return [node.target]
     if isinstance(node, MoveCards):
         return [node.cards, node.dest]
-    if isinstance(node, n.Draw):
+    if isinstance(node, Draw):
         return [node.source, node.dest]
     if isinstance(node, Discard):
         return [node.cards]

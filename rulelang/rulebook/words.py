@@ -293,11 +293,6 @@ class Words:
         return Line(f"Move {amount} {self.phrase(s.counter)} from {self.phrase(s.source)} "
                     f"to {self.phrase(s.dest)}.")
 
-    def w_Draw(self, s: n.Draw) -> Line:
-        amount = self.phrase(s.amount)
-        cards = "card" if amount == "1" else "cards"
-        return Line(f"Draw {amount} {cards} from {self.phrase(s.source)} into {self.phrase(s.dest)}.")
-
     def w_Roll(self, s: n.Roll) -> Line:
         whose = "" if s.for_player is None else f" for {self.phrase(s.for_player)}"
         amount = self.phrase(s.amount)
