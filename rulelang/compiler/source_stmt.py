@@ -233,20 +233,6 @@ class StmtSource:
         with out.indented():
             yield c
 
-    def g_Roll(self, s: n.Roll, out: Body) -> bool:
-        if s.for_player is not None:
-            return False
-        u, die = out.unit, s.die
-        faces = max(self.game.dice[die])
-        rolled, who = u.temp("r"), u.temp("w")
-        roller = self.e(s.player, out) if s.player is not None else "L.get('me')"
-        out.line(f"L[{s.var!r}] = {rolled} = _roll_dice(st, max(0, {self.e(s.amount, out)}), {faces})", s.span)
-        self.xs.keep(s.var, rolled)
-        out.line(f"{who} = {roller}", s.span)
-        out.record(f"(_rolled, st.turn, {die!r}, {rolled}, {who})", s.span)
-        out.line(f"_end_roll_durations(st, {die!r}, {who})", s.span)
-        return True
-
     def g_Pass(self, s: n.Pass, out: Body) -> None:
         out.line("pass", s.span)
 

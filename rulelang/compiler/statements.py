@@ -15,10 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.engine import records
-from rulelang.engine.cards import end_roll_durations
 from rulelang.engine.interpreter import FAILURES, Frame, located
-from rulelang.engine.limits import over_budget, roll_dice, too_big
-from rulelang.engine.names import NAMES
+from rulelang.engine.limits import over_budget, too_big
 from rulelang.engine.state import State, set_counter, set_player_var
 from rulelang.engine.turns import check_end
 from rulelang.lang import nodes as n
@@ -115,7 +113,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 emit(self, s, b)
         self.emit_straight(run, b)
 
-    _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.Reroll, n.AddDice,
+    _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Pass, n.Reroll, n.AddDice,
                  n.RemoveDice, n.ChangeFace)
 
     @property
@@ -131,8 +129,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         """
         if homes.is_home(type(s)):
             return homes.runs_straight(s, self)
-        if isinstance(s, n.Roll):
-            return s.die not in self.roll_hooks
         if isinstance(s, n.Create):
             return not self.has_triggers or self.zone_triggers == frozenset()
         if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
@@ -321,36 +317,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 if st.history:
                     st.log.append((records.transferred, st.turn, c, k, a, z))
         return move
-
-    def f_Roll(self, s: n.Roll) -> Fn:
-        amount, var, die = self.ec.expr(s.amount), s.var, s.die
-        faces = max(self.game.dice[die])
-        roller = self.ec.expr(s.player) if s.player is not None else (lambda st, L: L.get("me"))
-        if s.for_player is not None:
-            return self.roll_for(s, amount, roller)
-
-        def roll(st, L):
-            L[var] = rolled = roll_dice(st, max(0, amount(st, L)), faces)
-            who = roller(st, L)
-            if st.history:
-                st.log.append((records.rolled, st.turn, die, rolled, who))
-            end_roll_durations(st, die, who)
-        return roll
-
-    def roll_for(self, s: n.Roll, amount: Fn, roller: Fn) -> Fn:
-        """`P rolls N DIE for Q as r`: P rolls, but it is Q's roll (Q's cards that last until a roll end)."""
-        var, die, owner = s.var, s.die, self.ec.expr(s.for_player)
-        faces = max(self.game.dice[die])
-
-        def roll(st, L):
-            L[var] = rolled = roll_dice(st, max(0, amount(st, L)), faces)
-            who, whose = roller(st, L), owner(st, L)
-            if st.history:
-                st.log.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
-                               "player": None if who is None else NAMES[who],
-                               "for": None if whose is None else NAMES[whose]})
-            end_roll_durations(st, die, whose)
-        return roll
 
     # -- control flow --------------------------------------------------------------------
 

@@ -231,17 +231,6 @@ class MoveCounter(Stmt):
 
 
 @node
-class Roll(Stmt):
-    BINDS = ('var',)
-    amount: Expr
-    die: str
-    var: str
-    player: Expr | None = None      # who rolls (recorded in the event); default: me
-    for_player: Expr | None = None  # whose roll it is, when a player rolls for another (hooks, durations)
-    die_span: Span | None = field(default=None, repr=False, kw_only=True)
-
-
-@node
 class If(Stmt):
     branches: list[tuple[Expr, list[Stmt]]]
     orelse: list[Stmt] | None

@@ -109,13 +109,6 @@ class ToNodes(Transformer):
     def all_amount(self, meta) -> None:
         return None             # `move all ...`: MoveCounter's amount None means all
 
-    def roll(self, meta, amount, die, var) -> n.Roll:
-        return n.Roll(amount, str(die), str(var), span=self._span(meta), die_span=self._tok_span(die))
-
-    def roll_by(self, meta, player, amount, die, for_player, var) -> n.Roll:
-        return n.Roll(amount, str(die), str(var), player, for_player, span=self._span(meta),
-                      die_span=self._tok_span(die))
-
     def choose_in(self, meta, player, target, source, cond, name) -> n.ChooseIn:
         return n.ChooseIn(player, target, source, cond, _name(name), span=self._span(meta))
 

@@ -137,6 +137,10 @@ class Words:
         words = "you" if who is None else self.phrase(who)
         return words, words == "you"
 
+    def humane(self, name: str) -> str:
+        """A name of the rules as words (``humane``), for a statement kept in one home."""
+        return humane(name)
+
     def acts(self, who: n.Expr | None, verb: str, verbs: str) -> str:
         """"you draw" / "p draws"."""
         words, you = self.subject(who)
@@ -292,13 +296,6 @@ class Words:
         amount = "all" if s.amount is None else self.phrase(s.amount)
         return Line(f"Move {amount} {self.phrase(s.counter)} from {self.phrase(s.source)} "
                     f"to {self.phrase(s.dest)}.")
-
-    def w_Roll(self, s: n.Roll) -> Line:
-        whose = "" if s.for_player is None else f" for {self.phrase(s.for_player)}"
-        amount = self.phrase(s.amount)
-        dice = "die" if amount == "1" else "dice"
-        return Line(upper_first(self.acts(s.player, 'roll', 'rolls')) + f" {amount} {humane(s.die)} "
-                    f"{dice}{whose} (the roll {s.var}).")
 
     def w_If(self, s: n.If) -> Line:
         lines = []

@@ -44,7 +44,7 @@ GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
          "shuffle": "Shuffle", "reveal": "Reveal",
          "discard": "Discard", "move_cards": "MoveCards",
-         "draw": "Draw"}
+         "draw": "Draw", "roll": "Roll"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
@@ -89,6 +89,15 @@ def test_an_alternative_of_a_home_statements_rule_builds_it_with_the_fields_it_w
     assert (everyone.span.line, everyone.span.col, everyone.span.end_col) == (2, 1, 24)
     assert not any(hasattr(ToNodes, alias) for alias in n.HOME_FORMS)
     assert n.HOME_FORMS["reveal_all"] == (homes.BY_RULE["reveal"], ("cards",))
+
+
+def test_a_home_statement_keeps_the_place_of_a_name_for_its_errors_in_either_form() -> None:
+    mine, theirs = parser.parse_block("roll 2 d6 as r\nnext(me) rolls 1 coin for me as q\n", here)
+    assert (mine.amount.value, mine.die, mine.var, mine.player, mine.for_player) == (2, "d6", "r", None, None)
+    assert (theirs.die, theirs.var, theirs.player.func, theirs.for_player.id) == ("coin", "q", "next", "me")
+    assert (mine.die_span.line, mine.die_span.col, mine.die_span.end_col) == (1, 8, 10)
+    assert (theirs.die_span.line, theirs.die_span.col, theirs.die_span.end_col) == (2, 18, 22)
+    assert mine.SYNTAX_FIELDS == ("amount", "die", "var", "player", "for_player")
 
 
 def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
