@@ -67,11 +67,12 @@ def statement(cls: type) -> type[n.Stmt]:
     rule = camel_to_snake(cls.__name__)
     if rule in BY_RULE:
         raise TypeError(f"two statements are built from the rule '{rule}'")
-    BY_RULE[rule] = node
-    for alias, names in getattr(node, "FORMS", {}).items():
-        if alias in BY_RULE or alias in n.HOME_FORMS or not set(names) <= set(node.SYNTAX_FIELDS):
+    forms = {alias: tuple(names) for alias, names in getattr(node, "FORMS", {}).items()}
+    for alias, names in forms.items():
+        if alias in BY_RULE or alias in n.HOME_FORMS or alias == rule or not set(names) <= set(node.SYNTAX_FIELDS):
             raise TypeError(f"{cls.__name__}: the form '{alias}' is taken, or writes fields it does not have")
-        n.HOME_FORMS[alias] = (node, tuple(names))
+    BY_RULE[rule] = node
+    n.HOME_FORMS.update((alias, (node, names)) for alias, names in forms.items())
     _HOMES.add(node)
     return node
 

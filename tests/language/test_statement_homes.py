@@ -135,15 +135,27 @@ def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
         def in_place(self, dc, out):
             pass
 
+    class FormTaken(n.Stmt):        # an alias another statement is built from already
+        FORMS = {"reveal_all": ()}
+
+        def check(self, ck, scope):
+            pass
+
+        def closure(self, sc):
+            return lambda st, L: None
+
     try:
         for cls, words in ((NoCheck, "a check and a closure"), (TwoWays, "says which runs"),
                            (SourceOfAnInstruction, "only a statement run as a closure"),
-                           (InPlaceOfAClosure, "only a statement run as an instruction")):
+                           (InPlaceOfAClosure, "only a statement run as an instruction"),
+                           (FormTaken, "the form 'reveal_all' is taken")):
             with pytest.raises(TypeError, match=words):
                 homes.statement(cls)
-        assert not {"no_check", "two_ways", "source_of_an_instruction", "in_place_of_a_closure"} & set(homes.BY_RULE)
+        assert not {"no_check", "two_ways", "source_of_an_instruction", "in_place_of_a_closure",
+                    "form_taken"} & set(homes.BY_RULE)
+        assert n.HOME_FORMS["reveal_all"][0].__name__ == "Reveal"
     finally:
-        del NoCheck, TwoWays, SourceOfAnInstruction, InPlaceOfAClosure, cls     # no node class of a test outlives it
+        del NoCheck, TwoWays, SourceOfAnInstruction, InPlaceOfAClosure, FormTaken, cls  # none outlives the test
         gc.collect()
 
 
