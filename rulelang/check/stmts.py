@@ -27,7 +27,6 @@ from rulelang.lang.types import (
     ZONE,
     Type,
     list_of,
-    roll_of,
     tuple_items,
 )
 from rulelang.model.decisions import branch_id
@@ -76,42 +75,12 @@ class StatementChecks:
                        expr.span)
         return kind
 
-    def stmt_MoveCards(self, s: n.MoveCards, scope: Scope) -> None:
-        self.cards(s.cards, scope)
-        self.expect(s.dest, scope, ZONE, "the destination")
-
     def cards(self, expr: n.Expr, scope: Scope) -> Type:
         kind = self.expr(expr, scope)
         if kind not in (CARD, ZONE, list_of(CARD), UNKNOWN, NONE):
             hint = "a kind names cards: pick them with (c in ZONE where c is KIND)" if kind == CLASS else None
             self.error(f"expected a card or cards, not {describe(kind)}", expr.span, hint)
         return kind
-
-    def stmt_Discard(self, s: n.Discard, scope: Scope) -> None:
-        self.cards(s.cards, scope)
-
-    def stmt_Draw(self, s: n.Draw, scope: Scope) -> None:
-        self.expect(s.amount, scope, INT, "the number of cards")
-        self.expect(s.source, scope, ZONE, "the zone drawn from")
-        self.expect(s.dest, scope, ZONE, "the zone drawn to")
-
-    def stmt_Reveal(self, s: n.Reveal, scope: Scope) -> None:
-        self.cards(s.cards, scope)
-        if s.to is not None:
-            self.expect(s.to, scope, PLAYER, "whom the cards are shown to")
-
-    def stmt_Roll(self, s: n.Roll, scope: Scope) -> None:
-        self.expect(s.amount, scope, INT, "the number of dice")
-        if s.player is not None:
-            self.expect(s.player, scope, PLAYER, "who rolls")
-        if s.for_player is not None:
-            self.expect(s.for_player, scope, PLAYER, "whom the roll is for")
-        if s.die not in self.sym.dice:
-            self.error(f"unknown die '{s.die}'", s.die_span or s.span,
-                       did_you_mean_or_list(s.die, self.sym.dice, "dice", "dice"))
-            scope.names[s.var] = UNKNOWN
-        else:
-            scope.names[s.var] = roll_of(s.die)
 
     def stmt_If(self, s: n.If, scope: Scope) -> None:
         for cond, body in s.branches:

@@ -176,7 +176,7 @@ class GameCompiler(HookDeclarations):
                                                      if t.on is not None and t.on.event.on_action}
         zone_triggers = frozenset(t.on.subject for t in spec.triggers if t.on is not None and t.on.event.on_card)
         if zone_triggers and not self.speedups.card_forms:
-            zone_triggers = None            # no draw is known quiet (forms.quiet_draw): each runs as an instruction
+            zone_triggers = None            # no draw is known quiet (statements/draw.py: Draw.quiet): each runs as an instruction
         sc = StmtCompiler(ec, has_triggers=bool(spec.triggers), roll_hooks=self.roll_hooks,
                           zone_triggers=zone_triggers, action_hooks=self.action_hooks)
         if self.python:

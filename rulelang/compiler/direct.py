@@ -245,14 +245,15 @@ class DirectCompiler(DirectDecisions):
             self.secret_choice(s, out)
         elif isinstance(s, n.ChooseRange):
             self.number_choice(s, out)
-        elif isinstance(s, sc.CARD_MOVES) and not (isinstance(s, n.Draw) and sc.draw_hooked):
-            # written out; its zone triggers run after it (a draw `before draw` triggers may cancel: in frames)
-            self.source.block([s], out)
-            self.run_fired(s.span, out)
         elif callable(getattr(s, "in_place", None)):    # a home statement's own lines (rulelang/statements/)
             s.in_place(self, out)
         else:
             self.in_frames(s, out)
+
+    def moved_cards(self, s: n.Stmt, out: Body) -> None:
+        """A card move written out where it may fire zone triggers: what it fired runs right after it."""
+        self.source.block([s], out)
+        self.run_fired(s.span, out)
 
     def unwound(self, span, out: Body) -> None:
         """After a statement that may end the turn: play stops when the stack was unwound below this function."""

@@ -15,7 +15,6 @@ from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 
 if TYPE_CHECKING:
-    from rulelang.engine.rules import ZoneDecl
 
     from .expressions import ExprCompiler
 
@@ -83,26 +82,3 @@ def bound_name(e: n.Expr) -> str | None:
     ref = getattr(e, "ref", None)
     return ref.name if isinstance(e, n.Name) and ref and ref.kind == RefKind.LOCAL else None
 
-
-def quiet_draw(s: n.Stmt, zone_triggers: frozenset[str] | None, zones: list[ZoneDecl]) -> bool:
-    """True for a draw between zones named here (``zone_named``) that have no `enter` or `leave` triggers.
-
-    The destination must not keep one-of-a-kind slots: an evicted card is discarded to a pile
-    this cannot see. (Refilling the source moves no card through ``move_card``.)
-    """
-    if zone_triggers is None or not isinstance(s, n.Draw):
-        return False
-    src, dst = zone_named(s.source), zone_named(s.dest)
-    if src is None or dst is None or src in zone_triggers or dst in zone_triggers:
-        return False
-    return not next(z for z in zones if z.name == dst).unique
-
-
-def zone_named(e: n.Expr) -> str | None:
-    """The declared zone a zone expression names (`tree_deck`, `me.hand`), or None if it is computed."""
-    ref = getattr(e, "ref", None)
-    if isinstance(e, n.Name) and ref and ref.kind == RefKind.ZONE:
-        return ref.name
-    if isinstance(e, n.Attr) and ref and ref.kind == RefKind.PZONE:
-        return e.name
-    return None

@@ -3,11 +3,11 @@
 - Statements: `while`, `return`, `x = procedure(args)`, and the statements that change a roll
   (`reroll`, `add N to r`, `remove N from r`, `change F to V in r`) — a mixin of ``StmtCompiler``.
 - A roll of a die that has `before roll` / `after roll` triggers runs in three instructions, so the
-  triggers (which may wait for decisions) run between them and change the roll.
+  triggers (which may wait for decisions) run between them and change the roll (``statements/roll.py``).
 - Turn and step triggers (`start turn`, `end turn`, `before step S`, `after step S`).
-- A draw, in a game with `before draw` triggers, runs in two instructions (the triggers run between
-  them and may `cancel draw`); a card's play, in a game with `before play` triggers, gets one more
-  instruction between its choice and its declaration (``plays.py``), where they run and may `cancel play`.
+- A card's play, in a game with `before play` triggers, gets one more instruction between its choice
+  and its declaration (``plays.py``), where they run and may `cancel play`; a draw, in a game with
+  `before draw` triggers, is two instructions the same way (``statements/draw.py``).
 
 A trigger changes a roll that lives in the locals of the frame that rolls: it is told that frame's
 place on the stack (``$roll``: [frame index, local holding the count, local holding the faces]), copies
@@ -20,11 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulelang.check.types import die_of
-from rulelang.engine.cards import draw_cards, end_roll_durations, move_card
+from rulelang.engine.cards import move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, spend
-from rulelang.engine.names import NAMES
-from rulelang.engine.rolls import CANCELLED, rolling
+from rulelang.engine.rolls import rolling
 from rulelang.engine.state import State
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
@@ -123,11 +122,6 @@ class HookStatements:
 
     roll_hooks: dict[str, tuple[list, list]]
     action_hooks: dict[Event, list[int]]
-
-    @property
-    def draw_hooked(self) -> bool:
-        """Whether the game has `before draw` triggers: then every draw is two instructions (``s_Draw``)."""
-        return Event.BEFORE_DRAW in self.action_hooks
 
     def f_While(self, s: n.While) -> Fn:
         cond = self.ec.expr(s.cond)
@@ -304,90 +298,6 @@ class HookStatements:
             for card in tokens:
                 move_card(st, card, zid, "created")
         return create
-
-    # -- a draw that triggers may cancel ------------------------------------------------------
-
-    def s_Draw(self, s: n.Draw, b) -> None:
-        """A draw that is not straight: in a game with `before draw` triggers, they start first (told who
-        draws: the owner of the zone drawn to, else `me`; and the zones drawn from and to), then the cards are drawn unless one cancelled;
-        otherwise (it may fire zone triggers) the draw is one instruction of its own."""
-        if not self.draw_hooked:
-            self.emit_straight([s], b)
-            return
-        amount, src, dst = self.ec.expr(s.amount), self.ec.expr(s.source), self.ec.expr(s.dest)
-        hooks, slot = self.action_hooks[Event.BEFORE_DRAW], self.fresh("draw")
-
-        def start(st, fr):
-            L = fr.locals
-            k, source, dest = amount(st, L), src(st, L), dst(st, L)
-            owner = st.lay.zones[dest][1]
-            drawer = owner if owner is not None else L.get("me")
-            L[slot] = [k, source, dest, drawer]
-            if k > 0:
-                where = [len(st.stack) - 1, slot]
-                for proc in hooks:
-                    st.fired.append(Frame(proc, 0, {"me": drawer, "source": source, "dest": dest, "$draw": where}))
-
-        def draw(st, fr):
-            pending = fr.locals.pop(slot)
-            if pending is not None:
-                draw_cards(st, pending[0], pending[1], pending[2])
-
-        b.emit(start, s.span)
-        b.emit(draw, s.span)
-
-    # -- a roll that triggers may change -----------------------------------------------------
-
-    def s_Roll(self, s: n.Roll, b) -> None:
-        """A roll of a hooked die: `before roll` triggers, the dice, `after roll` triggers, then durations."""
-        ec, die, var = self.ec, s.die, s.var
-        amount = ec.expr(s.amount)
-        roller = ec.expr(s.player) if s.player is not None else (lambda st, L: L.get("me"))
-        owner = ec.expr(s.for_player) if s.for_player is not None else None
-        faces = max(self.game.dice[die])
-        before, after = self.roll_hooks[die]
-        count, who = self.fresh("dice"), self.fresh("roller")
-
-        def start(st, fr):
-            L = fr.locals
-            k = max(0, amount(st, L))
-            p = roller(st, L)
-            q = owner(st, L) if owner is not None else p
-            L[count], L[who] = k, [p, q]
-            where = [len(st.stack) - 1, count, var]
-            for proc in before:
-                st.fired.append(Frame(proc, 0, {"me": q, "roller": p, "$roll": where}))
-
-        def throw(st, fr):
-            L = fr.locals
-            p, q = L[who]
-            if L.pop(CANCELLED + count, False):
-                L.pop(count)
-                L[var] = []
-                L[who] = None
-                if st.history:
-                    st.log.append({"type": "roll_changed", "turn": st.turn, "die": die, "how": "cancelled",
-                                   "faces": []})
-                return
-            L[var] = rolled = roll_dice(st, L.pop(count), faces)
-            if st.history:
-                event = {"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
-                         "player": None if p is None else NAMES[p]}
-                if owner is not None:
-                    event["for"] = None if q is None else NAMES[q]
-                st.log.append(event)
-            where = [len(st.stack) - 1, None, var]
-            for proc in after:
-                st.fired.append(Frame(proc, 0, {"me": q, "roller": p, "$roll": where}))
-
-        def finish(st, fr):
-            rolled_by = fr.locals.pop(who)
-            if rolled_by is not None:           # a cancelled roll ends no card's duration
-                end_roll_durations(st, die, rolled_by[1])
-
-        b.emit(start, s.span)
-        b.emit(throw, s.span)
-        b.emit(finish, s.span)
 
 
 def _own_exprs(s: n.Stmt) -> list:

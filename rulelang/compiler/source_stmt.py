@@ -167,16 +167,6 @@ class StmtSource:
 
     # -- cards and dice ------------------------------------------------------------------------
 
-    def g_MoveCards(self, s: n.MoveCards, out: Body) -> None:
-        z = out.unit.temp("z")
-        out.line(f"{z} = {self.e(s.dest, out)}", s.span)
-        with self.each_card(s.cards, s.span, out) as c:
-            out.line(f"_move_card(st, {c}, {z})", s.span)
-
-    def g_Discard(self, s: n.Discard, out: Body) -> None:
-        with self.each_card(s.cards, s.span, out) as c:
-            out.line(f"_discard_card(st, {c})", s.span)
-
     @contextmanager
     def each_card(self, cards: n.Expr, span, out: Body) -> Iterator[str]:
         """The lines written inside run for each card of ``cards``, named by the variable given: a loop over a
@@ -189,23 +179,6 @@ class StmtSource:
             out.line(f"for {c} in {self.xs.as_list(cards, out.unit, copy=True)}:", span)
         with out.indented():
             yield c
-
-    def g_Draw(self, s: n.Draw, out: Body) -> None:
-        out.line(f"_draw_cards(st, {self.e(s.amount, out)}, {self.e(s.source, out)}, {self.e(s.dest, out)})", s.span)
-
-    def g_Roll(self, s: n.Roll, out: Body) -> bool:
-        if s.for_player is not None:
-            return False
-        u, die = out.unit, s.die
-        faces = max(self.game.dice[die])
-        rolled, who = u.temp("r"), u.temp("w")
-        roller = self.e(s.player, out) if s.player is not None else "L.get('me')"
-        out.line(f"L[{s.var!r}] = {rolled} = _roll_dice(st, max(0, {self.e(s.amount, out)}), {faces})", s.span)
-        self.xs.keep(s.var, rolled)
-        out.line(f"{who} = {roller}", s.span)
-        out.record(f"(_rolled, st.turn, {die!r}, {rolled}, {who})", s.span)
-        out.line(f"_end_roll_durations(st, {die!r}, {who})", s.span)
-        return True
 
     def g_Pass(self, s: n.Pass, out: Body) -> None:
         out.line("pass", s.span)

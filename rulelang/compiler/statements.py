@@ -14,12 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.engine import records
-from rulelang.engine.cards import discard_card, draw_cards, end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
-from rulelang.engine.limits import over_budget, roll_dice
-from rulelang.engine.names import NAMES
-from rulelang.engine.reveals import reveal_cards
+from rulelang.engine.limits import over_budget
 from rulelang.engine.state import State, set_counter, set_player_var
 from rulelang.engine.turns import check_end
 from rulelang.lang import nodes as n
@@ -27,11 +23,10 @@ from rulelang.lang.refs import RefKind
 from rulelang.lang.visitors import Dispatch, require
 
 from .. import statements as homes
-from ..errors import RuleError, Span
+from ..errors import Span
 from ..statements import roles
 from .choices import ChoiceStatements
 from .expressions import ExprCompiler, Fn, local_name
-from .forms import quiet_draw
 from .hooks import HookStatements, Label, goto
 from .plays import PlayStatements
 from .sites import Sites
@@ -120,31 +115,27 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 emit(self, s, b)
         self.emit_straight(run, b)
 
-    _STRAIGHT = (n.Roll, n.Pass, n.Reroll, n.AddDice,
-                 n.RemoveDice, n.ChangeFace, n.Reveal)
-    CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
+    _STRAIGHT = (n.Pass, n.Reroll, n.AddDice, n.RemoveDice, n.ChangeFace)
+
+    @property
+    def moves_fire_nothing(self) -> bool:
+        """No card move can fire a trigger: the game has no triggers, or no zone has `enter` or `leave` ones."""
+        return not self.has_triggers or self.zone_triggers == frozenset()
 
     def is_straight(self, s: n.Stmt) -> bool:
         """True for statements that never wait, jump out or push a frame.
 
-        Card moves count only when they cannot fire a zone trigger (``forms.quiet_draw``), because
+        Card moves count only when they cannot fire a zone trigger (their ``straight``), because
         triggered effects must run right after the statement that fired them.
         """
         if homes.is_home(type(s)):
             return homes.runs_straight(s, self)
-        if isinstance(s, n.Roll):
-            return s.die not in self.roll_hooks
-        if isinstance(s, n.Draw) and self.draw_hooked:
-            return False
         if isinstance(s, n.Create):
             return not self.has_triggers or self.zone_triggers == frozenset()
         if isinstance(s, (n.If, n.While)) and self.has_value_calls(s):
             return False
         if isinstance(s, self._STRAIGHT):
             return True
-        if isinstance(s, self.CARD_MOVES):
-            return not self.has_triggers or self.zone_triggers == frozenset() or \
-                quiet_draw(s, self.zone_triggers, self.game.zones)
         if isinstance(s, n.If):
             bodies = [body for _, body in s.branches] + [s.orelse or []]
             return all(self.is_straight(x) for body in bodies for x in body)
@@ -282,71 +273,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         return lambda st, L, v: set_counter(st, holder(st, L), ci, v)
 
     # -- counters and cards --------------------------------------------------------------
-
-    def f_MoveCards(self, s: n.MoveCards) -> Fn:
-        cards, dest = self.ec.as_cards(s.cards), self.ec.expr(s.dest)
-
-        def move(st, L):
-            z = dest(st, L)
-            for c in cards(st, L):
-                move_card(st, c, z)
-        return move
-
-    def f_Discard(self, s: n.Discard) -> Fn:
-        cards = self.ec.as_cards(s.cards)
-
-        def discard(st, L):
-            for c in cards(st, L):
-                discard_card(st, c)
-        return discard
-
-    def f_Draw(self, s: n.Draw) -> Fn:
-        amount, src, dst = self.ec.expr(s.amount), self.ec.expr(s.source), self.ec.expr(s.dest)
-        return lambda st, L: draw_cards(st, amount(st, L), src(st, L), dst(st, L))
-
-    def f_Reveal(self, s: n.Reveal) -> Fn:
-        cards = self.ec.as_cards(s.cards)
-        to = self.ec.expr(s.to) if s.to is not None else None
-
-        def reveal(st, L):
-            if to is None:
-                reveal_cards(st, list(cards(st, L)), list(range(st.n)), "all")
-            else:
-                seat = to(st, L)
-                if seat is None:
-                    raise RuleError("cards are revealed to nobody: the player is none")
-                reveal_cards(st, list(cards(st, L)), [seat], NAMES[seat])
-        return reveal
-
-    def f_Roll(self, s: n.Roll) -> Fn:
-        amount, var, die = self.ec.expr(s.amount), s.var, s.die
-        faces = max(self.game.dice[die])
-        roller = self.ec.expr(s.player) if s.player is not None else (lambda st, L: L.get("me"))
-        if s.for_player is not None:
-            return self.roll_for(s, amount, roller)
-
-        def roll(st, L):
-            L[var] = rolled = roll_dice(st, max(0, amount(st, L)), faces)
-            who = roller(st, L)
-            if st.history:
-                st.log.append((records.rolled, st.turn, die, rolled, who))
-            end_roll_durations(st, die, who)
-        return roll
-
-    def roll_for(self, s: n.Roll, amount: Fn, roller: Fn) -> Fn:
-        """`P rolls N DIE for Q as r`: P rolls, but it is Q's roll (Q's cards that last until a roll end)."""
-        var, die, owner = s.var, s.die, self.ec.expr(s.for_player)
-        faces = max(self.game.dice[die])
-
-        def roll(st, L):
-            L[var] = rolled = roll_dice(st, max(0, amount(st, L)), faces)
-            who, whose = roller(st, L), owner(st, L)
-            if st.history:
-                st.log.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
-                               "player": None if who is None else NAMES[who],
-                               "for": None if whose is None else NAMES[whose]})
-            end_roll_durations(st, die, whose)
-        return roll
 
     # -- control flow --------------------------------------------------------------------
 

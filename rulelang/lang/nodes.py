@@ -208,42 +208,6 @@ class Stmt(Node):
 
 
 @node
-class MoveCards(Stmt):
-    cards: Expr
-    dest: Expr
-
-
-@node
-class Discard(Stmt):
-    cards: Expr
-
-
-@node
-class Draw(Stmt):
-    amount: Expr
-    source: Expr
-    dest: Expr
-
-
-@node
-class Reveal(Stmt):
-    """Show cards to one player (``to``), or to all (None), until each card moves."""
-    cards: Expr
-    to: Expr | None
-
-
-@node
-class Roll(Stmt):
-    BINDS = ('var',)
-    amount: Expr
-    die: str
-    var: str
-    player: Expr | None = None      # who rolls (recorded in the event); default: me
-    for_player: Expr | None = None  # whose roll it is, when a player rolls for another (hooks, durations)
-    die_span: Span | None = field(default=None, repr=False, kw_only=True)
-
-
-@node
 class If(Stmt):
     branches: list[tuple[Expr, list[Stmt]]]
     orelse: list[Stmt] | None
@@ -438,6 +402,9 @@ def bound_names(root: Node | Iterable[Any]) -> set[str]:
 #: never imports them (they reach into the checker, the compiler and the engine). Whoever parses, the
 #: compiler, imports ``rulelang.statements`` first.
 HOME_STATEMENTS: dict[str, type[Stmt]] = {}
+#: The other alternatives of a home statement's rule, by their alias (``-> reveal_all``): the node class and
+#: the fields that alternative writes, in the order it writes them (the fields it leaves out keep their defaults).
+HOME_FORMS: dict[str, tuple[type[Stmt], tuple[str, ...]]] = {}
 
 
 def node_classes() -> Iterator[type[Node]]:

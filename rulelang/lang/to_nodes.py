@@ -5,12 +5,16 @@ children are its values in the order written, an optional part missing being Non
 takes them as named parameters: a grammar change that adds or drops a value fails loudly here
 (a wrong number of arguments) instead of shifting every child after it. A statement kept in one
 home (``rulelang/statements/``) has no method here: its node class is built from the rule of its
-name, the values given to its fields in order (a NAME as its text); ``nodes.HOME_STATEMENTS`` has
+name, the values given to its fields in order (a NAME as its text, and its place to the keyword field
+``<field>_span`` where the class has one), or from another alternative of that rule by its alias, the
+values given to the fields that alternative names (``nodes.HOME_FORMS``); ``nodes.HOME_STATEMENTS`` has
 them once ``rulelang.statements`` is imported (the compiler does), so this layer never imports it.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
+from functools import cache
 from typing import Any
 
 from lark import Token, Transformer, v_args
@@ -23,6 +27,13 @@ from rulelang.lang.types import INT64, LITERAL_DIGITS
 def _name(token: Token | None) -> str | None:
     """The NAME after an optional `as`, or None when the text gives none."""
     return None if token is None else str(token)
+
+
+@cache
+def _token_spans(node_class: type[n.Node]) -> frozenset[str]:
+    """The fields whose NAME's place the node keeps too, in a keyword field ``<field>_span`` (an error points there)."""
+    keywords = {f.name for f in fields(node_class) if f.kw_only}
+    return frozenset(name for name in node_class.SYNTAX_FIELDS if f"{name}_span" in keywords)
 
 
 def _comparison(op: str) -> Callable[..., n.Compare]:
@@ -53,10 +64,25 @@ class ToNodes(Transformer):
         if not n.HOME_STATEMENTS:
             raise RuntimeError("the statements kept in one home are not loaded: import rulelang.statements first")
         node_class = n.HOME_STATEMENTS.get(data)
-        if node_class is None:
+        if node_class is not None:
+            names = node_class.SYNTAX_FIELDS
+        elif data in n.HOME_FORMS:
+            node_class, names = n.HOME_FORMS[data]
+        else:
             return super().__default__(data, children, meta)
-        values = [str(c) if isinstance(c, Token) else c for c in children]
-        return node_class(*values, span=self._span(meta))
+        if len(children) > len(names):
+            raise TypeError(f"the rule '{data}' gives {len(children)} values to {node_class.__name__}'s "
+                            f"{len(names)} fields")
+        values: dict[str, Any] = {}
+        spanned = _token_spans(node_class)
+        for name, child in zip(names, children):
+            if isinstance(child, Token):
+                values[name] = str(child)
+                if name in spanned:
+                    values[f"{name}_span"] = self._tok_span(child)
+            else:
+                values[name] = child
+        return node_class(**values, span=self._span(meta))
 
     # --- blocks --------------------------------------------------------------
 
@@ -73,28 +99,6 @@ class ToNodes(Transformer):
 
     def all_amount(self, meta) -> None:
         return None             # `move all ...`: a counter move's amount None means all
-
-    def move_cards(self, meta, cards, dest) -> n.MoveCards:
-        return n.MoveCards(cards, dest, span=self._span(meta))
-
-    def discard(self, meta, cards) -> n.Discard:
-        return n.Discard(cards, span=self._span(meta))
-
-    def draw(self, meta, amount, source, dest) -> n.Draw:
-        return n.Draw(amount, source, dest, span=self._span(meta))
-
-    def reveal(self, meta, cards, to) -> n.Reveal:
-        return n.Reveal(cards, to, span=self._span(meta))
-
-    def reveal_all(self, meta, cards) -> n.Reveal:
-        return n.Reveal(cards, None, span=self._span(meta))
-
-    def roll(self, meta, amount, die, var) -> n.Roll:
-        return n.Roll(amount, str(die), str(var), span=self._span(meta), die_span=self._tok_span(die))
-
-    def roll_by(self, meta, player, amount, die, for_player, var) -> n.Roll:
-        return n.Roll(amount, str(die), str(var), player, for_player, span=self._span(meta),
-                      die_span=self._tok_span(die))
 
     def choose_in(self, meta, player, target, source, cond, name) -> n.ChooseIn:
         return n.ChooseIn(player, target, source, cond, _name(name), span=self._span(meta))

@@ -20,6 +20,10 @@ from rulelang.lang import nodes as n
 from rulelang.lang.refs import NAMED_BY
 from rulelang.printable import counted
 from rulelang.spec import files
+from rulelang.statements.discard import Discard
+from rulelang.statements.draw import Draw
+from rulelang.statements.move_cards import MoveCards
+from rulelang.statements.roll import Roll
 from rulelang.testing.scenario_load import scenario_files_of
 
 from ..errors import closest
@@ -182,7 +186,7 @@ def uses_of(checked: Checked, book: Book, item: Item) -> Iterator[Use]:
 def _names(node: n.Node, item: Item) -> bool:
     kind, name = item.key
     if kind == "die":
-        return isinstance(node, n.Roll) and node.die == name
+        return isinstance(node, Roll) and node.die == name
     if kind == "step":
         return False
     if kind == "end":
@@ -202,7 +206,7 @@ def _written_nodes(tree: Any) -> set[int]:
     for node in n.walk(tree):
         for target in _targets(node):
             out.update(id(inner) for inner in n.walk(target))
-        if isinstance(node, n.Roll):
+        if isinstance(node, Roll):
             out.add(id(node))
     return out
 
@@ -210,11 +214,11 @@ def _written_nodes(tree: Any) -> set[int]:
 def _targets(node: n.Node) -> list[Any]:
     if isinstance(node, (Assign, AugAssign)):
         return [node.target]
-    if isinstance(node, n.MoveCards):
+    if isinstance(node, MoveCards):
         return [node.cards, node.dest]
-    if isinstance(node, n.Draw):
+    if isinstance(node, Draw):
         return [node.source, node.dest]
-    if isinstance(node, n.Discard):
+    if isinstance(node, Discard):
         return [node.cards]
     if isinstance(node, MoveCounter):
         return [node.counter, node.source, node.dest]

@@ -137,6 +137,10 @@ class Words:
         words = "you" if who is None else self.phrase(who)
         return words, words == "you"
 
+    def humane(self, name: str) -> str:
+        """A name of the rules as words (``humane``), for a statement kept in one home."""
+        return humane(name)
+
     def acts(self, who: n.Expr | None, verb: str, verbs: str) -> str:
         """"you draw" / "p draws"."""
         words, you = self.subject(who)
@@ -278,27 +282,6 @@ class Words:
 
     # -- statements ---------------------------------------------------------------------------
 
-    def w_MoveCards(self, s: n.MoveCards) -> Line:
-        return Line(f"Move {self.phrase(s.cards)} to {self.phrase(s.dest)}.")
-
-    def w_Discard(self, s: n.Discard) -> Line:
-        return Line(f"Discard {self.phrase(s.cards)}.")
-
-    def w_Draw(self, s: n.Draw) -> Line:
-        amount = self.phrase(s.amount)
-        cards = "card" if amount == "1" else "cards"
-        return Line(f"Draw {amount} {cards} from {self.phrase(s.source)} into {self.phrase(s.dest)}.")
-
-    def w_Reveal(self, s: n.Reveal) -> Line:
-        to = "everyone" if s.to is None else self.phrase(s.to)
-        return Line(f"Reveal {self.phrase(s.cards)} to {to}.")
-
-    def w_Roll(self, s: n.Roll) -> Line:
-        whose = "" if s.for_player is None else f" for {self.phrase(s.for_player)}"
-        amount = self.phrase(s.amount)
-        dice = "die" if amount == "1" else "dice"
-        return Line(upper_first(self.acts(s.player, 'roll', 'rolls')) + f" {amount} {humane(s.die)} "
-                    f"{dice}{whose} (the roll {s.var}).")
 
     def w_If(self, s: n.If) -> Line:
         lines = []

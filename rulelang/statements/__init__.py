@@ -4,7 +4,11 @@ A module here is named for its grammar rule (``skip.py`` for ``skip: postfix "sk
 holds one ``nodes.Stmt`` class marked ``@statement``, named for the rule in CamelCase (``Skip``; the
 rule is the class name in snake_case, as ``lark.ast_utils`` names rules). Its fields are the rule's
 values in the order the text writes them: ``to_nodes`` builds it from the rule with no method of its
-own. The class carries, as methods taking the checker or compiler first:
+own (a NAME arrives as its text; a keyword field ``<field>_span`` gets that NAME's place, for errors).
+A rule whose alternatives write different parts names each other alternative with an alias
+(``| "reveal" expr "to" "all" -> reveal_all``), and the class says which fields each alias writes, in
+the order written: ``FORMS = {"reveal_all": ("cards",)}``; the fields one leaves out keep their defaults.
+The class carries, as methods taking the checker or compiler first:
 
 - ``check(self, ck, scope)``: the checker's work (``check.Checker``: ``expect``, ``decider``, ``error``...);
 - one or both of two ways to run:
@@ -63,7 +67,12 @@ def statement(cls: type) -> type[n.Stmt]:
     rule = camel_to_snake(cls.__name__)
     if rule in BY_RULE:
         raise TypeError(f"two statements are built from the rule '{rule}'")
+    forms = {alias: tuple(names) for alias, names in getattr(node, "FORMS", {}).items()}
+    for alias, names in forms.items():
+        if alias in BY_RULE or alias in n.HOME_FORMS or alias == rule or not set(names) <= set(node.SYNTAX_FIELDS):
+            raise TypeError(f"{cls.__name__}: the form '{alias}' is taken, or writes fields it does not have")
     BY_RULE[rule] = node
+    n.HOME_FORMS.update((alias, (node, names)) for alias, names in forms.items())
     _HOMES.add(node)
     return node
 

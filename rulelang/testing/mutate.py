@@ -23,6 +23,7 @@ from rulelang.lang import nodes as n
 from rulelang.spec.document import Document, value_at
 from rulelang.spec.schema import validate_document
 from rulelang.statements.aug_assign import AugAssign
+from rulelang.statements.roll import Roll
 from rulelang.testing.mutate_data import apply_data_mutation, changed_paths, data_mutations, group_of
 
 __all__ = ["Mutant", "mutants", "build"]
@@ -241,7 +242,7 @@ def _name_changes(node: Any, names: Names) -> list[Change]:
     elif isinstance(node, n.Call) and node.func in _FUNCS:
         other = _FUNCS[node.func]
         out.append(("function", f"`{node.func}(...)` -> `{other}(...)`", node.span, _set(func=other)))
-    elif isinstance(node, n.Roll) and (die := names.other(node.die)) is not None:
+    elif isinstance(node, Roll) and (die := names.other(node.die)) is not None:
         out.append(("die", f"die {node.die} -> {die[1]}", node.span, _set(die=die[1])))
     return out
 

@@ -10,6 +10,7 @@ from rulelang.errors import Span, SpecError
 from rulelang.lang import nodes as n
 from rulelang.lang.parser import _BlockIndenter, parse_block, parse_expression
 from rulelang.statements.assign import Assign
+from rulelang.statements.move_cards import MoveCards
 from rulelang.statements.move_counter import MoveCounter
 
 GRAMMAR = Path(__file__).resolve().parents[2] / "rulelang" / "lang" / "grammar.lark"
@@ -42,7 +43,7 @@ def test_comparisons_and_assignment_share_the_equals_sign():
 def test_counter_moves_and_card_moves_are_told_apart():
     counters, cards = parse_block("move 1 t.at.resource from t.at to t\nmove first(me.hand) to me.play\n", here)
     assert isinstance(counters, MoveCounter) and isinstance(counters.counter, n.Attr)
-    assert isinstance(cards, n.MoveCards)
+    assert isinstance(cards, MoveCards)
 
 
 def test_filters_read_the_same_in_calls_and_in_parentheses():

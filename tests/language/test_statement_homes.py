@@ -43,7 +43,9 @@ GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-
 #: The statements moved into one home as the proof of the mechanism (more may follow).
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
          "shuffle": "Shuffle", "assign": "Assign",
-         "aug_assign": "AugAssign", "move_counter": "MoveCounter"}
+         "aug_assign": "AugAssign", "move_counter": "MoveCounter", "reveal": "Reveal",
+         "discard": "Discard", "move_cards": "MoveCards",
+         "draw": "Draw", "roll": "Roll"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
@@ -81,6 +83,24 @@ def test_a_home_statement_parses_to_its_node_with_its_fields_and_span() -> None:
     assert [type(x).__name__ for x in n.walk(shuffle)] == ["Shuffle", "Attr", "Name"]
 
 
+def test_an_alternative_of_a_home_statements_rule_builds_it_with_the_fields_it_writes() -> None:
+    one, everyone = parser.parse_block("reveal me.hand to next(me)\nreveal top(deck) to all\n", here)
+    assert type(one).__name__ == type(everyone).__name__ == "Reveal"
+    assert one.to.func == "next" and everyone.to is None and everyone.cards.func == "top"
+    assert (everyone.span.line, everyone.span.col, everyone.span.end_col) == (2, 1, 24)
+    assert not any(hasattr(ToNodes, alias) for alias in n.HOME_FORMS)
+    assert n.HOME_FORMS["reveal_all"] == (homes.BY_RULE["reveal"], ("cards",))
+
+
+def test_a_home_statement_keeps_the_place_of_a_name_for_its_errors_in_either_form() -> None:
+    mine, theirs = parser.parse_block("roll 2 d6 as r\nnext(me) rolls 1 coin for me as q\n", here)
+    assert (mine.amount.value, mine.die, mine.var, mine.player, mine.for_player) == (2, "d6", "r", None, None)
+    assert (theirs.die, theirs.var, theirs.player.func, theirs.for_player.id) == ("coin", "q", "next", "me")
+    assert (mine.die_span.line, mine.die_span.col, mine.die_span.end_col) == (1, 8, 10)
+    assert (theirs.die_span.line, theirs.die_span.col, theirs.die_span.end_col) == (2, 18, 22)
+    assert mine.SYNTAX_FIELDS == ("amount", "die", "var", "player", "for_player")
+
+
 def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
     class NoCheck(n.Stmt):
         def closure(self, sc):
@@ -116,15 +136,27 @@ def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
         def in_place(self, dc, out):
             pass
 
+    class FormTaken(n.Stmt):        # an alias another statement is built from already
+        FORMS = {"reveal_all": ()}
+
+        def check(self, ck, scope):
+            pass
+
+        def closure(self, sc):
+            return lambda st, L: None
+
     try:
         for cls, words in ((NoCheck, "a check and a closure"), (TwoWays, "says which runs"),
                            (SourceOfAnInstruction, "only a statement run as a closure"),
-                           (InPlaceOfAClosure, "only a statement run as an instruction")):
+                           (InPlaceOfAClosure, "only a statement run as an instruction"),
+                           (FormTaken, "the form 'reveal_all' is taken")):
             with pytest.raises(TypeError, match=words):
                 homes.statement(cls)
-        assert not {"no_check", "two_ways", "source_of_an_instruction", "in_place_of_a_closure"} & set(homes.BY_RULE)
+        assert not {"no_check", "two_ways", "source_of_an_instruction", "in_place_of_a_closure",
+                    "form_taken"} & set(homes.BY_RULE)
+        assert n.HOME_FORMS["reveal_all"][0].__name__ == "Reveal"
     finally:
-        del NoCheck, TwoWays, SourceOfAnInstruction, InPlaceOfAClosure, cls     # no node class of a test outlives it
+        del NoCheck, TwoWays, SourceOfAnInstruction, InPlaceOfAClosure, FormTaken, cls  # none outlives the test
         gc.collect()
 
 
