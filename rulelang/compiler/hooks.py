@@ -24,8 +24,7 @@ from rulelang.engine.cards import draw_cards, end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, spend
 from rulelang.engine.names import NAMES
-from rulelang.engine.rolls import CANCELLED, rolling
-from rulelang.engine.state import State
+from rulelang.engine.rolls import CANCELLED, change_roll, rolling
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
 from rulelang.model.spec import Event
@@ -243,53 +242,35 @@ class HookStatements:
 
     # -- changing a roll ------------------------------------------------------------------
 
-    def _roll_die(self, roll: n.Expr) -> tuple[str, str, int]:
+    def changed_roll(self, roll: n.Expr) -> tuple[str, str, int]:
+        """The roll a statement changes (``rulelang/statements/``: reroll, add, remove, change): its local,
+        its die and the die's highest face."""
         die = die_of(roll.type)
         return roll.id, die, max(self.game.dice[die])
 
-    def f_Reroll(self, s: n.Reroll) -> Fn:
-        var, die, faces = self._roll_die(s.roll)
-        face = self.ec.expr(s.face) if s.face is not None else None
-
-        def reroll(st, L):
-            rolled = list(L[var])
-            if face is None:
-                spend(st, len(rolled))
-                rolled = [st.roll_die(faces) for _ in rolled]
-                _changed(st, L, var, die, "rerolled", rolled, len(rolled))
-                return
-            else:
-                f = face(st, L)
-                if f not in rolled:
-                    return
-                spend(st, 1)
-                rolled[rolled.index(f)] = st.roll_die(faces)
-            _changed(st, L, var, die, "rerolled", rolled, 1)
-        return reroll
-
     def f_AddDice(self, s: n.AddDice) -> Fn:
-        var, die, faces = self._roll_die(s.roll)
+        var, die, faces = self.changed_roll(s.roll)
         amount = self.ec.expr(s.amount)
 
         def add(st, L):
             k = max(0, amount(st, L))
             if k == 0:
                 return
-            _changed(st, L, var, die, "added", list(L[var]) + roll_dice(st, k, faces, len(L[var])), k)
+            change_roll(st, L, var, die, "added", list(L[var]) + roll_dice(st, k, faces, len(L[var])), k)
         return add
 
     def f_RemoveDice(self, s: n.RemoveDice) -> Fn:
-        var, die, _ = self._roll_die(s.roll)
+        var, die, _ = self.changed_roll(s.roll)
         amount = self.ec.expr(s.amount)
 
         def remove(st, L):
             k = min(max(0, amount(st, L)), len(L[var]))
             if k:
-                _changed(st, L, var, die, "removed", list(L[var])[:len(L[var]) - k])
+                change_roll(st, L, var, die, "removed", list(L[var])[:len(L[var]) - k])
         return remove
 
     def f_ChangeFace(self, s: n.ChangeFace) -> Fn:
-        var, die, faces = self._roll_die(s.roll)
+        var, die, faces = self.changed_roll(s.roll)
         face, value = self.ec.expr(s.face), self.ec.expr(s.value)
 
         def change(st, L):
@@ -299,7 +280,7 @@ class HookStatements:
             rolled = list(L[var])
             if f in rolled and f != v:
                 rolled[rolled.index(f)] = v
-                _changed(st, L, var, die, "changed", rolled)
+                change_roll(st, L, var, die, "changed", rolled)
         return change
 
     # -- tokens ---------------------------------------------------------------------------------
@@ -414,16 +395,6 @@ def _own_exprs(s: n.Stmt) -> list:
     if isinstance(s, n.While):
         return [s.cond]
     return []
-
-
-def _changed(st: State, L: dict, var: str, die: str, how: str, rolled: list[int], fresh: int = 0) -> None:
-    """Keep the changed roll and record it; ``fresh`` dice were newly rolled (scripted dice land on them)."""
-    L[var] = rolled
-    if st.history:
-        event = {"type": "roll_changed", "turn": st.turn, "die": die, "how": how, "faces": rolled}
-        if fresh:
-            event["rolled"] = fresh
-        st.log.append(event)
 
 
 def goto(label: Label) -> Callable:

@@ -374,15 +374,6 @@ class Return(Stmt):
 
 
 @node
-class Reroll(Stmt):
-    """`reroll R` (every die) or `reroll F in R` (one die showing F)."""
-
-    BINDS = ('roll',)
-    roll: Expr
-    face: Expr | None
-
-
-@node
 class AddDice(Stmt):
     """`add N to R`: N more dice are rolled into R."""
 

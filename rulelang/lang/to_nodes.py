@@ -133,12 +133,6 @@ class ToNodes(Transformer):
     def pass_stmt(self, meta) -> n.Pass:
         return n.Pass(span=self._span(meta))
 
-    def reroll(self, meta, first, in_roll) -> n.Reroll:
-        """`reroll R` re-rolls every die of R; `reroll F in R` the one die showing F."""
-        if in_roll is None:
-            return n.Reroll(first, None, span=self._span(meta))
-        return n.Reroll(in_roll, first, span=self._span(meta))
-
     def add_dice(self, meta, amount, roll) -> n.AddDice:
         return n.AddDice(amount, roll, span=self._span(meta))
 

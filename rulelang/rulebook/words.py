@@ -376,11 +376,6 @@ class Words:
     def w_Return(self, s: n.Return) -> Line:
         return Line("Stop here." if s.value is None else f"The result is {self.phrase(s.value)}.")
 
-    def w_Reroll(self, s: n.Reroll) -> Line:
-        if s.face is None:
-            return Line(f"Reroll every die of {self.phrase(s.roll)}.")
-        return Line(f"Reroll one die showing {self.phrase(s.face)} in {self.phrase(s.roll)}.")
-
     def w_AddDice(self, s: n.AddDice) -> Line:
         return Line(f"Roll {self.phrase(s.amount)} more dice into {self.phrase(s.roll)}.")
 

@@ -32,6 +32,10 @@ class Compiler(Protocol):
     @property
     def game(self) -> Any: ...
 
+    def changed_roll(self, roll: n.Expr) -> tuple[str, str, int]:
+        """The roll a statement changes: its local, its die and the die's highest face."""
+        ...
+
 
 class Instructions(Protocol):
     """A procedure's instructions being built (``compiler.statements.Builder``)."""
