@@ -248,17 +248,6 @@ class HookStatements:
         die = die_of(roll.type)
         return roll.id, die, max(self.game.dice[die])
 
-    def f_AddDice(self, s: n.AddDice) -> Fn:
-        var, die, faces = self.changed_roll(s.roll)
-        amount = self.ec.expr(s.amount)
-
-        def add(st, L):
-            k = max(0, amount(st, L))
-            if k == 0:
-                return
-            change_roll(st, L, var, die, "added", list(L[var]) + roll_dice(st, k, faces, len(L[var])), k)
-        return add
-
     def f_RemoveDice(self, s: n.RemoveDice) -> Fn:
         var, die, _ = self.changed_roll(s.roll)
         amount = self.ec.expr(s.amount)

@@ -117,7 +117,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 emit(self, s, b)
         self.emit_straight(run, b)
 
-    _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass, n.AddDice,
+    _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass,
                  n.RemoveDice, n.ChangeFace, n.Reveal)
     CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
 

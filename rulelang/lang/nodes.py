@@ -374,15 +374,6 @@ class Return(Stmt):
 
 
 @node
-class AddDice(Stmt):
-    """`add N to R`: N more dice are rolled into R."""
-
-    BINDS = ('roll',)
-    amount: Expr
-    roll: Expr
-
-
-@node
 class RemoveDice(Stmt):
     """`remove N from R`: the last N dice rolled leave the roll."""
 

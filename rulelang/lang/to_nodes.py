@@ -133,9 +133,6 @@ class ToNodes(Transformer):
     def pass_stmt(self, meta) -> n.Pass:
         return n.Pass(span=self._span(meta))
 
-    def add_dice(self, meta, amount, roll) -> n.AddDice:
-        return n.AddDice(amount, roll, span=self._span(meta))
-
     def remove_dice(self, meta, amount, roll) -> n.RemoveDice:
         return n.RemoveDice(amount, roll, span=self._span(meta))
 
