@@ -66,10 +66,6 @@ class HookChecks:
             self.error("this is not a roll", roll.span,
                        "name a roll: 'r' after 'roll 2 DIE as r', or 'rolled' in an 'after roll' trigger")
 
-    def stmt_RemoveDice(self, s: n.RemoveDice, scope) -> None:
-        self.expect(s.amount, scope, INT, "the number of dice")
-        self.roll_place(s.roll, scope)
-
     def stmt_Create(self, s: n.Create, scope) -> None:
         self.expect(s.amount, scope, INT, "the number of tokens")
         self.expect(s.dest, scope, ZONE, "where they go")

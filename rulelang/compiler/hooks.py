@@ -248,16 +248,6 @@ class HookStatements:
         die = die_of(roll.type)
         return roll.id, die, max(self.game.dice[die])
 
-    def f_RemoveDice(self, s: n.RemoveDice) -> Fn:
-        var, die, _ = self.changed_roll(s.roll)
-        amount = self.ec.expr(s.amount)
-
-        def remove(st, L):
-            k = min(max(0, amount(st, L)), len(L[var]))
-            if k:
-                change_roll(st, L, var, die, "removed", list(L[var])[:len(L[var]) - k])
-        return remove
-
     def f_ChangeFace(self, s: n.ChangeFace) -> Fn:
         var, die, faces = self.changed_roll(s.roll)
         face, value = self.ec.expr(s.face), self.ec.expr(s.value)

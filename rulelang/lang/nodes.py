@@ -374,15 +374,6 @@ class Return(Stmt):
 
 
 @node
-class RemoveDice(Stmt):
-    """`remove N from R`: the last N dice rolled leave the roll."""
-
-    BINDS = ('roll',)
-    amount: Expr
-    roll: Expr
-
-
-@node
 class ChangeFace(Stmt):
     """`change F to V in R`: one die showing F now shows V."""
 

@@ -133,9 +133,6 @@ class ToNodes(Transformer):
     def pass_stmt(self, meta) -> n.Pass:
         return n.Pass(span=self._span(meta))
 
-    def remove_dice(self, meta, amount, roll) -> n.RemoveDice:
-        return n.RemoveDice(amount, roll, span=self._span(meta))
-
     def change_face(self, meta, face, value, roll) -> n.ChangeFace:
         return n.ChangeFace(face, value, roll, span=self._span(meta))
 

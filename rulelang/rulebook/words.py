@@ -376,9 +376,6 @@ class Words:
     def w_Return(self, s: n.Return) -> Line:
         return Line("Stop here." if s.value is None else f"The result is {self.phrase(s.value)}.")
 
-    def w_RemoveDice(self, s: n.RemoveDice) -> Line:
-        return Line(f"Take the last {self.phrase(s.amount)} dice out of {self.phrase(s.roll)}.")
-
     def w_ChangeFace(self, s: n.ChangeFace) -> Line:
         return Line(f"Turn one die showing {self.phrase(s.face)} in {self.phrase(s.roll)} "
                     f"to {self.phrase(s.value)}.")
