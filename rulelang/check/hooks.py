@@ -1,4 +1,5 @@
-"""Checking the statements of hooks and control flow: `while`, `return`, values of procedures, changing rolls.
+"""Checking the statements of hooks and control flow: `while`, `return`, values of procedures; the roll a
+statement that changes a roll names (``roll_place``).
 
 A mixin of ``check.Checker`` (kept apart so that module stays small).
 """
@@ -76,11 +77,6 @@ class HookChecks:
         elif not card.token:
             self.error(f"card '{s.card}' is not a token", s.card_span or s.span,
                        "only cards declared with 'token: true' are created; other cards are moved or drawn")
-
-    def stmt_ChangeFace(self, s: n.ChangeFace, scope) -> None:
-        self.expect(s.face, scope, INT, "the face")
-        self.expect(s.value, scope, INT, "the new face")
-        self.roll_place(s.roll, scope)
 
 
 def is_proc_call(value: n.Expr, procedures) -> bool:

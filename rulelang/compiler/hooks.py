@@ -1,7 +1,8 @@
 """Compiling hooks and the control flow they need.
 
-- Statements: `while`, `return`, `x = procedure(args)`, and the statements that change a roll
-  (`reroll`, `add N to r`, `remove N from r`, `change F to V in r`) — a mixin of ``StmtCompiler``.
+- Statements: `while`, `return`, `x = procedure(args)` — a mixin of ``StmtCompiler``; and for the
+  statements that change a roll (`reroll`, `add N to r`, `remove N from r`, `change F to V in r`, kept in
+  ``rulelang/statements/``) the roll they change (``changed_roll``).
 - A roll of a die that has `before roll` / `after roll` triggers runs in three instructions, so the
   triggers (which may wait for decisions) run between them and change the roll.
 - Turn and step triggers (`start turn`, `end turn`, `before step S`, `after step S`).
@@ -24,12 +25,11 @@ from rulelang.engine.cards import draw_cards, end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget, roll_dice, spend
 from rulelang.engine.names import NAMES
-from rulelang.engine.rolls import CANCELLED, change_roll, rolling
+from rulelang.engine.rolls import CANCELLED, rolling
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
 from rulelang.model.spec import Event
 
-from ..errors import RuleError
 from .expressions import Fn
 
 #: Past every instruction: a frame whose pc is here is finished.
@@ -247,20 +247,6 @@ class HookStatements:
         its die and the die's highest face."""
         die = die_of(roll.type)
         return roll.id, die, max(self.game.dice[die])
-
-    def f_ChangeFace(self, s: n.ChangeFace) -> Fn:
-        var, die, faces = self.changed_roll(s.roll)
-        face, value = self.ec.expr(s.face), self.ec.expr(s.value)
-
-        def change(st, L):
-            f, v = face(st, L), value(st, L)
-            if not 1 <= v <= faces:
-                raise RuleError(f"die '{die}' has no face {v} (its faces are 1 to {faces})")
-            rolled = list(L[var])
-            if f in rolled and f != v:
-                rolled[rolled.index(f)] = v
-                change_roll(st, L, var, die, "changed", rolled)
-        return change
 
     # -- tokens ---------------------------------------------------------------------------------
 

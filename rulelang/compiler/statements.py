@@ -118,7 +118,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         self.emit_straight(run, b)
 
     _STRAIGHT = (n.Assign, n.AugAssign, n.MoveCounter, n.Roll, n.Pass,
-                 n.ChangeFace, n.Reveal)
+                 n.Reveal)
     CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
 
     def is_straight(self, s: n.Stmt) -> bool:

@@ -374,16 +374,6 @@ class Return(Stmt):
 
 
 @node
-class ChangeFace(Stmt):
-    """`change F to V in R`: one die showing F now shows V."""
-
-    BINDS = ('roll',)
-    face: Expr
-    value: Expr
-    roll: Expr
-
-
-@node
 class Create(Stmt):
     """`create N CARD in ZONE`: N tokens of CARD come into the game from their supply (as many as are left)."""
 

@@ -133,9 +133,6 @@ class ToNodes(Transformer):
     def pass_stmt(self, meta) -> n.Pass:
         return n.Pass(span=self._span(meta))
 
-    def change_face(self, meta, face, value, roll) -> n.ChangeFace:
-        return n.ChangeFace(face, value, roll, span=self._span(meta))
-
     def return_stmt(self, meta, value) -> n.Return:
         return n.Return(value, span=self._span(meta))
 

@@ -376,10 +376,6 @@ class Words:
     def w_Return(self, s: n.Return) -> Line:
         return Line("Stop here." if s.value is None else f"The result is {self.phrase(s.value)}.")
 
-    def w_ChangeFace(self, s: n.ChangeFace) -> Line:
-        return Line(f"Turn one die showing {self.phrase(s.face)} in {self.phrase(s.roll)} "
-                    f"to {self.phrase(s.value)}.")
-
     def w_Create(self, s: n.Create) -> Line:
         return Line(f"Put {self.phrase(s.amount)} {self.card_name(s.card)} into {self.phrase(s.dest)} "
                     f"(as many as are left).")

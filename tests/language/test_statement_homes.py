@@ -43,7 +43,8 @@ GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-
 #: The statements moved into one home as the proof of the mechanism (more may follow).
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
          "shuffle": "Shuffle", "reroll": "Reroll",
-         "add_dice": "AddDice", "remove_dice": "RemoveDice"}
+         "add_dice": "AddDice", "remove_dice": "RemoveDice",
+         "change_face": "ChangeFace"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
