@@ -6,10 +6,9 @@ A mixin of ``check.Checker`` (kept apart so that module stays small).
 from __future__ import annotations
 
 from rulelang.check.types import describe, die_of
-from rulelang.errors import did_you_mean, did_you_mean_or_list
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
-from rulelang.lang.types import BOOL, CARD, INT, PLAYER, UNKNOWN, ZONE, Type
+from rulelang.lang.types import BOOL, CARD, INT, PLAYER, UNKNOWN, Type
 
 #: The local that holds the type a procedure returns (a `$` name no rule text can write).
 RETURNS = "$returns"
@@ -66,17 +65,6 @@ class HookChecks:
         if not (isinstance(roll, n.Name) and die_of(kind) is not None and roll.id in scope.names):
             self.error("this is not a roll", roll.span,
                        "name a roll: 'r' after 'roll 2 DIE as r', or 'rolled' in an 'after roll' trigger")
-
-    def stmt_Create(self, s: n.Create, scope) -> None:
-        self.expect(s.amount, scope, INT, "the number of tokens")
-        self.expect(s.dest, scope, ZONE, "where they go")
-        card = self.sym.cards.get(s.card)
-        if card is None:
-            self.error(f"unknown card '{s.card}'", s.card_span or s.span, did_you_mean(s.card, self.sym.cards)
-                       or did_you_mean_or_list(s.card, [c for c, k in self.sym.cards.items() if k.token], "tokens"))
-        elif not card.token:
-            self.error(f"card '{s.card}' is not a token", s.card_span or s.span,
-                       "only cards declared with 'token: true' are created; other cards are moved or drawn")
 
 
 def is_proc_call(value: n.Expr, procedures) -> bool:

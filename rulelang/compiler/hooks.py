@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulelang.check.types import die_of
-from rulelang.engine.cards import draw_cards, end_roll_durations, move_card
+from rulelang.engine.cards import draw_cards, end_roll_durations
 from rulelang.engine.interpreter import FAILURES, Frame, located
-from rulelang.engine.limits import over_budget, roll_dice, spend
+from rulelang.engine.limits import over_budget, roll_dice
 from rulelang.engine.names import NAMES
 from rulelang.engine.rolls import CANCELLED, rolling
 from rulelang.lang import nodes as n
@@ -247,24 +247,6 @@ class HookStatements:
         its die and the die's highest face."""
         die = die_of(roll.type)
         return roll.id, die, max(self.game.dice[die])
-
-    # -- tokens ---------------------------------------------------------------------------------
-
-    def f_Create(self, s: n.Create) -> Fn:
-        """`create N CARD in ZONE`: up to N of the token's copies leave its supply (the top ones first)."""
-        game = self.game
-        ctype = next(c for c in game.cards if c.id == s.card)
-        supply = game.zones[ctype.zone]
-        amount, dest = self.ec.expr(s.amount), self.ec.expr(s.dest)
-
-        def create(st, L):
-            k, zid = amount(st, L), dest(st, L)
-            pool = st.zones[game.zone_id(supply, None, st.n)]
-            spend(st, len(pool))
-            tokens = [c for c in reversed(pool) if game.card_type[c] is ctype][:max(0, k)]
-            for card in tokens:
-                move_card(st, card, zid, "created")
-        return create
 
     # -- a draw that triggers may cancel ------------------------------------------------------
 

@@ -133,8 +133,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return s.die not in self.roll_hooks
         if isinstance(s, n.Draw) and self.draw_hooked:
             return False
-        if isinstance(s, n.Create):
-            return not self.has_triggers or self.zone_triggers == frozenset()
         if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
             return False
         if isinstance(s, self._STRAIGHT):

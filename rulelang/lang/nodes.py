@@ -373,16 +373,6 @@ class Return(Stmt):
     value: Expr | None
 
 
-@node
-class Create(Stmt):
-    """`create N CARD in ZONE`: N tokens of CARD come into the game from their supply (as many as are left)."""
-
-    amount: Expr
-    card: str
-    dest: Expr
-    card_span: Span | None = field(default=None, repr=False, kw_only=True)
-
-
 # --- walking a tree --------------------------------------------------------
 
 def nodes_in(value: Any) -> Iterator[Node]:

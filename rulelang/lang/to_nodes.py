@@ -5,12 +5,15 @@ children are its values in the order written, an optional part missing being Non
 takes them as named parameters: a grammar change that adds or drops a value fails loudly here
 (a wrong number of arguments) instead of shifting every child after it. A statement kept in one
 home (``rulelang/statements/``) has no method here: its node class is built from the rule of its
-name, the values given to its fields in order (a NAME as its text); ``nodes.HOME_STATEMENTS`` has
+name, the values given to its fields in order (a NAME as its text, and where it is written to a
+keyword field ``<field>_span`` if the class has one); ``nodes.HOME_STATEMENTS`` has
 them once ``rulelang.statements`` is imported (the compiler does), so this layer never imports it.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
+from functools import cache
 from typing import Any
 
 from lark import Token, Transformer, v_args
@@ -23,6 +26,12 @@ from rulelang.lang.types import INT64, LITERAL_DIGITS
 def _name(token: Token | None) -> str | None:
     """The NAME after an optional `as`, or None when the text gives none."""
     return None if token is None else str(token)
+
+
+@cache
+def _name_spans(node_class: type[n.Stmt]) -> frozenset[str]:
+    """A home statement's keyword fields ``<field>_span``: each is given where its NAME field is written."""
+    return frozenset(f.name for f in fields(node_class) if f.kw_only and f.name.endswith("_span"))
 
 
 def _comparison(op: str) -> Callable[..., n.Compare]:
@@ -56,7 +65,9 @@ class ToNodes(Transformer):
         if node_class is None:
             return super().__default__(data, children, meta)
         values = [str(c) if isinstance(c, Token) else c for c in children]
-        return node_class(*values, span=self._span(meta))
+        spans = {f"{name}_span": self._tok_span(c) for name, c in zip(node_class.SYNTAX_FIELDS, children)
+                 if isinstance(c, Token) and f"{name}_span" in _name_spans(node_class)}
+        return node_class(*values, span=self._span(meta), **spans)
 
     # --- blocks --------------------------------------------------------------
 
@@ -135,9 +146,6 @@ class ToNodes(Transformer):
 
     def return_stmt(self, meta, value) -> n.Return:
         return n.Return(value, span=self._span(meta))
-
-    def create(self, meta, amount, card, dest) -> n.Create:
-        return n.Create(amount, str(card), dest, span=self._span(meta), card_span=self._tok_span(card))
 
     # --- compound statements -------------------------------------------------
 

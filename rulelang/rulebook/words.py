@@ -376,10 +376,6 @@ class Words:
     def w_Return(self, s: n.Return) -> Line:
         return Line("Stop here." if s.value is None else f"The result is {self.phrase(s.value)}.")
 
-    def w_Create(self, s: n.Create) -> Line:
-        return Line(f"Put {self.phrase(s.amount)} {self.card_name(s.card)} into {self.phrase(s.dest)} "
-                    f"(as many as are left).")
-
 
 class _Chained(Line):
     """Several lines at one depth standing as one statement (`if` ... `otherwise`)."""

@@ -4,7 +4,8 @@ A module here is named for its grammar rule (``skip.py`` for ``skip: postfix "sk
 holds one ``nodes.Stmt`` class marked ``@statement``, named for the rule in CamelCase (``Skip``; the
 rule is the class name in snake_case, as ``lark.ast_utils`` names rules). Its fields are the rule's
 values in the order the text writes them: ``to_nodes`` builds it from the rule with no method of its
-own. The class carries, as methods taking the checker or compiler first:
+own (a NAME is given as its text; a keyword-only field ``<field>_span: Span | None = None`` beside a
+NAME field gets where that name is written, for an error that points at the name). The class carries, as methods taking the checker or compiler first:
 
 - ``check(self, ck, scope)``: the checker's work (``check.Checker``: ``expect``, ``decider``, ``error``...);
 - one or both of two ways to run:

@@ -44,7 +44,7 @@ GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
          "shuffle": "Shuffle", "reroll": "Reroll",
          "add_dice": "AddDice", "remove_dice": "RemoveDice",
-         "change_face": "ChangeFace"}
+         "change_face": "ChangeFace", "create": "Create"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
