@@ -82,6 +82,18 @@ def test_a_home_statement_parses_to_its_node_with_its_fields_and_span() -> None:
     assert [type(x).__name__ for x in n.walk(shuffle)] == ["Shuffle", "Attr", "Name"]
 
 
+def test_a_statement_with_an_optional_part_or_a_name_is_built_from_its_rule_alone() -> None:
+    """`reroll [F in] R` writes the face first, so its fields are (face, roll) and a missing face is None;
+    `create N CARD in Z` gets where CARD is written in its keyword field `card_span` (errors point there)."""
+    every, one, create = parser.parse_block("reroll r\nreroll 1 + 2 in rolled\ncreate 2 spark in me.hand\n", here)
+    assert type(every).SYNTAX_FIELDS == ("face", "roll") and every.face is None and every.roll.id == "r"
+    assert type(one.face).__name__ == "BinOp" and one.roll.id == "rolled"
+    assert [type(x).__name__ for x in n.walk(one)] == ["Reroll", "BinOp", "Num", "Num", "Name"]   # as written
+    assert type(create).SYNTAX_FIELDS == ("amount", "card", "dest") and create.card == "spark"
+    assert (create.card_span.line, create.card_span.col, create.card_span.end_col) == (3, 10, 15)
+    assert (create.span.col, create.span.end_col) == (1, 26)
+
+
 def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
     class NoCheck(n.Stmt):
         def closure(self, sc):
