@@ -1,14 +1,14 @@
-"""Checking the statements of hooks and control flow: `while`, `return`, values of procedures, changing rolls.
+"""Checking the statements of hooks and control flow: `while`, `return`, values of procedures; the roll a
+statement that changes a roll names (``roll_place``).
 
 A mixin of ``check.Checker`` (kept apart so that module stays small).
 """
 from __future__ import annotations
 
 from rulelang.check.types import describe, die_of
-from rulelang.errors import did_you_mean, did_you_mean_or_list
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
-from rulelang.lang.types import BOOL, CARD, INT, PLAYER, UNKNOWN, ZONE, Type
+from rulelang.lang.types import BOOL, CARD, INT, PLAYER, UNKNOWN, Type
 
 #: The local that holds the type a procedure returns (a `$` name no rule text can write).
 RETURNS = "$returns"
@@ -65,35 +65,6 @@ class HookChecks:
         if not (isinstance(roll, n.Name) and die_of(kind) is not None and roll.id in scope.names):
             self.error("this is not a roll", roll.span,
                        "name a roll: 'r' after 'roll 2 DIE as r', or 'rolled' in an 'after roll' trigger")
-
-    def stmt_Reroll(self, s: n.Reroll, scope) -> None:
-        if s.face is not None:
-            self.expect(s.face, scope, INT, "the face to re-roll")
-        self.roll_place(s.roll, scope)
-
-    def stmt_AddDice(self, s: n.AddDice, scope) -> None:
-        self.expect(s.amount, scope, INT, "the number of dice")
-        self.roll_place(s.roll, scope)
-
-    def stmt_RemoveDice(self, s: n.RemoveDice, scope) -> None:
-        self.expect(s.amount, scope, INT, "the number of dice")
-        self.roll_place(s.roll, scope)
-
-    def stmt_Create(self, s: n.Create, scope) -> None:
-        self.expect(s.amount, scope, INT, "the number of tokens")
-        self.expect(s.dest, scope, ZONE, "where they go")
-        card = self.sym.cards.get(s.card)
-        if card is None:
-            self.error(f"unknown card '{s.card}'", s.card_span or s.span, did_you_mean(s.card, self.sym.cards)
-                       or did_you_mean_or_list(s.card, [c for c, k in self.sym.cards.items() if k.token], "tokens"))
-        elif not card.token:
-            self.error(f"card '{s.card}' is not a token", s.card_span or s.span,
-                       "only cards declared with 'token: true' are created; other cards are moved or drawn")
-
-    def stmt_ChangeFace(self, s: n.ChangeFace, scope) -> None:
-        self.expect(s.face, scope, INT, "the face")
-        self.expect(s.value, scope, INT, "the new face")
-        self.roll_place(s.roll, scope)
 
 
 def is_proc_call(value: n.Expr, procedures) -> bool:

@@ -48,6 +48,13 @@ def spec_warnings(spec: Spec, doc: Document, trees: Mapping[tuple, Any]) -> list
     return out
 
 
+
+def _creates(node: n.Node) -> bool:
+    """`create N CARD in Z`: its node lives in rulelang/statements/, a stage above checking, so it is
+    known here by the rule it is built from (the syntax layer's table) rather than imported."""
+    return type(node) is n.HOME_STATEMENTS.get("create")
+
+
 class _Uses:
     """What the checked rule texts name, read in one walk of their trees."""
 
@@ -64,8 +71,8 @@ class _Uses:
     def _note(self, node: n.Node, owner: str | None) -> None:
         if isinstance(node, n.CheckEnd):
             self.ends.add(owner)
-        elif isinstance(node, n.Create):
-            self.created.add(node.card)
+        elif _creates(node):
+            self.created.add(node.card)  # type: ignore[attr-defined]
         ref = getattr(node, "ref", None)
         if ref is None:
             return

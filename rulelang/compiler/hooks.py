@@ -1,7 +1,8 @@
 """Compiling hooks and the control flow they need.
 
-- Statements: `while`, `return`, `x = procedure(args)`, and the statements that change a roll
-  (`reroll`, `add N to r`, `remove N from r`, `change F to V in r`) — a mixin of ``StmtCompiler``.
+- Statements: `while`, `return`, `x = procedure(args)` — a mixin of ``StmtCompiler``; and for the
+  statements that change a roll (`reroll`, `add N to r`, `remove N from r`, `change F to V in r`, kept in
+  ``rulelang/statements/``) the roll they change (``changed_roll``).
 - A roll of a die that has `before roll` / `after roll` triggers runs in three instructions, so the
   triggers (which may wait for decisions) run between them and change the roll (``statements/roll.py``).
 - Turn and step triggers (`start turn`, `end turn`, `before step S`, `after step S`).
@@ -20,16 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulelang.check.types import die_of
-from rulelang.engine.cards import move_card
 from rulelang.engine.interpreter import FAILURES, Frame, located
-from rulelang.engine.limits import over_budget, roll_dice, spend
+from rulelang.engine.limits import over_budget
 from rulelang.engine.rolls import rolling
-from rulelang.engine.state import State
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
 from rulelang.model.spec import Event
 
-from ..errors import RuleError
 from ..statements.assign import Assign
 from ..statements.aug_assign import AugAssign
 from .expressions import Fn
@@ -222,82 +220,12 @@ class HookStatements:
 
     # -- changing a roll ------------------------------------------------------------------
 
-    def _roll_die(self, roll: n.Expr) -> tuple[str, str, int]:
+    def changed_roll(self, roll: n.Expr) -> tuple[str, str, int]:
+        """The roll a statement changes (``rulelang/statements/``: reroll, add, remove, change): its local,
+        its die and the die's highest face."""
         die = die_of(roll.type)
         return roll.id, die, max(self.game.dice[die])
 
-    def f_Reroll(self, s: n.Reroll) -> Fn:
-        var, die, faces = self._roll_die(s.roll)
-        face = self.ec.expr(s.face) if s.face is not None else None
-
-        def reroll(st, L):
-            rolled = list(L[var])
-            if face is None:
-                spend(st, len(rolled))
-                rolled = [st.roll_die(faces) for _ in rolled]
-                _changed(st, L, var, die, "rerolled", rolled, len(rolled))
-                return
-            else:
-                f = face(st, L)
-                if f not in rolled:
-                    return
-                spend(st, 1)
-                rolled[rolled.index(f)] = st.roll_die(faces)
-            _changed(st, L, var, die, "rerolled", rolled, 1)
-        return reroll
-
-    def f_AddDice(self, s: n.AddDice) -> Fn:
-        var, die, faces = self._roll_die(s.roll)
-        amount = self.ec.expr(s.amount)
-
-        def add(st, L):
-            k = max(0, amount(st, L))
-            if k == 0:
-                return
-            _changed(st, L, var, die, "added", list(L[var]) + roll_dice(st, k, faces, len(L[var])), k)
-        return add
-
-    def f_RemoveDice(self, s: n.RemoveDice) -> Fn:
-        var, die, _ = self._roll_die(s.roll)
-        amount = self.ec.expr(s.amount)
-
-        def remove(st, L):
-            k = min(max(0, amount(st, L)), len(L[var]))
-            if k:
-                _changed(st, L, var, die, "removed", list(L[var])[:len(L[var]) - k])
-        return remove
-
-    def f_ChangeFace(self, s: n.ChangeFace) -> Fn:
-        var, die, faces = self._roll_die(s.roll)
-        face, value = self.ec.expr(s.face), self.ec.expr(s.value)
-
-        def change(st, L):
-            f, v = face(st, L), value(st, L)
-            if not 1 <= v <= faces:
-                raise RuleError(f"die '{die}' has no face {v} (its faces are 1 to {faces})")
-            rolled = list(L[var])
-            if f in rolled and f != v:
-                rolled[rolled.index(f)] = v
-                _changed(st, L, var, die, "changed", rolled)
-        return change
-
-    # -- tokens ---------------------------------------------------------------------------------
-
-    def f_Create(self, s: n.Create) -> Fn:
-        """`create N CARD in ZONE`: up to N of the token's copies leave its supply (the top ones first)."""
-        game = self.game
-        ctype = next(c for c in game.cards if c.id == s.card)
-        supply = game.zones[ctype.zone]
-        amount, dest = self.ec.expr(s.amount), self.ec.expr(s.dest)
-
-        def create(st, L):
-            k, zid = amount(st, L), dest(st, L)
-            pool = st.zones[game.zone_id(supply, None, st.n)]
-            spend(st, len(pool))
-            tokens = [c for c in reversed(pool) if game.card_type[c] is ctype][:max(0, k)]
-            for card in tokens:
-                move_card(st, card, zid, "created")
-        return create
 
 
 def _own_exprs(s: n.Stmt) -> list:
@@ -309,16 +237,6 @@ def _own_exprs(s: n.Stmt) -> list:
     if isinstance(s, n.While):
         return [s.cond]
     return []
-
-
-def _changed(st: State, L: dict, var: str, die: str, how: str, rolled: list[int], fresh: int = 0) -> None:
-    """Keep the changed roll and record it; ``fresh`` dice were newly rolled (scripted dice land on them)."""
-    L[var] = rolled
-    if st.history:
-        event = {"type": "roll_changed", "turn": st.turn, "die": die, "how": how, "faces": rolled}
-        if fresh:
-            event["rolled"] = fresh
-        st.log.append(event)
 
 
 def goto(label: Label) -> Callable:

@@ -115,7 +115,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 emit(self, s, b)
         self.emit_straight(run, b)
 
-    _STRAIGHT = (n.Pass, n.Reroll, n.AddDice, n.RemoveDice, n.ChangeFace)
+    _STRAIGHT = (n.Pass,)
 
     @property
     def moves_fire_nothing(self) -> bool:
@@ -130,8 +130,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         """
         if homes.is_home(type(s)):
             return homes.runs_straight(s, self)
-        if isinstance(s, n.Create):
-            return not self.has_triggers or self.zone_triggers == frozenset()
         if isinstance(s, (n.If, n.While)) and self.has_value_calls(s):
             return False
         if isinstance(s, self._STRAIGHT):

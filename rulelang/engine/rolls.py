@@ -2,6 +2,8 @@
 
 A `before roll` or `after roll` trigger runs as a frame of its own above the frame that rolls; its local
 ``$roll`` says where that frame is and which of its locals hold the count of dice and the faces rolled.
+The statements that change a roll (``rulelang/statements/``: reroll, add_dice, remove_dice, change_face)
+keep the changed faces and record the change here (``change_roll``).
 """
 from __future__ import annotations
 
@@ -21,3 +23,14 @@ def cancel_roll(st: Any, L: dict) -> None:
     """`cancel roll` in a `before roll` trigger: the rolling frame is told, and makes no roll."""
     caller, count, _ = rolling(st, L)
     caller[CANCELLED + count] = True
+
+
+def change_roll(st: Any, L: dict, var: str, die: str, how: str, rolled: list[int], fresh: int = 0) -> None:
+    """A statement changed the roll in local ``var``: keep the new faces and record how (``roll_changed``);
+    ``fresh`` dice were newly rolled (scripted dice land on them)."""
+    L[var] = rolled
+    if st.history:
+        event = {"type": "roll_changed", "turn": st.turn, "die": die, "how": how, "faces": rolled}
+        if fresh:
+            event["rolled"] = fresh
+        st.log.append(event)

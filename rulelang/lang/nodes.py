@@ -314,53 +314,6 @@ class Return(Stmt):
     value: Expr | None
 
 
-@node
-class Reroll(Stmt):
-    """`reroll R` (every die) or `reroll F in R` (one die showing F)."""
-
-    BINDS = ('roll',)
-    roll: Expr
-    face: Expr | None
-
-
-@node
-class AddDice(Stmt):
-    """`add N to R`: N more dice are rolled into R."""
-
-    BINDS = ('roll',)
-    amount: Expr
-    roll: Expr
-
-
-@node
-class RemoveDice(Stmt):
-    """`remove N from R`: the last N dice rolled leave the roll."""
-
-    BINDS = ('roll',)
-    amount: Expr
-    roll: Expr
-
-
-@node
-class ChangeFace(Stmt):
-    """`change F to V in R`: one die showing F now shows V."""
-
-    BINDS = ('roll',)
-    face: Expr
-    value: Expr
-    roll: Expr
-
-
-@node
-class Create(Stmt):
-    """`create N CARD in ZONE`: N tokens of CARD come into the game from their supply (as many as are left)."""
-
-    amount: Expr
-    card: str
-    dest: Expr
-    card_span: Span | None = field(default=None, repr=False, kw_only=True)
-
-
 # --- walking a tree --------------------------------------------------------
 
 def nodes_in(value: Any) -> Iterator[Node]:

@@ -128,26 +128,8 @@ class ToNodes(Transformer):
     def pass_stmt(self, meta) -> n.Pass:
         return n.Pass(span=self._span(meta))
 
-    def reroll(self, meta, first, in_roll) -> n.Reroll:
-        """`reroll R` re-rolls every die of R; `reroll F in R` the one die showing F."""
-        if in_roll is None:
-            return n.Reroll(first, None, span=self._span(meta))
-        return n.Reroll(in_roll, first, span=self._span(meta))
-
-    def add_dice(self, meta, amount, roll) -> n.AddDice:
-        return n.AddDice(amount, roll, span=self._span(meta))
-
-    def remove_dice(self, meta, amount, roll) -> n.RemoveDice:
-        return n.RemoveDice(amount, roll, span=self._span(meta))
-
-    def change_face(self, meta, face, value, roll) -> n.ChangeFace:
-        return n.ChangeFace(face, value, roll, span=self._span(meta))
-
     def return_stmt(self, meta, value) -> n.Return:
         return n.Return(value, span=self._span(meta))
-
-    def create(self, meta, amount, card, dest) -> n.Create:
-        return n.Create(amount, str(card), dest, span=self._span(meta), card_span=self._tok_span(card))
 
     # --- compound statements -------------------------------------------------
 

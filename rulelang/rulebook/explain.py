@@ -20,6 +20,7 @@ from rulelang.lang import nodes as n
 from rulelang.lang.refs import NAMED_BY
 from rulelang.printable import counted
 from rulelang.spec import files
+from rulelang.statements.create import Create
 from rulelang.statements.discard import Discard
 from rulelang.statements.draw import Draw
 from rulelang.statements.move_cards import MoveCards
@@ -191,8 +192,8 @@ def _names(node: n.Node, item: Item) -> bool:
         return False
     if kind == "end":
         return isinstance(node, n.CheckEnd)
-    if kind == "card" and isinstance(node, (n.IsTest, n.HasTest, n.Create)):
-        return (node.card if isinstance(node, n.Create) else node.name) == name
+    if kind == "card" and isinstance(node, (n.IsTest, n.HasTest, Create)):
+        return (node.card if isinstance(node, Create) else node.name) == name
     ref = getattr(node, "ref", None)
     if ref is None or ref.kind not in NAMED_BY.get(kind, ()):
         return False
@@ -222,7 +223,7 @@ def _targets(node: n.Node) -> list[Any]:
         return [node.cards]
     if isinstance(node, MoveCounter):
         return [node.counter, node.source, node.dest]
-    if isinstance(node, n.Create):
+    if isinstance(node, Create):
         return [node, node.dest]
     zone = getattr(node, "zone", None)
     return [zone] if isinstance(node, n.Stmt) and isinstance(zone, n.Expr) else []

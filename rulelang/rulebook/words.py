@@ -344,25 +344,6 @@ class Words:
     def w_Return(self, s: n.Return) -> Line:
         return Line("Stop here." if s.value is None else f"The result is {self.phrase(s.value)}.")
 
-    def w_Reroll(self, s: n.Reroll) -> Line:
-        if s.face is None:
-            return Line(f"Reroll every die of {self.phrase(s.roll)}.")
-        return Line(f"Reroll one die showing {self.phrase(s.face)} in {self.phrase(s.roll)}.")
-
-    def w_AddDice(self, s: n.AddDice) -> Line:
-        return Line(f"Roll {self.phrase(s.amount)} more dice into {self.phrase(s.roll)}.")
-
-    def w_RemoveDice(self, s: n.RemoveDice) -> Line:
-        return Line(f"Take the last {self.phrase(s.amount)} dice out of {self.phrase(s.roll)}.")
-
-    def w_ChangeFace(self, s: n.ChangeFace) -> Line:
-        return Line(f"Turn one die showing {self.phrase(s.face)} in {self.phrase(s.roll)} "
-                    f"to {self.phrase(s.value)}.")
-
-    def w_Create(self, s: n.Create) -> Line:
-        return Line(f"Put {self.phrase(s.amount)} {self.card_name(s.card)} into {self.phrase(s.dest)} "
-                    f"(as many as are left).")
-
 
 class _Chained(Line):
     """Several lines at one depth standing as one statement (`if` ... `otherwise`)."""

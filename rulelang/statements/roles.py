@@ -63,6 +63,13 @@ class Compiler(Protocol):
 
     def fresh(self, what: str) -> str: ...
 
+    @property
+    def has_triggers(self) -> bool: ...
+
+    def changed_roll(self, roll: n.Expr) -> tuple[str, str, int]:
+        """The roll a statement changes: its local, its die and the die's highest face."""
+        ...
+
 
 class Instructions(Protocol):
     """A procedure's instructions being built (``compiler.statements.Builder``)."""
@@ -164,4 +171,5 @@ class Wording(Protocol):
     def acts(self, who: n.Expr | None, verb: str, verbs: str) -> str: ...
 
     def humane(self, name: str) -> str: ...
+    def card_name(self, name: str) -> str: ...
 

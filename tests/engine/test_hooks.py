@@ -381,6 +381,39 @@ def test_creating_a_card_that_is_no_token_is_a_load_error(tmp_path):
     assert caught.value.message == "card 'gem' is not a token"
 
 
+SPARK_ENTERS = """
+triggers:
+  - name: a spark arrives
+    on: enter hand
+    effect: me.coin += 1
+"""
+
+
+@pytest.mark.parametrize("python", [True, False])
+def test_what_a_create_fires_runs_before_the_statement_after_it(tmp_path, python):
+    """`create` runs fused with its neighbours only where no zone trigger can fire (Create.straight); here one
+    can, so it is an instruction of its own and the trigger has run when the next statement looks."""
+    game = token_game(tmp_path, "create 2 spark in me.hand\nme.flag = me.coin = 2", SPARK_ENTERS)
+    if not python:
+        from rulelang.compiler import compile_game
+        from rulelang.spec.loader import load_document
+        game = compile_game(load_document(tmp_path / "game"), python=False)
+    st = play_turn_one(game, [])
+    assert len([e for e in st.events if e["type"] == "moved" and e["how"] == "created"]) == 2
+    assert st.counter(0, "coin") == 2 and st.var(0, "flag") is True
+
+
+def test_create_is_fused_only_where_no_zone_trigger_can_fire() -> None:
+    from types import SimpleNamespace
+
+    from rulelang import statements as homes
+    create = parse_block("create 1 spark in me.hand\n", lambda *at: Span("rule", *at))[0]
+    for has_triggers, zones, fused in ((False, None, True), (True, frozenset(), True),
+                                       (True, frozenset({"hand"}), False), (True, None, False)):
+        sc = SimpleNamespace(has_triggers=has_triggers, zone_triggers=zones)
+        assert homes.runs_straight(create, sc) is fused
+
+
 def test_a_card_moved_into_its_lasts_in_zone_expires_after_its_owners_roll(tmp_path):
     game = token_game(tmp_path, "move first(c in deck where c is ward) to me.hand\nnext(me) rolls 1 d as r\n"
                                 "me.coin = count(me.hand)\nroll 1 d as s\nme.flag = count(me.hand) = 0")

@@ -45,7 +45,9 @@ MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate"
          "shuffle": "Shuffle", "assign": "Assign",
          "aug_assign": "AugAssign", "move_counter": "MoveCounter", "reveal": "Reveal",
          "discard": "Discard", "move_cards": "MoveCards",
-         "draw": "Draw", "roll": "Roll"}
+         "draw": "Draw", "roll": "Roll",
+         "reroll": "Reroll", "add_dice": "AddDice", "remove_dice": "RemoveDice",
+         "change_face": "ChangeFace", "create": "Create"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
@@ -99,6 +101,18 @@ def test_a_home_statement_keeps_the_place_of_a_name_for_its_errors_in_either_for
     assert (mine.die_span.line, mine.die_span.col, mine.die_span.end_col) == (1, 8, 10)
     assert (theirs.die_span.line, theirs.die_span.col, theirs.die_span.end_col) == (2, 18, 22)
     assert mine.SYNTAX_FIELDS == ("amount", "die", "var", "player", "for_player")
+
+
+def test_a_statement_with_an_optional_part_or_a_name_is_built_from_its_rule_alone() -> None:
+    """`reroll [F in] R` writes the face first, so its fields are (face, roll) and a missing face is None;
+    `create N CARD in Z` gets where CARD is written in its keyword field `card_span` (errors point there)."""
+    every, one, create = parser.parse_block("reroll r\nreroll 1 + 2 in rolled\ncreate 2 spark in me.hand\n", here)
+    assert type(every).SYNTAX_FIELDS == ("face", "roll") and every.face is None and every.roll.id == "r"
+    assert type(one.face).__name__ == "BinOp" and one.roll.id == "rolled"
+    assert [type(x).__name__ for x in n.walk(one)] == ["Reroll", "BinOp", "Num", "Num", "Name"]   # as written
+    assert type(create).SYNTAX_FIELDS == ("amount", "card", "dest") and create.card == "spark"
+    assert (create.card_span.line, create.card_span.col, create.card_span.end_col) == (3, 10, 15)
+    assert (create.span.col, create.span.end_col) == (1, 26)
 
 
 def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:

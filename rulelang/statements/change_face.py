@@ -1,0 +1,47 @@
+"""`change F to V in R`: one die of the roll R showing F now shows V (none showing F: nothing happens)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulelang.engine.rolls import change_roll
+from rulelang.lang import nodes as n
+from rulelang.lang.types import INT
+
+from ..errors import RuleError
+from . import statement
+
+if TYPE_CHECKING:
+    from rulelang.check.checker import Checker
+    from rulelang.check.types import Scope
+
+    from .roles import Compiler, Fn, Wording
+
+
+@statement
+class ChangeFace(n.Stmt):
+    BINDS = ('roll',)
+    face: n.Expr
+    value: n.Expr
+    roll: n.Expr
+
+    def check(self, ck: Checker, scope: Scope) -> None:
+        ck.expect(self.face, scope, INT, "the face")
+        ck.expect(self.value, scope, INT, "the new face")
+        ck.roll_place(self.roll, scope)
+
+    def closure(self, sc: Compiler) -> Fn:
+        var, die, faces = sc.changed_roll(self.roll)
+        face, value = sc.ec.expr(self.face), sc.ec.expr(self.value)
+
+        def change(st, L):
+            f, v = face(st, L), value(st, L)
+            if not 1 <= v <= faces:
+                raise RuleError(f"die '{die}' has no face {v} (its faces are 1 to {faces})")
+            rolled = list(L[var])
+            if f in rolled and f != v:
+                rolled[rolled.index(f)] = v
+                change_roll(st, L, var, die, "changed", rolled)
+        return change
+
+    def words(self, w: Wording) -> str:
+        return f"turn one die showing {w.phrase(self.face)} in {w.phrase(self.roll)} to {w.phrase(self.value)}."
