@@ -12,17 +12,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import rulelang
 from rulelang import RulelangError
 from rulelang.agents import RandomAgent, play_out
 from rulelang.engine.protocol import Decision, Option
 from rulelang.engine.state import State
 
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_DIR = ROOT / "games" / "jacks_friends"
-GAME = rulelang.load_game(GAME_DIR)
+GAME = shipped("games/jacks_friends")
 LOG_SCHEMA = ROOT / "schemas" / "event-log.schema.json"
 
 LOCATIONS = [("hen_house", "Hen House"), ("kitchen", "Kitchen"), ("garden", "Garden"), ("village", "Village")]

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main as cli_main
 from rulelang.errors import RulelangError
@@ -20,6 +19,7 @@ from rulelang.logs.replay import replay, verify_log
 from rulelang.spec.inputs import canonical
 
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("name, players", [("jacks_friends", 4), ("jacks_friends", 6), ("flapjacks", 3),
                                            ("flapjacks", 8)])
 def test_a_log_replays_to_the_same_game(name, players):
-    game = rulelang.load_game(ROOT / "games" / name)
+    game = shipped(f"games/{name}")
     for seed in range(3):
         played = play_out(game.new_state(players, seed), RandomAgent(seed + 100))
         log = [json.loads(json.dumps(e)) for e in played.events]      # as read back from a JSON-lines file
@@ -37,7 +37,7 @@ def test_a_log_replays_to_the_same_game(name, players):
 
 
 def test_a_log_must_start_at_the_start():
-    game = rulelang.load_game(ROOT / "games" / "jacks_friends")
+    game = shipped("games/jacks_friends")
     events = play_out(game.new_state(3, 1), RandomAgent(1)).events
     with pytest.raises(RulelangError):
         replay(game, events[1:])
@@ -45,8 +45,8 @@ def test_a_log_must_start_at_the_start():
 
 # --- a log is untrusted: verify_log and `rulelang replay` compare every event with the game's ------------
 
-JACKS = rulelang.load_game(ROOT / "games" / "jacks_friends")
-FLAP = rulelang.load_game(ROOT / "games" / "flapjacks")
+JACKS = shipped("games/jacks_friends")
+FLAP = shipped("games/flapjacks")
 
 
 def logged(game, players: int, seed: int) -> list[dict]:

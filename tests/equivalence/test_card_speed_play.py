@@ -29,6 +29,7 @@ from rulelang.lang import nodes
 from golden.record import GAMES as GOLDEN
 from helpers.both_ways import both_ways
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +39,7 @@ CARD_GAMES = {name: spec for name, spec in GOLDEN.items() if name.split("+")[0] 
 
 def load(name: str) -> rulelang.Game:
     folder, mods = CARD_GAMES[name]
-    return rulelang.load_game(ROOT / folder, mods=[ROOT / m for m in mods])
+    return shipped(folder, tuple(mods))
 
 
 FLAPJACKS = load("flapjacks")
