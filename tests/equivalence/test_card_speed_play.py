@@ -29,7 +29,6 @@ from rulelang.lang import nodes
 from golden.record import GAMES as GOLDEN
 from helpers.both_ways import both_ways
 from helpers.examples import examples
-from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,7 +38,7 @@ CARD_GAMES = {name: spec for name, spec in GOLDEN.items() if name.split("+")[0] 
 
 def load(name: str) -> rulelang.Game:
     folder, mods = CARD_GAMES[name]
-    return shipped(folder, tuple(mods))
+    return rulelang.load_game(ROOT / folder, mods=[ROOT / m for m in mods])
 
 
 FLAPJACKS = load("flapjacks")

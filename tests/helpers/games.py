@@ -2,8 +2,9 @@
 
 Loading flapjacks (read, check, compile) takes a good part of a second and dozens of test modules play
 the same few games: each load they share is time off the fast tier. A ``Game`` is not changed by
-playing it (each game played is its own ``State``), so sharing one is safe; a test that changes the
-game it loaded (its params, its mod paths, an attribute) loads its own with ``rulelang.load_game``.
+playing it (each game played is its own ``State``), so sharing one is safe. A test that changes the
+game it loaded (its params, its mod paths, an attribute), or patches the loader or the compiler before
+loading (the game would be compiled with the patch, and kept), loads its own with ``rulelang.load_game``.
 """
 from __future__ import annotations
 
