@@ -18,6 +18,7 @@ from rulelang.logs.eventlog import LogError, parse_log
 from rulelang.logs.replay import replay, verify_log
 from rulelang.spec.inputs import canonical
 
+from helpers.commands import command
 from helpers.examples import examples
 from helpers.games import shipped
 
@@ -143,24 +144,22 @@ def cli(*args: str) -> subprocess.CompletedProcess:
                           text=True, timeout=120)
 
 
-@pytest.mark.subprocess
 def test_replay_command_exits_0_on_a_true_log(tmp_path):
     log = tmp_path / "game.jsonl"
-    done = cli("run", "games/flapjacks", "--players", "3", "--seed", "9", "--quiet", "--log", str(log))
+    done = command("run", "games/flapjacks", "--players", "3", "--seed", "9", "--quiet", "--log", str(log))
     assert done.returncode == 0, done.stderr
-    done = cli("replay", "games/flapjacks", str(log))
+    done = command("replay", "games/flapjacks", str(log))
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"ok: {log} matches its replay")
 
 
-@pytest.mark.subprocess
 def test_replay_command_names_the_first_line_that_differs(tmp_path):
     events = logged(JACKS, 4, 2)
     k = first_index(events, "step")
     del events[k]                                     # a line gone: the game's step is where the log goes on
     log = tmp_path / "cut.jsonl"
     log.write_text(log_text(events), encoding="utf-8")
-    done = cli("replay", "games/jacks_friends", str(log))
+    done = command("replay", "games/jacks_friends", str(log))
     assert done.returncode == 1
     assert done.stderr.startswith(f"{log}:{k + 1}:1: error: the log differs from the replayed game")
     assert "note: expected: {" in done.stderr and "note: found:    {" in done.stderr

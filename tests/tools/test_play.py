@@ -8,16 +8,14 @@ import subprocess
 import sys
 import time
 import uuid
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from unittest import mock
 
 import pytest
 
-from rulelang.cli import main
 from rulelang.cli.play import CLEAR, Table, seat_players
 from rulelang.engine.views import Account
 
+from helpers.commands import command
 from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,13 +24,9 @@ FLAPJACKS = str(ROOT / "games" / "flapjacks")
 
 
 def play(*args: str, given: str) -> subprocess.CompletedProcess:
-    """The command run in this process, its input given as typed and its output and exit code read back as
-    a program's: what the table says does not depend on the process (the program itself is played by
-    ``play_program``, in a pipe and in a real terminal, below)."""
-    out, err = io.StringIO(), io.StringIO()
-    with mock.patch.object(sys, "stdin", io.StringIO(given)), redirect_stdout(out), redirect_stderr(err):
-        code = main(["play", *args])
-    return subprocess.CompletedProcess(["play", *args], code, out.getvalue(), err.getvalue())
+    """The command run in this process, its input given as typed: what the table says does not depend on the
+    process (the program itself is played by ``play_program``, in a pipe and in a real terminal, below)."""
+    return command("play", *args, given=given)
 
 
 def play_program(*args: str, given: str, timeout: float = 120) -> subprocess.CompletedProcess:
