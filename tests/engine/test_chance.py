@@ -14,15 +14,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import rulelang
 from rulelang.engine.chance import ChanceNeeded, begin
 from rulelang.errors import RulelangError
 
 from helpers.chance_draws import draws_recorded
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = {name: rulelang.load_game(ROOT / path) for name, path in
+GAMES = {name: shipped(path) for name, path in
          [("pig", "examples/pig"), ("jacks_friends", "games/jacks_friends"), ("flapjacks", "games/flapjacks")]}
 
 

@@ -15,10 +15,11 @@ from rulelang.engine.state import State
 from rulelang.model.decisions import catalogue_options, slug
 
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
-JACKS = rulelang.load_game(ROOT / "games" / "jacks_friends")
-FLAP = rulelang.load_game(ROOT / "games" / "flapjacks")
+JACKS = shipped("games/jacks_friends")
+FLAP = shipped("games/flapjacks")
 PIG_TEXT = (ROOT / "examples" / "pig" / "game.yaml").read_text()
 PIG_BRANCHES = '''            "roll again":
               me takes another turn
@@ -77,7 +78,7 @@ def test_a_reworded_label_with_an_id_keeps_its_id_and_the_decision_its_name(tmp_
 
 
 def test_without_an_id_a_branch_keeps_the_slug_of_its_label_as_before():
-    game = rulelang.load_game(ROOT / "examples" / "pig")
+    game = shipped("examples/pig")
     decision = first_decision(game).decision()
     assert [o.id for o in decision.options[decision.player]] == ["roll-again", "hold"]
 

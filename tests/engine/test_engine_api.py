@@ -5,24 +5,24 @@ from __future__ import annotations
 import json
 import random
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import rulelang
 from rulelang import RulelangError
 from rulelang.agents import RandomAgent, play_out
 from rulelang.engine.protocol import Decision, Option
 from rulelang.engine.state import State
 
+from helpers.commands import command
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_DIR = ROOT / "games" / "jacks_friends"
-GAME = rulelang.load_game(GAME_DIR)
+GAME = shipped("games/jacks_friends")
 LOG_SCHEMA = ROOT / "schemas" / "event-log.schema.json"
 
 LOCATIONS = [("hen_house", "Hen House"), ("kitchen", "Kitchen"), ("garden", "Garden"), ("village", "Village")]
@@ -330,11 +330,10 @@ def test_events_are_json_serialisable():
 # --- the command --------------------------------------------------------------------
 
 def rulelang_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "rulelang.cli", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    """The command in this process (test_cli.py starts `run` as a program, to a closed pipe, a full disk...)."""
+    return command(*args)
 
 
-@pytest.mark.subprocess
 def test_run_json_prints_a_summary_as_the_last_line():
     done = rulelang_cli("run", "games/jacks_friends", "--players", "4", "--seed", "1", "--json")
     assert done.returncode == 0, done.stderr
@@ -349,7 +348,6 @@ def test_run_json_prints_a_summary_as_the_last_line():
     assert summary["winners"] == ([team] if team else same.winner_names())
 
 
-@pytest.mark.subprocess
 def test_run_log_writes_the_events_as_json_lines(tmp_path):
     log = tmp_path / "game.jsonl"
     done = rulelang_cli("run", "games/jacks_friends", "--players", "4", "--seed", "1", "--quiet",
@@ -360,7 +358,6 @@ def test_run_log_writes_the_events_as_json_lines(tmp_path):
     assert json.loads(done.stdout.strip().splitlines()[-1])["events"] == len(events)
 
 
-@pytest.mark.subprocess
 def test_run_log_lines_are_valid_against_the_event_log_schema(tmp_path):
     if not LOG_SCHEMA.exists():
         pytest.skip("schemas/event-log.schema.json does not exist yet")
@@ -375,7 +372,6 @@ def test_run_log_lines_are_valid_against_the_event_log_schema(tmp_path):
         assert not errors, f"line {number}: {errors}"
 
 
-@pytest.mark.subprocess
 @pytest.mark.parametrize("args, words", [
     (["run", "games/jacks_friends", "--seed", "1"], "--players"),
     (["run", "games/jacks_friends", "--players", "7"], "2 to 6 players"),

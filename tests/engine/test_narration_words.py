@@ -13,6 +13,8 @@ from rulelang.cli import main as cli_main
 from rulelang.cli.play import Quit, Table
 from rulelang.logs.narrate import Narrator, narrate
 
+from helpers.games import shipped
+
 ROOT = Path(__file__).resolve().parents[2]
 PIG, LIARS, GOOF, HOOKS = (ROOT / "examples" / name for name in ("pig", "liars_dice", "goofspiel", "hooks"))
 JF, FJ = ROOT / "games" / "jacks_friends", ROOT / "games" / "flapjacks"
@@ -27,31 +29,31 @@ def told(game, *events: dict) -> list[str | None]:
 # --- chosen options and revealed choices by their labels --------------------------------------------------
 
 def test_a_branch_chosen_is_told_by_its_label_not_its_id() -> None:
-    liars = load_game(LIARS)        # `"call the last bid a lie" as liar`
+    liars = shipped("examples/liars_dice")        # `"call the last bid a lie" as liar`
     assert narrate(liars, {"type": "chose", "turn": 2, "player": "P2", "option": "liar", "decision": "branch"}) \
         == "  P2 chooses call the last bid a lie"
-    pig = load_game(PIG)            # `"roll again":` has the id roll-again
+    pig = shipped("examples/pig")            # `"roll again":` has the id roll-again
     assert narrate(pig, {"type": "chose", "turn": 1, "player": "P1", "option": "roll-again", "decision": "branch"}) \
         == "  P1 chooses roll again"
 
 
 def test_a_tuple_chosen_is_told_as_the_rules_write_it() -> None:
-    liars = load_game(LIARS)
+    liars = shipped("examples/liars_dice")
     assert narrate(liars, {"type": "chose", "turn": 1, "player": "P1", "option": "1-3", "decision": "branch"}) \
         == "  P1 chooses (1, 3)"
 
 
 def test_secret_choices_revealed_are_told_by_card_name_and_location_label() -> None:
-    goofspiel = load_game(GOOF)
+    goofspiel = shipped("examples/goofspiel")
     assert narrate(goofspiel, {"type": "revealed", "turn": 1, "choices": {"P1": "three", "P2": "ten"}}) \
         == "  revealed: P1 Three, P2 Ten"
-    friends = load_game(JF)
+    friends = shipped("games/jacks_friends")
     assert narrate(friends, {"type": "revealed", "turn": 1, "choices": {"P1": "kitchen", "P2": "hen_house"}}) \
         == "  revealed: P1 Kitchen, P2 Hen House"
 
 
 def test_an_option_with_no_label_is_its_id_in_words_and_a_hidden_one_stays_hidden() -> None:
-    pig = load_game(PIG)
+    pig = shipped("examples/pig")
     assert narrate(pig, {"type": "chose", "turn": 1, "player": "P1", "option": "lend_to", "decision": "branch"}) \
         == "  P1 chooses lend to"
     assert narrate(pig, {"type": "chose", "turn": 1, "player": "P1", "option": "?", "decision": "branch"}) \
@@ -89,7 +91,7 @@ procedures:
 # --- whose die ----------------------------------------------------------------------------------------------
 
 def test_a_changed_roll_names_the_player_whose_die_it_is() -> None:
-    game = load_game(HOOKS)
+    game = shipped("examples/hooks")
     rolled = {"type": "rolled", "turn": 3, "die": "d6", "faces": [1], "player": "P2"}
     changed = {"type": "roll_changed", "turn": 3, "die": "d6", "how": "changed", "faces": [6]}
     rerolled = {"type": "roll_changed", "turn": 3, "die": "d6", "how": "rerolled", "faces": [4], "rolled": 1}
@@ -101,7 +103,7 @@ def test_a_changed_roll_names_the_player_whose_die_it_is() -> None:
 
 
 def test_a_cancelled_roll_is_nobody_s_last_roll() -> None:
-    game = load_game(HOOKS)
+    game = shipped("examples/hooks")
     rolled = {"type": "rolled", "turn": 3, "die": "d6", "faces": [1], "player": "P2"}
     cancelled = {"type": "roll_changed", "turn": 4, "die": "d6", "how": "cancelled", "faces": []}
     assert told(game, rolled, cancelled)[1] == "  the roll of d6 is cancelled"
@@ -117,7 +119,7 @@ def test_run_tells_whose_die_was_changed(capsys) -> None:
 # --- variables and counters ---------------------------------------------------------------------------------
 
 def test_variables_are_told_by_label_or_name_in_words_with_their_values_named() -> None:
-    goofspiel, friends = load_game(GOOF), load_game(JF)
+    goofspiel, friends = shipped("examples/goofspiel"), shipped("games/jacks_friends")
     assert narrate(goofspiel, {"type": "set", "turn": 1, "player": "P1", "var": "bid", "value": "three"}) \
         == "  P1's bid: Three"
     assert narrate(friends, {"type": "set", "turn": 1, "player": "P2", "var": "at", "value": "hen_house"}) \
@@ -127,7 +129,7 @@ def test_variables_are_told_by_label_or_name_in_words_with_their_values_named() 
 
 
 def test_counters_are_told_by_their_labels_and_their_holders_names() -> None:
-    friends, pig = load_game(JF), load_game(PIG)
+    friends, pig = shipped("games/jacks_friends"), shipped("examples/pig")
     assert narrate(friends, {"type": "set", "turn": 0, "holder": "hen_house", "counter": "egg", "value": 4}) \
         == "  Hen House's golden egg: 4"
     assert narrate(friends, {"type": "set", "turn": 1, "holder": "game", "counter": "turns_left", "value": 9}) \
@@ -156,7 +158,7 @@ def test_the_play_by_play_names_no_id_and_writes_no_assignment(path: Path, playe
 
 def test_play_shows_labels_in_the_menu_its_echo_the_news_and_the_view() -> None:
     shown = io.StringIO()
-    Table(load_game(PIG), ["human", "random"], 1, io.StringIO("1\n2\n" + "2\n" * 60), shown).play()
+    Table(shipped("examples/pig"), ["human", "random"], 1, io.StringIO("1\n2\n" + "2\n" * 60), shown).play()
     out = shown.getvalue()
     assert "P1, choose one:\n  1. roll again\n  2. hold\n" in out
     assert "  you chose: roll again\n  P1 chooses roll again\n" in out
@@ -188,7 +190,7 @@ def test_a_variable_s_label_is_declared_in_the_spec_and_may_not_be_empty(tmp_pat
 def test_seats_are_told_by_their_roles_labels_in_the_play_by_play_and_the_view() -> None:
     from rulelang.cli.play import render_view
 
-    friends = load_game(JF)             # giant: {label: the Giant}, townsfolk: {label: a townsfolk}
+    friends = shipped("games/jacks_friends")             # giant: {label: the Giant}, townsfolk: {label: a townsfolk}
     started = {"type": "started", "turn": 0, "game": "Jack's Friends", "players": 2, "seed": 1,
                "roles": ["giant", "townsfolk"], "first": "P1"}
     assert narrate(friends, started) == "Jack's Friends: 2 players, seed 1 (P1 the Giant, P2 a townsfolk); P1 starts"

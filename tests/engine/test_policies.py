@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import rulelang
 from rulelang import RulelangError
 from rulelang.agents import RandomAgent, make_agent
 from rulelang.agents.policy import RULES, PolicyAgent, check_policies, is_policy_spec, load_policy
@@ -18,11 +17,12 @@ from rulelang.engine.state import State
 from rulelang.model.decisions import catalogue_options
 
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 JACKS_DIR = ROOT / "games" / "jacks_friends"
-JACKS = rulelang.load_game(JACKS_DIR)
-FLAP = rulelang.load_game(ROOT / "games" / "flapjacks")
+JACKS = shipped("games/jacks_friends")
+FLAP = shipped("games/flapjacks")
 GIANT = str(JACKS_DIR / "policies" / "giant.yaml")
 TOWNSFOLK = str(JACKS_DIR / "policies" / "townsfolk.yaml")
 EAT = ["eat-one-meat", "eat-two-vegetables"]

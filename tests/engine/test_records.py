@@ -16,10 +16,11 @@ from rulelang.agents import RandomAgent, play_out
 from rulelang.engine.records import cards_played, first_seat
 
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
-FLAPJACKS = rulelang.load_game(ROOT / "games" / "flapjacks")
-JACKS = rulelang.load_game(ROOT / "games" / "jacks_friends")
+FLAPJACKS = shipped("games/flapjacks")
+JACKS = shipped("games/jacks_friends")
 
 
 def played_in(events: list[dict]) -> list[tuple[int, str]]:

@@ -11,7 +11,6 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-import rulelang
 from rulelang.agents import RandomAgent, play_out
 from rulelang.cli import main as cli_main
 from rulelang.errors import RulelangError
@@ -19,7 +18,9 @@ from rulelang.logs.eventlog import LogError, parse_log
 from rulelang.logs.replay import replay, verify_log
 from rulelang.spec.inputs import canonical
 
+from helpers.commands import command
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -27,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("name, players", [("jacks_friends", 4), ("jacks_friends", 6), ("flapjacks", 3),
                                            ("flapjacks", 8)])
 def test_a_log_replays_to_the_same_game(name, players):
-    game = rulelang.load_game(ROOT / "games" / name)
+    game = shipped(f"games/{name}")
     for seed in range(3):
         played = play_out(game.new_state(players, seed), RandomAgent(seed + 100))
         log = [json.loads(json.dumps(e)) for e in played.events]      # as read back from a JSON-lines file
@@ -37,7 +38,7 @@ def test_a_log_replays_to_the_same_game(name, players):
 
 
 def test_a_log_must_start_at_the_start():
-    game = rulelang.load_game(ROOT / "games" / "jacks_friends")
+    game = shipped("games/jacks_friends")
     events = play_out(game.new_state(3, 1), RandomAgent(1)).events
     with pytest.raises(RulelangError):
         replay(game, events[1:])
@@ -45,8 +46,8 @@ def test_a_log_must_start_at_the_start():
 
 # --- a log is untrusted: verify_log and `rulelang replay` compare every event with the game's ------------
 
-JACKS = rulelang.load_game(ROOT / "games" / "jacks_friends")
-FLAP = rulelang.load_game(ROOT / "games" / "flapjacks")
+JACKS = shipped("games/jacks_friends")
+FLAP = shipped("games/flapjacks")
 
 
 def logged(game, players: int, seed: int) -> list[dict]:
@@ -143,24 +144,22 @@ def cli(*args: str) -> subprocess.CompletedProcess:
                           text=True, timeout=120)
 
 
-@pytest.mark.subprocess
 def test_replay_command_exits_0_on_a_true_log(tmp_path):
     log = tmp_path / "game.jsonl"
-    done = cli("run", "games/flapjacks", "--players", "3", "--seed", "9", "--quiet", "--log", str(log))
+    done = command("run", "games/flapjacks", "--players", "3", "--seed", "9", "--quiet", "--log", str(log))
     assert done.returncode == 0, done.stderr
-    done = cli("replay", "games/flapjacks", str(log))
+    done = command("replay", "games/flapjacks", str(log))
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"ok: {log} matches its replay")
 
 
-@pytest.mark.subprocess
 def test_replay_command_names_the_first_line_that_differs(tmp_path):
     events = logged(JACKS, 4, 2)
     k = first_index(events, "step")
     del events[k]                                     # a line gone: the game's step is where the log goes on
     log = tmp_path / "cut.jsonl"
     log.write_text(log_text(events), encoding="utf-8")
-    done = cli("replay", "games/jacks_friends", str(log))
+    done = command("replay", "games/jacks_friends", str(log))
     assert done.returncode == 1
     assert done.stderr.startswith(f"{log}:{k + 1}:1: error: the log differs from the replayed game")
     assert "note: expected: {" in done.stderr and "note: found:    {" in done.stderr

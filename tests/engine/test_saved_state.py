@@ -18,6 +18,7 @@ from rulelang.engine.state import State
 from rulelang.logs.saves import SavedStateError, load_state, read_state_file
 
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 VALIDATOR = Draft202012Validator(json.loads((ROOT / "schemas" / "state.schema.json").read_text(encoding="utf-8")))
@@ -26,7 +27,7 @@ VALIDATOR = Draft202012Validator(json.loads((ROOT / "schemas" / "state.schema.js
 @pytest.mark.parametrize("name, players", [("jacks_friends", 5), pytest.param("flapjacks", 4, marks=pytest.mark.slow),
                                            pytest.param("flapjacks", 2, marks=pytest.mark.slow)])
 def test_states_along_a_game_match_the_schema_and_read_back(name, players):
-    game = rulelang.load_game(ROOT / "games" / name)
+    game = shipped(f"games/{name}")
     state = game.new_state(players, seed=11)
     pick = random.Random(11)
     checked = 0
@@ -42,7 +43,7 @@ def test_states_along_a_game_match_the_schema_and_read_back(name, players):
 
 
 def test_the_schema_catches_a_damaged_state():
-    game = rulelang.load_game(ROOT / "games" / "jacks_friends")
+    game = shipped("games/jacks_friends")
     saved = json.loads(json.dumps(game.new_state(3, seed=1).to_json()))
     saved["pending"]["kind"] = "guess"
     del saved["rng"]
@@ -51,8 +52,8 @@ def test_the_schema_catches_a_damaged_state():
 
 # --- a saved state is untrusted: every kind of damage is refused, in plain words, at its place --------
 
-JACKS = rulelang.load_game(ROOT / "games" / "jacks_friends")
-FLAP = rulelang.load_game(ROOT / "games" / "flapjacks")
+JACKS = shipped("games/jacks_friends")
+FLAP = shipped("games/flapjacks")
 
 
 def saved(state: State) -> dict:

@@ -2,14 +2,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 import rulelang
 from rulelang.agents import RandomAgent, play_out
+
+from helpers.commands import command
 
 ROOT = Path(__file__).resolve().parents[2]
 POINTS = {"norway_pine": 4, "river_birch": 5, "cottonwood": 6, "red_oak": 7, "silver_maple": 8,
@@ -32,10 +30,10 @@ def test_a_game_without_a_score_has_none():
     assert state.scores() is None and state.view(None)["scores"] is None
 
 
-@pytest.mark.subprocess
 def test_run_shows_the_scores():
-    out = subprocess.run([sys.executable, "-m", "rulelang.cli", "run", "games/flapjacks", "--players", "2",
-                          "--seed", "3", "--json"], capture_output=True, text=True, cwd=ROOT, check=True).stdout
+    done = command("run", "games/flapjacks", "--players", "2", "--seed", "3", "--json")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
     summary = json.loads(out.splitlines()[-1])
     assert len(summary["scores"]) == 2 and max(summary["scores"]) >= 21
     assert "== Turn 2: " in out and "(scores: P1 " in out

@@ -23,9 +23,10 @@ from rulelang.engine.names import NAMES
 
 from helpers import tiny_games as hooks
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
-FLAPJACKS = rulelang.load_game(ROOT / "games" / "flapjacks")
+FLAPJACKS = shipped("games/flapjacks")
 
 #: test_hooks' little game, with a pile in front of each player and two rocks on top of the deck
 BASE = hooks.BASE.replace("zones:\n", "zones:\n  pile: {owner: player, visibility: public}\n", 1) \

@@ -16,10 +16,11 @@ from rulelang.agents import RandomAgent, play_new
 from rulelang.errors import RulelangError
 from rulelang.logs.replay import play_again
 
+from helpers.games import shipped
 from helpers.speedups import KEPT_WITHOUT_HISTORY
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = {name: rulelang.load_game(ROOT / "games" / name) for name in ("flapjacks", "jacks_friends")}
+GAMES = {name: shipped(f"games/{name}") for name in ("flapjacks", "jacks_friends")}
 
 
 def test_a_copy_keeps_going_without_history() -> None:

@@ -21,9 +21,10 @@ from rulelang.errors import RuleError, RulelangError
 
 from helpers.both_ways import BOTH_WAYS_GAMES, ThroughProtocol, every_decision_policy, load, policy_both_ways
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = {name: rulelang.load_game(ROOT / path) for name, path in
+GAMES = {name: shipped(path) for name, path in
          [("jacks_friends", "games/jacks_friends"), ("flapjacks", "games/flapjacks"), ("pig", "examples/pig"),
           ("kuhn", "examples/kuhn_poker"), ("goofspiel", "examples/goofspiel")]}
 

@@ -33,13 +33,13 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-import rulelang
 from rulelang.engine.state import State
 
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
-GAME = rulelang.load_game(ROOT / "games" / "flapjacks")
+GAME = shipped("games/flapjacks")
 
 # --- the rulebook's numbers (docs/rulings.md, the card lists), written out here -----------
 

@@ -26,13 +26,13 @@ import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
-import rulelang
 from rulelang.engine.state import State
 
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
-GAME = rulelang.load_game(ROOT / "games" / "jacks_friends")
+GAME = shipped("games/jacks_friends")
 
 # The rulebook's setup table, with JF-2's row for 6 players: written out here,
 # not read from the spec, so the spec is checked against the rulebook.

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rulelang import load_game
 from rulelang.errors import RulelangError
 from rulelang.testing.scenario import load_scenarios, run_scenario
 
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 PATTERNS = ("games/*/scenarios/**/*.yaml", "examples/**/scenarios/**/*.yaml")
@@ -144,7 +144,7 @@ def test_a_scenario_without_game_finds_only_the_game_it_sits_in(tmp_path):
 JACKS_FRIENDS = ROOT / "games" / "jacks_friends"
 FLAPJACKS = ROOT / "games" / "flapjacks"
 LIARS_DICE = ROOT / "examples" / "liars_dice"
-JF_GAME = load_game(JACKS_FRIENDS)
+JF_GAME = shipped("games/jacks_friends")
 
 
 def scenario_error(tmp_path: Path, game: Path, body: str, players: int = 3) -> tuple[str, int, int, str | None]:

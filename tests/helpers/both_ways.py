@@ -8,7 +8,7 @@ from __future__ import annotations
 import rulelang
 from rulelang.agents import RandomAgent, play_out
 
-from . import ROOT
+from .games import shipped
 from golden.record import GAMES as GOLDEN
 
 #: The golden games and the OpenSpiel examples: name -> (folder, mods); policies naming every decision play them.
@@ -33,7 +33,7 @@ def both_ways(game: rulelang.Game, players: int, seed: int) -> rulelang.State:
 
 
 def load(folder: str, mods: tuple) -> rulelang.Game:
-    return rulelang.load_game(ROOT / folder, mods=[ROOT / m for m in mods])
+    return shipped(folder, tuple(mods))
 
 
 # --- policies: read in place, or asked through the protocol -----------------------------------------------------

@@ -19,7 +19,7 @@ from rulelang.engine.speedups import ALL_ON, SWITCHES
 from rulelang.logs.logfile import event_line
 from rulelang.logs.replay import play_again
 
-from . import ROOT
+from .games import shipped
 from golden.record import GAMES as GOLDEN
 
 #: The games every flag is played on in the fast tier: both games of games/ and the examples with scenarios.
@@ -48,12 +48,10 @@ PARTS = ("counters", "vars", "zones", "loc", "turn", "winners", "result", "out",
 MAX_DECISIONS = 100_000
 
 
-@functools.cache
 def loaded(name: str, off: str | None = None) -> rulelang.Game:
     """The game ``name`` with every speed-up on, or with the load's flag ``off`` off; loaded once per run."""
     folder, mods = ALL_GAMES[name]
-    speedups = ALL_ON if off is None else ALL_ON.without(off)
-    return rulelang.load_game(ROOT / folder, mods=[ROOT / m for m in mods], speedups=speedups)
+    return shipped(folder, tuple(mods), ALL_ON if off is None else ALL_ON.without(off))
 
 
 class Played(NamedTuple):

@@ -104,6 +104,7 @@ def plain(node: Any) -> Any:
     return node
 
 
+@pytest.mark.slow      # a sweep: every rule text of the checkout parsed by both parsers from both starts
 def test_the_shipped_parser_reads_every_text_of_the_repository_as_the_analysed_one() -> None:
     loaded, fresh = shipped(), analysed()
     texts = rule_texts()

@@ -7,6 +7,7 @@ a cycle a reader has to untangle). A change that makes a cycle anywhere fails he
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +59,9 @@ def _relative_base(package: str, node: ast.ImportFrom) -> str:
     return ".".join(parts + ([node.module] if node.module else []))
 
 
+@functools.cache
 def import_graph() -> dict[str, set[str]]:
+    """Each rulelang module and the rulelang modules it imports: every file parsed once for all the tests here."""
     files = {module_name(path): path for path in PACKAGE.rglob("*.py")}
     modules = set(files)
     return {name: imported(path, name, modules) for name, path in files.items()}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 import pytest
 from hypothesis import given
@@ -39,8 +40,10 @@ def reachable(root) -> list[n.Node]:
     return list(found.values())
 
 
+@functools.cache
 def checked_trees(name: str) -> list:
-    """The trees of every rule text of one game, as the loader parsed and checked them."""
+    """The trees of every rule text of one game, as the loader parsed and checked them (once for the tests
+    here, which only read them)."""
     trees: list = []
     real = parser._parse
 

@@ -32,8 +32,10 @@ CHATTY = "while true:\n  me chooses n from 0 to 1\n  for each i in range(0, 3300
          "    me.bet = i\n    me.bet = 0"
 #: What the default budgets must take at most, on a loaded machine (a few seconds on a quiet one).
 SECONDS = 60
-OUT_OF_WORK = f"the game ran out of its {GAME_BUDGET:,} steps of work"
-TOO_MANY_EVENTS = f"the game's log holds more than its limit of {EVENT_LIMIT:,} events"
+#: Each hostile game is played under the default budget (seconds of play: the slow tier) and under a small
+#: one the spec sets (the fast tier): the same rules stop it the same way, at a limit of either size.
+BUDGETS = [pytest.param(None, id="default", marks=pytest.mark.slow), pytest.param(500_000, id="set")]
+EVENT_LIMITS = [pytest.param(None, id="default", marks=pytest.mark.slow), pytest.param(20_000, id="set")]
 
 
 def derive(tmp_path: Path, effect: str, *changes: tuple[str, str]) -> Path:
@@ -43,6 +45,16 @@ def derive(tmp_path: Path, effect: str, *changes: tuple[str, str]) -> Path:
 
 def line_of(folder: Path, text: str) -> int:
     return line_in(folder / "game.yaml", text)
+
+
+def setting(key: str, value: int | None) -> tuple[tuple[str, str], ...]:
+    """The change to the tiny game that sets the top-level ``key`` to ``value``; none keeps the default."""
+    return () if value is None else (("turn:", f"{key}: {value}\n\nturn:"),)
+
+
+def out_of_work(budget: int | None) -> str:
+    """The start of the error of a game that ran out of ``budget`` (the default when None)."""
+    return f"the game ran out of its {budget or GAME_BUDGET:,} steps of work"
 
 
 def played(game, way: str):
@@ -64,39 +76,46 @@ def played(game, way: str):
 WAYS = ["frames", "in place", "lab"]
 
 
+@pytest.mark.parametrize("budget", BUDGETS)
 @pytest.mark.parametrize("way", WAYS)
-def test_a_game_that_works_hard_between_every_decision_runs_out_of_its_budget(tmp_path: Path, way: str) -> None:
-    folder = derive(tmp_path, HARD_WORK, ENDLESS)
+def test_a_game_that_works_hard_between_every_decision_runs_out_of_its_budget(tmp_path: Path, way: str,
+                                                                               budget: int | None) -> None:
+    folder = derive(tmp_path, HARD_WORK, ENDLESS, *setting("game_budget", budget))
     error, took = played(rulelang.load_game(folder), way)
-    assert error.message.startswith(OUT_OF_WORK)
+    assert error.message.startswith(out_of_work(budget))
     assert error.span.line == line_of(folder, "for each i in range(0, 49000)")    # where the work is done
     assert "game_budget" in error.hint and "seed 3" in error.hint
     assert took < SECONDS
 
 
-def test_the_game_runs_out_at_the_same_turn_however_it_is_played(tmp_path: Path) -> None:
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_the_game_runs_out_at_the_same_turn_however_it_is_played(tmp_path: Path, budget: int | None) -> None:
     """Both run loops count the same work, and so does a game started from a kept start."""
-    game = rulelang.load_game(derive(tmp_path, HARD_WORK, ENDLESS))
+    game = rulelang.load_game(derive(tmp_path, HARD_WORK, ENDLESS, *setting("game_budget", budget)))
     turns = {way: played(game, way)[0].state.turn for way in ["frames", "in place"]}
-    assert turns["frames"] == turns["in place"] == GAME_BUDGET // 98_000 + 1
+    assert turns["frames"] == turns["in place"] == (budget or GAME_BUDGET) // 98_000 + 1
 
 
+@pytest.mark.parametrize("limit", EVENT_LIMITS)
 @pytest.mark.parametrize("way", ["frames", "in place"])
-def test_a_decision_in_an_endless_loop_that_changes_counters_stops_at_the_event_limit(tmp_path: Path,
-                                                                                      way: str) -> None:
-    folder = derive(tmp_path, CHATTY)
+def test_a_decision_in_an_endless_loop_that_changes_counters_stops_at_the_event_limit(tmp_path: Path, way: str,
+                                                                                      limit: int | None) -> None:
+    folder = derive(tmp_path, CHATTY, *setting("event_limit", limit))
     error, took = played(rulelang.load_game(folder), way)
-    assert error.message.startswith(TOO_MANY_EVENTS)
+    kept = limit or EVENT_LIMIT
+    assert error.message.startswith(f"the game's log holds more than its limit of {kept:,} events")
     assert error.span.line == line_of(folder, "me chooses n from 0 to 1")      # the decision it was found at
     assert "event_limit" in error.hint
-    assert EVENT_LIMIT < len(error.state.log) <= EVENT_LIMIT + 100_000     # one pass past the limit at most
+    assert kept < len(error.state.log) <= kept + 100_000     # one pass past the limit at most
     assert took < SECONDS
 
 
-def test_without_its_history_the_same_game_keeps_few_events_and_runs_out_of_work_instead(tmp_path: Path) -> None:
+@pytest.mark.parametrize("budget", BUDGETS)
+def test_without_its_history_the_same_game_keeps_few_events_and_runs_out_of_work_instead(
+        tmp_path: Path, budget: int | None) -> None:
     """The lab keeps no record of each change: the log stays small, and the work still ends the game."""
-    error, _ = played(rulelang.load_game(derive(tmp_path, CHATTY)), "lab")
-    assert error.message.startswith(OUT_OF_WORK)
+    error, _ = played(rulelang.load_game(derive(tmp_path, CHATTY, *setting("game_budget", budget))), "lab")
+    assert error.message.startswith(out_of_work(budget))
     assert len(error.state.log) < 1000
 
 

@@ -34,12 +34,13 @@ from rulelang.logs import logfile
 from rulelang.testing import scenario
 
 from helpers.examples import examples
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_DIR = ROOT / "games" / "jacks_friends"
 #: What `rulelang test examples/pig` ends with: every Pig scenario passes.
 PIG_PASSED = f"{len(scenario.load_scenarios(ROOT / 'examples' / 'pig' / 'scenarios' / 'pig.yaml'))} passed, 0 failed\n"
-GAME_NAME = rulelang.load_game(GAME_DIR).name
+GAME_NAME = shipped("games/jacks_friends").name
 RUN = ["run", str(GAME_DIR), "--players", "4", "--seed", "1"]
 
 
@@ -59,7 +60,7 @@ def subprocess_cli(code: str, **kwargs) -> subprocess.Popen:
 
 def full_game_events() -> list[dict]:
     """The events `run` plays for RUN, played here without the command."""
-    state = rulelang.load_game(GAME_DIR).new_state(4, 1)
+    state = shipped("games/jacks_friends").new_state(4, 1)
     play_out(state, RandomAgent(1))
     return state.events
 

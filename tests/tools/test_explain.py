@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulelang.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,6 +89,7 @@ def test_a_scenario_file_of_one_scenario_is_found(tmp_path, capsys):
     assert found == [f"  Reaching 20 points wins at once ({Path(game) / 'scenarios' / 'first.yaml'}:3)"]
 
 
+@pytest.mark.slow      # the equivalence search plays 50,000 games against the one mutant no scenario catches
 def test_coverage_of_one_entry_names_what_no_scenario_pins(tmp_path, capsys):
     game = _small_game(tmp_path)
     capsys.readouterr()

@@ -12,16 +12,24 @@ from pathlib import Path
 
 import pytest
 
-import rulelang
 from rulelang.cli.play import CLEAR, Table, seat_players
 from rulelang.engine.views import Account
+
+from helpers.commands import command
+from helpers.games import shipped
 
 ROOT = Path(__file__).resolve().parents[2]
 JF = str(ROOT / "games" / "jacks_friends")
 FLAPJACKS = str(ROOT / "games" / "flapjacks")
 
 
-def play(*args: str, given: str, timeout: float = 120) -> subprocess.CompletedProcess:
+def play(*args: str, given: str) -> subprocess.CompletedProcess:
+    """The command run in this process, its input given as typed: what the table says does not depend on the
+    process (the program itself is played by ``play_program``, in a pipe and in a real terminal, below)."""
+    return command("play", *args, given=given)
+
+
+def play_program(*args: str, given: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """The command as a program, its input piped in."""
     return subprocess.run([sys.executable, "-m", "rulelang.cli", "play", *args], input=given, cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout)
@@ -34,14 +42,13 @@ def screens(out: str) -> list[str]:
 
 @pytest.mark.subprocess
 def test_a_human_plays_a_whole_game_against_bots():
-    done = play(JF, "--players", "3", "--seat", "2=human", "--seed", "4", given="1\n" * 200)
+    done = play_program(JF, "--players", "3", "--seat", "2=human", "--seed", "4", given="1\n" * 200)
     assert done.returncode == 0, done.stderr
     assert "Game over on turn" in done.stdout
     assert "P2, choose secretly:" in done.stdout and "  1. Hen House" in done.stdout
     assert CLEAR not in done.stdout                   # one human: nothing to hide from anyone
 
 
-@pytest.mark.subprocess
 def test_bad_answers_are_asked_again():
     done = play(JF, "--players", "3", "--seat", "2=human", given="x\n0\n5\n\n2\nq\n")
     assert done.returncode == 0, done.stderr
@@ -49,7 +56,6 @@ def test_bad_answers_are_asked_again():
     assert "you chose: Kitchen" in done.stdout
 
 
-@pytest.mark.subprocess
 @pytest.mark.parametrize("given", ["q\n", "", "1\n"])
 def test_q_and_the_end_of_input_stop_cleanly(given):
     done = play(JF, "--players", "3", "--seat", "2=human", given=given)
@@ -57,13 +63,12 @@ def test_q_and_the_end_of_input_stop_cleanly(given):
     assert done.stdout.rstrip().endswith("Game stopped; nothing was saved.")
 
 
-@pytest.mark.subprocess
 def test_hot_seat_hides_every_other_hand(tmp_path):
     """Two humans share the screen: each screen shows its own hand by name, every other hand as a count."""
     done = play(FLAPJACKS, "--players", "3", "--seat", "1=human", "--seat", "2=human", "--seed", "2",
                 given="1\n" * 600)
     assert done.returncode == 0, done.stderr
-    game = rulelang.load_game(FLAPJACKS)
+    game = shipped("games/flapjacks")
     names = {card.name for card in game.cards}
     turns = [s for s in screens(done.stdout) if "you are P" in s]
     assert {re.search(r"you are (P\d)", s).group(1) for s in turns} == {"P1", "P2"}
@@ -77,7 +82,6 @@ def test_hot_seat_hides_every_other_hand(tmp_path):
             assert seat != me or card in names
 
 
-@pytest.mark.subprocess
 def test_the_screen_is_cleared_and_handed_over_between_humans():
     done = play(FLAPJACKS, "--players", "3", "--seat", "1=human", "--seat", "2=human", "--seed", "2",
                 given="1\n" * 600)
@@ -90,7 +94,6 @@ def test_the_screen_is_cleared_and_handed_over_between_humans():
         pytest.fail("no hand-over from P1 to P2")
 
 
-@pytest.mark.subprocess
 def test_secret_choices_are_asked_of_each_human_with_the_screen_cleared_between():
     done = play(JF, "--players", "3", "--seat", "2=human", "--seat", "3=human", "--seed", "1",
                 given="1\n2\n" * 100)
@@ -108,7 +111,7 @@ def test_secret_choices_are_asked_of_each_human_with_the_screen_cleared_between(
 
 def test_a_card_moving_out_of_sight_is_not_named():
     """Terminal play tells events through a player's `views.Account`."""
-    game = rulelang.load_game(FLAPJACKS)
+    game = shipped("games/flapjacks")
     state = game.new_state(3, 1)
     draw = next(e for e in state.events if e["type"] == "moved" and e["to"] == "hand:P2")
     assert Account(game, 1).tell(draw) == draw
@@ -125,14 +128,13 @@ def test_seats_are_checked():
             seat_players([bad], ("random",) * 3)
 
 
-@pytest.mark.subprocess
 def test_a_bad_seat_is_a_usage_error():
     done = play(JF, "--players", "3", "--seat", "9=human", given="")
     assert done.returncode == 2 and "seats are 1 to 3" in done.stderr and done.stdout == ""
 
 
 def test_the_table_in_process_shows_the_view_of_the_human_only():
-    game = rulelang.load_game(FLAPJACKS)
+    game = shipped("games/flapjacks")
     shown = io.StringIO()
     table = Table(game, ["human", "random", "random"], 3, io.StringIO("1\n" * 3 + "q\n"), shown)
     with pytest.raises(Exception) as stopped:
@@ -179,7 +181,6 @@ def _wait_for(session: str, text: str, seconds: float = 60) -> bool:
     return False
 
 
-@pytest.mark.subprocess
 def test_without_humans_the_bots_play_it_out_in_public():
     done = play(FLAPJACKS, "--players", "3", "--seed", "5", given="")
     assert done.returncode == 0, done.stderr
@@ -188,7 +189,6 @@ def test_without_humans_the_bots_play_it_out_in_public():
     assert not re.search(r"P\d draws (?!a card)[^\n]* to their hand", done.stdout)
 
 
-@pytest.mark.subprocess
 def test_bots_that_search_play_at_the_terminal_from_their_seat():
     """Greedy and MCTS bots take a seat, not the state (they once failed here: choose(state, player))."""
     done = play(JF, "--players", "3", "--seat", "2=human", "--agents", "greedy:samples=1,random,mcts:iterations=2",

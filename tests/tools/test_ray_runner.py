@@ -221,7 +221,8 @@ def test_a_failing_worker_is_one_line_of_ours(tmp_path, monkeypatch, capsys, sho
 
 @needs_ray
 @pytest.mark.subprocess
-@pytest.mark.parametrize("address", ["127.0.0.1:1", "ray://127.0.0.1:1"])
+@pytest.mark.parametrize("address", ["127.0.0.1:1",      # each a child process that imports Ray: seconds
+                                     pytest.param("ray://127.0.0.1:1", marks=pytest.mark.slow)])
 def test_an_address_where_nothing_answers_is_one_line_at_once(tmp_path, address):
     """Ray itself retries such an address for minutes, printing as it goes (a child process: an
     address other than a local Ray must not be the first to import Ray in this one)."""
