@@ -206,11 +206,25 @@ def _describe(value: object) -> str:
         return "a rule compiled as a closure (rulelang/compiler/expressions.py, statements.py)"
     if type(value).__repr__ is object.__repr__:     # its address, which changes from run to run
         return f"a {type(value).__name__} of the compiler"
-    if isinstance(value, frozenset):                # in a fixed order: a set's own changes with the hash seed
-        text = f"the set {{{', '.join(sorted(map(repr, value)))}}}"
-    else:
-        text = repr(value)
+    text = _stable_repr(value)
+    if isinstance(value, frozenset):
+        text = f"the set {text}"
     return text if len(text) <= 100 else text[:97] + "..."
+
+
+def _stable_repr(value: object) -> str:
+    """``repr`` of a constant, the same on every run: a closure or an object shown by its address, inside a list or
+    a tuple, by its kind; a set's elements in a fixed order (its own order changes with the hash seed)."""
+    if isinstance(value, (list, tuple)):
+        items = ", ".join(map(_stable_repr, value))
+        return f"[{items}]" if isinstance(value, list) else f"({items}{',' if len(value) == 1 else ''})"
+    if isinstance(value, frozenset):
+        return "{" + ", ".join(sorted(map(_stable_repr, value))) + "}"
+    if callable(value):
+        return "<a closure>"
+    if type(value).__repr__ is object.__repr__:
+        return f"<a {type(value).__name__}>"
+    return repr(value)
 
 
 def _where(span) -> str:

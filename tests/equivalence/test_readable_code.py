@@ -103,6 +103,16 @@ def test_the_listing_names_every_function_after_what_it_is(capsys) -> None:
     assert not {"expression", "instruction", "statements", "direct", "turn"} & set(defined)
 
 
+def test_the_listing_is_the_same_on_every_compile(capsys) -> None:
+    # a constant holding closures (a choice's branches) once printed their addresses: every run differed
+    listings = []
+    for _ in range(2):
+        assert main(["compile", str(ROOT / "examples" / "liars_dice"), "--python"]) == 0
+        listings.append(capsys.readouterr().out)
+    assert listings[0] == listings[1]
+    assert " at 0x" not in listings[0] and "<a closure>" in listings[0]
+
+
 # --- quoted rule text ----------------------------------------------------------------------------------
 
 def test_each_function_quotes_its_rule_text() -> None:
