@@ -36,7 +36,9 @@ def assert_same_log_in_two_processes(tmp_path: Path, game: str, players: int, se
 
 
 @pytest.mark.subprocess
-@pytest.mark.parametrize("players, seed", [(2, 1), (4, 7), (6, 12345)])
+@pytest.mark.parametrize("players, seed", [(2, 1),       # two processes each: the other counts in the slow tier
+                                           pytest.param(4, 7, marks=pytest.mark.slow),
+                                           pytest.param(6, 12345, marks=pytest.mark.slow)])
 def test_jacks_friends_logs_are_byte_identical_across_processes(tmp_path: Path, players: int, seed: int) -> None:
     assert_same_log_in_two_processes(tmp_path, "games/jacks_friends", players, seed)
 
