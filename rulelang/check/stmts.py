@@ -227,9 +227,6 @@ class StatementChecks:
     def stmt_CheckEnd(self, s: n.CheckEnd, scope: Scope) -> None:
         pass
 
-    def stmt_Pass(self, s: n.Pass, scope: Scope) -> None:
-        pass
-
     def stmt_CallStmt(self, s: n.CallStmt, scope: Scope) -> None:
         call = s.call
         if not isinstance(call, n.Call):

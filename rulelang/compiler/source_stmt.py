@@ -207,9 +207,6 @@ class StmtSource:
         out.line(f"_end_roll_durations(st, {die!r}, {who})", s.span)
         return True
 
-    def g_Pass(self, s: n.Pass, out: Body) -> None:
-        out.line("pass", s.span)
-
     def g_CheckEnd(self, s: n.CheckEnd, out: Body) -> None:
         out.line("return _check_end(st)", s.span)
 

@@ -120,7 +120,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 emit(self, s, b)
         self.emit_straight(run, b)
 
-    _STRAIGHT = (n.Roll, n.Pass, n.Reroll, n.AddDice,
+    _STRAIGHT = (n.Roll, n.Reroll, n.AddDice,
                  n.RemoveDice, n.ChangeFace, n.Reveal)
     CARD_MOVES = (n.MoveCards, n.Discard, n.Draw)
 
@@ -416,9 +416,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         self.block(s.body, b)
         b.emit(goto(top), None)
         end.pc = b.here()
-
-    def f_Pass(self, s: n.Pass) -> Fn:
-        return lambda st, L: None
 
     def s_CallStmt(self, s: n.CallStmt, b: Builder) -> None:
         name = s.call.func

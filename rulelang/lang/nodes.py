@@ -335,11 +335,6 @@ class CallStmt(Stmt):
 
 
 @node
-class Pass(Stmt):
-    pass
-
-
-@node
 class While(Stmt):
     cond: Expr
     body: list[Stmt]

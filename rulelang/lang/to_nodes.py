@@ -121,9 +121,6 @@ class ToNodes(Transformer):
     def call_stmt(self, meta, call) -> n.CallStmt:
         return n.CallStmt(call, span=self._span(meta))
 
-    def pass_stmt(self, meta) -> n.Pass:
-        return n.Pass(span=self._span(meta))
-
     def reroll(self, meta, first, in_roll) -> n.Reroll:
         """`reroll R` re-rolls every die of R; `reroll F in R` the one die showing F."""
         if in_roll is None:

@@ -352,9 +352,6 @@ class Words:
             return Line(f"Do \u201c{humane(call.func)}\u201d" + (f" for {listed(args)}" if args else "") + ".")
         return Line(f"Work out {self.phrase(call)}.")
 
-    def w_Pass(self, s: n.Pass) -> Line:
-        return Line("Nothing happens.")
-
     def w_While(self, s: n.While) -> Line:
         return Line(f"As long as {self.phrase(s.cond)}:", self.block(s.body))
 
