@@ -207,9 +207,6 @@ class StmtSource:
         out.line(f"_end_roll_durations(st, {die!r}, {who})", s.span)
         return True
 
-    def g_CheckEnd(self, s: n.CheckEnd, out: Body) -> None:
-        out.line("return _check_end(st)", s.span)
-
     # -- control flow ---------------------------------------------------------------------------
 
     def branch(self, body: list[n.Stmt], out: Body) -> None:

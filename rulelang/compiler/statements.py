@@ -21,7 +21,6 @@ from rulelang.engine.limits import over_budget, roll_dice
 from rulelang.engine.names import NAMES
 from rulelang.engine.reveals import reveal_cards
 from rulelang.engine.state import State, set_counter, set_player_var
-from rulelang.engine.turns import check_end
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 from rulelang.lang.visitors import Dispatch, require
@@ -106,7 +105,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             if self.is_straight(s):
                 run.append(s)
                 continue
-            if isinstance(s, n.CheckEnd):     # may end the game: closes a run
+            if homes.may_end_game(type(s)):     # may end the game: closes a run
                 run.append(s)
                 self.emit_straight(run, b)
                 run = []
@@ -154,7 +153,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
 
     def inline_body(self, stmts: list[n.Stmt]) -> Fn | None:
         """The whole block as one function, if it never waits (a final `check end` is fine)."""
-        head = stmts[:-1] if stmts and isinstance(stmts[-1], n.CheckEnd) else stmts
+        head = stmts[:-1] if stmts and homes.may_end_game(type(stmts[-1])) else stmts
         if all(self.is_straight(s) for s in head):
             return self.guarded(stmts)
         return None
@@ -211,11 +210,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return
         body = self.guarded(stmts)
         b.emit(lambda st, fr: body(st, fr.locals), stmts[0].span)
-
-    def f_CheckEnd(self, s: n.CheckEnd) -> Fn:
-        def check(st, L):
-            return check_end(st)
-        return check
 
     def f_If(self, s: n.If) -> Fn:
         branches = [(self.ec.expr(cond),) + self.body(body) for cond, body in s.branches]

@@ -325,11 +325,6 @@ class Play(Stmt):
 
 
 @node
-class CheckEnd(Stmt):
-    pass
-
-
-@node
 class CallStmt(Stmt):
     call: Expr
 

@@ -115,9 +115,6 @@ class ToNodes(Transformer):
     def else_discard(self, meta) -> bool:
         return True
 
-    def check_end(self, meta) -> n.CheckEnd:
-        return n.CheckEnd(span=self._span(meta))
-
     def call_stmt(self, meta, call) -> n.CallStmt:
         return n.CallStmt(call, span=self._span(meta))
 

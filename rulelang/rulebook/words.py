@@ -342,9 +342,6 @@ class Words:
         orelse = "; if none can be played, discard one instead" if s.else_discard else ""
         return Line(f"Play a card from {self.phrase(s.zone)}{orelse}.")
 
-    def w_CheckEnd(self, s: n.CheckEnd) -> Line:
-        return Line("Check whether the game ends (see the end of the game).")
-
     def w_CallStmt(self, s: n.CallStmt) -> Line:
         call = s.call
         if isinstance(call, n.Call) and call.ref is not None and call.ref.kind is RefKind.PROCEDURE:

@@ -44,7 +44,7 @@ GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
          "shuffle": "Shuffle", "assign": "Assign",
          "aug_assign": "AugAssign", "move_counter": "MoveCounter",
-         "pass_stmt": "PassStmt"}
+         "pass_stmt": "PassStmt", "check_end": "CheckEnd"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
@@ -117,15 +117,26 @@ def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
         def in_place(self, dc, out):
             pass
 
+    class EndsTheGameWaiting(n.Stmt):   # may end the game, so it closes a run: a closure, not instructions
+        MAY_END_GAME = True
+
+        def check(self, ck, scope):
+            pass
+
+        def instruction(self, sc, b):
+            pass
+
     try:
         for cls, words in ((NoCheck, "a check and a closure"), (TwoWays, "says which runs"),
                            (SourceOfAnInstruction, "only a statement run as a closure"),
-                           (InPlaceOfAClosure, "only a statement run as an instruction")):
+                           (InPlaceOfAClosure, "only a statement run as an instruction"),
+                           (EndsTheGameWaiting, "may end the game runs as a closure only")):
             with pytest.raises(TypeError, match=words):
                 homes.statement(cls)
-        assert not {"no_check", "two_ways", "source_of_an_instruction", "in_place_of_a_closure"} & set(homes.BY_RULE)
+        assert not {"no_check", "two_ways", "source_of_an_instruction", "in_place_of_a_closure",
+                    "ends_the_game_waiting"} & set(homes.BY_RULE)
     finally:
-        del NoCheck, TwoWays, SourceOfAnInstruction, InPlaceOfAClosure, cls     # no node class of a test outlives it
+        del NoCheck, TwoWays, SourceOfAnInstruction, InPlaceOfAClosure, EndsTheGameWaiting, cls     # no node class of a test outlives it
         gc.collect()
 
 
