@@ -261,3 +261,11 @@ def test_the_worked_example_shows_its_statement_as_it_is_in_the_repository() -> 
     assert len(paths) >= 4
     for path in paths:
         assert (ROOT / path).exists(), path
+
+
+def test_a_counter_set_by_index_to_a_number_compiles_to_python_as_its_closure_runs(tmp_path: Path) -> None:
+    """`me[coin] = 3`: the generated line once read the target's ref, which an index has not, and crashed."""
+    doc = load_document(game_with(tmp_path, ["me[coin] = 3"]))
+    generated, closures = compile_game(doc), compile_game(doc, python=False)
+    for seed in range(4):
+        assert record.fingerprint(generated, 2, seed) == record.fingerprint(closures, 2, seed)
