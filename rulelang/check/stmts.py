@@ -193,12 +193,6 @@ class StatementChecks:
         if not any(card.play is not None for card in self.sym.cards.values()):
             self.error("no card of this game can be played", s.span, "give cards a 'play:' section")
 
-    def stmt_CheckEnd(self, s: n.CheckEnd, scope: Scope) -> None:
-        pass
-
-    def stmt_Pass(self, s: n.Pass, scope: Scope) -> None:
-        pass
-
     def stmt_CallStmt(self, s: n.CallStmt, scope: Scope) -> None:
         call = s.call
         if not isinstance(call, n.Call):

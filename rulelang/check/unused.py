@@ -69,7 +69,7 @@ class _Uses:
                 self._note(node, owner)
 
     def _note(self, node: n.Node, owner: str | None) -> None:
-        if isinstance(node, n.CheckEnd):
+        if getattr(node, "MAY_END_GAME", False):     # `check end` (rulelang/statements/check_end.py)
             self.ends.add(owner)
         elif _creates(node):
             self.created.add(node.card)  # type: ignore[attr-defined]

@@ -40,6 +40,7 @@ from rulelang.engine.interpreter import IN_PLACE_DEPTH, Frame
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 
+from .. import statements as homes
 from ..statements import roles
 from .codegen import READS_LOCALS, Body, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
@@ -224,9 +225,8 @@ class DirectCompiler(DirectDecisions):
 
     def statement(self, s: n.Stmt, out: Body) -> None:
         sc = self.sc
-        if isinstance(s, n.CheckEnd):
-            out.line("if _check_end(st):", s.span)
-            out.line("    return True", s.span)
+        if homes.may_end_game(type(s)):     # its own lines: play stops when the game is over
+            s.in_place(self, out)
         elif sc.is_straight(s):
             self.source.block([s], out)
         elif out.depth > MAX_DEPTH or sc.has_value_calls(s):

@@ -180,11 +180,6 @@ class StmtSource:
         with out.indented():
             yield c
 
-    def g_Pass(self, s: n.Pass, out: Body) -> None:
-        out.line("pass", s.span)
-
-    def g_CheckEnd(self, s: n.CheckEnd, out: Body) -> None:
-        out.line("return _check_end(st)", s.span)
 
     # -- control flow ---------------------------------------------------------------------------
 

@@ -17,7 +17,6 @@ from typing import Any
 from rulelang.engine.interpreter import FAILURES, Frame, located
 from rulelang.engine.limits import over_budget
 from rulelang.engine.state import State, set_counter, set_player_var
-from rulelang.engine.turns import check_end
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 from rulelang.lang.visitors import Dispatch, require
@@ -101,7 +100,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             if self.is_straight(s):
                 run.append(s)
                 continue
-            if isinstance(s, n.CheckEnd):     # may end the game: closes a run
+            if homes.may_end_game(type(s)):     # may end the game: closes a run
                 run.append(s)
                 self.emit_straight(run, b)
                 run = []
@@ -114,8 +113,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             else:
                 emit(self, s, b)
         self.emit_straight(run, b)
-
-    _STRAIGHT = (n.Pass,)
 
     @property
     def moves_fire_nothing(self) -> bool:
@@ -132,8 +129,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return homes.runs_straight(s, self)
         if isinstance(s, (n.If, n.While)) and self.has_value_calls(s):
             return False
-        if isinstance(s, self._STRAIGHT):
-            return True
         if isinstance(s, n.If):
             bodies = [body for _, body in s.branches] + [s.orelse or []]
             return all(self.is_straight(x) for body in bodies for x in body)
@@ -143,7 +138,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
 
     def inline_body(self, stmts: list[n.Stmt]) -> Fn | None:
         """The whole block as one function, if it never waits (a final `check end` is fine)."""
-        head = stmts[:-1] if stmts and isinstance(stmts[-1], n.CheckEnd) else stmts
+        head = stmts[:-1] if stmts and homes.may_end_game(type(stmts[-1])) else stmts
         if all(self.is_straight(s) for s in head):
             return self.guarded(stmts)
         return None
@@ -200,11 +195,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return
         body = self.guarded(stmts)
         b.emit(lambda st, fr: body(st, fr.locals), stmts[0].span)
-
-    def f_CheckEnd(self, s: n.CheckEnd) -> Fn:
-        def check(st, L):
-            return check_end(st)
-        return check
 
     def f_If(self, s: n.If) -> Fn:
         branches = [(self.ec.expr(cond),) + self.body(body) for cond, body in s.branches]
@@ -340,9 +330,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         self.block(s.body, b)
         b.emit(goto(top), None)
         end.pc = b.here()
-
-    def f_Pass(self, s: n.Pass) -> Fn:
-        return lambda st, L: None
 
     def s_CallStmt(self, s: n.CallStmt, b: Builder) -> None:
         name = s.call.func

@@ -289,18 +289,8 @@ class Play(Stmt):
 
 
 @node
-class CheckEnd(Stmt):
-    pass
-
-
-@node
 class CallStmt(Stmt):
     call: Expr
-
-
-@node
-class Pass(Stmt):
-    pass
 
 
 @node

@@ -119,14 +119,9 @@ class ToNodes(Transformer):
     def else_discard(self, meta) -> bool:
         return True
 
-    def check_end(self, meta) -> n.CheckEnd:
-        return n.CheckEnd(span=self._span(meta))
-
     def call_stmt(self, meta, call) -> n.CallStmt:
         return n.CallStmt(call, span=self._span(meta))
 
-    def pass_stmt(self, meta) -> n.Pass:
-        return n.Pass(span=self._span(meta))
 
     def return_stmt(self, meta, value) -> n.Return:
         return n.Return(value, span=self._span(meta))

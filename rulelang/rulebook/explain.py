@@ -30,6 +30,7 @@ from rulelang.testing.scenario_load import scenario_files_of
 from ..errors import closest
 from ..statements.assign import Assign
 from ..statements.aug_assign import AugAssign
+from ..statements.check_end import CheckEnd
 from ..statements.move_counter import MoveCounter
 from .book import Book, Item, make_book
 from .checked import Checked, load_checked
@@ -191,7 +192,7 @@ def _names(node: n.Node, item: Item) -> bool:
     if kind == "step":
         return False
     if kind == "end":
-        return isinstance(node, n.CheckEnd)
+        return isinstance(node, CheckEnd)
     if kind == "card" and isinstance(node, (n.IsTest, n.HasTest, Create)):
         return (node.card if isinstance(node, Create) else node.name) == name
     ref = getattr(node, "ref", None)

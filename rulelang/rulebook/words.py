@@ -325,18 +325,12 @@ class Words:
         orelse = "; if none can be played, discard one instead" if s.else_discard else ""
         return Line(f"Play a card from {self.phrase(s.zone)}{orelse}.")
 
-    def w_CheckEnd(self, s: n.CheckEnd) -> Line:
-        return Line("Check whether the game ends (see the end of the game).")
-
     def w_CallStmt(self, s: n.CallStmt) -> Line:
         call = s.call
         if isinstance(call, n.Call) and call.ref is not None and call.ref.kind is RefKind.PROCEDURE:
             args = [_WORDS(self, a) for a in call.args]
             return Line(f"Do \u201c{humane(call.func)}\u201d" + (f" for {listed(args)}" if args else "") + ".")
         return Line(f"Work out {self.phrase(call)}.")
-
-    def w_Pass(self, s: n.Pass) -> Line:
-        return Line("Nothing happens.")
 
     def w_While(self, s: n.While) -> Line:
         return Line(f"As long as {self.phrase(s.cond)}:", self.block(s.body))

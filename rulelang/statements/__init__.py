@@ -27,6 +27,13 @@ The class carries, as methods taking the checker or compiler first:
     occurrence runs, ``straight(self, sc) -> bool`` (True: its closure).
 - ``words(self, w)``: its sentence in the rulebook (``rulebook.words``), which starts it with a capital.
 
+A statement that may end the game (``check end``) says so with ``MAY_END_GAME = True``: its closure returns
+True when the game is over. It then ends the run it joins (what follows starts a run of its own, after the
+run loop has seen the game end), it is never straight itself (a branch or loop holding it runs as
+instructions), a block ending with it still runs as one function when the rest is straight, and its
+``in_place`` lines stop a step played in place when it says so. The warnings (``check.unused``) count it as
+a rule that asks the end conditions.
+
 What a statement calls on the compiler, the code generator and the rulebook is named in ``roles.py``
 as structural types: those stages import this package, so a statement never imports them.
 
@@ -62,8 +69,11 @@ def statement(cls: type) -> type[n.Stmt]:
         raise TypeError(f"{cls.__name__}: a statement with a closure and an instruction says which runs (straight)")
     if callable(getattr(node, "python", None)) and "closure" not in runs:
         raise TypeError(f"{cls.__name__}: only a statement run as a closure has generated Python")
-    if callable(getattr(node, "in_place", None)) and "instruction" not in runs:
-        raise TypeError(f"{cls.__name__}: only a statement run as an instruction has lines played in place")
+    if callable(getattr(node, "in_place", None)) and "instruction" not in runs and not may_end_game(node):
+        raise TypeError(f"{cls.__name__}: only a statement run as an instruction, or one that may end the game, "
+                        "has lines played in place")
+    if may_end_game(node) and runs != {"closure"}:
+        raise TypeError(f"{cls.__name__}: a statement that may end the game runs as a closure only")
     rule = camel_to_snake(cls.__name__)
     if rule in BY_RULE:
         raise TypeError(f"two statements are built from the rule '{rule}'")
@@ -82,11 +92,17 @@ def is_home(node_class: type) -> bool:
     return node_class in _HOMES
 
 
+def may_end_game(node_class: type) -> bool:
+    """True for a statement whose closure may end the game (``MAY_END_GAME``): the last of its run."""
+    return bool(getattr(node_class, "MAY_END_GAME", False))
+
+
 def runs_straight(s: n.Stmt, sc: object) -> bool:
-    """Whether this home statement runs as its closure here: it has only a closure, or it has both ways and
-    its ``straight`` says so (it never waits, jumps or ends the turn in this game, with these parts)."""
+    """Whether this home statement runs as its closure here, in a run that goes on after it: it has only a
+    closure, or it has both ways and its ``straight`` says so (it never waits, jumps or ends the turn in this
+    game, with these parts); and it does not end the game (that one closes its run)."""
     node_class = type(s)
-    if not callable(getattr(node_class, "closure", None)):
+    if not callable(getattr(node_class, "closure", None)) or may_end_game(node_class):
         return False
     if callable(getattr(node_class, "instruction", None)):
         return bool(s.straight(sc))  # type: ignore[attr-defined]

@@ -28,52 +28,63 @@ class Assign(n.Stmt):
     value: n.Expr
 
     def check(self, ck: Checker, scope: Scope) -> None:
-        target = self.target
-        if ck.calls_procedure(self.value):
-            kind = ck.proc_value(self.value, scope)
-            if self.declares(ck, scope):
-                scope.names[target.id] = kind
-                target.ref, target.type = Ref(RefKind.LOCAL, target.id), kind
+        target, value = self.target, self.value
+        if isinstance(value, n.Call) and ck.calls_procedure(value):
+            kind = ck.proc_value(value, scope)
+            new = self.new_local(ck, scope)
+            if new is not None:
+                scope.names[new.id] = kind
+                new.ref, new.type = Ref(RefKind.LOCAL, new.id), kind
             elif kind != UNKNOWN and not ck.fits(kind, ck.assignable(target, scope)):
                 ck.error(f"the value must be {ck.describe(target.type or UNKNOWN)}, not {ck.describe(kind)}",
-                         self.value.span)
+                         value.span)
             return
-        if self.declares(ck, scope):
-            kind = ck.values_first(self.value, scope)
+        new = self.new_local(ck, scope)
+        if new is not None:
+            kind = ck.values_first(value, scope)
             if kind in (NONE, UNKNOWN):
                 kind = UNKNOWN
-            scope.names[target.id] = kind
-            target.ref = Ref(RefKind.LOCAL, target.id)
-            target.type = kind
+            scope.names[new.id] = kind
+            new.ref = Ref(RefKind.LOCAL, new.id)
+            new.type = kind
             return
         kind = ck.assignable(target, scope)
         if kind != UNKNOWN:
-            ck.values_first(self.value, scope, kind, "the value")
+            ck.values_first(value, scope, kind, "the value")
 
-    def declares(self, ck: Checker, scope: Scope) -> bool:
-        """Whether this is a new local's first assignment: a name neither in scope nor the game's."""
+    def new_local(self, ck: Checker, scope: Scope) -> n.Name | None:
+        """The target, when this is a new local's first assignment: a name neither in scope nor the game's."""
         target = self.target
-        return isinstance(target, n.Name) and target.id not in scope.names and not ck._is_global(target.id)
+        if isinstance(target, n.Name) and target.id not in scope.names and not ck._is_global(target.id):
+            return target
+        return None
 
     def straight(self, sc: Compiler) -> bool:
         """A closure, unless the value calls a procedure (whose frame must run first)."""
         return not sc.has_value_calls(self)
 
     def closure(self, sc: Compiler) -> Fn:
-        target = self.target
-        local = self.player_of_local_var(sc)
-        if local is not None:       # `p.var = value` with `p` a local name, the commonest, without a setter
-            vi, value = sc.game.var_names.index(target.name), sc.ec.expr(self.value)
+        of_local = self.player_var_of_local(sc)
+        if of_local is not None:    # `p.var = value` with `p` a local name, the commonest, without a setter
+            local, var = of_local
+            vi, value = sc.game.var_names.index(var), sc.ec.expr(self.value)
             return lambda st, L: set_player_var(st, L[local], vi, value(st, L))
-        store, value = sc.setter(target), sc.ec.expr(self.value)
+        store, value = sc.setter(self.target), sc.ec.expr(self.value)
         return lambda st, L: store(st, L, value(st, L))
 
-    def player_of_local_var(self, sc: Compiler | Source) -> str | None:
-        """The local naming the player when the target is a player variable of one (`p.score`), else None."""
+    def player_var_of_local(self, sc: Compiler | Source) -> tuple[str, str] | None:
+        """(the local naming the player, the variable) when the target is `p.var` with `p` a local name."""
         target = self.target
-        if isinstance(target, n.Attr) and target.ref.kind == RefKind.PVAR:
-            return sc.local_name(target.obj)
+        if self.sets_player_var() and isinstance(target, n.Attr):
+            local = sc.local_name(target.obj)
+            if local is not None:
+                return local, target.name
         return None
+
+    def sets_player_var(self) -> bool:
+        """Whether the target is a player variable (`p.score`), not a local or a counter."""
+        target = self.target
+        return isinstance(target, n.Attr) and target.ref is not None and target.ref.kind == RefKind.PVAR
 
     def instruction(self, sc: Compiler, b: Instructions) -> None:
         """`x = procedure(args)` (its frame runs, then its value is stored) or a value using procedures."""
@@ -89,13 +100,13 @@ class Assign(n.Stmt):
 
     def python(self, ss: Source, out: Lines) -> None:
         target, span = self.target, self.span
-        local = self.player_of_local_var(ss)
-        if local is not None:
-            ss.set_player_var(ss.xs.local(local), target.name, ss.e(self.value, out), span, out,
-                              ss.spoken(target))
+        of_local = self.player_var_of_local(ss)
+        if of_local is not None:
+            local, var = of_local
+            ss.set_player_var(ss.xs.local(local), var, ss.e(self.value, out), span, out, ss.spoken(target))
             return
         value = ss.e(self.value, out)
-        if ss.is_number(value) and not isinstance(target, n.Name) and target.ref.kind != RefKind.PVAR:
+        if ss.is_number(value) and not isinstance(target, n.Name) and not self.sets_player_var():
             ss.store(target, value, span, out)      # a counter set to a number written out: no local for it
             return
         v = out.unit.temp("v")

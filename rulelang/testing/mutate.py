@@ -23,6 +23,7 @@ from rulelang.lang import nodes as n
 from rulelang.spec.document import Document, value_at
 from rulelang.spec.schema import validate_document
 from rulelang.statements.aug_assign import AugAssign
+from rulelang.statements.pass_stmt import PassStmt
 from rulelang.statements.roll import Roll
 from rulelang.testing.mutate_data import apply_data_mutation, changed_paths, data_mutations, group_of
 
@@ -169,7 +170,7 @@ def _statement_changes(block: list) -> list[Change]:
     for i, stmt in enumerate(block):
         def delete(old: list, i: int = i) -> list:
             rest = old[:i] + old[i + 1:]
-            return rest or [n.Pass(span=old[i].span)]
+            return rest or [PassStmt(span=old[i].span)]
         out.append(("statement", f"deleted `{_text(stmt.span)}`", stmt.span, delete))
     for i in range(len(block) - 1):
         def swap(old: list, i: int = i) -> list:

@@ -89,7 +89,7 @@ def test_walk_reaches_every_node_of_a_games_checked_trees_exactly_once(name: str
 def test_walk_goes_in_text_order_parents_first() -> None:
     stmt, = parser.parse_block("if a:\n    b = c + d\nelif e:\n    f(g)\nelse:\n    pass\n", here)
     order = [x.id if isinstance(x, n.Name) else type(x).__name__ for x in n.walk(stmt)]
-    assert order == ["If", "a", "Assign", "b", "BinOp", "c", "d", "e", "CallStmt", "Call", "Arg", "g", "Pass"]
+    assert order == ["If", "a", "Assign", "b", "BinOp", "c", "d", "e", "CallStmt", "Call", "Arg", "g", "PassStmt"]
 
 
 def test_children_skip_the_checkers_fields_and_spans() -> None:

@@ -47,7 +47,8 @@ MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate"
          "discard": "Discard", "move_cards": "MoveCards",
          "draw": "Draw", "roll": "Roll",
          "reroll": "Reroll", "add_dice": "AddDice", "remove_dice": "RemoveDice",
-         "change_face": "ChangeFace", "create": "Create"}
+         "change_face": "ChangeFace", "create": "Create",
+         "pass_stmt": "PassStmt", "check_end": "CheckEnd"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
@@ -159,18 +160,28 @@ def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
         def closure(self, sc):
             return lambda st, L: None
 
+    class EndsTheGameWaiting(n.Stmt):   # may end the game, so it closes a run: a closure, not instructions
+        MAY_END_GAME = True
+
+        def check(self, ck, scope):
+            pass
+
+        def instruction(self, sc, b):
+            pass
+
     try:
         for cls, words in ((NoCheck, "a check and a closure"), (TwoWays, "says which runs"),
                            (SourceOfAnInstruction, "only a statement run as a closure"),
                            (InPlaceOfAClosure, "only a statement run as an instruction"),
-                           (FormTaken, "the form 'reveal_all' is taken")):
+                           (FormTaken, "the form 'reveal_all' is taken"),
+                           (EndsTheGameWaiting, "may end the game runs as a closure only")):
             with pytest.raises(TypeError, match=words):
                 homes.statement(cls)
         assert not {"no_check", "two_ways", "source_of_an_instruction", "in_place_of_a_closure",
-                    "form_taken"} & set(homes.BY_RULE)
+                    "form_taken", "ends_the_game_waiting"} & set(homes.BY_RULE)
         assert n.HOME_FORMS["reveal_all"][0].__name__ == "Reveal"
     finally:
-        del NoCheck, TwoWays, SourceOfAnInstruction, InPlaceOfAClosure, FormTaken, cls  # none outlives the test
+        del NoCheck, TwoWays, SourceOfAnInstruction, InPlaceOfAClosure, FormTaken, EndsTheGameWaiting, cls  # none outlives it
         gc.collect()
 
 
@@ -295,3 +306,11 @@ def test_the_worked_example_shows_its_statement_as_it_is_in_the_repository() -> 
     assert len(paths) >= 4
     for path in paths:
         assert (ROOT / path).exists(), path
+
+
+def test_a_counter_set_by_index_to_a_number_compiles_to_python_as_its_closure_runs(tmp_path: Path) -> None:
+    """`me[coin] = 3`: the generated line once read the target's ref, which an index has not, and crashed."""
+    doc = load_document(game_with(tmp_path, ["me[coin] = 3"]))
+    generated, closures = compile_game(doc), compile_game(doc, python=False)
+    for seed in range(4):
+        assert record.fingerprint(generated, 2, seed) == record.fingerprint(closures, 2, seed)
