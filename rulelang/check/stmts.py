@@ -191,12 +191,6 @@ class StatementChecks:
         elif s.cond is not None:
             self.error("a filtered choice must choose into a local name", s.target.span)
 
-    def stmt_ChooseRange(self, s: n.ChooseRange, scope: Scope) -> None:
-        self.decider(s.player, scope)
-        self.expect(s.low, scope, INT, "the lowest choice")
-        self.expect(s.high, scope, INT, "the highest choice")
-        self.choice_target(s.target, INT, scope)
-
     def stmt_ChooseOne(self, s: n.ChooseOne, scope: Scope) -> None:
         self.decider(s.player, scope)
         seen: set[str] = set()

@@ -8,7 +8,7 @@ StmtCompiler takes these methods as a mixin (it provides ``ec``, ``game``, ``sit
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulelang.check.types import item_of
 from rulelang.engine import records
@@ -23,6 +23,9 @@ from ..errors import RuleError
 from .hooks import Label, goto
 from .sites import CHOICE, target_word
 from .tuples import tuple_option_text
+
+if TYPE_CHECKING:
+    from ..statements.choose_range import ChooseRange
 
 
 class ChoiceStatements:
@@ -67,7 +70,8 @@ class ChoiceStatements:
         self.sites.add(b.sites, pc, "choose", what, s.span,
                        self.sites.items(item_of(s.source.type) or UNKNOWN, ec.constant(s.source), text))
 
-    def s_ChooseRange(self, s: n.ChooseRange, b: Any) -> None:
+    def number_decision(self, s: ChooseRange, b: Any) -> None:
+        """`P chooses X from LO to HI` (``statements/choose_range.py``): one instruction offering each number."""
         ec = self.ec
         who, low, high, store = ec.expr(s.player), ec.expr(s.low), ec.expr(s.high), self.setter(s.target)
         name = s.target.id if isinstance(s.target, n.Name) else "how many"

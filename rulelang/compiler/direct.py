@@ -41,6 +41,7 @@ from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 
 from ..statements import roles
+from ..statements.choose_range import ChooseRange
 from .codegen import READS_LOCALS, Body, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
 from .source_stmt import MAX_DEPTH
@@ -59,7 +60,7 @@ Compile = Callable[[list[n.Stmt]], Builder]
 #: ``register(builder)``: instructions made a procedure of the game; its index.
 Register = Callable[[Builder], int]
 #: Decisions that compile to one instruction, asked through its parts (``DirectCompiler.decision``).
-ONE_INSTRUCTION = (n.ChooseIn, n.ChooseRange, n.SecretChoose)
+ONE_INSTRUCTION = (n.ChooseIn, ChooseRange, n.SecretChoose)
 
 
 def plays_in_place(stmts: list[n.Stmt]) -> bool:
@@ -243,8 +244,6 @@ class DirectCompiler(DirectDecisions):
             self.choose_one(s, out)
         elif isinstance(s, n.SecretChoose) and self.sc.ec.constant(s.source)[0]:
             self.secret_choice(s, out)
-        elif isinstance(s, n.ChooseRange):
-            self.number_choice(s, out)
         elif isinstance(s, sc.CARD_MOVES) and not (isinstance(s, n.Draw) and sc.draw_hooked):
             # written out; its zone triggers run after it (a draw `before draw` triggers may cancel: in frames)
             self.source.block([s], out)
@@ -431,4 +430,9 @@ def unhooked_turn(turn: Callable | None, steps: list[tuple[str, int | Callable, 
 
 def _fits_statement_roles(dc: DirectCompiler) -> roles.InPlace:
     """Never called: mypy checks here that this class has what a statement home calls on it."""
+    return dc
+
+
+def _fits_decision_roles(dc: DirectCompiler) -> roles.DecisionsInPlace:
+    """Never called: mypy checks here that this class writes out the decisions a statement home asks for."""
     return dc

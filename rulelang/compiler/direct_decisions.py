@@ -22,6 +22,7 @@ from .codegen import Body
 from .sites import CHOICE, target_word
 
 if TYPE_CHECKING:
+    from ..statements.choose_range import ChooseRange
     from .source_expr import ExprSource
     from .source_stmt import StmtSource
     from .statements import StmtCompiler
@@ -109,9 +110,9 @@ class DirectDecisions:
                 out.late_binds.append(len(out.lines))
                 out.line(f"    L[{var}] = {everyone}[-1]", span)
 
-    def number_choice(self, s: n.ChooseRange, out: Body) -> None:
+    def number_choice(self, s: ChooseRange, out: Body) -> None:
         """`P chooses X from A to B`, asked by its numbers alone (``State.number_in_place``): its instruction
-        (``choices.s_ChooseRange``) builds an option per number, which only a waiting decision needs. The
+        (``choices.number_decision``) builds an option per number, which only a waiting decision needs. The
         same order as there: A, B and the count, then P."""
         u, span = out.unit, s.span
         lo, count, v = u.temp("lo"), u.temp("count"), u.temp("v")

@@ -293,16 +293,6 @@ class ChooseIn(Stmt):
 
 
 @node
-class ChooseRange(Stmt):
-    BINDS = ('target',)
-    player: Expr
-    target: Expr
-    low: Expr
-    high: Expr
-    name: str | None = None
-
-
-@node
 class Branch(Node):
     label: str
     cond: Expr | None

@@ -111,9 +111,6 @@ class ToNodes(Transformer):
     def choose_in_publicly(self, meta, player, target, source, cond, name) -> n.ChooseIn:
         return n.ChooseIn(player, target, source, cond, _name(name), public=True, span=self._span(meta))
 
-    def choose_range(self, meta, player, target, low, high, name) -> n.ChooseRange:
-        return n.ChooseRange(player, target, low, high, _name(name), span=self._span(meta))
-
     def secret_choose(self, meta, var, players, players_cond, target, source, cond, name) -> n.SecretChoose:
         return n.SecretChoose(str(var), players, players_cond, target, source, cond, _name(name),
                               span=self._span(meta))

@@ -332,10 +332,6 @@ class Words:
         return Line(upper_first(self.acts(s.player, 'choose', 'chooses')) + f" {self.phrase(s.target)} "
                     f"from {self.phrase(s.source)}{cond}.")
 
-    def w_ChooseRange(self, s: n.ChooseRange) -> Line:
-        return Line(upper_first(self.acts(s.player, 'choose', 'chooses')) + f" a number {self.phrase(s.target)} "
-                    f"from {self.phrase(s.low)} to {self.phrase(s.high)}.")
-
     def w_Branch(self, b: n.Branch) -> Line:
         cond = f" (if {self.phrase(b.cond)})" if b.cond is not None else ""
         return Line(f"\u201c{b.label}\u201d{cond}:", self.block(b.body))

@@ -33,6 +33,14 @@ class Compiler(Protocol):
     def game(self) -> Any: ...
 
 
+class Decisions(Compiler, Protocol):
+    """The statement compiler's shared decision machinery (``compiler.choices``, ``compiler.plays``): the
+    instructions that ask a decision, with its site and name, kept in one place for every statement that
+    asks one, so that saved games, decision names and logs stay as they are."""
+
+    def number_decision(self, s: Any, b: Instructions) -> None: ...
+
+
 class Instructions(Protocol):
     """A procedure's instructions being built (``compiler.statements.Builder``)."""
 
@@ -73,6 +81,12 @@ class InPlace(Protocol):
     def xs(self) -> ExpressionSource: ...
 
     def unwound(self, span: Span | None, out: Any) -> None: ...
+
+
+class DecisionsInPlace(InPlace, Protocol):
+    """How a step played in place writes out a decision (``compiler.direct_decisions``)."""
+
+    def number_choice(self, s: Any, out: Any) -> None: ...
 
 
 class Wording(Protocol):

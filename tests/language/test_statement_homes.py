@@ -42,7 +42,7 @@ VALID = ROOT / "tests" / "broken" / "_valid"
 GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-8")
 #: The statements moved into one home as the proof of the mechanism (more may follow).
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
-         "shuffle": "Shuffle"}
+         "shuffle": "Shuffle", "choose_range": "ChooseRange"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
