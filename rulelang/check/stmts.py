@@ -182,15 +182,6 @@ class StatementChecks:
         if wanted != UNKNOWN and kind != UNKNOWN and wanted != kind:
             self.error(f"the choice is {describe(kind)} but this holds {describe(wanted)}", target.span)
 
-    def stmt_ChooseIn(self, s: n.ChooseIn, scope: Scope) -> None:
-        self.decider(s.player, scope)
-        item = self.iterable(s.source, scope)
-        self.choice_target(s.target, item, scope)
-        if s.cond is not None and isinstance(s.target, n.Name):
-            self.expect(s.cond, scope, BOOL, "the filter")
-        elif s.cond is not None:
-            self.error("a filtered choice must choose into a local name", s.target.span)
-
     def stmt_ChooseOne(self, s: n.ChooseOne, scope: Scope) -> None:
         self.decider(s.player, scope)
         seen: set[str] = set()

@@ -25,6 +25,7 @@ from .sites import CHOICE, target_word
 from .tuples import tuple_option_text
 
 if TYPE_CHECKING:
+    from ..statements.choose_in import ChooseIn
     from ..statements.choose_range import ChooseRange
 
 
@@ -50,7 +51,8 @@ class ChoiceStatements:
 
     # -- decisions -----------------------------------------------------------------------
 
-    def s_ChooseIn(self, s: n.ChooseIn, b: Any) -> None:
+    def item_decision(self, s: ChooseIn, b: Any) -> None:
+        """`P chooses X in LIST` (``statements/choose_in.py``): one instruction offering each item that passes."""
         ec = self.ec
         who, items = ec.expr(s.player), ec.as_list(s.source, copy=True)
         cond = ec.expr(s.cond) if s.cond is not None else None

@@ -41,6 +41,7 @@ from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 
 from ..statements import roles
+from ..statements.choose_in import ChooseIn
 from ..statements.choose_range import ChooseRange
 from .codegen import READS_LOCALS, Body, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
@@ -60,7 +61,7 @@ Compile = Callable[[list[n.Stmt]], Builder]
 #: ``register(builder)``: instructions made a procedure of the game; its index.
 Register = Callable[[Builder], int]
 #: Decisions that compile to one instruction, asked through its parts (``DirectCompiler.decision``).
-ONE_INSTRUCTION = (n.ChooseIn, ChooseRange, n.SecretChoose)
+ONE_INSTRUCTION = (ChooseIn, ChooseRange, n.SecretChoose)
 
 
 def plays_in_place(stmts: list[n.Stmt]) -> bool:

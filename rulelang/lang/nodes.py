@@ -282,17 +282,6 @@ class ForEach(Stmt):
 
 
 @node
-class ChooseIn(Stmt):
-    BINDS = ('target',)
-    player: Expr
-    target: Expr
-    source: Expr
-    cond: Expr | None
-    name: str | None = None         # `as NAME`: the decision's own name
-    public: bool = False            # `P publicly chooses`: every player sees the option taken
-
-
-@node
 class Branch(Node):
     label: str
     cond: Expr | None

@@ -11,6 +11,7 @@ them once ``rulelang.statements`` is imported (the compiler does), so this layer
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
 from lark import Token, Transformer, v_args
@@ -23,6 +24,19 @@ from rulelang.lang.types import INT64, LITERAL_DIGITS
 def _name(token: Token | None) -> str | None:
     """The NAME after an optional `as`, or None when the text gives none."""
     return None if token is None else str(token)
+
+
+_FLAGS: dict[type, tuple[int, ...]] = {}
+
+
+def _flags(node_class: type) -> tuple[int, ...]:
+    """The places of a home statement's fields typed ``bool``: optional words of its rule (``[PUBLICLY]``, or a
+    rule of words with no method, ``[else_discard]``), each True when the text writes it (found once a class)."""
+    found = _FLAGS.get(node_class)
+    if found is None:
+        found = _FLAGS[node_class] = tuple(k for k, f in enumerate(f for f in fields(node_class) if not f.kw_only)
+                                           if f.type in ("bool", bool))
+    return found
 
 
 def _comparison(op: str) -> Callable[..., n.Compare]:
@@ -56,6 +70,8 @@ class ToNodes(Transformer):
         if node_class is None:
             return super().__default__(data, children, meta)
         values = [str(c) if isinstance(c, Token) else c for c in children]
+        for k in _flags(node_class):
+            values[k] = values[k] is not None
         return node_class(*values, span=self._span(meta))
 
     # --- blocks --------------------------------------------------------------
@@ -104,12 +120,6 @@ class ToNodes(Transformer):
     def roll_by(self, meta, player, amount, die, for_player, var) -> n.Roll:
         return n.Roll(amount, str(die), str(var), player, for_player, span=self._span(meta),
                       die_span=self._tok_span(die))
-
-    def choose_in(self, meta, player, target, source, cond, name) -> n.ChooseIn:
-        return n.ChooseIn(player, target, source, cond, _name(name), span=self._span(meta))
-
-    def choose_in_publicly(self, meta, player, target, source, cond, name) -> n.ChooseIn:
-        return n.ChooseIn(player, target, source, cond, _name(name), public=True, span=self._span(meta))
 
     def secret_choose(self, meta, var, players, players_cond, target, source, cond, name) -> n.SecretChoose:
         return n.SecretChoose(str(var), players, players_cond, target, source, cond, _name(name),

@@ -327,11 +327,6 @@ class Words:
     def w_ForEach(self, s: n.ForEach) -> Line:
         return Line(f"For each {self.among(s.var, s.source, s.cond)}:", self.block(s.body))
 
-    def w_ChooseIn(self, s: n.ChooseIn) -> Line:
-        cond = f" such that {self.phrase(s.cond)}" if s.cond is not None else ""
-        return Line(upper_first(self.acts(s.player, 'choose', 'chooses')) + f" {self.phrase(s.target)} "
-                    f"from {self.phrase(s.source)}{cond}.")
-
     def w_Branch(self, b: n.Branch) -> Line:
         cond = f" (if {self.phrase(b.cond)})" if b.cond is not None else ""
         return Line(f"\u201c{b.label}\u201d{cond}:", self.block(b.body))

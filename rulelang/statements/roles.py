@@ -40,6 +40,8 @@ class Decisions(Compiler, Protocol):
 
     def number_decision(self, s: Any, b: Instructions) -> None: ...
 
+    def item_decision(self, s: Any, b: Instructions) -> None: ...
+
 
 class Instructions(Protocol):
     """A procedure's instructions being built (``compiler.statements.Builder``)."""

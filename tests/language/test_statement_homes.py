@@ -42,7 +42,8 @@ VALID = ROOT / "tests" / "broken" / "_valid"
 GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-8")
 #: The statements moved into one home as the proof of the mechanism (more may follow).
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
-         "shuffle": "Shuffle", "choose_range": "ChooseRange"}
+         "shuffle": "Shuffle", "choose_range": "ChooseRange",
+         "choose_in": "ChooseIn"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
@@ -78,6 +79,14 @@ def test_a_home_statement_parses_to_its_node_with_its_fields_and_span() -> None:
     assert type(end).__name__ == "EndTurn" and end.SYNTAX_FIELDS == () and end.span.line == 3
     assert type(other).__name__ == "AnotherTurn" and other.player.func == "next"
     assert [type(x).__name__ for x in n.walk(shuffle)] == ["Shuffle", "Attr", "Name"]
+
+
+def test_an_optional_word_of_a_home_statement_is_a_flag_true_when_the_text_writes_it() -> None:
+    said, quiet = parser.parse_block("me publicly chooses x in players\n"
+                                     "me chooses y in players where y != me as who\n", here)
+    assert said.public is True and quiet.public is False
+    assert (said.cond, said.name, quiet.name) == (None, None, "who") and quiet.cond.op == "!="
+    assert type(said).SYNTAX_FIELDS == ("player", "public", "target", "source", "cond", "name")
 
 
 def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
