@@ -31,7 +31,6 @@ from rulelang.lang.types import (
     roll_of,
     tuple_items,
 )
-from rulelang.model.decisions import branch_id
 
 
 class StatementChecks:
@@ -182,27 +181,9 @@ class StatementChecks:
         if wanted != UNKNOWN and kind != UNKNOWN and wanted != kind:
             self.error(f"the choice is {describe(kind)} but this holds {describe(wanted)}", target.span)
 
-    def stmt_ChooseOne(self, s: n.ChooseOne, scope: Scope) -> None:
-        self.decider(s.player, scope)
-        seen: set[str] = set()
-        ids: set[str] = set()
-        for branch in s.branches:
-            if isinstance(branch, n.EachBranch):
-                self.each_branch(branch, scope)
-                continue
-            if branch.label in seen:
-                self.error(f"two branches are labelled \"{branch.label}\"", branch.span)
-            elif branch_id(branch) in ids:
-                self.error(f"two branches have the option id '{branch_id(branch)}'", branch.span,
-                           "give one an id of its own: \"label\" as some_id:")
-            seen.add(branch.label)
-            ids.add(branch_id(branch))
-            if branch.cond is not None:
-                self.expect(branch.cond, scope, BOOL, "the branch condition")
-            self.block(branch.body, scope)
-
     def each_branch(self, branch: n.EachBranch, scope: Scope) -> None:
-        """`for x in LIST where C:` among the branches: x names the item chosen in the filter and the body."""
+        """`for x in LIST where C:` among the branches of `chooses one` (``statements/choose_one.py``): x names the
+        item chosen in the filter and the body."""
         item = self.iterable(branch.source, scope)
         known = scope.names.get(branch.var, UNKNOWN)
         if self._is_global(branch.var) and branch.var not in scope.names:

@@ -26,6 +26,7 @@ from .tuples import tuple_option_text
 
 if TYPE_CHECKING:
     from ..statements.choose_in import ChooseIn
+    from ..statements.choose_one import ChooseOne
     from ..statements.choose_range import ChooseRange
 
 
@@ -86,7 +87,8 @@ class ChoiceStatements:
         pc = b.emit(_decision(offer, store, None, self.sites.name(what)), s.span)
         self.sites.add(b.sites, pc, "number", what, s.span, None, numeric=True)
 
-    def s_ChooseOne(self, s: n.ChooseOne, b: Any) -> None:
+    def branch_decision(self, s: ChooseOne, b: Any) -> None:
+        """`P chooses one:` (``statements/choose_one.py``): the decision, a jump to the branch taken, each branch."""
         choose, picked, guards = self.choose_one(s)
         starts = [Label() for _ in s.branches]
         end = Label()
@@ -104,7 +106,7 @@ class ChoiceStatements:
             b.emit(goto(end), None)
         end.pc = b.here()
 
-    def choose_one(self, s: n.ChooseOne) -> tuple[Callable, str, list]:
+    def choose_one(self, s: ChooseOne) -> tuple[Callable, str, list]:
         """The instruction asking which branch of a `chooses one` (it keeps the pick in a hidden local), the
         local's name, and the branches' guards (for ``take_branch``)."""
         ec = self.ec

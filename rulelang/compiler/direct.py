@@ -241,8 +241,6 @@ class DirectCompiler(DirectDecisions):
             self.while_loop(s, out)
         elif isinstance(s, n.CallStmt) and self.sc.ec.proc_ids[s.call.func] in self.direct_procs:
             self.call(s, out)
-        elif isinstance(s, n.ChooseOne):
-            self.choose_one(s, out)
         elif isinstance(s, n.SecretChoose) and self.sc.ec.constant(s.source)[0]:
             self.secret_choice(s, out)
         elif isinstance(s, sc.CARD_MOVES) and not (isinstance(s, n.Draw) and sc.draw_hooked):

@@ -22,6 +22,7 @@ from .codegen import Body
 from .sites import CHOICE, target_word
 
 if TYPE_CHECKING:
+    from ..statements.choose_one import ChooseOne
     from ..statements.choose_range import ChooseRange
     from .source_expr import ExprSource
     from .source_stmt import StmtSource
@@ -125,7 +126,7 @@ class DirectDecisions:
         if isinstance(s.target, n.Name):
             self.xs.keep(s.target.id, v)
 
-    def choose_one(self, s: n.ChooseOne, out: Body) -> None:
+    def choose_one(self, s: ChooseOne, out: Body) -> None:
         """`P chooses one:` asked as its instruction, then the branch taken as a Python branch. With no `for`
         branch, the branches open are listed by number and asked by their count (``State.branch_in_place``),
         as the instruction's offer (``choices.choose_one``) would: each condition in order, then P."""

@@ -283,6 +283,8 @@ class ForEach(Stmt):
 
 @node
 class Branch(Node):
+    """A labelled branch of `P chooses one:` (``rulelang/statements/choose_one.py``), its `if` and its body."""
+
     label: str
     cond: Expr | None
     body: list[Stmt]
@@ -298,14 +300,6 @@ class EachBranch(Node):
     source: Expr
     cond: Expr | None
     body: list[Stmt]
-
-
-@node
-class ChooseOne(Stmt):
-    player: Expr
-    branches: list[Branch | EachBranch]
-    name: str | None = None
-    public: bool = False            # `P publicly chooses one:`
 
 
 @node

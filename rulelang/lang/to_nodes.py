@@ -5,8 +5,10 @@ children are its values in the order written, an optional part missing being Non
 takes them as named parameters: a grammar change that adds or drops a value fails loudly here
 (a wrong number of arguments) instead of shifting every child after it. A statement kept in one
 home (``rulelang/statements/``) has no method here: its node class is built from the rule of its
-name, the values given to its fields in order (a NAME as its text); ``nodes.HOME_STATEMENTS`` has
-them once ``rulelang.statements`` is imported (the compiler does), so this layer never imports it.
+name, the values given to its fields in order (a NAME as its text, a rule of parts with no method of
+its own as the list of its values, a ``bool`` field as whether its part is written: ``_flags``);
+``nodes.HOME_STATEMENTS`` has them once ``rulelang.statements`` is imported (the compiler does), so this
+layer never imports it.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer, Tree, v_args
 
 from rulelang.errors import Locate, Span, SpecError
 from rulelang.lang import nodes as n
@@ -69,7 +71,8 @@ class ToNodes(Transformer):
         node_class = n.HOME_STATEMENTS.get(data)
         if node_class is None:
             return super().__default__(data, children, meta)
-        values = [str(c) if isinstance(c, Token) else c for c in children]
+        values = [str(c) if isinstance(c, Token) else list(c.children) if isinstance(c, Tree) else c
+                  for c in children]
         for k in _flags(node_class):
             values[k] = values[k] is not None
         return node_class(*values, span=self._span(meta))
@@ -178,12 +181,6 @@ class ToNodes(Transformer):
 
     def while_stmt(self, meta, cond, body) -> n.While:
         return n.While(cond, body, span=self._span(meta))
-
-    def choose_one(self, meta, player, name, *branches) -> n.ChooseOne:
-        return n.ChooseOne(player, list(branches), _name(name), span=self._span(meta))
-
-    def choose_one_publicly(self, meta, player, name, *branches) -> n.ChooseOne:
-        return n.ChooseOne(player, list(branches), _name(name), public=True, span=self._span(meta))
 
     def branch(self, meta, label, option_id, cond, body) -> n.Branch:
         return n.Branch(str(label)[1:-1], cond, body, _name(option_id), span=self._span(meta))

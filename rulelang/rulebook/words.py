@@ -142,6 +142,10 @@ class Words:
         words, you = self.subject(who)
         return f"{words} {verb if you else verbs}"
 
+    def with_parts(self, text: str, parts: list[Any]) -> Line:
+        """A statement's sentence with the words of each of its parts on a line under it (a branch of `chooses one`)."""
+        return Line(upper_first(text), [_WORDS(self, part) for part in parts])
+
     def among(self, var: str | None, source: n.Expr | None, cond: n.Expr | None) -> str:
         """`x in SOURCE where COND` as "x among SOURCE such that COND"."""
         text = f"{var} among {self.phrase(source)}" if var else self.phrase(source)
@@ -333,10 +337,6 @@ class Words:
 
     def w_EachBranch(self, b: n.EachBranch) -> Line:
         return Line(f"One option for {self.among(b.var, b.source, b.cond)}:", self.block(b.body))
-
-    def w_ChooseOne(self, s: n.ChooseOne) -> Line:
-        return Line(upper_first(self.acts(s.player, 'choose', 'chooses')) + " one:",
-                    [_WORDS(self, b) for b in s.branches])
 
     def w_SecretChoose(self, s: n.SecretChoose) -> Line:
         who = self.among(s.var, s.players, s.players_cond)

@@ -42,6 +42,8 @@ class Decisions(Compiler, Protocol):
 
     def item_decision(self, s: Any, b: Instructions) -> None: ...
 
+    def branch_decision(self, s: Any, b: Instructions) -> None: ...
+
 
 class Instructions(Protocol):
     """A procedure's instructions being built (``compiler.statements.Builder``)."""
@@ -90,6 +92,8 @@ class DecisionsInPlace(InPlace, Protocol):
 
     def number_choice(self, s: Any, out: Any) -> None: ...
 
+    def choose_one(self, s: Any, out: Any) -> None: ...
+
 
 class Wording(Protocol):
     """The rulebook's words (``rulebook.words.Words``): a statement's sentence is made from these."""
@@ -99,4 +103,6 @@ class Wording(Protocol):
     def subject(self, who: n.Expr | None) -> tuple[str, bool]: ...
 
     def acts(self, who: n.Expr | None, verb: str, verbs: str) -> str: ...
+
+    def with_parts(self, text: str, parts: list[Any]) -> Any: ...
 

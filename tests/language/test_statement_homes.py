@@ -43,7 +43,7 @@ GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-
 #: The statements moved into one home as the proof of the mechanism (more may follow).
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
          "shuffle": "Shuffle", "choose_range": "ChooseRange",
-         "choose_in": "ChooseIn"}
+         "choose_in": "ChooseIn", "choose_one": "ChooseOne"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
@@ -87,6 +87,15 @@ def test_an_optional_word_of_a_home_statement_is_a_flag_true_when_the_text_write
     assert said.public is True and quiet.public is False
     assert (said.cond, said.name, quiet.name) == (None, None, "who") and quiet.cond.op == "!="
     assert type(said).SYNTAX_FIELDS == ("player", "public", "target", "source", "cond", "name")
+
+
+def test_a_rule_of_parts_with_no_method_of_its_own_gives_a_home_statement_the_list_of_them() -> None:
+    one, two = parser.parse_block('me publicly chooses one as pick:\n  "Rest":\n    pass\n'
+                                  '  for x in players:\n    pass\nme chooses one:\n  "Go" if turn > 1:\n    pass\n', here)
+    assert (one.public, one.name, two.public, two.name) == (True, "pick", False, None)
+    assert [type(b).__name__ for b in one.branches] == ["Branch", "EachBranch"] and one.branches[1].var == "x"
+    assert [b.label for b in two.branches] == ["Go"] and two.branches[0].cond.op == ">"
+    assert [type(x).__name__ for x in n.walk(two)] == ["ChooseOne", "Name", "Branch", "Compare", "Name", "Num", "Pass"]
 
 
 def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
