@@ -196,24 +196,6 @@ class StatementChecks:
             self.expect(branch.cond, scope, BOOL, "the filter")
         self.block(branch.body, scope)
 
-    def stmt_SecretChoose(self, s: n.SecretChoose, scope: Scope) -> None:
-        inner = scope.child()
-        item = self.iterable(s.players, scope)
-        if item not in (PLAYER, UNKNOWN):
-            self.error("simultaneous choices are made by a list of players", s.players.span)
-        inner.names[s.var] = PLAYER
-        if s.players_cond is not None:
-            self.expect(s.players_cond, inner, BOOL, "the filter")
-        option = self.iterable(s.source, inner)
-        if not isinstance(s.target, (n.Attr, n.Index)):
-            self.error("a simultaneous choice is stored in a player variable, like p.choice", s.target.span)
-            return
-        wanted = self.assignable(s.target, inner)
-        if wanted != UNKNOWN and option != UNKNOWN and wanted != option:
-            self.error(f"the choice is {describe(option)} but this holds {describe(wanted)}", s.target.span)
-        if s.cond is not None:
-            self.error("filter the options of a simultaneous choice in its list", s.cond.span)
-
     def stmt_Play(self, s: n.Play, scope: Scope) -> None:
         self.expect(s.zone, scope, ZONE, "the zone played from")
         if not any(card.play is not None for card in self.sym.cards.values()):

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ..statements.choose_in import ChooseIn
     from ..statements.choose_one import ChooseOne
     from ..statements.choose_range import ChooseRange
+    from ..statements.secret_choose import SecretChoose
 
 
 class ChoiceStatements:
@@ -176,7 +177,9 @@ class ChoiceStatements:
         """The cards the options of a `chooses one` hold, for a forced choice (``branch_cards``)."""
         return branch_cards(guards, {card.id for card in self.game.cards})
 
-    def s_SecretChoose(self, s: n.SecretChoose, b: Any) -> None:
+    def secret_decision(self, s: SecretChoose, b: Any) -> None:
+        """`each p in PLAYERS secretly chooses ...` (``statements/secret_choose.py``): one instruction gathering
+        the choosers and their options, asking them all at once, and keeping the answers."""
         ec = self.ec
         people = ec.as_list(s.players, copy=True)
         pcond = ec.expr(s.players_cond) if s.players_cond is not None else None

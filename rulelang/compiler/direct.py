@@ -43,6 +43,7 @@ from rulelang.lang.refs import RefKind
 from ..statements import roles
 from ..statements.choose_in import ChooseIn
 from ..statements.choose_range import ChooseRange
+from ..statements.secret_choose import SecretChoose
 from .codegen import READS_LOCALS, Body, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
 from .source_stmt import MAX_DEPTH
@@ -61,7 +62,7 @@ Compile = Callable[[list[n.Stmt]], Builder]
 #: ``register(builder)``: instructions made a procedure of the game; its index.
 Register = Callable[[Builder], int]
 #: Decisions that compile to one instruction, asked through its parts (``DirectCompiler.decision``).
-ONE_INSTRUCTION = (ChooseIn, ChooseRange, n.SecretChoose)
+ONE_INSTRUCTION = (ChooseIn, ChooseRange, SecretChoose)
 
 
 def plays_in_place(stmts: list[n.Stmt]) -> bool:
@@ -241,8 +242,6 @@ class DirectCompiler(DirectDecisions):
             self.while_loop(s, out)
         elif isinstance(s, n.CallStmt) and self.sc.ec.proc_ids[s.call.func] in self.direct_procs:
             self.call(s, out)
-        elif isinstance(s, n.SecretChoose) and self.sc.ec.constant(s.source)[0]:
-            self.secret_choice(s, out)
         elif isinstance(s, sc.CARD_MOVES) and not (isinstance(s, n.Draw) and sc.draw_hooked):
             # written out; its zone triggers run after it (a draw `before draw` triggers may cancel: in frames)
             self.source.block([s], out)

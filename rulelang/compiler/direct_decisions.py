@@ -24,6 +24,7 @@ from .sites import CHOICE, target_word
 if TYPE_CHECKING:
     from ..statements.choose_one import ChooseOne
     from ..statements.choose_range import ChooseRange
+    from ..statements.secret_choose import SecretChoose
     from .source_expr import ExprSource
     from .source_stmt import StmtSource
     from .statements import StmtCompiler
@@ -36,6 +37,7 @@ class DirectDecisions:
     xs: ExprSource
     source: StmtSource
     body: Callable[[list[n.Stmt], Body], None]      # a branch's statements, one level deeper
+    in_frames: Callable[[n.Stmt, Body], None]       # a statement by its instructions
 
     def decision(self, op: Callable, span, out: Body) -> None:
         """Ask a decision through the parts of its instruction (``choices``): offer and take, or for a
@@ -48,8 +50,16 @@ class DirectDecisions:
             out.line(f"_decide(st, {u.constant(op.offer, 'the options of a decision')}, "
                      f"{u.constant(op.take, 'the answer of a decision kept')}, L)", span)
 
-    def secret_choice(self, s: n.SecretChoose, out: Body) -> None:
-        """A secret choice among fixed options, written out as its instruction (``choices.s_SecretChoose``)
+    def secret_choice_in_place(self, s: SecretChoose, out: Body) -> None:
+        """A secret choice in a step played in place: written out among fixed options, else asked through the
+        parts of its instruction."""
+        if self.sc.ec.constant(s.source)[0]:
+            self.secret_choice(s, out)
+        else:
+            self.in_frames(s, out)
+
+    def secret_choice(self, s: SecretChoose, out: Body) -> None:
+        """A secret choice among fixed options, written out as its instruction (``choices.secret_decision``)
         gathers, asks and keeps it: each player that passes the filter and has more than one option
         chooses; all are revealed at once, then stored in order. The filter and the stores read the chooser
         as a Python variable, unless something they call may read ``L``: then it is written again, each
@@ -64,7 +74,7 @@ class DirectDecisions:
             out.rollback(mark)
         self.write_secret_choice(s, offered, values, out, aliased=False)
 
-    def write_secret_choice(self, s: n.SecretChoose, offered: list, values: list, out: Body, aliased: bool) -> None:
+    def write_secret_choice(self, s: SecretChoose, offered: list, values: list, out: Body, aliased: bool) -> None:
         """The choice's lines. ``aliased``: the chooser read as ``p`` and the name bound once, after it, to
         what the instruction leaves there (the last chooser, else the last player looked at); otherwise
         every player looked at and every chooser is bound in ``L`` first."""

@@ -303,18 +303,6 @@ class EachBranch(Node):
 
 
 @node
-class SecretChoose(Stmt):
-    BINDS = ('var', 'target')
-    var: str
-    players: Expr
-    players_cond: Expr | None
-    target: Expr
-    source: Expr
-    cond: Expr | None
-    name: str | None = None
-
-
-@node
 class Play(Stmt):
     zone: Expr
     else_discard: bool

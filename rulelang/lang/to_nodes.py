@@ -124,10 +124,6 @@ class ToNodes(Transformer):
         return n.Roll(amount, str(die), str(var), player, for_player, span=self._span(meta),
                       die_span=self._tok_span(die))
 
-    def secret_choose(self, meta, var, players, players_cond, target, source, cond, name) -> n.SecretChoose:
-        return n.SecretChoose(str(var), players, players_cond, target, source, cond, _name(name),
-                              span=self._span(meta))
-
     def play(self, meta, zone, else_discard) -> n.Play:
         return n.Play(zone, else_discard is not None, span=self._span(meta))
 

@@ -338,12 +338,6 @@ class Words:
     def w_EachBranch(self, b: n.EachBranch) -> Line:
         return Line(f"One option for {self.among(b.var, b.source, b.cond)}:", self.block(b.body))
 
-    def w_SecretChoose(self, s: n.SecretChoose) -> Line:
-        who = self.among(s.var, s.players, s.players_cond)
-        cond = f" such that {self.phrase(s.cond)}" if s.cond is not None else ""
-        return Line(f"In secret and at once, each {who} chooses {self.phrase(s.target)} "
-                    f"from {self.phrase(s.source)}{cond}.")
-
     def w_Play(self, s: n.Play) -> Line:
         orelse = "; if none can be played, discard one instead" if s.else_discard else ""
         return Line(f"Play a card from {self.phrase(s.zone)}{orelse}.")

@@ -44,6 +44,8 @@ class Decisions(Compiler, Protocol):
 
     def branch_decision(self, s: Any, b: Instructions) -> None: ...
 
+    def secret_decision(self, s: Any, b: Instructions) -> None: ...
+
 
 class Instructions(Protocol):
     """A procedure's instructions being built (``compiler.statements.Builder``)."""
@@ -94,6 +96,8 @@ class DecisionsInPlace(InPlace, Protocol):
 
     def choose_one(self, s: Any, out: Any) -> None: ...
 
+    def secret_choice_in_place(self, s: Any, out: Any) -> None: ...
+
 
 class Wording(Protocol):
     """The rulebook's words (``rulebook.words.Words``): a statement's sentence is made from these."""
@@ -105,4 +109,6 @@ class Wording(Protocol):
     def acts(self, who: n.Expr | None, verb: str, verbs: str) -> str: ...
 
     def with_parts(self, text: str, parts: list[Any]) -> Any: ...
+
+    def among(self, var: str | None, source: n.Expr | None, cond: n.Expr | None) -> str: ...
 

@@ -23,6 +23,7 @@ from rulelang.lang import nodes as n
 from rulelang.spec.document import Document, value_at
 from rulelang.spec.schema import validate_document
 from rulelang.statements.choose_in import ChooseIn
+from rulelang.statements.secret_choose import SecretChoose
 from rulelang.testing.mutate_data import apply_data_mutation, changed_paths, data_mutations, group_of
 
 __all__ = ["Mutant", "mutants", "build"]
@@ -248,7 +249,7 @@ def _name_changes(node: Any, names: Names) -> list[Change]:
 
 def _condition_changes(node: Any) -> list[Change]:
     """A `where` filter or a branch's `if` dropped: the rule forgets a condition."""
-    if isinstance(node, (n.ForEach, ChooseIn, n.Arg, n.Branch, n.SecretChoose)) and node.cond is not None:
+    if isinstance(node, (n.ForEach, ChooseIn, n.Arg, n.Branch, SecretChoose)) and node.cond is not None:
         return [("condition", f"removed the condition `{_text(node.cond.span)}`", node.cond.span,
                  _set(cond=None))]
     if isinstance(node, n.Play):

@@ -43,7 +43,8 @@ GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-
 #: The statements moved into one home as the proof of the mechanism (more may follow).
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
          "shuffle": "Shuffle", "choose_range": "ChooseRange",
-         "choose_in": "ChooseIn", "choose_one": "ChooseOne"}
+         "choose_in": "ChooseIn", "choose_one": "ChooseOne",
+         "secret_choose": "SecretChoose"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
