@@ -43,6 +43,7 @@ from rulelang.lang.refs import RefKind
 from ..statements import roles
 from ..statements.choose_in import ChooseIn
 from ..statements.choose_range import ChooseRange
+from ..statements.play import Play
 from ..statements.secret_choose import SecretChoose
 from .codegen import READS_LOCALS, Body, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
@@ -275,7 +276,7 @@ class DirectCompiler(DirectDecisions):
             self.instruction(b.code[0], s.span, out)
             return
         choose = b.code[0]
-        if isinstance(s, n.Play) and self.cards_in_place and hasattr(choose, "rest_in_place"):
+        if isinstance(s, Play) and self.cards_in_place and hasattr(choose, "rest_in_place"):
             # choose, then declare, react and resolve in one call (plays.py; not with a `before play` trigger)
             self.decision(choose, s.span, out)
             out.line(f"if {out.unit.constant(choose.rest_in_place, 'a card declared, answered, resolved')}"

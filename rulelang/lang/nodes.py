@@ -303,12 +303,6 @@ class EachBranch(Node):
 
 
 @node
-class Play(Stmt):
-    zone: Expr
-    else_discard: bool
-
-
-@node
 class CheckEnd(Stmt):
     pass
 

@@ -124,12 +124,6 @@ class ToNodes(Transformer):
         return n.Roll(amount, str(die), str(var), player, for_player, span=self._span(meta),
                       die_span=self._tok_span(die))
 
-    def play(self, meta, zone, else_discard) -> n.Play:
-        return n.Play(zone, else_discard is not None, span=self._span(meta))
-
-    def else_discard(self, meta) -> bool:
-        return True
-
     def check_end(self, meta) -> n.CheckEnd:
         return n.CheckEnd(span=self._span(meta))
 

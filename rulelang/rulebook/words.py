@@ -338,10 +338,6 @@ class Words:
     def w_EachBranch(self, b: n.EachBranch) -> Line:
         return Line(f"One option for {self.among(b.var, b.source, b.cond)}:", self.block(b.body))
 
-    def w_Play(self, s: n.Play) -> Line:
-        orelse = "; if none can be played, discard one instead" if s.else_discard else ""
-        return Line(f"Play a card from {self.phrase(s.zone)}{orelse}.")
-
     def w_CheckEnd(self, s: n.CheckEnd) -> Line:
         return Line("Check whether the game ends (see the end of the game).")
 

@@ -46,6 +46,8 @@ class Decisions(Compiler, Protocol):
 
     def secret_decision(self, s: Any, b: Instructions) -> None: ...
 
+    def card_play(self, s: Any, b: Instructions) -> None: ...
+
 
 class Instructions(Protocol):
     """A procedure's instructions being built (``compiler.statements.Builder``)."""

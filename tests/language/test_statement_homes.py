@@ -44,7 +44,7 @@ GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
          "shuffle": "Shuffle", "choose_range": "ChooseRange",
          "choose_in": "ChooseIn", "choose_one": "ChooseOne",
-         "secret_choose": "SecretChoose"}
+         "secret_choose": "SecretChoose", "play": "Play"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
@@ -88,6 +88,8 @@ def test_an_optional_word_of_a_home_statement_is_a_flag_true_when_the_text_write
     assert said.public is True and quiet.public is False
     assert (said.cond, said.name, quiet.name) == (None, None, "who") and quiet.cond.op == "!="
     assert type(said).SYNTAX_FIELDS == ("player", "public", "target", "source", "cond", "name")
+    plain, or_discard = parser.parse_block("play from me.hand\nplay from me.hand else discard\n", here)
+    assert (plain.else_discard, or_discard.else_discard) == (False, True)     # a rule of words: `[else_discard]`
 
 
 def test_a_rule_of_parts_with_no_method_of_its_own_gives_a_home_statement_the_list_of_them() -> None:
