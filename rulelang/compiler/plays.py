@@ -63,7 +63,8 @@ class PlayStatements:
     action_hooks: dict[Event, list[int]]
 
     def card_play(self, s: Play, b: Any) -> None:
-        """`play from ZONE` (``statements/play.py``): four instructions sharing one hidden local (five with `before play` triggers).
+        """`play from ZONE` (``statements/play.py``): four instructions sharing one hidden local (five with
+        `before play` triggers).
 
         choose (a legal card and target, or a discard), [the `before play` triggers, which may forget the
         choice: ``hooks.cancel_play``], declare (the `played`
