@@ -19,7 +19,6 @@ from rulelang.lang.types import (
     CARD,
     CLASS,
     GAME,
-    INT,
     LOCATION,
     NONE,
     PLAYER,
@@ -29,7 +28,6 @@ from rulelang.lang.types import (
     list_of,
     tuple_items,
 )
-from rulelang.model.decisions import branch_id
 
 
 class StatementChecks:
@@ -122,42 +120,9 @@ class StatementChecks:
         if wanted != UNKNOWN and kind != UNKNOWN and wanted != kind:
             self.error(f"the choice is {describe(kind)} but this holds {describe(wanted)}", target.span)
 
-    def stmt_ChooseIn(self, s: n.ChooseIn, scope: Scope) -> None:
-        self.decider(s.player, scope)
-        item = self.iterable(s.source, scope)
-        self.choice_target(s.target, item, scope)
-        if s.cond is not None and isinstance(s.target, n.Name):
-            self.expect(s.cond, scope, BOOL, "the filter")
-        elif s.cond is not None:
-            self.error("a filtered choice must choose into a local name", s.target.span)
-
-    def stmt_ChooseRange(self, s: n.ChooseRange, scope: Scope) -> None:
-        self.decider(s.player, scope)
-        self.expect(s.low, scope, INT, "the lowest choice")
-        self.expect(s.high, scope, INT, "the highest choice")
-        self.choice_target(s.target, INT, scope)
-
-    def stmt_ChooseOne(self, s: n.ChooseOne, scope: Scope) -> None:
-        self.decider(s.player, scope)
-        seen: set[str] = set()
-        ids: set[str] = set()
-        for branch in s.branches:
-            if isinstance(branch, n.EachBranch):
-                self.each_branch(branch, scope)
-                continue
-            if branch.label in seen:
-                self.error(f"two branches are labelled \"{branch.label}\"", branch.span)
-            elif branch_id(branch) in ids:
-                self.error(f"two branches have the option id '{branch_id(branch)}'", branch.span,
-                           "give one an id of its own: \"label\" as some_id:")
-            seen.add(branch.label)
-            ids.add(branch_id(branch))
-            if branch.cond is not None:
-                self.expect(branch.cond, scope, BOOL, "the branch condition")
-            self.block(branch.body, scope)
-
     def each_branch(self, branch: n.EachBranch, scope: Scope) -> None:
-        """`for x in LIST where C:` among the branches: x names the item chosen in the filter and the body."""
+        """`for x in LIST where C:` among the branches of `chooses one` (``statements/choose_one.py``): x names the
+        item chosen in the filter and the body."""
         item = self.iterable(branch.source, scope)
         known = scope.names.get(branch.var, UNKNOWN)
         if self._is_global(branch.var) and branch.var not in scope.names:
@@ -170,28 +135,6 @@ class StatementChecks:
             self.expect(branch.cond, scope, BOOL, "the filter")
         self.block(branch.body, scope)
 
-    def stmt_SecretChoose(self, s: n.SecretChoose, scope: Scope) -> None:
-        inner = scope.child()
-        item = self.iterable(s.players, scope)
-        if item not in (PLAYER, UNKNOWN):
-            self.error("simultaneous choices are made by a list of players", s.players.span)
-        inner.names[s.var] = PLAYER
-        if s.players_cond is not None:
-            self.expect(s.players_cond, inner, BOOL, "the filter")
-        option = self.iterable(s.source, inner)
-        if not isinstance(s.target, (n.Attr, n.Index)):
-            self.error("a simultaneous choice is stored in a player variable, like p.choice", s.target.span)
-            return
-        wanted = self.assignable(s.target, inner)
-        if wanted != UNKNOWN and option != UNKNOWN and wanted != option:
-            self.error(f"the choice is {describe(option)} but this holds {describe(wanted)}", s.target.span)
-        if s.cond is not None:
-            self.error("filter the options of a simultaneous choice in its list", s.cond.span)
-
-    def stmt_Play(self, s: n.Play, scope: Scope) -> None:
-        self.expect(s.zone, scope, ZONE, "the zone played from")
-        if not any(card.play is not None for card in self.sym.cards.values()):
-            self.error("no card of this game can be played", s.span, "give cards a 'play:' section")
 
     def stmt_CallStmt(self, s: n.CallStmt, scope: Scope) -> None:
         call = s.call

@@ -8,7 +8,7 @@ StmtCompiler takes these methods as a mixin (it provides ``ec``, ``game``, ``sit
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulelang.check.types import item_of
 from rulelang.engine import records
@@ -23,6 +23,12 @@ from ..errors import RuleError
 from .hooks import Label, goto
 from .sites import CHOICE, target_word
 from .tuples import tuple_option_text
+
+if TYPE_CHECKING:
+    from ..statements.choose_in import ChooseIn
+    from ..statements.choose_one import ChooseOne
+    from ..statements.choose_range import ChooseRange
+    from ..statements.secret_choose import SecretChoose
 
 
 class ChoiceStatements:
@@ -47,7 +53,8 @@ class ChoiceStatements:
 
     # -- decisions -----------------------------------------------------------------------
 
-    def s_ChooseIn(self, s: n.ChooseIn, b: Any) -> None:
+    def item_decision(self, s: ChooseIn, b: Any) -> None:
+        """`P chooses X in LIST` (``statements/choose_in.py``): one instruction offering each item that passes."""
         ec = self.ec
         who, items = ec.expr(s.player), ec.as_list(s.source, copy=True)
         cond = ec.expr(s.cond) if s.cond is not None else None
@@ -67,7 +74,8 @@ class ChoiceStatements:
         self.sites.add(b.sites, pc, "choose", what, s.span,
                        self.sites.items(item_of(s.source.type) or UNKNOWN, ec.constant(s.source), text))
 
-    def s_ChooseRange(self, s: n.ChooseRange, b: Any) -> None:
+    def number_decision(self, s: ChooseRange, b: Any) -> None:
+        """`P chooses X from LO to HI` (``statements/choose_range.py``): one instruction offering each number."""
         ec = self.ec
         who, low, high, store = ec.expr(s.player), ec.expr(s.low), ec.expr(s.high), self.setter(s.target)
         name = s.target.id if isinstance(s.target, n.Name) else "how many"
@@ -80,7 +88,8 @@ class ChoiceStatements:
         pc = b.emit(_decision(offer, store, None, self.sites.name(what)), s.span)
         self.sites.add(b.sites, pc, "number", what, s.span, None, numeric=True)
 
-    def s_ChooseOne(self, s: n.ChooseOne, b: Any) -> None:
+    def branch_decision(self, s: ChooseOne, b: Any) -> None:
+        """`P chooses one:` (``statements/choose_one.py``): the decision, a jump to the branch taken, each branch."""
         choose, picked, guards = self.choose_one(s)
         starts = [Label() for _ in s.branches]
         end = Label()
@@ -98,7 +107,7 @@ class ChoiceStatements:
             b.emit(goto(end), None)
         end.pc = b.here()
 
-    def choose_one(self, s: n.ChooseOne) -> tuple[Callable, str, list]:
+    def choose_one(self, s: ChooseOne) -> tuple[Callable, str, list]:
         """The instruction asking which branch of a `chooses one` (it keeps the pick in a hidden local), the
         local's name, and the branches' guards (for ``take_branch``)."""
         ec = self.ec
@@ -168,7 +177,9 @@ class ChoiceStatements:
         """The cards the options of a `chooses one` hold, for a forced choice (``branch_cards``)."""
         return branch_cards(guards, {card.id for card in self.game.cards})
 
-    def s_SecretChoose(self, s: n.SecretChoose, b: Any) -> None:
+    def secret_decision(self, s: SecretChoose, b: Any) -> None:
+        """`each p in PLAYERS secretly chooses ...` (``statements/secret_choose.py``): one instruction gathering
+        the choosers and their options, asking them all at once, and keeping the answers."""
         ec = self.ec
         people = ec.as_list(s.players, copy=True)
         pcond = ec.expr(s.players_cond) if s.players_cond is not None else None

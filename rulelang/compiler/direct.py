@@ -42,6 +42,10 @@ from rulelang.lang.refs import RefKind
 
 from .. import statements as homes
 from ..statements import roles
+from ..statements.choose_in import ChooseIn
+from ..statements.choose_range import ChooseRange
+from ..statements.play import Play
+from ..statements.secret_choose import SecretChoose
 from .codegen import READS_LOCALS, Body, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
 from .source_stmt import MAX_DEPTH
@@ -60,7 +64,7 @@ Compile = Callable[[list[n.Stmt]], Builder]
 #: ``register(builder)``: instructions made a procedure of the game; its index.
 Register = Callable[[Builder], int]
 #: Decisions that compile to one instruction, asked through its parts (``DirectCompiler.decision``).
-ONE_INSTRUCTION = (n.ChooseIn, n.ChooseRange, n.SecretChoose)
+ONE_INSTRUCTION = (ChooseIn, ChooseRange, SecretChoose)
 
 
 def plays_in_place(stmts: list[n.Stmt]) -> bool:
@@ -239,12 +243,6 @@ class DirectCompiler(DirectDecisions):
             self.while_loop(s, out)
         elif isinstance(s, n.CallStmt) and self.sc.ec.proc_ids[s.call.func] in self.direct_procs:
             self.call(s, out)
-        elif isinstance(s, n.ChooseOne):
-            self.choose_one(s, out)
-        elif isinstance(s, n.SecretChoose) and self.sc.ec.constant(s.source)[0]:
-            self.secret_choice(s, out)
-        elif isinstance(s, n.ChooseRange):
-            self.number_choice(s, out)
         elif callable(getattr(s, "in_place", None)):    # a home statement's own lines (rulelang/statements/)
             s.in_place(self, out)
         else:
@@ -279,7 +277,7 @@ class DirectCompiler(DirectDecisions):
             self.instruction(b.code[0], s.span, out)
             return
         choose = b.code[0]
-        if isinstance(s, n.Play) and self.cards_in_place and hasattr(choose, "rest_in_place"):
+        if isinstance(s, Play) and self.cards_in_place and hasattr(choose, "rest_in_place"):
             # choose, then declare, react and resolve in one call (plays.py; not with a `before play` trigger)
             self.decision(choose, s.span, out)
             out.line(f"if {out.unit.constant(choose.rest_in_place, 'a card declared, answered, resolved')}"
@@ -432,4 +430,9 @@ def unhooked_turn(turn: Callable | None, steps: list[tuple[str, int | Callable, 
 
 def _fits_statement_roles(dc: DirectCompiler) -> roles.InPlace:
     """Never called: mypy checks here that this class has what a statement home calls on it."""
+    return dc
+
+
+def _fits_decision_roles(dc: DirectCompiler) -> roles.DecisionsInPlace:
+    """Never called: mypy checks here that this class writes out the decisions a statement home asks for."""
     return dc

@@ -22,6 +22,9 @@ from .codegen import Body
 from .sites import CHOICE, target_word
 
 if TYPE_CHECKING:
+    from ..statements.choose_one import ChooseOne
+    from ..statements.choose_range import ChooseRange
+    from ..statements.secret_choose import SecretChoose
     from .source_expr import ExprSource
     from .source_stmt import StmtSource
     from .statements import StmtCompiler
@@ -34,6 +37,7 @@ class DirectDecisions:
     xs: ExprSource
     source: StmtSource
     body: Callable[[list[n.Stmt], Body], None]      # a branch's statements, one level deeper
+    in_frames: Callable[[n.Stmt, Body], None]       # a statement by its instructions
 
     def decision(self, op: Callable, span, out: Body) -> None:
         """Ask a decision through the parts of its instruction (``choices``): offer and take, or for a
@@ -46,8 +50,16 @@ class DirectDecisions:
             out.line(f"_decide(st, {u.constant(op.offer, 'the options of a decision')}, "
                      f"{u.constant(op.take, 'the answer of a decision kept')}, L)", span)
 
-    def secret_choice(self, s: n.SecretChoose, out: Body) -> None:
-        """A secret choice among fixed options, written out as its instruction (``choices.s_SecretChoose``)
+    def secret_choice_in_place(self, s: SecretChoose, out: Body) -> None:
+        """A secret choice in a step played in place: written out among fixed options, else asked through the
+        parts of its instruction."""
+        if self.sc.ec.constant(s.source)[0]:
+            self.secret_choice(s, out)
+        else:
+            self.in_frames(s, out)
+
+    def secret_choice(self, s: SecretChoose, out: Body) -> None:
+        """A secret choice among fixed options, written out as its instruction (``choices.secret_decision``)
         gathers, asks and keeps it: each player that passes the filter and has more than one option
         chooses; all are revealed at once, then stored in order. The filter and the stores read the chooser
         as a Python variable, unless something they call may read ``L``: then it is written again, each
@@ -62,7 +74,7 @@ class DirectDecisions:
             out.rollback(mark)
         self.write_secret_choice(s, offered, values, out, aliased=False)
 
-    def write_secret_choice(self, s: n.SecretChoose, offered: list, values: list, out: Body, aliased: bool) -> None:
+    def write_secret_choice(self, s: SecretChoose, offered: list, values: list, out: Body, aliased: bool) -> None:
         """The choice's lines. ``aliased``: the chooser read as ``p`` and the name bound once, after it, to
         what the instruction leaves there (the last chooser, else the last player looked at); otherwise
         every player looked at and every chooser is bound in ``L`` first."""
@@ -109,9 +121,9 @@ class DirectDecisions:
                 out.late_binds.append(len(out.lines))
                 out.line(f"    L[{var}] = {everyone}[-1]", span)
 
-    def number_choice(self, s: n.ChooseRange, out: Body) -> None:
+    def number_choice(self, s: ChooseRange, out: Body) -> None:
         """`P chooses X from A to B`, asked by its numbers alone (``State.number_in_place``): its instruction
-        (``choices.s_ChooseRange``) builds an option per number, which only a waiting decision needs. The
+        (``choices.number_decision``) builds an option per number, which only a waiting decision needs. The
         same order as there: A, B and the count, then P."""
         u, span = out.unit, s.span
         lo, count, v = u.temp("lo"), u.temp("count"), u.temp("v")
@@ -124,7 +136,7 @@ class DirectDecisions:
         if isinstance(s.target, n.Name):
             self.xs.keep(s.target.id, v)
 
-    def choose_one(self, s: n.ChooseOne, out: Body) -> None:
+    def choose_one(self, s: ChooseOne, out: Body) -> None:
         """`P chooses one:` asked as its instruction, then the branch taken as a Python branch. With no `for`
         branch, the branches open are listed by number and asked by their count (``State.branch_in_place``),
         as the instruction's offer (``choices.choose_one``) would: each condition in order, then P."""

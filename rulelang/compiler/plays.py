@@ -8,7 +8,7 @@ needs them. StmtCompiler takes it as a mixin.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulelang.engine import records
 from rulelang.engine.cards import (
@@ -23,12 +23,14 @@ from rulelang.engine.cards import (
 from rulelang.engine.interpreter import Frame, call_in_place, instruction_in_place
 from rulelang.engine.names import NAMES
 from rulelang.engine.state import State
-from rulelang.lang import nodes as n
 from rulelang.model.spec import Event
 
 from .choices import _decision
 from .hooks import fire_play_hooks
 from .sites import ANSWER, PLAY
+
+if TYPE_CHECKING:
+    from ..statements.play import Play
 
 #: the option that answers nothing (shared: nothing changes an option once offered)
 PASS = ["pass", "pass"]
@@ -60,8 +62,9 @@ class PlayStatements:
 
     action_hooks: dict[Event, list[int]]
 
-    def s_Play(self, s: n.Play, b: Any) -> None:
-        """`play from ZONE`: four instructions sharing one hidden local (five with `before play` triggers).
+    def card_play(self, s: Play, b: Any) -> None:
+        """`play from ZONE` (``statements/play.py``): four instructions sharing one hidden local (five with
+        `before play` triggers).
 
         choose (a legal card and target, or a discard), [the `before play` triggers, which may forget the
         choice: ``hooks.cancel_play``], declare (the `played`

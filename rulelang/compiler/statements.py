@@ -382,3 +382,8 @@ def _distinct(fs: list[Fn]) -> list[Fn]:
 def _fits_statement_roles(sc: StmtCompiler, b: Builder) -> tuple[roles.Compiler, roles.Instructions]:
     """Never called: mypy checks here that these classes have what a statement home calls on them."""
     return sc, b
+
+
+def _fits_decision_roles(sc: StmtCompiler) -> roles.Decisions:
+    """Never called: mypy checks here that the compiler has the decision machinery a statement home asks for."""
+    return sc

@@ -226,7 +226,7 @@ def decide(st: Board, offer: Callable, take: Callable, local: dict) -> None:
 
 
 def decide_secretly(st: Board, gather: Callable, keep: Callable, local: dict) -> None:
-    """A secret choice where a direct function asks it, as its instruction (``choices.s_SecretChoose``) does."""
+    """A secret choice where a direct function asks it, as its instruction (``choices.secret_decision``) does."""
     choosers, options, values = gather(st, local)
     if choosers:
         keep(st, local, choosers, st.answer_in_place("secret", choosers, options, values, gather.site))

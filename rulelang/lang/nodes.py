@@ -223,28 +223,9 @@ class ForEach(Stmt):
 
 
 @node
-class ChooseIn(Stmt):
-    BINDS = ('target',)
-    player: Expr
-    target: Expr
-    source: Expr
-    cond: Expr | None
-    name: str | None = None         # `as NAME`: the decision's own name
-    public: bool = False            # `P publicly chooses`: every player sees the option taken
-
-
-@node
-class ChooseRange(Stmt):
-    BINDS = ('target',)
-    player: Expr
-    target: Expr
-    low: Expr
-    high: Expr
-    name: str | None = None
-
-
-@node
 class Branch(Node):
+    """A labelled branch of `P chooses one:` (``rulelang/statements/choose_one.py``), its `if` and its body."""
+
     label: str
     cond: Expr | None
     body: list[Stmt]
@@ -263,29 +244,6 @@ class EachBranch(Node):
 
 
 @node
-class ChooseOne(Stmt):
-    player: Expr
-    branches: list[Branch | EachBranch]
-    name: str | None = None
-    public: bool = False            # `P publicly chooses one:`
-
-
-@node
-class SecretChoose(Stmt):
-    BINDS = ('var', 'target')
-    var: str
-    players: Expr
-    players_cond: Expr | None
-    target: Expr
-    source: Expr
-    cond: Expr | None
-    name: str | None = None
-
-
-@node
-class Play(Stmt):
-    zone: Expr
-    else_discard: bool
 
 
 @node

@@ -6,9 +6,10 @@ takes them as named parameters: a grammar change that adds or drops a value fail
 (a wrong number of arguments) instead of shifting every child after it. A statement kept in one
 home (``rulelang/statements/``) has no method here: its node class is built from the rule of its
 name, the values given to its fields in order (a NAME as its text, and its place to the keyword field
-``<field>_span`` where the class has one), or from another alternative of that rule by its alias, the
-values given to the fields that alternative names (``nodes.HOME_FORMS``); ``nodes.HOME_STATEMENTS`` has
-them once ``rulelang.statements`` is imported (the compiler does), so this layer never imports it.
+``<field>_span`` where the class has one; a rule of parts with no method of its own as the list of its
+values; a ``bool`` field as whether its part is written), or from another alternative of that rule by its
+alias, the values given to the fields that alternative names (``nodes.HOME_FORMS``); ``nodes.HOME_STATEMENTS``
+has them once ``rulelang.statements`` is imported (the compiler does), so this layer never imports it.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from dataclasses import fields
 from functools import cache
 from typing import Any
 
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer, Tree, v_args
 
 from rulelang.errors import Locate, Span, SpecError
 from rulelang.lang import nodes as n
@@ -34,6 +35,13 @@ def _token_spans(node_class: type[n.Node]) -> frozenset[str]:
     """The fields whose NAME's place the node keeps too, in a keyword field ``<field>_span`` (an error points there)."""
     keywords = {f.name for f in fields(node_class) if f.kw_only}
     return frozenset(name for name in node_class.SYNTAX_FIELDS if f"{name}_span" in keywords)
+
+
+@cache
+def _flags(node_class: type[n.Node]) -> frozenset[str]:
+    """A home statement's fields typed ``bool``: optional words of its rule (``[PUBLICLY]``, or a rule of words
+    with no method, ``[else_discard]``), each True when the text writes it."""
+    return frozenset(f.name for f in fields(node_class) if not f.kw_only and f.type in ("bool", bool))
 
 
 def _comparison(op: str) -> Callable[..., n.Compare]:
@@ -74,12 +82,16 @@ class ToNodes(Transformer):
             raise TypeError(f"the rule '{data}' gives {len(children)} values to {node_class.__name__}'s "
                             f"{len(names)} fields")
         values: dict[str, Any] = {}
-        spanned = _token_spans(node_class)
+        spanned, flags = _token_spans(node_class), _flags(node_class)
         for name, child in zip(names, children):
-            if isinstance(child, Token):
+            if name in flags:
+                values[name] = child is not None
+            elif isinstance(child, Token):
                 values[name] = str(child)
                 if name in spanned:
                     values[f"{name}_span"] = self._tok_span(child)
+            elif isinstance(child, Tree):
+                values[name] = list(child.children)
             else:
                 values[name] = child
         return node_class(**values, span=self._span(meta))
@@ -100,24 +112,6 @@ class ToNodes(Transformer):
     def all_amount(self, meta) -> None:
         return None             # `move all ...`: a counter move's amount None means all
 
-    def choose_in(self, meta, player, target, source, cond, name) -> n.ChooseIn:
-        return n.ChooseIn(player, target, source, cond, _name(name), span=self._span(meta))
-
-    def choose_in_publicly(self, meta, player, target, source, cond, name) -> n.ChooseIn:
-        return n.ChooseIn(player, target, source, cond, _name(name), public=True, span=self._span(meta))
-
-    def choose_range(self, meta, player, target, low, high, name) -> n.ChooseRange:
-        return n.ChooseRange(player, target, low, high, _name(name), span=self._span(meta))
-
-    def secret_choose(self, meta, var, players, players_cond, target, source, cond, name) -> n.SecretChoose:
-        return n.SecretChoose(str(var), players, players_cond, target, source, cond, _name(name),
-                              span=self._span(meta))
-
-    def play(self, meta, zone, else_discard) -> n.Play:
-        return n.Play(zone, else_discard is not None, span=self._span(meta))
-
-    def else_discard(self, meta) -> bool:
-        return True
 
     def call_stmt(self, meta, call) -> n.CallStmt:
         return n.CallStmt(call, span=self._span(meta))
@@ -143,12 +137,6 @@ class ToNodes(Transformer):
 
     def while_stmt(self, meta, cond, body) -> n.While:
         return n.While(cond, body, span=self._span(meta))
-
-    def choose_one(self, meta, player, name, *branches) -> n.ChooseOne:
-        return n.ChooseOne(player, list(branches), _name(name), span=self._span(meta))
-
-    def choose_one_publicly(self, meta, player, name, *branches) -> n.ChooseOne:
-        return n.ChooseOne(player, list(branches), _name(name), public=True, span=self._span(meta))
 
     def branch(self, meta, label, option_id, cond, body) -> n.Branch:
         return n.Branch(str(label)[1:-1], cond, body, _name(option_id), span=self._span(meta))

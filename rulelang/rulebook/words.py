@@ -146,6 +146,10 @@ class Words:
         words, you = self.subject(who)
         return f"{words} {verb if you else verbs}"
 
+    def with_parts(self, text: str, parts: list[Any]) -> Line:
+        """A statement's sentence with the words of each of its parts on a line under it (a branch of `chooses one`)."""
+        return Line(upper_first(text), [_WORDS(self, part) for part in parts])
+
     def among(self, var: str | None, source: n.Expr | None, cond: n.Expr | None) -> str:
         """`x in SOURCE where COND` as "x among SOURCE such that COND"."""
         text = f"{var} among {self.phrase(source)}" if var else self.phrase(source)
@@ -295,15 +299,6 @@ class Words:
     def w_ForEach(self, s: n.ForEach) -> Line:
         return Line(f"For each {self.among(s.var, s.source, s.cond)}:", self.block(s.body))
 
-    def w_ChooseIn(self, s: n.ChooseIn) -> Line:
-        cond = f" such that {self.phrase(s.cond)}" if s.cond is not None else ""
-        return Line(upper_first(self.acts(s.player, 'choose', 'chooses')) + f" {self.phrase(s.target)} "
-                    f"from {self.phrase(s.source)}{cond}.")
-
-    def w_ChooseRange(self, s: n.ChooseRange) -> Line:
-        return Line(upper_first(self.acts(s.player, 'choose', 'chooses')) + f" a number {self.phrase(s.target)} "
-                    f"from {self.phrase(s.low)} to {self.phrase(s.high)}.")
-
     def w_Branch(self, b: n.Branch) -> Line:
         cond = f" (if {self.phrase(b.cond)})" if b.cond is not None else ""
         return Line(f"\u201c{b.label}\u201d{cond}:", self.block(b.body))
@@ -311,19 +306,6 @@ class Words:
     def w_EachBranch(self, b: n.EachBranch) -> Line:
         return Line(f"One option for {self.among(b.var, b.source, b.cond)}:", self.block(b.body))
 
-    def w_ChooseOne(self, s: n.ChooseOne) -> Line:
-        return Line(upper_first(self.acts(s.player, 'choose', 'chooses')) + " one:",
-                    [_WORDS(self, b) for b in s.branches])
-
-    def w_SecretChoose(self, s: n.SecretChoose) -> Line:
-        who = self.among(s.var, s.players, s.players_cond)
-        cond = f" such that {self.phrase(s.cond)}" if s.cond is not None else ""
-        return Line(f"In secret and at once, each {who} chooses {self.phrase(s.target)} "
-                    f"from {self.phrase(s.source)}{cond}.")
-
-    def w_Play(self, s: n.Play) -> Line:
-        orelse = "; if none can be played, discard one instead" if s.else_discard else ""
-        return Line(f"Play a card from {self.phrase(s.zone)}{orelse}.")
 
     def w_CallStmt(self, s: n.CallStmt) -> Line:
         call = s.call

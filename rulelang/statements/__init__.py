@@ -8,6 +8,12 @@ own (a NAME arrives as its text; a keyword field ``<field>_span`` gets that NAME
 A rule whose alternatives write different parts names each other alternative with an alias
 (``| "reveal" expr "to" "all" -> reveal_all``), and the class says which fields each alias writes, in
 the order written: ``FORMS = {"reveal_all": ("cards",)}``; the fields one leaves out keep their defaults.
+own, a NAME as its text. Two shapes of rule need no method either:
+
+- optional words: a field typed ``bool`` is True when the text writes its part, a terminal named in
+  brackets (``postfix [PUBLICLY] "chooses" ...``) or a rule of words (``[else_discard]``);
+- a list of parts: a rule with no method of its own (``branches: branch+``) gives the list of its values.
+
 The class carries, as methods taking the checker or compiler first:
 
 - ``check(self, ck, scope)``: the checker's work (``check.Checker``: ``expect``, ``decider``, ``error``...);
@@ -19,9 +25,10 @@ The class carries, as methods taking the checker or compiler first:
   - ``instruction(self, sc, b)``: a statement emitted as instructions of its own (``b.emit(op, span)``,
     ``op(state, frame)``): it may end the turn, jump or push a frame. One that asks a decision also
     names its site (``sc.sites.add(b.sites, pc, ...)``, as ``compiler/choices.py`` does), so that
-    ``decisions.py`` knows it. Optionally with ``in_place(self, dc, out)``, the same work as lines of a
-    step played in place (``compiler.direct``; ``dc.unwound`` stops play where the turn ended); without
-    it, the instruction runs there as one.
+    ``decisions.py`` knows it; the decision machinery several choices share stays in the compiler,
+    reached through ``roles.Decisions`` (``choose_in.py``). Optionally with ``in_place(self, dc, out)``,
+    the same work as lines of a step played in place (``compiler.direct``; ``dc.unwound`` stops play
+    where the turn ended); without it, the instruction runs there as one.
   - both, for a statement that waits only in some games or with some parts (a roll with `before roll`
     triggers, a value that calls a procedure, a branch holding a choice): it then says which way this
     occurrence runs, ``straight(self, sc) -> bool`` (True: its closure).

@@ -71,6 +71,22 @@ class Compiler(Protocol):
         ...
 
 
+class Decisions(Compiler, Protocol):
+    """The statement compiler's shared decision machinery (``compiler.choices``, ``compiler.plays``): the
+    instructions that ask a decision, with its site and name, kept in one place for every statement that
+    asks one, so that saved games, decision names and logs stay as they are."""
+
+    def number_decision(self, s: Any, b: Instructions) -> None: ...
+
+    def item_decision(self, s: Any, b: Instructions) -> None: ...
+
+    def branch_decision(self, s: Any, b: Instructions) -> None: ...
+
+    def secret_decision(self, s: Any, b: Instructions) -> None: ...
+
+    def card_play(self, s: Any, b: Instructions) -> None: ...
+
+
 class Instructions(Protocol):
     """A procedure's instructions being built (``compiler.statements.Builder``)."""
 
@@ -161,6 +177,16 @@ class InPlace(Protocol):
     def in_frames(self, s: n.Stmt, out: Any) -> None: ...
 
 
+class DecisionsInPlace(InPlace, Protocol):
+    """How a step played in place writes out a decision (``compiler.direct_decisions``)."""
+
+    def number_choice(self, s: Any, out: Any) -> None: ...
+
+    def choose_one(self, s: Any, out: Any) -> None: ...
+
+    def secret_choice_in_place(self, s: Any, out: Any) -> None: ...
+
+
 class Wording(Protocol):
     """The rulebook's words (``rulebook.words.Words``): a statement's sentence is made from these."""
 
@@ -171,5 +197,10 @@ class Wording(Protocol):
     def acts(self, who: n.Expr | None, verb: str, verbs: str) -> str: ...
 
     def humane(self, name: str) -> str: ...
+
     def card_name(self, name: str) -> str: ...
+
+    def with_parts(self, text: str, parts: list[Any]) -> Any: ...
+
+    def among(self, var: str | None, source: n.Expr | None, cond: n.Expr | None) -> str: ...
 

@@ -23,8 +23,11 @@ from rulelang.lang import nodes as n
 from rulelang.spec.document import Document, value_at
 from rulelang.spec.schema import validate_document
 from rulelang.statements.aug_assign import AugAssign
+from rulelang.statements.choose_in import ChooseIn
 from rulelang.statements.pass_stmt import PassStmt
+from rulelang.statements.play import Play
 from rulelang.statements.roll import Roll
+from rulelang.statements.secret_choose import SecretChoose
 from rulelang.testing.mutate_data import apply_data_mutation, changed_paths, data_mutations, group_of
 
 __all__ = ["Mutant", "mutants", "build"]
@@ -250,10 +253,10 @@ def _name_changes(node: Any, names: Names) -> list[Change]:
 
 def _condition_changes(node: Any) -> list[Change]:
     """A `where` filter or a branch's `if` dropped: the rule forgets a condition."""
-    if isinstance(node, (n.ForEach, n.ChooseIn, n.Arg, n.Branch, n.SecretChoose)) and node.cond is not None:
+    if isinstance(node, (n.ForEach, ChooseIn, n.Arg, n.Branch, SecretChoose)) and node.cond is not None:
         return [("condition", f"removed the condition `{_text(node.cond.span)}`", node.cond.span,
                  _set(cond=None))]
-    if isinstance(node, n.Play):
+    if isinstance(node, Play):
         what = "removed `else discard`" if node.else_discard else "added `else discard`"
         return [("statement", what, node.span, _set(else_discard=not node.else_discard))]
     return []

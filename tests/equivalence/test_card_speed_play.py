@@ -24,7 +24,7 @@ from rulelang.engine import cards
 from rulelang.engine.limits import roll_dice
 from rulelang.engine.names import NAMES
 from rulelang.engine.speedups import ALL_ON
-from rulelang.lang import nodes
+from rulelang.statements.play import Play
 
 from golden.record import GAMES as GOLDEN
 from helpers.both_ways import both_ways
@@ -52,7 +52,7 @@ def wire_rest_in_place(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     plain = direct.DirectCompiler.in_frames
 
     def in_frames(self, s, out):
-        if not isinstance(s, nodes.Play):
+        if not isinstance(s, Play):
             return plain(self, s, out)
         compile_once = self.instructions
 

@@ -48,7 +48,9 @@ MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate"
          "draw": "Draw", "roll": "Roll",
          "reroll": "Reroll", "add_dice": "AddDice", "remove_dice": "RemoveDice",
          "change_face": "ChangeFace", "create": "Create",
-         "pass_stmt": "PassStmt", "check_end": "CheckEnd"}
+         "pass_stmt": "PassStmt", "check_end": "CheckEnd",
+         "choose_range": "ChooseRange", "choose_in": "ChooseIn", "choose_one": "ChooseOne",
+         "secret_choose": "SecretChoose", "play": "Play"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
@@ -114,6 +116,25 @@ def test_a_statement_with_an_optional_part_or_a_name_is_built_from_its_rule_alon
     assert type(create).SYNTAX_FIELDS == ("amount", "card", "dest") and create.card == "spark"
     assert (create.card_span.line, create.card_span.col, create.card_span.end_col) == (3, 10, 15)
     assert (create.span.col, create.span.end_col) == (1, 26)
+
+
+def test_an_optional_word_of_a_home_statement_is_a_flag_true_when_the_text_writes_it() -> None:
+    said, quiet = parser.parse_block("me publicly chooses x in players\n"
+                                     "me chooses y in players where y != me as who\n", here)
+    assert said.public is True and quiet.public is False
+    assert (said.cond, said.name, quiet.name) == (None, None, "who") and quiet.cond.op == "!="
+    assert type(said).SYNTAX_FIELDS == ("player", "public", "target", "source", "cond", "name")
+    plain, or_discard = parser.parse_block("play from me.hand\nplay from me.hand else discard\n", here)
+    assert (plain.else_discard, or_discard.else_discard) == (False, True)     # a rule of words: `[else_discard]`
+
+
+def test_a_rule_of_parts_with_no_method_of_its_own_gives_a_home_statement_the_list_of_them() -> None:
+    one, two = parser.parse_block('me publicly chooses one as pick:\n  "Rest":\n    pass\n'
+                                  '  for x in players:\n    pass\nme chooses one:\n  "Go" if turn > 1:\n    pass\n', here)
+    assert (one.public, one.name, two.public, two.name) == (True, "pick", False, None)
+    assert [type(b).__name__ for b in one.branches] == ["Branch", "EachBranch"] and one.branches[1].var == "x"
+    assert [b.label for b in two.branches] == ["Go"] and two.branches[0].cond.op == ">"
+    assert [type(x).__name__ for x in n.walk(two)] == ["ChooseOne", "Name", "Branch", "Compare", "Name", "Num", "PassStmt"]
 
 
 def test_the_statement_decorator_refuses_an_incomplete_statement() -> None:
