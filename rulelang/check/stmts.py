@@ -259,19 +259,6 @@ class StatementChecks:
     def stmt_Pass(self, s: n.Pass, scope: Scope) -> None:
         pass
 
-    def stmt_CallStmt(self, s: n.CallStmt, scope: Scope) -> None:
-        call = s.call
-        if not isinstance(call, n.Call):
-            self.error("this line does nothing", s.span,
-                       "a statement is an assignment, a move, a choice or a procedure call")
-            return
-        if call.func not in self.sym.procedures:
-            self.error(f"unknown procedure '{call.func}'", call.span,
-                       did_you_mean_or_list(call.func, self.sym.procedures, "procedures", "procedures"))
-            return
-        self.arguments(call, self.sym.procedures[call.func], scope)
-        call.ref = Ref(RefKind.PROCEDURE, call.func)
-
     def arguments(self, call: n.Call, params: dict[str, Type], scope: Scope) -> None:
         if len(call.args) != len(params):
             self.error(f"'{call.func}' takes {len(params)} argument(s), got {len(call.args)}", call.span)

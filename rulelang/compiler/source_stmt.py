@@ -14,7 +14,6 @@ from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rulelang.engine.interpreter import Frame
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 from rulelang.lang.types import CARD, PLAYER
@@ -374,24 +373,6 @@ class StmtSource:
             out.line(line, span)
 
     # -- instructions of their own: loops and branches that may hold decisions ------------------
-
-    def call(self, s: n.CallStmt, proc: int, names: list[str], out: Body) -> None:
-        """`P(args)`: a frame for procedure ``proc``, on the locals ``call_locals`` builds."""
-        self.call_locals(s, names, out)
-        out.line(f"st.stack.append({out.unit.constant(Frame, 'the frame of a procedure called')}({proc}, 0, _local))")
-
-    def call_locals(self, s: n.CallStmt, names: list[str], out: Body, span=None) -> None:
-        """``_local``, the locals a call of a procedure starts with: its parameters' values, in order, and
-        the caller's `me` unless a parameter is named so (as ``statements._call``)."""
-        bound = [name for name, _ in zip(names, s.call.args)]
-        items = ", ".join(f"{name!r}: {self.e(a.value, out)}" for name, a in zip(bound, s.call.args))
-        me = None if "me" in bound else self.xs.aliases.get("me")
-        if me is not None:           # kept in a Python variable: it is in L
-            items = f"{items}, 'me': {me}" if items else f"'me': {me}"
-        out.line(f"_local = {{{items}}}", span)
-        if "me" not in bound and me is None:
-            out.line("if 'me' in L:", span)
-            out.line("    _local['me'] = L['me']", span)
 
     def loop_start(self, s: n.ForEach, seq: str, pos: str, out: Body) -> None:
         """`for each`: keep the items (a copy) and a position in hidden locals; each item is work."""

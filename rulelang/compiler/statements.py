@@ -16,7 +16,7 @@ from typing import Any
 
 from rulelang.engine import records
 from rulelang.engine.cards import discard_card, draw_cards, end_roll_durations, move_card
-from rulelang.engine.interpreter import FAILURES, Frame, located
+from rulelang.engine.interpreter import FAILURES, located
 from rulelang.engine.limits import over_budget, roll_dice, too_big
 from rulelang.engine.names import NAMES
 from rulelang.engine.reveals import reveal_cards
@@ -96,6 +96,14 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         self.hidden += 1
         return f"${what}{self.hidden}"
 
+    def label(self) -> Label:
+        """A jump target, for a statement kept in one home (``rulelang/statements/``, which imports no compiler)."""
+        return Label()
+
+    def goto(self, label: Label) -> Callable:
+        """The instruction that jumps to ``label`` (``hooks.goto``), for a statement kept in one home."""
+        return goto(label)
+
     def block(self, stmts: list[n.Stmt], b: Builder) -> None:
         """Emit a block; runs of straight-line statements become one instruction."""
         run: list[n.Stmt] = []
@@ -135,7 +143,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return False
         if isinstance(s, n.Create):
             return not self.has_triggers or self.zone_triggers == frozenset()
-        if isinstance(s, (n.Assign, n.AugAssign, n.If, n.While)) and self.has_value_calls(s):
+        if isinstance(s, (n.Assign, n.AugAssign, n.If)) and self.has_value_calls(s):
             return False
         if isinstance(s, self._STRAIGHT):
             return True
@@ -145,7 +153,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         if isinstance(s, n.If):
             bodies = [body for _, body in s.branches] + [s.orelse or []]
             return all(self.is_straight(x) for body in bodies for x in body)
-        if isinstance(s, (n.ForEach, n.While)):
+        if isinstance(s, n.ForEach):
             return all(self.is_straight(x) for x in s.body)
         return False
 
@@ -462,17 +470,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
     def f_Pass(self, s: n.Pass) -> Fn:
         return lambda st, L: None
 
-    def s_CallStmt(self, s: n.CallStmt, b: Builder) -> None:
-        name = s.call.func
-        proc = self.ec.proc_ids[name]
-        names = list(self.ec.sym.procedures[name])
-        if self.program is not None:
-            source = self.program.statements_source
-            b.emit(self.program.instruction(lambda out: source.call(s, proc, names, out), s.span), s.span)
-            return
-        args = [self.ec.expr(a.value) for a in s.call.args]
-        b.emit(_call(proc, list(zip(names, args))), s.span)
-
 
 #: Each statement class's closure (``f_<Class>``, or a home statement's ``closure``) and its own instruction
 #: (``s_<Class>``, or ``instruction``); a statement with neither fails here, when the compiler is imported.
@@ -482,20 +479,6 @@ require("the statement compiler", _CLOSURES, _INSTRUCTIONS)
 
 
 # --- runtime helpers the instructions share --------------------------------------------
-
-def _call(proc: int, pairs: list[tuple[str, Fn]]) -> Callable:
-    """The instruction calling a procedure: its parameters' values (``pairs``), and the caller's `me`
-    unless a parameter is named so (generated code writes the same: ``StmtSource.call``)."""
-    def call(st, fr):
-        L = fr.locals
-        local = {}
-        for p, f in pairs:
-            local[p] = f(st, L)
-        if "me" not in local and "me" in L:
-            local["me"] = L["me"]
-        st.stack.append(Frame(proc, 0, local))
-    return call
-
 
 def _distinct(fs: list[Fn]) -> list[Fn]:
     """The statements' closures, each object once (a shared one, like ``check_end``, gets a wrapper of its own),

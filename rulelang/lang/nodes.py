@@ -353,24 +353,8 @@ class CheckEnd(Stmt):
 
 
 @node
-class CallStmt(Stmt):
-    call: Expr
-
-
-@node
 class Pass(Stmt):
     pass
-
-
-@node
-class While(Stmt):
-    cond: Expr
-    body: list[Stmt]
-
-
-@node
-class Return(Stmt):
-    value: Expr | None
 
 
 @node

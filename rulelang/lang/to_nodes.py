@@ -5,7 +5,8 @@ children are its values in the order written, an optional part missing being Non
 takes them as named parameters: a grammar change that adds or drops a value fails loudly here
 (a wrong number of arguments) instead of shifting every child after it. A statement kept in one
 home (``rulelang/statements/``) has no method here: its node class is built from the rule of its
-name, the values given to its fields in order (a NAME as its text); ``nodes.HOME_STATEMENTS`` has
+name, the values given to its fields in order (a NAME as its text), or to its ``from_rule`` when the
+rule's values are not its fields one for one; ``nodes.HOME_STATEMENTS`` has
 them once ``rulelang.statements`` is imported (the compiler does), so this layer never imports it.
 """
 from __future__ import annotations
@@ -56,7 +57,8 @@ class ToNodes(Transformer):
         if node_class is None:
             return super().__default__(data, children, meta)
         values = [str(c) if isinstance(c, Token) else c for c in children]
-        return node_class(*values, span=self._span(meta))
+        build = getattr(node_class, "from_rule", node_class)
+        return build(*values, span=self._span(meta))
 
     # --- blocks --------------------------------------------------------------
 
@@ -127,9 +129,6 @@ class ToNodes(Transformer):
     def check_end(self, meta) -> n.CheckEnd:
         return n.CheckEnd(span=self._span(meta))
 
-    def call_stmt(self, meta, call) -> n.CallStmt:
-        return n.CallStmt(call, span=self._span(meta))
-
     def pass_stmt(self, meta) -> n.Pass:
         return n.Pass(span=self._span(meta))
 
@@ -148,9 +147,6 @@ class ToNodes(Transformer):
     def change_face(self, meta, face, value, roll) -> n.ChangeFace:
         return n.ChangeFace(face, value, roll, span=self._span(meta))
 
-    def return_stmt(self, meta, value) -> n.Return:
-        return n.Return(value, span=self._span(meta))
-
     def create(self, meta, amount, card, dest) -> n.Create:
         return n.Create(amount, str(card), dest, span=self._span(meta), card_span=self._tok_span(card))
 
@@ -168,9 +164,6 @@ class ToNodes(Transformer):
 
     def for_stmt(self, meta, var, source, cond, body) -> n.ForEach:
         return n.ForEach(str(var), source, cond, body, span=self._span(meta))
-
-    def while_stmt(self, meta, cond, body) -> n.While:
-        return n.While(cond, body, span=self._span(meta))
 
     def choose_one(self, meta, player, name, *branches) -> n.ChooseOne:
         return n.ChooseOne(player, list(branches), _name(name), span=self._span(meta))

@@ -147,6 +147,24 @@ class Words:
         text = f"{var} among {self.phrase(source)}" if var else self.phrase(source)
         return text + (f" such that {self.phrase(cond)}" if cond is not None else "")
 
+    def said(self, node: n.Node) -> str:
+        """Any node's words (a call's argument as much as an expression)."""
+        return _WORDS(self, node)
+
+    def humane(self, name: str) -> str:
+        return humane(name)
+
+    def listed(self, items: list[str]) -> str:
+        return listed(items)
+
+    def heading(self, text: str, body: list[n.Stmt] | None) -> Line:
+        """A line and the lines of the block it leads (a loop's body, a branch)."""
+        return Line(text, self.block(body))
+
+    def chained(self, lines: list[Line]) -> Line:
+        """Lines at one depth standing as one statement (`if` ... `otherwise`)."""
+        return lines[0] if len(lines) == 1 else _Chained(lines)
+
     # -- expressions ---------------------------------------------------------------------------
 
     def w_Num(self, e: n.Num) -> str:
@@ -360,21 +378,8 @@ class Words:
     def w_CheckEnd(self, s: n.CheckEnd) -> Line:
         return Line("Check whether the game ends (see the end of the game).")
 
-    def w_CallStmt(self, s: n.CallStmt) -> Line:
-        call = s.call
-        if isinstance(call, n.Call) and call.ref is not None and call.ref.kind is RefKind.PROCEDURE:
-            args = [_WORDS(self, a) for a in call.args]
-            return Line(f"Do \u201c{humane(call.func)}\u201d" + (f" for {listed(args)}" if args else "") + ".")
-        return Line(f"Work out {self.phrase(call)}.")
-
     def w_Pass(self, s: n.Pass) -> Line:
         return Line("Nothing happens.")
-
-    def w_While(self, s: n.While) -> Line:
-        return Line(f"As long as {self.phrase(s.cond)}:", self.block(s.body))
-
-    def w_Return(self, s: n.Return) -> Line:
-        return Line("Stop here." if s.value is None else f"The result is {self.phrase(s.value)}.")
 
     def w_Reroll(self, s: n.Reroll) -> Line:
         if s.face is None:

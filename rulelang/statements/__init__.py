@@ -2,9 +2,13 @@
 
 A module here is named for its grammar rule (``skip.py`` for ``skip: postfix "skips" "turn"``) and
 holds one ``nodes.Stmt`` class marked ``@statement``, named for the rule in CamelCase (``Skip``; the
-rule is the class name in snake_case, as ``lark.ast_utils`` names rules). Its fields are the rule's
-values in the order the text writes them: ``to_nodes`` builds it from the rule with no method of its
-own. The class carries, as methods taking the checker or compiler first:
+rule is the class name in snake_case, as ``lark.ast_utils`` names rules, with ``_stmt`` after a Python
+keyword: ``if_stmt.py`` holds ``If``). Its fields are the rule's values in the order the text writes
+them: ``to_nodes`` builds it from the rule with no method of its own. A rule whose values are not the
+fields one for one (a part written again and again, as an `if`'s `elif` clauses) says how they make
+the node with a classmethod ``from_rule(cls, *values, span)``, which the transformer calls instead of
+the class; a clause's own rule (``elif_clause``) still gives its value as ``to_nodes`` builds it.
+A NAME is given as its text. The class carries, as methods taking the checker or compiler first:
 
 - ``check(self, ck, scope)``: the checker's work (``check.Checker``: ``expect``, ``decider``, ``error``...);
 - one or both of two ways to run:
@@ -34,6 +38,7 @@ order, so adding a statement is adding its module (and its grammar rule).
 from __future__ import annotations
 
 import importlib
+import keyword
 import pkgutil
 
 from lark.ast_utils import camel_to_snake
@@ -60,12 +65,19 @@ def statement(cls: type) -> type[n.Stmt]:
         raise TypeError(f"{cls.__name__}: only a statement run as a closure has generated Python")
     if callable(getattr(node, "in_place", None)) and "instruction" not in runs:
         raise TypeError(f"{cls.__name__}: only a statement run as an instruction has lines played in place")
-    rule = camel_to_snake(cls.__name__)
+    rule = rule_of(cls)
     if rule in BY_RULE:
         raise TypeError(f"two statements are built from the rule '{rule}'")
     BY_RULE[rule] = node
     _HOMES.add(node)
     return node
+
+
+def rule_of(cls: type) -> str:
+    """The grammar rule a statement class is built from: its name in snake_case, ``_stmt`` after a keyword
+    (a module cannot be named ``if``)."""
+    rule = camel_to_snake(cls.__name__)
+    return f"{rule}_stmt" if keyword.iskeyword(rule) else rule
 
 
 def is_home(node_class: type) -> bool:

@@ -8,6 +8,7 @@ mypy check that). The checker is below this package, so a statement takes ``chec
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from rulelang.errors import Span
@@ -22,6 +23,27 @@ class Expressions(Protocol):
 
     def expr(self, e: n.Expr) -> Fn: ...
 
+    @property
+    def proc_ids(self) -> dict[str, int]: ...
+
+    @property
+    def sym(self) -> Any: ...
+
+
+class Program(Protocol):
+    """A game's generated Python (``compiler.program.Program``): an instruction written as Python lines."""
+
+    @property
+    def statements_source(self) -> Source: ...
+
+    def instruction(self, fill: Callable[[Any], None], span: Span | None) -> Callable: ...
+
+
+class Jump(Protocol):
+    """A jump target of a procedure's instructions (``compiler.hooks.Label``): its place, once known."""
+
+    pc: int
+
 
 class Compiler(Protocol):
     """The statement compiler (``compiler.statements.StmtCompiler``)."""
@@ -32,11 +54,33 @@ class Compiler(Protocol):
     @property
     def game(self) -> Any: ...
 
+    @property
+    def program(self) -> Program | None: ...
+
+    def emit_value_calls(self, exprs: list, b: Any) -> None: ...
+
+    def has_value_calls(self, s: n.Stmt) -> bool: ...
+
+    def is_straight(self, s: n.Stmt) -> bool: ...
+
+    def body(self, stmts: list[n.Stmt]) -> tuple[Fn, Span | None]: ...
+
+    def block(self, stmts: list[n.Stmt], b: Any) -> None: ...
+
+    def label(self) -> Jump: ...
+
+    def goto(self, label: Any) -> Callable: ...
+
 
 class Instructions(Protocol):
     """A procedure's instructions being built (``compiler.statements.Builder``)."""
 
     def emit(self, op: Callable, span: Span | None) -> int: ...
+
+    def here(self) -> int: ...
+
+    @property
+    def exit(self) -> Any: ...
 
 
 class Unit(Protocol):
@@ -53,15 +97,24 @@ class Lines(Protocol):
 
     def line(self, text: str, span: Span | None = None) -> None: ...
 
+    def indented(self) -> AbstractContextManager[Any]: ...
+
+    def charge(self, units: str, span: Span | None = None) -> None: ...
+
 
 class ExpressionSource(Protocol):
     """Expressions as Python source (``compiler.source_expr``)."""
+
+    aliases: dict[str, str]
 
     def src(self, e: n.Expr, u: Any) -> str: ...
 
 
 class Source(Protocol):
     """Straight-line statements as Python lines (``compiler.source_stmt.StmtSource``)."""
+
+    @property
+    def xs(self) -> ExpressionSource: ...
 
     def e(self, e: n.Expr, out: Any) -> str: ...
 
@@ -72,7 +125,26 @@ class InPlace(Protocol):
     @property
     def xs(self) -> ExpressionSource: ...
 
+    @property
+    def sc(self) -> Compiler: ...
+
+    @property
+    def source(self) -> Source: ...
+
+    @property
+    def game(self) -> Any: ...
+
+    #: the procedures that have a direct function, which a call runs as a Python call
+    direct_procs: set[int]
+    #: proc index -> its direct function, and its marker on the stack (read when the generated calls run)
+    table: list
+    markers: list
+
     def unwound(self, span: Span | None, out: Any) -> None: ...
+
+    def in_frames(self, s: n.Stmt, out: Any) -> None: ...
+
+    def body(self, stmts: list[n.Stmt], out: Any) -> None: ...
 
 
 class Wording(Protocol):
@@ -83,4 +155,16 @@ class Wording(Protocol):
     def subject(self, who: n.Expr | None) -> tuple[str, bool]: ...
 
     def acts(self, who: n.Expr | None, verb: str, verbs: str) -> str: ...
+
+    def among(self, var: str | None, source: n.Expr | None, cond: n.Expr | None) -> str: ...
+
+    def said(self, node: n.Node) -> str: ...
+
+    def humane(self, name: str) -> str: ...
+
+    def listed(self, items: list[str]) -> str: ...
+
+    def heading(self, text: str, body: list[n.Stmt] | None) -> Any: ...
+
+    def chained(self, lines: list[Any]) -> Any: ...
 
