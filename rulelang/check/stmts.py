@@ -149,13 +149,6 @@ class StatementChecks:
         if s.orelse:
             self.block(s.orelse, scope)
 
-    def stmt_ForEach(self, s: n.ForEach, scope: Scope) -> None:
-        item = self.iterable(s.source, scope)
-        scope.names[s.var] = item
-        if s.cond is not None:
-            self.expect(s.cond, scope, BOOL, "the filter")
-        self.block(s.body, scope)
-
     def iterable(self, expr: n.Expr, scope: Scope) -> Type:
         kind = self.expr(expr, scope)
         item = item_of(kind)

@@ -235,8 +235,6 @@ class DirectCompiler(DirectDecisions):
             self.in_frames(s, out)
         elif isinstance(s, n.If):
             self.branches(s, out)
-        elif isinstance(s, n.ForEach):
-            self.loop(s, out)
         elif isinstance(s, n.ChooseOne):
             self.choose_one(s, out)
         elif isinstance(s, n.SecretChoose) and self.sc.ec.constant(s.source)[0]:
@@ -288,14 +286,6 @@ class DirectCompiler(DirectDecisions):
 
     def branches(self, s: n.If, out: Body) -> None:
         self.source.if_lines(s, out, self.body, at_conds=True)
-
-    def loop(self, s: n.ForEach, out: Body) -> None:
-        """As ``source_stmt.loop_start``/``loop_step``: a copy of the items, each one work, the filter
-        tested just before its item's pass, a failing filter told at the loop."""
-        head = self.source.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), s.span, out)
-        with self.source.loop_scope(s, head.x):
-            self.body(s.body, out)
-        self.source.after_loop(head, s.span, out)
 
 
 @dataclass

@@ -21,6 +21,7 @@ from rulelang.lang.visitors import Dispatch
 
 from .. import statements as homes  # noqa: F401  (their node classes exist before the table at the end)
 from ..statements import roles
+from ..statements.for_each import ForEach
 from .codegen import FRAME_PC, READS_LOCALS, Body
 from .expressions import local_name
 from .naming import spoken
@@ -52,6 +53,9 @@ MAX_DEPTH = 12
 class StmtSource:
     """Lines of Python for statements; ``block`` is the entry point."""
 
+    #: where an instruction written here sets its frame's next instruction (a jump)
+    frame_pc = FRAME_PC
+
     def __init__(self, sc: StmtCompiler, xs: ExprSource):
         self.sc = sc
         self.xs = xs
@@ -62,7 +66,7 @@ class StmtSource:
         for s in stmts:
             self.xs.forget(s)
             method = _SOURCES.get(type(s))
-            if out.depth > MAX_DEPTH and isinstance(s, (n.If, n.ForEach)):
+            if out.depth > MAX_DEPTH and isinstance(s, (n.If, ForEach)):
                 method = None
             if method is None or method(self, s, out) is False:
                 self.fallback(s, out)
@@ -287,16 +291,8 @@ class StmtSource:
             out.line("else:", s.span)
             body(s.orelse, out)
 
-    def g_ForEach(self, s: n.ForEach, out: Body) -> None:
-        # the closures blame a failing filter on a lone body statement, else on the loop
-        filter_span = s.body[0].span if len(s.body) == 1 else s.span
-        head = self.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), filter_span, out)
-        with out.indented(), self.loop_scope(s, head.x):
-            self.block(s.body, out)
-        self.after_loop(head, s.span, out)
-
     @contextmanager
-    def loop_scope(self, s: n.ForEach, x: str) -> Iterator[None]:
+    def loop_scope(self, s: ForEach, x: str) -> Iterator[None]:
         """A loop's body, where the loop's name is read as its Python variable ``x`` (each pass binds both anew;
         a statement of the body that may bind the name again ends that, ``ExprSource.forget``)."""
         seats = isinstance(s.source, n.Name) and s.source.ref.kind in _SEATS and s.source.type != PLAYER
@@ -309,7 +305,7 @@ class StmtSource:
             finally:
                 self.xs.present.discard(x)
 
-    def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> LoopHead:
+    def for_items(self, s: ForEach, items: str, filter_span, out: Body) -> LoopHead:
         """The head of a `for each` as a Python `for` over ``items``: each item is a unit of work, tested by
         the filter, then bound to the loop's name (the body goes one level deeper).
 
@@ -347,7 +343,7 @@ class StmtSource:
         head.after = [f"if {xs} and not {passed}:", f"    L[{s.var!r}] = {xs}[-1]"]
         return head
 
-    def filter_source(self, s: n.ForEach, x: str, out: Body) -> tuple[str, bool]:
+    def filter_source(self, s: ForEach, x: str, out: Body) -> tuple[str, bool]:
         """A loop's filter reading its item as ``x``; and whether it hands ``L`` to code that may read the
         loop's name there (then the item must be in ``L`` too)."""
         xs = self.xs
@@ -373,29 +369,6 @@ class StmtSource:
             out.line(line, span)
 
     # -- instructions of their own: loops and branches that may hold decisions ------------------
-
-    def loop_start(self, s: n.ForEach, seq: str, pos: str, out: Body) -> None:
-        """`for each`: keep the items (a copy) and a position in hidden locals; each item is work."""
-        out.line(f"L[{seq!r}] = _xs = list({self.xs.as_list(s.source, out.unit)})")
-        out.line(f"L[{pos!r}] = 0")
-        out.charge("len(_xs)")
-
-    def loop_step(self, s: n.ForEach, seq: str, pos: str, end, out: Body) -> None:
-        """The next item that passes the filter, or past the loop (``end``, a label) when none is left."""
-        out.line(f"_xs = L[{seq!r}]")
-        out.line("while True:")
-        out.line(f"    _i = L[{pos!r}]")
-        out.line("    if _i >= len(_xs):")
-        out.line(f"        del L[{seq!r}], L[{pos!r}]")
-        out.line(f"        {FRAME_PC} = {out.unit.constant(end)}.pc")
-        out.line("        return")
-        out.line(f"    L[{pos!r}] = _i + 1")
-        out.line(f"    L[{s.var!r}] = _xs[_i]")
-        if s.cond is None:
-            out.line("    return")
-        else:
-            out.line(f"    if {self.e(s.cond, out)}:")
-            out.line("        return")
 
     def jump_unless(self, cond: n.Expr, label, out: Body) -> None:
         out.line(f"if not ({self.e(cond, out)}):")

@@ -17,7 +17,7 @@ from typing import Any
 from rulelang.engine import records
 from rulelang.engine.cards import discard_card, draw_cards, end_roll_durations, move_card
 from rulelang.engine.interpreter import FAILURES, located
-from rulelang.engine.limits import over_budget, roll_dice, too_big
+from rulelang.engine.limits import roll_dice, too_big
 from rulelang.engine.names import NAMES
 from rulelang.engine.reveals import reveal_cards
 from rulelang.engine.state import State, set_counter, set_player_var
@@ -153,8 +153,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         if isinstance(s, n.If):
             bodies = [body for _, body in s.branches] + [s.orelse or []]
             return all(self.is_straight(x) for body in bodies for x in body)
-        if isinstance(s, n.ForEach):
-            return all(self.is_straight(x) for x in s.body)
         return False
 
     def inline_body(self, stmts: list[n.Stmt]) -> Fn | None:
@@ -240,25 +238,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 except FAILURES as error:
                     raise located(error, else_span) from None
         return choose_branch
-
-    def f_ForEach(self, s: n.ForEach) -> Fn:
-        items = self.ec.as_list(s.source, copy=True)
-        cond = self.ec.expr(s.cond) if s.cond is not None else None
-        (body, span), var = self.body(s.body), s.var
-
-        def loop(st, L):
-            xs = items(st, L)
-            st.work -= len(xs)          # a pass of a loop is work
-            if st.work < 0:
-                raise over_budget(st)
-            try:
-                for x in xs:
-                    L[var] = x
-                    if cond is None or cond(st, L):
-                        body(st, L)
-            except FAILURES as error:
-                raise located(error, span) from None
-        return loop
 
     # -- assignment ----------------------------------------------------------------
 
@@ -418,54 +397,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             source = self.program.statements_source
             return self.program.instruction(lambda out: source.jump_unless(cond, label, out), cond.span)
         return _jump_unless(self.ec.expr(cond), label)
-
-    def s_ForEach(self, s: n.ForEach, b: Builder) -> None:
-        if self.program is not None:
-            self.generated_loop(s, b)
-            return
-        items = self.ec.as_list(s.source, copy=True)
-        cond = self.ec.expr(s.cond) if s.cond is not None else None
-        seq, pos, var = self.fresh("items"), self.fresh("i"), s.var
-        top, end = Label(), Label()
-
-        def start(st, fr):
-            L = fr.locals
-            L[seq] = xs = list(items(st, L))
-            L[pos] = 0
-            st.work -= len(xs)          # a pass of a loop is work
-            if st.work < 0:
-                raise over_budget(st)
-
-        def step(st, fr):
-            L = fr.locals
-            xs = L[seq]
-            while True:
-                i = L[pos]
-                if i >= len(xs):
-                    del L[seq], L[pos]
-                    fr.pc = end.pc
-                    return
-                L[pos] = i + 1
-                L[var] = xs[i]
-                if cond is None or cond(st, L):
-                    return
-
-        b.emit(start, s.span)
-        top.pc = b.emit(step, s.span)
-        self.block(s.body, b)
-        b.emit(goto(top), None)
-        end.pc = b.here()
-
-    def generated_loop(self, s: n.ForEach, b: Builder) -> None:
-        """`for each` over statements that may wait: a start and a step instruction, in generated Python."""
-        source, seq, pos = self.program.statements_source, self.fresh("items"), self.fresh("i")
-        top, end = Label(), Label()
-        b.emit(self.program.instruction(lambda out: source.loop_start(s, seq, pos, out), s.span), s.span)
-        top.pc = b.emit(self.program.instruction(lambda out: source.loop_step(s, seq, pos, end, out), s.span),
-                        s.span)
-        self.block(s.body, b)
-        b.emit(goto(top), None)
-        end.pc = b.here()
 
     def f_Pass(self, s: n.Pass) -> Fn:
         return lambda st, L: None

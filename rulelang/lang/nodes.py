@@ -273,15 +273,6 @@ class If(Stmt):
 
 
 @node
-class ForEach(Stmt):
-    BINDS = ('var',)
-    var: str
-    source: Expr
-    cond: Expr | None
-    body: list[Stmt]
-
-
-@node
 class ChooseIn(Stmt):
     BINDS = ('target',)
     player: Expr

@@ -162,9 +162,6 @@ class ToNodes(Transformer):
     def else_clause(self, meta, body) -> list[n.Stmt]:
         return body
 
-    def for_stmt(self, meta, var, source, cond, body) -> n.ForEach:
-        return n.ForEach(str(var), source, cond, body, span=self._span(meta))
-
     def choose_one(self, meta, player, name, *branches) -> n.ChooseOne:
         return n.ChooseOne(player, list(branches), _name(name), span=self._span(meta))
 

@@ -342,9 +342,6 @@ class Words:
             lines.append(Line("Otherwise:", self.block(s.orelse)))
         return lines[0] if len(lines) == 1 else _Chained(lines)
 
-    def w_ForEach(self, s: n.ForEach) -> Line:
-        return Line(f"For each {self.among(s.var, s.source, s.cond)}:", self.block(s.body))
-
     def w_ChooseIn(self, s: n.ChooseIn) -> Line:
         cond = f" such that {self.phrase(s.cond)}" if s.cond is not None else ""
         return Line(upper_first(self.acts(s.player, 'choose', 'chooses')) + f" {self.phrase(s.target)} "

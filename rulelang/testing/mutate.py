@@ -22,6 +22,7 @@ from rulelang.errors import Span
 from rulelang.lang import nodes as n
 from rulelang.spec.document import Document, value_at
 from rulelang.spec.schema import validate_document
+from rulelang.statements.for_each import ForEach
 from rulelang.testing.mutate_data import apply_data_mutation, changed_paths, data_mutations, group_of
 
 __all__ = ["Mutant", "mutants", "build"]
@@ -247,7 +248,7 @@ def _name_changes(node: Any, names: Names) -> list[Change]:
 
 def _condition_changes(node: Any) -> list[Change]:
     """A `where` filter or a branch's `if` dropped: the rule forgets a condition."""
-    if isinstance(node, (n.ForEach, n.ChooseIn, n.Arg, n.Branch, n.SecretChoose)) and node.cond is not None:
+    if isinstance(node, (ForEach, n.ChooseIn, n.Arg, n.Branch, n.SecretChoose)) and node.cond is not None:
         return [("condition", f"removed the condition `{_text(node.cond.span)}`", node.cond.span,
                  _set(cond=None))]
     if isinstance(node, n.Play):

@@ -43,7 +43,8 @@ GRAMMAR = (ROOT / "rulelang" / "lang" / "grammar.lark").read_text(encoding="utf-
 #: The statements moved into one home as the proof of the mechanism (more may follow).
 MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate", "end_turn": "EndTurn",
          "shuffle": "Shuffle", "call_stmt": "CallStmt",
-         "return_stmt": "Return", "while_stmt": "While"}
+         "return_stmt": "Return", "while_stmt": "While",
+         "for_each": "ForEach"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
