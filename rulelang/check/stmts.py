@@ -142,13 +142,6 @@ class StatementChecks:
         else:
             scope.names[s.var] = roll_of(s.die)
 
-    def stmt_If(self, s: n.If, scope: Scope) -> None:
-        for cond, body in s.branches:
-            self.values_first(cond, scope, BOOL, "a condition")
-            self.block(body, scope)
-        if s.orelse:
-            self.block(s.orelse, scope)
-
     def iterable(self, expr: n.Expr, scope: Scope) -> Type:
         kind = self.expr(expr, scope)
         item = item_of(kind)

@@ -233,8 +233,6 @@ class DirectCompiler(DirectDecisions):
             self.source.block([s], out)
         elif out.depth > MAX_DEPTH or sc.has_value_calls(s):
             self.in_frames(s, out)
-        elif isinstance(s, n.If):
-            self.branches(s, out)
         elif isinstance(s, n.ChooseOne):
             self.choose_one(s, out)
         elif isinstance(s, n.SecretChoose) and self.sc.ec.constant(s.source)[0]:
@@ -283,9 +281,6 @@ class DirectCompiler(DirectDecisions):
             return
         out.line(f"if _within(st, {self.register(b)}, L, _n):", s.span)
         out.line("    return True", s.span)
-
-    def branches(self, s: n.If, out: Body) -> None:
-        self.source.if_lines(s, out, self.body, at_conds=True)
 
 
 @dataclass

@@ -31,6 +31,7 @@ from rulelang.lang.refs import Ref, RefKind
 from rulelang.model.spec import Event
 
 from ..errors import RuleError
+from ..statements.if_stmt import If
 from ..statements.return_stmt import Return
 from ..statements.while_stmt import While
 from .expressions import Fn
@@ -362,7 +363,7 @@ def _own_exprs(s: n.Stmt) -> list:
     """The expressions a statement evaluates itself (not those of the blocks it holds)."""
     if isinstance(s, (n.Assign, n.AugAssign, Return)):
         return [s.value]
-    if isinstance(s, n.If):
+    if isinstance(s, If):
         return [cond for cond, _ in s.branches]
     if isinstance(s, While):
         return [s.cond]

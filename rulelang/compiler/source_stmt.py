@@ -9,7 +9,7 @@ with no source of their own are called as their closure. A statement kept in one
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -22,6 +22,7 @@ from rulelang.lang.visitors import Dispatch
 from .. import statements as homes  # noqa: F401  (their node classes exist before the table at the end)
 from ..statements import roles
 from ..statements.for_each import ForEach
+from ..statements.if_stmt import If
 from .codegen import FRAME_PC, READS_LOCALS, Body
 from .expressions import local_name
 from .naming import spoken
@@ -66,7 +67,7 @@ class StmtSource:
         for s in stmts:
             self.xs.forget(s)
             method = _SOURCES.get(type(s))
-            if out.depth > MAX_DEPTH and isinstance(s, (n.If, ForEach)):
+            if out.depth > MAX_DEPTH and isinstance(s, (If, ForEach)):
                 method = None
             if method is None or method(self, s, out) is False:
                 self.fallback(s, out)
@@ -277,19 +278,6 @@ class StmtSource:
                 self.block(body, out)
             else:
                 out.line("pass")
-
-    def g_If(self, s: n.If, out: Body) -> None:
-        self.if_lines(s, out, self.branch)
-
-    def if_lines(self, s: n.If, out: Body, body: Callable[[list[n.Stmt], Body], None], at_conds: bool = False) -> None:
-        """`if`/`elif`/`else`, each body written by ``body``; a failing test is told at the `if` (or at
-        the test itself, ``at_conds``, as a step played in place tells it where the frames do)."""
-        for k, (cond, stmts) in enumerate(s.branches):
-            out.line(f"{'if' if k == 0 else 'elif'} {self.e(cond, out)}:", cond.span if at_conds else s.span)
-            body(stmts, out)
-        if s.orelse:
-            out.line("else:", s.span)
-            body(s.orelse, out)
 
     @contextmanager
     def loop_scope(self, s: ForEach, x: str) -> Iterator[None]:

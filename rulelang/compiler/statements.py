@@ -143,16 +143,13 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return False
         if isinstance(s, n.Create):
             return not self.has_triggers or self.zone_triggers == frozenset()
-        if isinstance(s, (n.Assign, n.AugAssign, n.If)) and self.has_value_calls(s):
+        if isinstance(s, (n.Assign, n.AugAssign)) and self.has_value_calls(s):
             return False
         if isinstance(s, self._STRAIGHT):
             return True
         if isinstance(s, self.CARD_MOVES):
             return not self.has_triggers or self.zone_triggers == frozenset() or \
                 quiet_draw(s, self.zone_triggers, self.game.zones)
-        if isinstance(s, n.If):
-            bodies = [body for _, body in s.branches] + [s.orelse or []]
-            return all(self.is_straight(x) for body in bodies for x in body)
         return False
 
     def inline_body(self, stmts: list[n.Stmt]) -> Fn | None:
@@ -219,25 +216,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         def check(st, L):
             return check_end(st)
         return check
-
-    def f_If(self, s: n.If) -> Fn:
-        branches = [(self.ec.expr(cond),) + self.body(body) for cond, body in s.branches]
-        orelse, else_span = self.body(s.orelse) if s.orelse else (None, None)
-
-        def choose_branch(st, L):
-            for cond, body, span in branches:
-                if cond(st, L):
-                    try:
-                        body(st, L)
-                    except FAILURES as error:
-                        raise located(error, span) from None
-                    return
-            if orelse is not None:
-                try:
-                    orelse(st, L)
-                except FAILURES as error:
-                    raise located(error, else_span) from None
-        return choose_branch
 
     # -- assignment ----------------------------------------------------------------
 
@@ -378,19 +356,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         return roll
 
     # -- control flow --------------------------------------------------------------------
-
-    def s_If(self, s: n.If, b: Builder) -> None:
-        end = Label()
-        for cond, body in s.branches:
-            skip = Label()
-            self.emit_value_calls([cond], b)      # a procedure's value in the condition: run it first
-            b.emit(self.jump_unless(cond, skip), cond.span)
-            self.block(body, b)
-            b.emit(goto(end), None)
-            skip.pc = b.here()
-        if s.orelse:
-            self.block(s.orelse, b)
-        end.pc = b.here()
 
     def jump_unless(self, cond: n.Expr, label: Label) -> Callable:
         if self.program is not None:

@@ -267,12 +267,6 @@ class Roll(Stmt):
 
 
 @node
-class If(Stmt):
-    branches: list[tuple[Expr, list[Stmt]]]
-    orelse: list[Stmt] | None
-
-
-@node
 class ChooseIn(Stmt):
     BINDS = ('target',)
     player: Expr

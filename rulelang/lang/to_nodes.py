@@ -152,10 +152,6 @@ class ToNodes(Transformer):
 
     # --- compound statements -------------------------------------------------
 
-    def if_stmt(self, meta, cond, body, *rest) -> n.If:
-        *elifs, orelse = rest          # the `elif`s, then the `else` body or None
-        return n.If([(cond, body), *elifs], orelse, span=self._span(meta))
-
     def elif_clause(self, meta, cond, body) -> tuple[n.Expr, list[n.Stmt]]:
         return (cond, body)
 

@@ -333,15 +333,6 @@ class Words:
         return Line(upper_first(self.acts(s.player, 'roll', 'rolls')) + f" {amount} {humane(s.die)} "
                     f"{dice}{whose} (the roll {s.var}).")
 
-    def w_If(self, s: n.If) -> Line:
-        lines = []
-        for index, (cond, body) in enumerate(s.branches):
-            lead = "If" if index == 0 else "Otherwise, if"
-            lines.append(Line(f"{lead} {self.phrase(cond)}:", self.block(body)))
-        if s.orelse:
-            lines.append(Line("Otherwise:", self.block(s.orelse)))
-        return lines[0] if len(lines) == 1 else _Chained(lines)
-
     def w_ChooseIn(self, s: n.ChooseIn) -> Line:
         cond = f" such that {self.phrase(s.cond)}" if s.cond is not None else ""
         return Line(upper_first(self.acts(s.player, 'choose', 'chooses')) + f" {self.phrase(s.target)} "

@@ -9,6 +9,7 @@ from lark import Lark
 from rulelang.errors import Span, SpecError
 from rulelang.lang import nodes as n
 from rulelang.lang.parser import _BlockIndenter, parse_block, parse_expression
+from rulelang.statements.if_stmt import If
 
 GRAMMAR = Path(__file__).resolve().parents[2] / "rulelang" / "lang" / "grammar.lark"
 
@@ -25,7 +26,7 @@ def test_the_grammar_is_conflict_free_in_strict_mode():
 
 def test_blocks_nest_by_indentation_and_comments_do_not_break_them():
     stmts = parse_block("if x > 1:  # the test\n    y = 1\n# a note at the margin\n    z = 2\nw = 3\n", here)
-    assert [type(s) for s in stmts] == [n.If, n.Assign]
+    assert [type(s) for s in stmts] == [If, n.Assign]
     (cond, body), = stmts[0].branches
     assert [s.target.id for s in body] == ["y", "z"]
 
