@@ -63,6 +63,22 @@ def test_each_home_statement_is_one_module_named_for_its_grammar_rule() -> None:
         assert not hasattr(ToNodes, rule), rule                          # built with no method of its own
 
 
+def test_a_rule_named_for_a_keyword_ends_in_stmt_and_from_rule_gathers_the_clauses_it_repeats() -> None:
+    """`if` has its `elif` clauses and `else` body gathered by its from_rule; `return` and `while` are rules
+    named for keywords; `for each x in A where C` gives its fields one for one, the NAME as its text."""
+    if_, loop, ret, again = parser.parse_block(
+        "if a:\n    pass\nelif b:\n    pass\nelif c:\n    pass\nelse:\n    end turn\n"
+        "for each x in xs where x > 1:\n    pass\nreturn\nwhile d:\n    pass\n", here)
+    If, ForEach = homes.BY_RULE["if_stmt"], homes.BY_RULE["for_each"]
+    assert type(if_) is If and [cond.id for cond, _ in if_.branches] == ["a", "b", "c"]
+    assert [type(body[0]).__name__ for _, body in if_.branches] == ["Pass"] * 3
+    assert [type(s).__name__ for s in if_.orelse] == ["EndTurn"] and if_.span.line == 1
+    assert type(loop) is ForEach and loop.var == "x" and loop.source.id == "xs" and loop.cond.op == ">"
+    assert type(ret) is homes.BY_RULE["return_stmt"] and ret.value is None and ret.span.line == 11
+    assert type(again) is homes.BY_RULE["while_stmt"] and again.cond.id == "d"
+    assert [homes.rule_of(c) for c in (If, ForEach, type(ret))] == ["if_stmt", "for_each", "return_stmt"]
+
+
 def test_nothing_of_a_moved_statement_is_left_in_its_old_homes() -> None:
     for name in MOVED.values():
         assert not hasattr(n, name)
