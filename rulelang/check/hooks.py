@@ -25,22 +25,13 @@ class HookChecks:
         finally:
             self.value_calls = outer
 
-    def stmt_While(self, s: n.While, scope) -> None:
-        self.values_first(s.cond, scope, BOOL, "the condition")
-        self.block(s.body, scope)
+    def returned_type(self, scope) -> Type | None:
+        """The type the procedure being checked declares it returns (``returns:``), None if it returns nothing."""
+        return scope.names.get(RETURNS)
 
-    def stmt_Return(self, s: n.Return, scope) -> None:
-        wanted = scope.names.get(RETURNS)
-        if s.value is None:
-            if wanted:
-                self.error(f"this procedure returns {_words(wanted)}: give 'return' a value", s.span)
-            return
-        if not wanted:
-            self.error("only a procedure that declares 'returns:' returns a value", s.value.span,
-                       "add 'returns: int' (or another type) to the procedure, or write 'return' alone")
-            self.expr(s.value, scope)
-            return
-        self.values_first(s.value, scope, wanted, "the value returned")
+    def value_words(self, kind: Type) -> str:
+        """A returned type as said in an error: "a number", "a player"."""
+        return _words(kind)
 
     def proc_value(self, call: n.Call, scope) -> Type:
         """The type of `name(args)` for a procedure that returns a value (assigned with `x = name(args)`)."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from rulelang.check.hooks import is_proc_call
 from rulelang.check.types import Scope, describe, item_of
-from rulelang.errors import did_you_mean_or_list
 from rulelang.lang import nodes as n
 from rulelang.lang.bindings import BOUND_WORDS
 from rulelang.lang.refs import Ref, RefKind
@@ -80,19 +79,6 @@ class StatementChecks:
             self.error(f"expected a card or cards, not {describe(kind)}", expr.span, hint)
         return kind
 
-    def stmt_If(self, s: n.If, scope: Scope) -> None:
-        for cond, body in s.branches:
-            self.values_first(cond, scope, BOOL, "a condition")
-            self.block(body, scope)
-        if s.orelse:
-            self.block(s.orelse, scope)
-
-    def stmt_ForEach(self, s: n.ForEach, scope: Scope) -> None:
-        item = self.iterable(s.source, scope)
-        scope.names[s.var] = item
-        if s.cond is not None:
-            self.expect(s.cond, scope, BOOL, "the filter")
-        self.block(s.body, scope)
 
     def iterable(self, expr: n.Expr, scope: Scope) -> Type:
         kind = self.expr(expr, scope)
@@ -135,19 +121,6 @@ class StatementChecks:
             self.expect(branch.cond, scope, BOOL, "the filter")
         self.block(branch.body, scope)
 
-
-    def stmt_CallStmt(self, s: n.CallStmt, scope: Scope) -> None:
-        call = s.call
-        if not isinstance(call, n.Call):
-            self.error("this line does nothing", s.span,
-                       "a statement is an assignment, a move, a choice or a procedure call")
-            return
-        if call.func not in self.sym.procedures:
-            self.error(f"unknown procedure '{call.func}'", call.span,
-                       did_you_mean_or_list(call.func, self.sym.procedures, "procedures", "procedures"))
-            return
-        self.arguments(call, self.sym.procedures[call.func], scope)
-        call.ref = Ref(RefKind.PROCEDURE, call.func)
 
     def arguments(self, call: n.Call, params: dict[str, Type], scope: Scope) -> None:
         if len(call.args) != len(params):

@@ -36,15 +36,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulelang.engine import records
-from rulelang.engine.interpreter import IN_PLACE_DEPTH, Frame
+from rulelang.engine.interpreter import Frame
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 
 from .. import statements as homes
 from ..statements import roles
+from ..statements.call_stmt import CallStmt
 from ..statements.choose_in import ChooseIn
 from ..statements.choose_range import ChooseRange
 from ..statements.play import Play
+from ..statements.return_stmt import Return
 from ..statements.secret_choose import SecretChoose
 from .codegen import READS_LOCALS, Body, build, guarded_lines, hoist_state_lists
 from .direct_decisions import DirectDecisions
@@ -73,9 +75,9 @@ def plays_in_place(stmts: list[n.Stmt]) -> bool:
     Both work through the stack (a jump to the end of the frame, a value left in the caller's frame),
     and a procedure's value is compiled once only (``hooks.emit_value_calls`` marks the call).
     """
-    statement_calls = {id(node.call) for node in n.walk(stmts) if isinstance(node, n.CallStmt)}
+    statement_calls = {id(node.call) for node in n.walk(stmts) if isinstance(node, CallStmt)}
     for node in n.walk(stmts):
-        if isinstance(node, n.Return):
+        if isinstance(node, Return):
             return False
         if isinstance(node, n.Call) and node.ref and node.ref.kind in (RefKind.PROCEDURE, RefKind.HOISTED) \
                 and id(node) not in statement_calls:
@@ -235,14 +237,6 @@ class DirectCompiler(DirectDecisions):
             self.source.block([s], out)
         elif out.depth > MAX_DEPTH or sc.has_value_calls(s):
             self.in_frames(s, out)
-        elif isinstance(s, n.If):
-            self.branches(s, out)
-        elif isinstance(s, n.ForEach):
-            self.loop(s, out)
-        elif isinstance(s, n.While):
-            self.while_loop(s, out)
-        elif isinstance(s, n.CallStmt) and self.sc.ec.proc_ids[s.call.func] in self.direct_procs:
-            self.call(s, out)
         elif callable(getattr(s, "in_place", None)):    # a home statement's own lines (rulelang/statements/)
             s.in_place(self, out)
         else:
@@ -285,45 +279,6 @@ class DirectCompiler(DirectDecisions):
             out.line("    return True", s.span)
             return
         out.line(f"if _within(st, {self.register(b)}, L, _n):", s.span)
-        out.line("    return True", s.span)
-
-    def branches(self, s: n.If, out: Body) -> None:
-        self.source.if_lines(s, out, self.body, at_conds=True)
-
-    def loop(self, s: n.ForEach, out: Body) -> None:
-        """As ``source_stmt.loop_start``/``loop_step``: a copy of the items, each one work, the filter
-        tested just before its item's pass, a failing filter told at the loop."""
-        head = self.source.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), s.span, out)
-        with self.source.loop_scope(s, head.x):
-            self.body(s.body, out)
-        self.source.after_loop(head, s.span, out)
-
-    def while_loop(self, s: n.While, out: Body) -> None:
-        """As ``hooks.s_While``: the test, then a unit of work for the pass, then the body."""
-        out.line("while True:", s.span)
-        with out.indented():
-            out.line(f"if not ({self.xs.src(s.cond, out.unit)}):", s.cond.span)
-            out.line("    break", s.cond.span)
-            out.charge("1", s.cond.span)
-        self.body(s.body, out)
-
-    def call(self, s: n.CallStmt, out: Body) -> None:
-        """`P(args)` on the locals a frame of it would start with (``source_stmt.call_locals``), as a Python call."""
-        name = s.call.func
-        proc = self.sc.ec.proc_ids[name]
-        self.source.call_locals(s, list(self.sc.ec.sym.procedures[name]), out, s.span)
-        u = out.unit
-        table = u.constant(self.table, "the direct function of each procedure")
-        # call_in_place written out for a stack below both its limits (the usual case); the call otherwise
-        out.line(f"if len(st.stack) < {min(IN_PLACE_DEPTH, self.game.call_depth)}:", s.span)
-        with out.indented():
-            out.charge("1", s.span)          # a call is a unit of work (as in call_in_place)
-            out.line(f"st.stack.append({u.constant(self.markers, 'the marker of each procedure')}[{proc}])",
-                     s.span)
-            out.line(f"if {table}[{proc}](st, _local):", s.span)
-            out.line("    return True", s.span)
-            out.line("st.stack.pop()", s.span)
-        out.line(f"elif _enter(st, {table}, {proc}, _local):", s.span)
         out.line("    return True", s.span)
 
 

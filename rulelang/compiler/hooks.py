@@ -21,8 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rulelang.check.types import die_of
-from rulelang.engine.interpreter import FAILURES, Frame, located
-from rulelang.engine.limits import over_budget
+from rulelang.engine.interpreter import Frame
 from rulelang.engine.rolls import rolling
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import Ref, RefKind
@@ -30,6 +29,9 @@ from rulelang.model.spec import Event
 
 from ..statements.assign import Assign
 from ..statements.aug_assign import AugAssign
+from ..statements.if_stmt import If
+from ..statements.return_stmt import Return
+from ..statements.while_stmt import While
 from .expressions import Fn
 
 #: Past every instruction: a frame whose pc is here is finished.
@@ -121,54 +123,6 @@ class HookStatements:
     roll_hooks: dict[str, tuple[list, list]]
     action_hooks: dict[Event, list[int]]
 
-    def f_While(self, s: n.While) -> Fn:
-        cond = self.ec.expr(s.cond)
-        body, span = self.body(s.body)
-
-        def loop(st, L):
-            while cond(st, L):
-                st.work -= 1            # a pass of a loop is work
-                if st.work < 0:
-                    raise over_budget(st)
-                try:
-                    body(st, L)
-                except FAILURES as error:
-                    raise located(error, span) from None
-        return loop
-
-    def s_While(self, s: n.While, b) -> None:
-        top, end = Label(), Label()
-        top.pc = b.here()               # procedures in the condition run again before each test
-        self.emit_value_calls([s.cond], b)
-        cond = self.ec.expr(s.cond)
-
-        def test(st, fr):
-            if not cond(st, fr.locals):
-                fr.pc = end.pc
-                return
-            st.work -= 1                # a pass of a loop is work (the instructions count too)
-            if st.work < 0:
-                raise over_budget(st)
-
-        b.emit(test, s.cond.span)
-        self.block(s.body, b)
-        b.emit(goto(top), None)
-        end.pc = b.here()
-
-    def s_Return(self, s: n.Return, b) -> None:
-        self.emit_value_calls([s.value], b)
-        value = self.ec.expr(s.value) if s.value is not None else None
-        exit_label = b.exit
-
-        def op(st, fr):
-            L = fr.locals
-            if value is not None:
-                v = value(st, L)
-                d = L.get("$caller")
-                if d is not None:
-                    st.stack[d].locals["$ret"] = v
-            fr.pc = exit_label.pc
-        b.emit(op, s.span)
 
     # -- values of procedures ----------------------------------------------------------------
 
@@ -230,11 +184,11 @@ class HookStatements:
 
 def _own_exprs(s: n.Stmt) -> list:
     """The expressions a statement evaluates itself (not those of the blocks it holds)."""
-    if isinstance(s, (Assign, AugAssign, n.Return)):
+    if isinstance(s, (Assign, AugAssign, Return)):
         return [s.value]
-    if isinstance(s, n.If):
+    if isinstance(s, If):
         return [cond for cond, _ in s.branches]
-    if isinstance(s, n.While):
+    if isinstance(s, While):
         return [s.cond]
     return []
 

@@ -9,12 +9,11 @@ with no source of their own are called as their closure. A statement kept in one
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from rulelang.engine.interpreter import Frame
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
 from rulelang.lang.types import CARD, PLAYER
@@ -22,6 +21,8 @@ from rulelang.lang.visitors import Dispatch
 
 from .. import statements as homes  # noqa: F401  (their node classes exist before the table at the end)
 from ..statements import roles
+from ..statements.for_each import ForEach
+from ..statements.if_stmt import If
 from .codegen import FRAME_PC, READS_LOCALS, Body
 from .expressions import local_name
 from .naming import spoken
@@ -53,6 +54,9 @@ MAX_DEPTH = 12
 class StmtSource:
     """Lines of Python for statements; ``block`` is the entry point."""
 
+    #: where an instruction written here sets its frame's next instruction (a jump)
+    frame_pc = FRAME_PC
+
     def __init__(self, sc: StmtCompiler, xs: ExprSource):
         self.sc = sc
         self.xs = xs
@@ -63,7 +67,7 @@ class StmtSource:
         for s in stmts:
             self.xs.forget(s)
             method = _SOURCES.get(type(s))
-            if out.depth > MAX_DEPTH and isinstance(s, (n.If, n.ForEach)):
+            if out.depth > MAX_DEPTH and isinstance(s, (If, ForEach)):
                 method = None
             if method is None or method(self, s, out) is False:
                 self.fallback(s, out)
@@ -190,29 +194,8 @@ class StmtSource:
             else:
                 out.line("pass")
 
-    def g_If(self, s: n.If, out: Body) -> None:
-        self.if_lines(s, out, self.branch)
-
-    def if_lines(self, s: n.If, out: Body, body: Callable[[list[n.Stmt], Body], None], at_conds: bool = False) -> None:
-        """`if`/`elif`/`else`, each body written by ``body``; a failing test is told at the `if` (or at
-        the test itself, ``at_conds``, as a step played in place tells it where the frames do)."""
-        for k, (cond, stmts) in enumerate(s.branches):
-            out.line(f"{'if' if k == 0 else 'elif'} {self.e(cond, out)}:", cond.span if at_conds else s.span)
-            body(stmts, out)
-        if s.orelse:
-            out.line("else:", s.span)
-            body(s.orelse, out)
-
-    def g_ForEach(self, s: n.ForEach, out: Body) -> None:
-        # the closures blame a failing filter on a lone body statement, else on the loop
-        filter_span = s.body[0].span if len(s.body) == 1 else s.span
-        head = self.for_items(s, self.xs.iterable(s.source, out.unit, copy=True), filter_span, out)
-        with out.indented(), self.loop_scope(s, head.x):
-            self.block(s.body, out)
-        self.after_loop(head, s.span, out)
-
     @contextmanager
-    def loop_scope(self, s: n.ForEach, x: str) -> Iterator[None]:
+    def loop_scope(self, s: ForEach, x: str) -> Iterator[None]:
         """A loop's body, where the loop's name is read as its Python variable ``x`` (each pass binds both anew;
         a statement of the body that may bind the name again ends that, ``ExprSource.forget``)."""
         seats = isinstance(s.source, n.Name) and s.source.ref.kind in _SEATS and s.source.type != PLAYER
@@ -225,7 +208,7 @@ class StmtSource:
             finally:
                 self.xs.present.discard(x)
 
-    def for_items(self, s: n.ForEach, items: str, filter_span, out: Body) -> LoopHead:
+    def for_items(self, s: ForEach, items: str, filter_span, out: Body) -> LoopHead:
         """The head of a `for each` as a Python `for` over ``items``: each item is a unit of work, tested by
         the filter, then bound to the loop's name (the body goes one level deeper).
 
@@ -263,7 +246,7 @@ class StmtSource:
         head.after = [f"if {xs} and not {passed}:", f"    L[{s.var!r}] = {xs}[-1]"]
         return head
 
-    def filter_source(self, s: n.ForEach, x: str, out: Body) -> tuple[str, bool]:
+    def filter_source(self, s: ForEach, x: str, out: Body) -> tuple[str, bool]:
         """A loop's filter reading its item as ``x``; and whether it hands ``L`` to code that may read the
         loop's name there (then the item must be in ``L`` too)."""
         xs = self.xs
@@ -289,47 +272,6 @@ class StmtSource:
             out.line(line, span)
 
     # -- instructions of their own: loops and branches that may hold decisions ------------------
-
-    def call(self, s: n.CallStmt, proc: int, names: list[str], out: Body) -> None:
-        """`P(args)`: a frame for procedure ``proc``, on the locals ``call_locals`` builds."""
-        self.call_locals(s, names, out)
-        out.line(f"st.stack.append({out.unit.constant(Frame, 'the frame of a procedure called')}({proc}, 0, _local))")
-
-    def call_locals(self, s: n.CallStmt, names: list[str], out: Body, span=None) -> None:
-        """``_local``, the locals a call of a procedure starts with: its parameters' values, in order, and
-        the caller's `me` unless a parameter is named so (as ``statements._call``)."""
-        bound = [name for name, _ in zip(names, s.call.args)]
-        items = ", ".join(f"{name!r}: {self.e(a.value, out)}" for name, a in zip(bound, s.call.args))
-        me = None if "me" in bound else self.xs.aliases.get("me")
-        if me is not None:           # kept in a Python variable: it is in L
-            items = f"{items}, 'me': {me}" if items else f"'me': {me}"
-        out.line(f"_local = {{{items}}}", span)
-        if "me" not in bound and me is None:
-            out.line("if 'me' in L:", span)
-            out.line("    _local['me'] = L['me']", span)
-
-    def loop_start(self, s: n.ForEach, seq: str, pos: str, out: Body) -> None:
-        """`for each`: keep the items (a copy) and a position in hidden locals; each item is work."""
-        out.line(f"L[{seq!r}] = _xs = list({self.xs.as_list(s.source, out.unit)})")
-        out.line(f"L[{pos!r}] = 0")
-        out.charge("len(_xs)")
-
-    def loop_step(self, s: n.ForEach, seq: str, pos: str, end, out: Body) -> None:
-        """The next item that passes the filter, or past the loop (``end``, a label) when none is left."""
-        out.line(f"_xs = L[{seq!r}]")
-        out.line("while True:")
-        out.line(f"    _i = L[{pos!r}]")
-        out.line("    if _i >= len(_xs):")
-        out.line(f"        del L[{seq!r}], L[{pos!r}]")
-        out.line(f"        {FRAME_PC} = {out.unit.constant(end)}.pc")
-        out.line("        return")
-        out.line(f"    L[{pos!r}] = _i + 1")
-        out.line(f"    L[{s.var!r}] = _xs[_i]")
-        if s.cond is None:
-            out.line("    return")
-        else:
-            out.line(f"    if {self.e(s.cond, out)}:")
-            out.line("        return")
 
     def jump_unless(self, cond: n.Expr, label, out: Body) -> None:
         out.line(f"if not ({self.e(cond, out)}):")

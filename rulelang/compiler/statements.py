@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.engine.interpreter import FAILURES, Frame, located
-from rulelang.engine.limits import over_budget
+from rulelang.engine.interpreter import FAILURES, located
 from rulelang.engine.state import State, set_counter, set_player_var
 from rulelang.lang import nodes as n
 from rulelang.lang.refs import RefKind
@@ -93,6 +92,14 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         self.hidden += 1
         return f"${what}{self.hidden}"
 
+    def label(self) -> Label:
+        """A jump target, for a statement kept in one home (``rulelang/statements/``, which imports no compiler)."""
+        return Label()
+
+    def goto(self, label: Label) -> Callable:
+        """The instruction that jumps to ``label`` (``hooks.goto``), for a statement kept in one home."""
+        return goto(label)
+
     def block(self, stmts: list[n.Stmt], b: Builder) -> None:
         """Emit a block; runs of straight-line statements become one instruction."""
         run: list[n.Stmt] = []
@@ -129,11 +136,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
             return homes.runs_straight(s, self)
         if isinstance(s, (n.If, n.While)) and self.has_value_calls(s):
             return False
-        if isinstance(s, n.If):
-            bodies = [body for _, body in s.branches] + [s.orelse or []]
-            return all(self.is_straight(x) for body in bodies for x in body)
-        if isinstance(s, (n.ForEach, n.While)):
-            return all(self.is_straight(x) for x in s.body)
         return False
 
     def inline_body(self, stmts: list[n.Stmt]) -> Fn | None:
@@ -196,43 +198,6 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         body = self.guarded(stmts)
         b.emit(lambda st, fr: body(st, fr.locals), stmts[0].span)
 
-    def f_If(self, s: n.If) -> Fn:
-        branches = [(self.ec.expr(cond),) + self.body(body) for cond, body in s.branches]
-        orelse, else_span = self.body(s.orelse) if s.orelse else (None, None)
-
-        def choose_branch(st, L):
-            for cond, body, span in branches:
-                if cond(st, L):
-                    try:
-                        body(st, L)
-                    except FAILURES as error:
-                        raise located(error, span) from None
-                    return
-            if orelse is not None:
-                try:
-                    orelse(st, L)
-                except FAILURES as error:
-                    raise located(error, else_span) from None
-        return choose_branch
-
-    def f_ForEach(self, s: n.ForEach) -> Fn:
-        items = self.ec.as_list(s.source, copy=True)
-        cond = self.ec.expr(s.cond) if s.cond is not None else None
-        (body, span), var = self.body(s.body), s.var
-
-        def loop(st, L):
-            xs = items(st, L)
-            st.work -= len(xs)          # a pass of a loop is work
-            if st.work < 0:
-                raise over_budget(st)
-            try:
-                for x in xs:
-                    L[var] = x
-                    if cond is None or cond(st, L):
-                        body(st, L)
-            except FAILURES as error:
-                raise located(error, span) from None
-        return loop
 
     # -- assignment ----------------------------------------------------------------
 
@@ -264,83 +229,12 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
 
     # -- control flow --------------------------------------------------------------------
 
-    def s_If(self, s: n.If, b: Builder) -> None:
-        end = Label()
-        for cond, body in s.branches:
-            skip = Label()
-            self.emit_value_calls([cond], b)      # a procedure's value in the condition: run it first
-            b.emit(self.jump_unless(cond, skip), cond.span)
-            self.block(body, b)
-            b.emit(goto(end), None)
-            skip.pc = b.here()
-        if s.orelse:
-            self.block(s.orelse, b)
-        end.pc = b.here()
-
     def jump_unless(self, cond: n.Expr, label: Label) -> Callable:
         if self.program is not None:
             source = self.program.statements_source
             return self.program.instruction(lambda out: source.jump_unless(cond, label, out), cond.span)
         return _jump_unless(self.ec.expr(cond), label)
 
-    def s_ForEach(self, s: n.ForEach, b: Builder) -> None:
-        if self.program is not None:
-            self.generated_loop(s, b)
-            return
-        items = self.ec.as_list(s.source, copy=True)
-        cond = self.ec.expr(s.cond) if s.cond is not None else None
-        seq, pos, var = self.fresh("items"), self.fresh("i"), s.var
-        top, end = Label(), Label()
-
-        def start(st, fr):
-            L = fr.locals
-            L[seq] = xs = list(items(st, L))
-            L[pos] = 0
-            st.work -= len(xs)          # a pass of a loop is work
-            if st.work < 0:
-                raise over_budget(st)
-
-        def step(st, fr):
-            L = fr.locals
-            xs = L[seq]
-            while True:
-                i = L[pos]
-                if i >= len(xs):
-                    del L[seq], L[pos]
-                    fr.pc = end.pc
-                    return
-                L[pos] = i + 1
-                L[var] = xs[i]
-                if cond is None or cond(st, L):
-                    return
-
-        b.emit(start, s.span)
-        top.pc = b.emit(step, s.span)
-        self.block(s.body, b)
-        b.emit(goto(top), None)
-        end.pc = b.here()
-
-    def generated_loop(self, s: n.ForEach, b: Builder) -> None:
-        """`for each` over statements that may wait: a start and a step instruction, in generated Python."""
-        source, seq, pos = self.program.statements_source, self.fresh("items"), self.fresh("i")
-        top, end = Label(), Label()
-        b.emit(self.program.instruction(lambda out: source.loop_start(s, seq, pos, out), s.span), s.span)
-        top.pc = b.emit(self.program.instruction(lambda out: source.loop_step(s, seq, pos, end, out), s.span),
-                        s.span)
-        self.block(s.body, b)
-        b.emit(goto(top), None)
-        end.pc = b.here()
-
-    def s_CallStmt(self, s: n.CallStmt, b: Builder) -> None:
-        name = s.call.func
-        proc = self.ec.proc_ids[name]
-        names = list(self.ec.sym.procedures[name])
-        if self.program is not None:
-            source = self.program.statements_source
-            b.emit(self.program.instruction(lambda out: source.call(s, proc, names, out), s.span), s.span)
-            return
-        args = [self.ec.expr(a.value) for a in s.call.args]
-        b.emit(_call(proc, list(zip(names, args))), s.span)
 
 
 #: Each statement class's closure (``f_<Class>``, or a home statement's ``closure``) and its own instruction
@@ -351,20 +245,6 @@ require("the statement compiler", _CLOSURES, _INSTRUCTIONS)
 
 
 # --- runtime helpers the instructions share --------------------------------------------
-
-def _call(proc: int, pairs: list[tuple[str, Fn]]) -> Callable:
-    """The instruction calling a procedure: its parameters' values (``pairs``), and the caller's `me`
-    unless a parameter is named so (generated code writes the same: ``StmtSource.call``)."""
-    def call(st, fr):
-        L = fr.locals
-        local = {}
-        for p, f in pairs:
-            local[p] = f(st, L)
-        if "me" not in local and "me" in L:
-            local["me"] = L["me"]
-        st.stack.append(Frame(proc, 0, local))
-    return call
-
 
 def _distinct(fs: list[Fn]) -> list[Fn]:
     """The statements' closures, each object once (a shared one, like ``check_end``, gets a wrapper of its own),

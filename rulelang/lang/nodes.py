@@ -208,18 +208,6 @@ class Stmt(Node):
 
 
 @node
-class If(Stmt):
-    branches: list[tuple[Expr, list[Stmt]]]
-    orelse: list[Stmt] | None
-
-
-@node
-class ForEach(Stmt):
-    BINDS = ('var',)
-    var: str
-    source: Expr
-    cond: Expr | None
-    body: list[Stmt]
 
 
 @node
@@ -241,25 +229,6 @@ class EachBranch(Node):
     source: Expr
     cond: Expr | None
     body: list[Stmt]
-
-
-@node
-
-
-@node
-class CallStmt(Stmt):
-    call: Expr
-
-
-@node
-class While(Stmt):
-    cond: Expr
-    body: list[Stmt]
-
-
-@node
-class Return(Stmt):
-    value: Expr | None
 
 
 # --- walking a tree --------------------------------------------------------

@@ -8,7 +8,8 @@ home (``rulelang/statements/``) has no method here: its node class is built from
 name, the values given to its fields in order (a NAME as its text, and its place to the keyword field
 ``<field>_span`` where the class has one; a rule of parts with no method of its own as the list of its
 values; a ``bool`` field as whether its part is written), or from another alternative of that rule by its
-alias, the values given to the fields that alternative names (``nodes.HOME_FORMS``); ``nodes.HOME_STATEMENTS``
+alias, the values given to the fields that alternative names (``nodes.HOME_FORMS``); or by its ``from_rule``
+when the rule's values are not its fields one for one; ``nodes.HOME_STATEMENTS``
 has them once ``rulelang.statements`` is imported (the compiler does), so this layer never imports it.
 """
 from __future__ import annotations
@@ -78,6 +79,9 @@ class ToNodes(Transformer):
             node_class, names = n.HOME_FORMS[data]
         else:
             return super().__default__(data, children, meta)
+        build = getattr(node_class, "from_rule", None)
+        if build is not None:           # the rule's values are not its fields one for one (`if` and its clauses)
+            return build(*[str(c) if isinstance(c, Token) else c for c in children], span=self._span(meta))
         if len(children) > len(names):
             raise TypeError(f"the rule '{data}' gives {len(children)} values to {node_class.__name__}'s "
                             f"{len(names)} fields")
@@ -113,18 +117,8 @@ class ToNodes(Transformer):
         return None             # `move all ...`: a counter move's amount None means all
 
 
-    def call_stmt(self, meta, call) -> n.CallStmt:
-        return n.CallStmt(call, span=self._span(meta))
-
-
-    def return_stmt(self, meta, value) -> n.Return:
-        return n.Return(value, span=self._span(meta))
 
     # --- compound statements -------------------------------------------------
-
-    def if_stmt(self, meta, cond, body, *rest) -> n.If:
-        *elifs, orelse = rest          # the `elif`s, then the `else` body or None
-        return n.If([(cond, body), *elifs], orelse, span=self._span(meta))
 
     def elif_clause(self, meta, cond, body) -> tuple[n.Expr, list[n.Stmt]]:
         return (cond, body)
@@ -132,11 +126,6 @@ class ToNodes(Transformer):
     def else_clause(self, meta, body) -> list[n.Stmt]:
         return body
 
-    def for_stmt(self, meta, var, source, cond, body) -> n.ForEach:
-        return n.ForEach(str(var), source, cond, body, span=self._span(meta))
-
-    def while_stmt(self, meta, cond, body) -> n.While:
-        return n.While(cond, body, span=self._span(meta))
 
     def branch(self, meta, label, option_id, cond, body) -> n.Branch:
         return n.Branch(str(label)[1:-1], cond, body, _name(option_id), span=self._span(meta))

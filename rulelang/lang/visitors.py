@@ -1,6 +1,6 @@
 """Finding the method for a node's class: the ``Visitor`` (the checker is one) and the compiler's tables.
 
-A visitor names its methods for node classes (``visit_If``, ``stmt_If``, ``c_BinOp``); a statement kept in
+A visitor names its methods for node classes (``visit_Name``, ``stmt_<Class>``, ``c_BinOp``); a statement kept in
 one home (``rulelang/statements/``) carries its own instead, found through the visitor's ``OWN`` name.
 The checker looks a method up the first time it meets a class; the compilers build a ``Dispatch`` table
 for every class when they are imported, so a class with no way to compile fails there (``require``).

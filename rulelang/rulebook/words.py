@@ -155,6 +155,21 @@ class Words:
         text = f"{var} among {self.phrase(source)}" if var else self.phrase(source)
         return text + (f" such that {self.phrase(cond)}" if cond is not None else "")
 
+    def said(self, node: n.Node) -> str:
+        """Any node's words (a call's argument as much as an expression)."""
+        return _WORDS(self, node)
+
+    def listed(self, items: list[str]) -> str:
+        return listed(items)
+
+    def heading(self, text: str, body: list[n.Stmt] | None) -> Line:
+        """A line and the lines of the block it leads (a loop's body, a branch)."""
+        return Line(text, self.block(body))
+
+    def chained(self, lines: list[Line]) -> Line:
+        """Lines at one depth standing as one statement (`if` ... `otherwise`)."""
+        return lines[0] if len(lines) == 1 else _Chained(lines)
+
     # -- expressions ---------------------------------------------------------------------------
 
     def w_Num(self, e: n.Num) -> str:
@@ -287,17 +302,6 @@ class Words:
     # -- statements ---------------------------------------------------------------------------
 
 
-    def w_If(self, s: n.If) -> Line:
-        lines = []
-        for index, (cond, body) in enumerate(s.branches):
-            lead = "If" if index == 0 else "Otherwise, if"
-            lines.append(Line(f"{lead} {self.phrase(cond)}:", self.block(body)))
-        if s.orelse:
-            lines.append(Line("Otherwise:", self.block(s.orelse)))
-        return lines[0] if len(lines) == 1 else _Chained(lines)
-
-    def w_ForEach(self, s: n.ForEach) -> Line:
-        return Line(f"For each {self.among(s.var, s.source, s.cond)}:", self.block(s.body))
 
     def w_Branch(self, b: n.Branch) -> Line:
         cond = f" (if {self.phrase(b.cond)})" if b.cond is not None else ""
@@ -307,18 +311,6 @@ class Words:
         return Line(f"One option for {self.among(b.var, b.source, b.cond)}:", self.block(b.body))
 
 
-    def w_CallStmt(self, s: n.CallStmt) -> Line:
-        call = s.call
-        if isinstance(call, n.Call) and call.ref is not None and call.ref.kind is RefKind.PROCEDURE:
-            args = [_WORDS(self, a) for a in call.args]
-            return Line(f"Do \u201c{humane(call.func)}\u201d" + (f" for {listed(args)}" if args else "") + ".")
-        return Line(f"Work out {self.phrase(call)}.")
-
-    def w_While(self, s: n.While) -> Line:
-        return Line(f"As long as {self.phrase(s.cond)}:", self.block(s.body))
-
-    def w_Return(self, s: n.Return) -> Line:
-        return Line("Stop here." if s.value is None else f"The result is {self.phrase(s.value)}.")
 
 
 class _Chained(Line):

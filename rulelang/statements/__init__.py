@@ -2,17 +2,24 @@
 
 A module here is named for its grammar rule (``skip.py`` for ``skip: postfix "skips" "turn"``) and
 holds one ``nodes.Stmt`` class marked ``@statement``, named for the rule in CamelCase (``Skip``; the
-rule is the class name in snake_case, as ``lark.ast_utils`` names rules). Its fields are the rule's
-values in the order the text writes them: ``to_nodes`` builds it from the rule with no method of its
-own (a NAME arrives as its text; a keyword field ``<field>_span`` gets that NAME's place, for errors).
-A rule whose alternatives write different parts names each other alternative with an alias
-(``| "reveal" expr "to" "all" -> reveal_all``), and the class says which fields each alias writes, in
-the order written: ``FORMS = {"reveal_all": ("cards",)}``; the fields one leaves out keep their defaults.
-own, a NAME as its text. Two shapes of rule need no method either:
+rule is the class name in snake_case, as ``lark.ast_utils`` names rules, with ``_stmt`` after a Python
+keyword: ``if_stmt.py`` holds ``If``). Its fields are the rule's values in the order the text writes
+them: ``to_nodes`` builds it from the rule with no method of its own (a NAME arrives as its text; a
+keyword field ``<field>_span`` gets that NAME's place, for errors). Three more shapes of rule need no
+method either:
 
+- other alternatives: a rule whose alternatives write different parts names each other alternative with
+  an alias (``| "reveal" expr "to" "all" -> reveal_all``), and the class says which fields each alias
+  writes, in the order written: ``FORMS = {"reveal_all": ("cards",)}``; the fields one leaves out keep
+  their defaults;
 - optional words: a field typed ``bool`` is True when the text writes its part, a terminal named in
   brackets (``postfix [PUBLICLY] "chooses" ...``) or a rule of words (``[else_discard]``);
 - a list of parts: a rule with no method of its own (``branches: branch+``) gives the list of its values.
+
+A rule whose values are not the fields one for one (a part written again and again, as an `if`'s `elif`
+clauses) says how they make the node with a classmethod ``from_rule(cls, *values, span)``, which the
+transformer calls instead of the class; a clause's own rule (``elif_clause``) still gives its value as
+``to_nodes`` builds it.
 
 The class carries, as methods taking the checker or compiler first:
 
@@ -52,6 +59,7 @@ order, so adding a statement is adding its module (and its grammar rule).
 from __future__ import annotations
 
 import importlib
+import keyword
 import pkgutil
 
 from lark.ast_utils import camel_to_snake
@@ -81,7 +89,7 @@ def statement(cls: type) -> type[n.Stmt]:
                         "has lines played in place")
     if may_end_game(node) and runs != {"closure"}:
         raise TypeError(f"{cls.__name__}: a statement that may end the game runs as a closure only")
-    rule = camel_to_snake(cls.__name__)
+    rule = rule_of(cls)
     if rule in BY_RULE:
         raise TypeError(f"two statements are built from the rule '{rule}'")
     forms = {alias: tuple(names) for alias, names in getattr(node, "FORMS", {}).items()}
@@ -92,6 +100,13 @@ def statement(cls: type) -> type[n.Stmt]:
     n.HOME_FORMS.update((alias, (node, names)) for alias, names in forms.items())
     _HOMES.add(node)
     return node
+
+
+def rule_of(cls: type) -> str:
+    """The grammar rule a statement class is built from: its name in snake_case, ``_stmt`` after a keyword
+    (a module cannot be named ``if``)."""
+    rule = camel_to_snake(cls.__name__)
+    return f"{rule}_stmt" if keyword.iskeyword(rule) else rule
 
 
 def is_home(node_class: type) -> bool:

@@ -24,6 +24,7 @@ from rulelang.spec.document import Document, value_at
 from rulelang.spec.schema import validate_document
 from rulelang.statements.aug_assign import AugAssign
 from rulelang.statements.choose_in import ChooseIn
+from rulelang.statements.for_each import ForEach
 from rulelang.statements.pass_stmt import PassStmt
 from rulelang.statements.play import Play
 from rulelang.statements.roll import Roll
@@ -253,7 +254,7 @@ def _name_changes(node: Any, names: Names) -> list[Change]:
 
 def _condition_changes(node: Any) -> list[Change]:
     """A `where` filter or a branch's `if` dropped: the rule forgets a condition."""
-    if isinstance(node, (n.ForEach, ChooseIn, n.Arg, n.Branch, SecretChoose)) and node.cond is not None:
+    if isinstance(node, (ForEach, ChooseIn, n.Arg, n.Branch, SecretChoose)) and node.cond is not None:
         return [("condition", f"removed the condition `{_text(node.cond.span)}`", node.cond.span,
                  _set(cond=None))]
     if isinstance(node, Play):

@@ -10,6 +10,7 @@ from rulelang.errors import Span, SpecError
 from rulelang.lang import nodes as n
 from rulelang.lang.parser import _BlockIndenter, parse_block, parse_expression
 from rulelang.statements.assign import Assign
+from rulelang.statements.if_stmt import If
 from rulelang.statements.move_cards import MoveCards
 from rulelang.statements.move_counter import MoveCounter
 
@@ -28,7 +29,7 @@ def test_the_grammar_is_conflict_free_in_strict_mode():
 
 def test_blocks_nest_by_indentation_and_comments_do_not_break_them():
     stmts = parse_block("if x > 1:  # the test\n    y = 1\n# a note at the margin\n    z = 2\nw = 3\n", here)
-    assert [type(s) for s in stmts] == [n.If, Assign]
+    assert [type(s) for s in stmts] == [If, Assign]
     (cond, body), = stmts[0].branches
     assert [s.target.id for s in body] == ["y", "z"]
 

@@ -56,7 +56,7 @@ def test_no_keyword_or_bracket_reaches_the_tree() -> None:
 def test_an_optional_part_left_out_is_a_placeholder() -> None:
     """`[WHERE expr]` gives None when missing, so the children keep their places without the keyword."""
     tree = parser._lark().parse("for each c in me.hand:\n    pass\n", start="block")
-    loop = next(tree.find_data("for_stmt"))
+    loop = next(tree.find_data("for_each"))
     assert [type(c).__name__ for c in loop.children] == ["Token", "Tree", "NoneType", "Tree"]
 
 

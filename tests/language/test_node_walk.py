@@ -15,6 +15,7 @@ from rulelang.errors import Span
 from rulelang.lang import nodes as n
 from rulelang.lang import parser
 from rulelang.lang.visitors import Visitor
+from rulelang.statements.if_stmt import If
 
 from golden import record
 from helpers.examples import examples
@@ -98,7 +99,7 @@ def test_children_skip_the_checkers_fields_and_spans() -> None:
     expr.type = n.Num(1, span=here(1, 1))
     assert [type(c).__name__ for c in expr.children()] == ["Name"]
     assert n.Attr.SYNTAX_FIELDS == ("obj", "name")
-    assert n.If.SYNTAX_FIELDS == ("branches", "orelse")
+    assert If.SYNTAX_FIELDS == ("branches", "orelse")
 
 
 def test_a_visitor_runs_the_method_named_for_the_class_and_walks_the_rest() -> None:

@@ -50,7 +50,9 @@ MOVED = {"skip": "Skip", "another_turn": "AnotherTurn", "eliminate": "Eliminate"
          "change_face": "ChangeFace", "create": "Create",
          "pass_stmt": "PassStmt", "check_end": "CheckEnd",
          "choose_range": "ChooseRange", "choose_in": "ChooseIn", "choose_one": "ChooseOne",
-         "secret_choose": "SecretChoose", "play": "Play"}
+         "secret_choose": "SecretChoose", "play": "Play",
+         "call_stmt": "CallStmt", "return_stmt": "Return", "while_stmt": "While",
+         "for_each": "ForEach", "if_stmt": "If"}
 
 
 def here(line, col, end_line=None, end_col=None) -> Span:
@@ -65,8 +67,24 @@ def test_each_home_statement_is_one_module_named_for_its_grammar_rule() -> None:
         assert cls.__module__ == f"rulelang.statements.{rule}"
         assert issubclass(cls, n.Stmt)
         assert re.search(rf"^{rule}:", GRAMMAR, re.M), rule           # the grammar rule it is built from
-        assert re.search(rf"^(\?simple:|\s*\|)\s*{rule}$", GRAMMAR, re.M), rule    # one of the simple statements
+        assert re.search(rf"^(\?simple:|\?compound:|\s*\|)\s*{rule}$", GRAMMAR, re.M), rule    # one of the statements
         assert not hasattr(ToNodes, rule), rule                          # built with no method of its own
+
+
+def test_a_rule_named_for_a_keyword_ends_in_stmt_and_from_rule_gathers_the_clauses_it_repeats() -> None:
+    """`if` has its `elif` clauses and `else` body gathered by its from_rule; `return` and `while` are rules
+    named for keywords; `for each x in A where C` gives its fields one for one, the NAME as its text."""
+    if_, loop, ret, again = parser.parse_block(
+        "if a:\n    pass\nelif b:\n    pass\nelif c:\n    pass\nelse:\n    end turn\n"
+        "for each x in xs where x > 1:\n    pass\nreturn\nwhile d:\n    pass\n", here)
+    If, ForEach = homes.BY_RULE["if_stmt"], homes.BY_RULE["for_each"]
+    assert type(if_) is If and [cond.id for cond, _ in if_.branches] == ["a", "b", "c"]
+    assert [type(body[0]).__name__ for _, body in if_.branches] == ["Pass"] * 3
+    assert [type(s).__name__ for s in if_.orelse] == ["EndTurn"] and if_.span.line == 1
+    assert type(loop) is ForEach and loop.var == "x" and loop.source.id == "xs" and loop.cond.op == ">"
+    assert type(ret) is homes.BY_RULE["return_stmt"] and ret.value is None and ret.span.line == 11
+    assert type(again) is homes.BY_RULE["while_stmt"] and again.cond.id == "d"
+    assert [homes.rule_of(c) for c in (If, ForEach, type(ret))] == ["if_stmt", "for_each", "return_stmt"]
 
 
 def test_nothing_of_a_moved_statement_is_left_in_its_old_homes() -> None:
@@ -308,7 +326,8 @@ def test_a_node_class_with_no_compile_method_fails_when_the_table_is_built() -> 
         with pytest.raises(TypeError, match=r"has no f_<Class> or s_<Class> for Stray$"):
             require("the statement compiler", Dispatch(StmtCompiler, "f_", n.Stmt, own="closure"),
                       Dispatch(StmtCompiler, "s_", n.Stmt, own="instruction"))
-        assert Checker.handler(Orphan) is None and Checker.handler(n.If) is Checker.stmt_If
+        kept = next(c for c in n.leaf_classes(n.Stmt) if not homes.is_home(c))     # one still checked there
+        assert Checker.handler(Orphan) is None and Checker.handler(kept) is getattr(Checker, f"stmt_{kept.__name__}")
     finally:
         del Orphan, Stray
         gc.collect()
