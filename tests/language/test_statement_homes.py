@@ -79,7 +79,7 @@ def test_a_rule_named_for_a_keyword_ends_in_stmt_and_from_rule_gathers_the_claus
         "for each x in xs where x > 1:\n    pass\nreturn\nwhile d:\n    pass\n", here)
     If, ForEach = homes.BY_RULE["if_stmt"], homes.BY_RULE["for_each"]
     assert type(if_) is If and [cond.id for cond, _ in if_.branches] == ["a", "b", "c"]
-    assert [type(body[0]).__name__ for _, body in if_.branches] == ["Pass"] * 3
+    assert [type(body[0]).__name__ for _, body in if_.branches] == ["PassStmt"] * 3
     assert [type(s).__name__ for s in if_.orelse] == ["EndTurn"] and if_.span.line == 1
     assert type(loop) is ForEach and loop.var == "x" and loop.source.id == "xs" and loop.cond.op == ">"
     assert type(ret) is homes.BY_RULE["return_stmt"] and ret.value is None and ret.span.line == 11
@@ -326,8 +326,9 @@ def test_a_node_class_with_no_compile_method_fails_when_the_table_is_built() -> 
         with pytest.raises(TypeError, match=r"has no f_<Class> or s_<Class> for Stray$"):
             require("the statement compiler", Dispatch(StmtCompiler, "f_", n.Stmt, own="closure"),
                       Dispatch(StmtCompiler, "s_", n.Stmt, own="instruction"))
-        kept = next(c for c in n.leaf_classes(n.Stmt) if not homes.is_home(c))     # one still checked there
-        assert Checker.handler(Orphan) is None and Checker.handler(kept) is getattr(Checker, f"stmt_{kept.__name__}")
+        assert [c for c in n.leaf_classes(n.Stmt) if not homes.is_home(c)] == [Stray]     # every other one has a home
+        assert Checker.handler(Orphan) is None and Checker.handler(Stray) is None
+        assert not [name for name in dir(Checker) if name.startswith("stmt_")]     # the checker checks none itself
     finally:
         del Orphan, Stray
         gc.collect()
