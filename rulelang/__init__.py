@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import rulelang.logs.saves  # noqa: F401 - hands State.from_json its loader of saved games
+import rulelang.statements  # noqa: F401 - fills the parser's table of the statements kept in one home
 from rulelang import moved
 from rulelang.engine.game import Game
 from rulelang.engine.protocol import Decision, Option
