@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulelang.check.calls import function_order, too_deep_functions
-from rulelang.check.checker import Checker
+from rulelang.check.checker import RETURNS, Checker
 from rulelang.check.decls import card_link_errors, check_declarations, trigger_errors
-from rulelang.check.hooks import RETURNS
 from rulelang.check.types import Scope, Symbols, symbols_of
 from rulelang.check.unused import spec_warnings
 from rulelang.errors import RulelangError, SpecError, in_file_order, raise_all

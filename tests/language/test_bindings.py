@@ -238,7 +238,7 @@ def test_every_reserved_word_is_refused_as_a_zone_name(tmp_path: Path, word: str
 
 def test_every_bound_word_says_where_it_is_known():
     """`winners` had no hint, so using it outside `returns:` was a KeyError instead of a located error."""
-    from rulelang.check.exprs import WHERE_BOUND
+    from rulelang.check.checker import WHERE_BOUND
 
     assert set(WHERE_BOUND) == set(BOUND_WORDS)
     assert all(WHERE_BOUND[word].startswith(f"'{word}'") for word in BOUND_WORDS)
