@@ -209,8 +209,8 @@ class Rules:
         self.warnings: list[RulelangError] = []
         self.ask_single_options = False           # ask a decision that has a single option (else it is taken)
         self.forced_choices_hidden = True         # log a forced choice the others may not see (`forced_choices`)
-        #: (decision kind, option id) -> whether the others are kept from it (``views.hidden_option``), as met
-        self.hidden_options: dict[tuple[object, str], bool] = {}
+        #: decision kind -> option id -> whether the others are kept from it (``views.hidden_option``), as met
+        self.hidden_options: dict[object, dict[str, bool]] = {}
         self.heuristic: Fn | None = None          # how well a player stands, for agents that search
         self.program: Any = None                  # the generated Python (rulelang/compiler/program.py), if any
         #: ``f(state, locals, known)``: the index of the first end condition that holds, or -1, skipping those

@@ -157,10 +157,12 @@ def hidden_option(game: Rules, kind: object, option: object) -> bool:
     choice of a play-out, so each (kind, option) is worked out once per game (``Rules.hidden_options``)."""
     if not isinstance(option, str):
         return kind in CARD_CHOICES and names_card(game, option)
-    known = game.hidden_options
-    hidden = known.get((kind, option))
+    of_kind = game.hidden_options.get(kind)
+    if of_kind is None:
+        of_kind = game.hidden_options[kind] = {}
+    hidden = of_kind.get(option)            # by kind, then option: two lookups of strings, no tuple to hash
     if hidden is None:
-        hidden = known[kind, option] = kind in CARD_CHOICES and names_card(game, option)
+        hidden = of_kind[option] = kind in CARD_CHOICES and names_card(game, option)
     return hidden
 
 
