@@ -4,10 +4,10 @@ Runs of statements that never wait for a decision become one instruction
 (``guarded``); decisions, calls and card plays become instructions that can
 pause the interpreter and resume with the answer (see ``engine``).
 
-A statement class is compiled by its ``f_<Class>`` (a closure, for one that never
-waits) or ``s_<Class>`` (its own instructions) here or in a mixin, or by the methods
-of a statement kept in one home (``rulelang/statements/``); the tables at the end
-find them once, when this module is imported.
+Every statement is compiled by the methods of its home (``rulelang/statements/``): its ``closure``
+(for one that never waits) or its ``instruction`` (its own instructions); the tables at the end find
+them once, when this module is imported. What several statements share (blocks, jumps, calls for a
+value) is here.
 """
 from __future__ import annotations
 
@@ -114,11 +114,7 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
                 continue
             self.emit_straight(run, b)
             run = []
-            emit = _INSTRUCTIONS.get(type(s))
-            if emit is None:            # a card move in a game with triggers: its own instruction
-                self.emit_straight([s], b)
-            else:
-                emit(self, s, b)
+            _INSTRUCTIONS(self, s, b)
         self.emit_straight(run, b)
 
     @property
@@ -127,16 +123,10 @@ class StmtCompiler(ChoiceStatements, PlayStatements, HookStatements):
         return not self.has_triggers or self.zone_triggers == frozenset()
 
     def is_straight(self, s: n.Stmt) -> bool:
-        """True for statements that never wait, jump out or push a frame.
-
-        Card moves count only when they cannot fire a zone trigger (their ``straight``), because
-        triggered effects must run right after the statement that fired them.
-        """
-        if homes.is_home(type(s)):
-            return homes.runs_straight(s, self)
-        if isinstance(s, (n.If, n.While)) and self.has_value_calls(s):
-            return False
-        return False
+        """True for a statement that runs as its closure here, in a run of such statements fused into one
+        instruction: it never waits, jumps out or pushes a frame (``statements.runs_straight``, which asks the
+        statement: a card move, for one, only when it cannot fire a zone trigger)."""
+        return homes.runs_straight(s, self)
 
     def inline_body(self, stmts: list[n.Stmt]) -> Fn | None:
         """The whole block as one function, if it never waits (a final `check end` is fine)."""

@@ -25,20 +25,15 @@ JSON_SAFE = (1 << 53) - 1          # the largest whole number a JSON double hold
 _HASH = hashlib.blake2b(digest_size=8, person=b"rulelang-rng")
 
 
-def _digest64(*parts: int) -> int:
-    """A 64-bit hash of whole integers of any size or sign (their decimal texts joined by commas)."""
-    text = ",".join(str(int(part)) for part in parts)
-    return _hash_text(text)
-
-
 def _hash_text(text: str) -> int:
+    """A 64-bit hash of a text: of whole numbers, their decimal texts joined by commas (``f"{seed},{index}"``)."""
     hashed = _HASH.copy()
     hashed.update(text.encode("ascii"))
     return int.from_bytes(hashed.digest(), "little")
 
 
 def start_state(seed: int) -> int:
-    """The RNG state a game with this seed starts from (``_digest64(seed)``, without its general join)."""
+    """The RNG state a game with this seed starts from: the hash of the seed's decimal text."""
     return _hash_text(str(int(seed)))
 
 
@@ -52,7 +47,7 @@ def batch_seed(seed: int, index: int) -> int:
     keeps a failed game's seed exactly; the stream still starts from a
     64-bit hash of it.
     """
-    return _hash_text(f"{int(seed)},{int(index)}") & JSON_SAFE      # _digest64(seed, index), its join written out
+    return _hash_text(f"{int(seed)},{int(index)}") & JSON_SAFE
 
 
 def outputs(state: int, count: int) -> list[int]:
