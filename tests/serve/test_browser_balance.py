@@ -15,6 +15,18 @@ JOB_WAIT_MS = 240_000
 GAMES = Path(__file__).resolve().parents[2] / "games"
 
 
+def balance_settings(browsing, games: int, players: int | None = None, seed: int | None = None) -> None:
+    """The Balance tab open, with its player count (told to the page, which then offers that count's
+    settings), games and seed filled in."""
+    browsing.tab("balance")
+    if players is not None:
+        browsing.by_id("sim-players").fill(str(players))
+        browsing.by_id("sim-players").dispatch_event("change")
+    browsing.by_id("sim-games").fill(str(games))
+    if seed is not None:
+        browsing.by_id("sim-seed").fill(str(seed))
+
+
 def chart_data(browsing, testid: str):
     return json.loads(browsing.by_id(testid).get_attribute("data-chart"))
 
@@ -22,11 +34,7 @@ def chart_data(browsing, testid: str):
 def test_a_simulation_of_2000_games_charts_the_apis_win_rates(game_folder, start_server, open_page) -> None:
     handle = start_server(game_folder)
     browsing = open_page(handle)
-    browsing.tab("balance")
-    browsing.by_id("sim-players").fill("3")
-    browsing.by_id("sim-players").dispatch_event("change")
-    browsing.by_id("sim-games").fill("2000")
-    browsing.by_id("sim-seed").fill("11")
+    balance_settings(browsing, 2000, players=3, seed=11)
     browsing.by_id("sim-run").click()
     browsing.by_id("job").wait_for()
     assert browsing.by_id("job-cancel").is_enabled()
@@ -59,10 +67,7 @@ def test_a_simulation_of_2000_games_charts_the_apis_win_rates(game_folder, start
 
 def test_a_sweep_draws_its_target_band(game_folder, start_server, open_page) -> None:
     browsing = open_page(start_server(game_folder))
-    browsing.tab("balance")
-    browsing.by_id("sim-players").fill("3")
-    browsing.by_id("sim-players").dispatch_event("change")
-    browsing.by_id("sim-games").fill("100")
+    balance_settings(browsing, 100, players=3)
     browsing.by_id("sweep-vary").fill("tables.setup.3.houses=4,6,8")
     browsing.by_id("sweep-target").fill("win_rate.townsfolk in [0.45,0.55]")
     browsing.by_id("sweep-run").click()
@@ -80,8 +85,7 @@ def test_a_sweep_draws_its_target_band(game_folder, start_server, open_page) -> 
 
 def test_cancel_stops_a_running_simulation(game_folder, start_server, open_page) -> None:
     browsing = open_page(start_server(game_folder))
-    browsing.tab("balance")
-    browsing.by_id("sim-games").fill("20000")
+    balance_settings(browsing, 20000)
     browsing.by_id("sim-run").click()
     browsing.by_id("job").wait_for()
     browsing.page.wait_for_function(
@@ -99,10 +103,7 @@ def test_card_statistics_are_charted_for_a_game_with_cards(tmp_path, start_serve
     shutil.copytree(GAMES / "flapjacks", folder)
     handle = start_server(folder)
     browsing = open_page(handle)
-    browsing.tab("balance")
-    browsing.by_id("sim-players").fill("3")
-    browsing.by_id("sim-players").dispatch_event("change")
-    browsing.by_id("sim-games").fill("100")
+    balance_settings(browsing, 100, players=3)
     browsing.by_id("sim-run").click()
     browsing.by_id("chart-cards").wait_for(timeout=JOB_WAIT_MS)
     job = browsing.by_id("job").get_attribute("data-job")

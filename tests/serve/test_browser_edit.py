@@ -28,6 +28,16 @@ def put_cursor_at_end(browsing, line: int) -> None:
                            " cm.focus(); cm.setCursor({line: line - 1, ch: cm.getLine(line - 1).length}); }", line)
 
 
+def type_after_the_rule_line(browsing, folder: Path, text: str) -> int:
+    """turn.yaml opened in the editor, and ``text`` typed at the end of its rule line (``RULE_LINE``),
+    whose 1-based number it returns."""
+    open_file(browsing, "turn.yaml")
+    line = line_number(folder / "turn.yaml", RULE_LINE)
+    put_cursor_at_end(browsing, line)
+    browsing.page.keyboard.type(text)
+    return line
+
+
 def open_file(browsing, path: str) -> None:
     browsing.page.locator(f"[data-testid='file-item'][data-path='{path}']").click()
     browsing.page.wait_for_function("(p) => document.querySelector(\"[data-testid='editor-path']\").textContent === p", arg=path)
@@ -68,10 +78,7 @@ def test_an_error_typed_in_a_rule_is_shown_under_its_line_and_clears_when_fixed(
 
 def test_save_writes_the_buffer_to_the_file(game_folder, start_server, open_page) -> None:
     browsing = open_page(start_server(game_folder))
-    open_file(browsing, "turn.yaml")
-    line = line_number(game_folder / "turn.yaml", RULE_LINE)
-    put_cursor_at_end(browsing, line)
-    browsing.page.keyboard.type("  # saved from the page")
+    line = type_after_the_rule_line(browsing, game_folder, "  # saved from the page")
     browsing.by_id("save").click()
     browsing.page.wait_for_function("() => document.querySelector(\"[data-testid='save-status']\").textContent === 'saved'")
     assert (game_folder / "turn.yaml").read_text().splitlines()[line - 1] == RULE_LINE + "  # saved from the page"
@@ -143,10 +150,7 @@ def test_a_game_that_does_not_load_still_opens_for_editing(game_folder, start_se
 
 def test_switching_files_keeps_unsaved_text(game_folder, start_server, open_page) -> None:
     browsing = open_page(start_server(game_folder))
-    open_file(browsing, "turn.yaml")
-    line = line_number(game_folder / "turn.yaml", RULE_LINE)
-    put_cursor_at_end(browsing, line)
-    browsing.page.keyboard.type("  # not saved yet")
+    line = type_after_the_rule_line(browsing, game_folder, "  # not saved yet")
     open_file(browsing, "game.yaml")
     assert "unsaved" in browsing.page.locator("[data-testid='file-item'][data-path='turn.yaml']").get_attribute("class")
     browsing.shoot("away-from-unsaved")

@@ -18,6 +18,15 @@ def wait_position(browsing, n: int) -> None:
         "(n) => document.querySelector(\"[data-testid='log-position']\").dataset.n === String(n)", arg=n)
 
 
+def open_played_log(browsing, seed: int) -> None:
+    """A game of two random seats played to its end with this seed, then opened in the Log tab."""
+    browsing.start_game(["random", "random"], seed=seed)
+    browsing.by_id("play-result").wait_for()
+    browsing.tab("log")
+    browsing.by_id("log-open-played").click()
+    browsing.by_id("log-viewer").wait_for()
+
+
 def test_the_game_just_played_steps_back_and_forth(game_folder, start_server, open_page) -> None:
     browsing = open_page(start_server(game_folder))
     browsing.start_game(["random", "human"], seed=5)
@@ -57,11 +66,7 @@ def test_the_game_just_played_steps_back_and_forth(game_folder, start_server, op
 
 def test_a_pasted_log_that_does_not_match_the_game_is_not_verified(game_folder, start_server, open_page) -> None:
     browsing = open_page(start_server(game_folder))
-    browsing.start_game(["random", "random"], seed=4)
-    browsing.by_id("play-result").wait_for()
-    browsing.tab("log")
-    browsing.by_id("log-open-played").click()
-    browsing.by_id("log-viewer").wait_for()
+    open_played_log(browsing, 4)
     assert browsing.by_id("log-verified").get_attribute("data-verified") == "1"
     text = browsing.by_id("log-paste").input_value()
     lines = text.splitlines()
@@ -76,11 +81,7 @@ def test_a_pasted_log_that_does_not_match_the_game_is_not_verified(game_folder, 
 
 def test_a_log_file_in_the_folder_opens_by_its_path(game_folder, start_server, open_page) -> None:
     browsing = open_page(start_server(game_folder))
-    browsing.start_game(["random", "random"], seed=8)
-    browsing.by_id("play-result").wait_for()
-    browsing.tab("log")
-    browsing.by_id("log-open-played").click()
-    browsing.by_id("log-viewer").wait_for()
+    open_played_log(browsing, 8)
     events = int(browsing.by_id("log-slider").get_attribute("max"))
     (game_folder / "logs").mkdir()
     (game_folder / "logs" / "seed8.jsonl").write_text(browsing.by_id("log-paste").input_value())
