@@ -155,8 +155,8 @@ def hidden_option(game: Rules, kind: object, option: object) -> bool:
     """Whether the other players are kept from the option taken in a decision of this kind (one asked
     `publicly` has a kind of its own, never hidden): `private_choice` without the event. Asked at every forced
     choice of a play-out, so each (kind, option) is worked out once per game (``Rules.hidden_options``)."""
-    if not isinstance(option, str):
-        return kind in CARD_CHOICES and names_card(game, option)
+    if not isinstance(option, str):         # no card kind's id
+        return False
     of_kind = game.hidden_options.get(kind)
     if of_kind is None:
         of_kind = game.hidden_options[kind] = {}
