@@ -98,7 +98,6 @@ def statement(cls: type) -> type[n.Stmt]:
             raise TypeError(f"{cls.__name__}: the form '{alias}' is taken, or writes fields it does not have")
     BY_RULE[rule] = node
     n.HOME_FORMS.update((alias, (node, names)) for alias, names in forms.items())
-    _HOMES.add(node)
     return node
 
 
@@ -111,7 +110,7 @@ def rule_of(cls: type) -> str:
 
 def is_home(node_class: type) -> bool:
     """True for a statement kept in one home (this package)."""
-    return node_class in _HOMES
+    return node_class in BY_RULE.values()
 
 
 def may_end_game(node_class: type) -> bool:
@@ -129,9 +128,6 @@ def runs_straight(s: n.Stmt, sc: object) -> bool:
     if callable(getattr(node_class, "instruction", None)):
         return bool(s.straight(sc))  # type: ignore[attr-defined]
     return True
-
-
-_HOMES: set[type] = set()
 
 
 for _module in sorted(info.name for info in pkgutil.iter_modules(__path__)):
