@@ -50,7 +50,11 @@ class Batch:
 
 @dataclass
 class GameRecord:
-    """What one game leaves for the statistics: small, so workers send it back cheaply."""
+    """What one game leaves for the statistics: small, so workers send it back cheaply.
+
+    Its sequences are tuples of plain values, never lists: the garbage collector stops watching such a tuple,
+    while it walks every list a batch keeps (tens of thousands of records) at each full collection, which made a
+    20,000-game batch a quarter slower."""
 
     index: int
     seed: int
@@ -61,12 +65,12 @@ class GameRecord:
     first: int | None = None          # the seat that moved first
     plays: dict[str, dict[int, int]] = field(default_factory=dict)   # card -> seat -> times played
     error: str | None = None          # the located report of a game that failed
-    choices: list[tuple] = field(default_factory=list)       # each choice as (turn, seat, option, kind)
+    choices: tuple[tuple, ...] = ()                          # each choice as (turn, seat, option, kind)
     counters: tuple[tuple[int, ...], ...] = ()               # the counter rows at the end: game, locations, players
     scores: tuple[int, ...] | None = None                    # each seat's score at the end, if the game has one
-    score_turns: list[tuple[int, ...]] = field(default_factory=list)   # with Batch.quality: scores as each turn began
+    score_turns: tuple[tuple[int, ...], ...] = ()            # with Batch.quality: scores as each turn began
     #: with Batch.quality: each decision asked, as (its name, its number of options), in order
-    branching: list[tuple[str, int]] = field(default_factory=list)
+    branching: tuple[tuple[str, int], ...] = ()
 
 def seated_agents(names: tuple[str, ...], game_seed: int) -> list:
     """The agents of one game, each seeded from the game's seed and its seat: the one home of that rule,
@@ -101,10 +105,13 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
         agents = seated_agents(batch.agents, seed)
         # played in place from the start (play_new); agents that read nothing of the game (random ones) need
         # none of its history, and the statistics read only what a game without it keeps (records.py)
-        watch = _score_watcher(record) if batch.quality and game.score is not None else None
+        trail: list[tuple[int, ...]] = []
+        asked: list[tuple[str, int]] = []
+        watch = _score_watcher(trail) if batch.quality and game.score is not None else None
         state = game.new_state(batch.players, seed, observer=watch, before_first_turn=True,
                                history=not all_blind(agents))
-        _play(state, agents, _tally(record) if batch.quality else None)
+        _play(state, agents, _tally(asked) if batch.quality else None)
+        record.score_turns, record.branching = tuple(trail), tuple(asked)
     except RulelangError as error:
         record.error = _located(error, state or getattr(error, "state", None), batch, record)
         return record
@@ -117,20 +124,20 @@ def play_game(game: Game, batch: Batch, index: int) -> GameRecord:
     return record
 
 
-def _score_watcher(record: GameRecord) -> Callable:
+def _score_watcher(trail: list[tuple[int, ...]]) -> Callable:
     """An observer that notes the scores as each turn begins (``--quality``): what lead changes are read from."""
     seen = [None]
 
     def watch(state: State, step: str) -> None:
         if state.turn != seen[0]:
             seen[0] = state.turn
-            record.score_turns.append(tuple(state.scores()))
+            trail.append(tuple(state.scores()))
     return watch
 
 
-def _tally(record: GameRecord) -> Callable[[str, int], None]:
+def _tally(asked: list[tuple[str, int]]) -> Callable[[str, int], None]:
     """What notes each decision asked and its number of options (``--quality``: the branching factor)."""
-    note = record.branching.append
+    note = asked.append
     return lambda name, count: note((name, count))
 
 
@@ -174,7 +181,8 @@ def read_log(state: State, record: GameRecord) -> None:
     """The cards each seat played (an answer is a card played too) and every choice's record,
     in one pass over the log without expanding it: what ``records.cards_played`` and ``choices_taken`` read,
     at the cost of one walk instead of two (the walk is most of what a batch adds to a game)."""
-    plays, taken, types = record.plays, record.choices, state.game.card_type
+    plays, types = record.plays, state.game.card_type
+    taken: list[tuple] = []
     for entry in state.log:
         if entry.__class__ is tuple:
             kind = entry[0]
@@ -189,9 +197,10 @@ def read_log(state: State, record: GameRecord) -> None:
             seats = plays.setdefault(entry["card"], {})
             seat = int(entry["player"][1:]) - 1
             seats[seat] = seats.get(seat, 0) + 1
+    record.choices = tuple(taken)
 
 
-def choices_taken(state: State) -> list[tuple]:
+def choices_taken(state: State) -> tuple[tuple, ...]:
     """Every choice as (turn, seat, option, kind), from the `chose` records even a game without history keeps."""
     record = GameRecord(0, 0)
     read_log(state, record)

@@ -78,7 +78,7 @@ def test_a_game_keeps_what_the_choices_and_counters_need(history):
         from rulelang.lab.simulate import choices_taken
         assert choices_taken(state) == kept
         chosen = [e for e in state.events if e["type"] == "chose"]
-        assert [(e["turn"], int(e["player"][1:]) - 1, e["option"], e["decision"]) for e in chosen] == kept
+        assert tuple((e["turn"], int(e["player"][1:]) - 1, e["option"], e["decision"]) for e in chosen) == kept
     summary = game_summary(game, Batch(JF, 4, 1, 0, ("random",) * 4), [record])
     assert summary["final_counters"]["village.house"]["max"] == state.counter("village", "house")
 

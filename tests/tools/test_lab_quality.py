@@ -40,10 +40,10 @@ def test_drama_is_the_winners_worst_deficit():
 
 
 def test_quality_of_hand_made_games():
-    one = GameRecord(0, 0, 5, (0,), None, "e", 0, choices=[(0, "a", "k")] * 7, scores=TRAIL[-1],
+    one = GameRecord(0, 0, 5, (0,), None, "e", 0, choices=((0, "a", "k"),) * 7, scores=TRAIL[-1],
                      score_turns=TRAIL[:-1])
-    two = GameRecord(1, 1, 3, (1,), None, "e", 0, choices=[(0, "a", "k")] * 3, scores=(1, 4),
-                     score_turns=[(0, 0), (1, 2)])
+    two = GameRecord(1, 1, 3, (1,), None, "e", 0, choices=((0, "a", "k"),) * 3, scores=(1, 4),
+                     score_turns=((0, 0), (1, 2)))
     q = quality([one, two])
     assert q["duration"]["mean"] == 4.0 and q["decisions"]["mean"] == 5.0
     assert q["lead_changes"]["histogram"] == [[1, 1], [4, 1]]       # two: {0,1} -> {1} -> {1}
@@ -71,7 +71,7 @@ def test_measuring_quality_does_not_change_the_games(path, players):
         if game.score is not None:
             assert len(measured.score_turns) == measured.turns and measured.score_turns[0] == (0,) * players
         else:
-            assert measured.score_turns == []
+            assert measured.score_turns == ()
 
 
 # --- the branching factor ---------------------------------------------------------------------------------------
