@@ -140,12 +140,10 @@ class Table:
             if blind is not None:
                 ways.append(_by_count(blind))
             elif reads:
-                ways.append(_guarded(agent, agent.reader(game)))
+                ways.append(agent.reader(game))
             else:
                 return None
-        if all(agent is self.agents[0] for agent in self.agents):
-            return ways[0]
-        return lambda player, count, name, offered: ways[player](player, count, name, offered)
+        return _guarded(self.agents, ways)
 
     def decide(self, state: State, player: int, count: int) -> None:
         """Ask ``player``'s agent, who has ``count`` options, and apply its choice to ``state``."""
@@ -163,16 +161,19 @@ class Table:
         apply_choice(state, player, choice, agent)
 
 
-def _guarded(agent: Any, read: Callable[[int, int, str, list], int]) -> Callable[[int, int, str, list], int]:
-    """A reader whose own failures are told as the agent's (``AgentError``), not as a rule that failed where it
-    was asked: it runs in the middle of a rule."""
+def _guarded(agents: list, ways: list[Callable[[int, int, str, list], int]]) -> Callable[[int, int, str, list], int]:
+    """The table's reader: each player's own way to read, whose failures are told as that player's agent's
+    (``AgentError``), not as a rule that failed where it was asked (it runs in the middle of a rule).
+
+    One function does both the choice of the player's way and the guard: a decision asked in place goes
+    through it some thirty times a game, and each call layer less is felt in a batch."""
     def guarded(player: int, count: int, name: str, offered: list) -> int:
         try:
-            return read(player, count, name, offered)
+            return ways[player](player, count, name, offered)
         except RulelangError:
             raise
         except Exception as error:  # noqa: BLE001 - the agent's own code failed: say whose, without a traceback
-            raise agent_failed(agent, player, error) from None
+            raise agent_failed(agents[player], player, error) from None
     return guarded
 
 

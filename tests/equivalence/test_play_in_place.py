@@ -261,3 +261,21 @@ def test_a_reader_that_fails_is_told_as_its_agents_failure() -> None:
 
     with pytest.raises(AgentError, match=r"the agent of P\d \(Broken\) failed: KeyError"):
         play_out(GAMES["jacks_friends"].new_state(3, 1, before_first_turn=True), Broken())
+
+
+def test_a_reader_failing_at_a_mixed_table_is_told_as_that_seats_agent() -> None:
+    """Seats read in different ways (a random agent by count, one that reads): the failure names its seat."""
+    from rulelang.agents.play import AgentError
+
+    class Broken:
+        def choose(self, seat):
+            return 0
+
+        def reader(self, game):
+            def read(player, count, name, offered):
+                raise KeyError(name)
+            return read
+
+    agents = [RandomAgent(1), Broken(), RandomAgent(2)]
+    with pytest.raises(AgentError, match=r"the agent of P2 \(Broken\) failed: KeyError"):
+        play_out(GAMES["jacks_friends"].new_state(3, 1, before_first_turn=True), agents)
