@@ -185,3 +185,37 @@ def test_a_distribution_by_hand():
     figures = distribution([3, 1, 4, 1])       # mean 9/4; squares 0.5625+1.5625+3.0625+1.5625 = 6.75, /3 = 2.25, sd 1.5; median (1+3)/2
     assert (figures["mean"], figures["sd"], figures["median"]) == (2.25, 1.5, 2.0)
     assert figures["histogram"] == [[1, 2], [3, 1], [4, 1]]
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_a_summary_leaves_the_garbage_collector_as_it_found_it(collecting):
+    """The summary pauses the collector while it reads the records (stats.without_collection), and gives it
+    back as it was: on if it was on, off if the caller had turned it off, and on again when the summary fails."""
+    import gc
+
+    batch, records = team_batch(3, 5, ("random",) * 4)
+    seen = []
+    was_on = gc.isenabled()
+    try:
+        gc.enable() if collecting else gc.disable()
+        summarize(batch, records, "T", GIANT_AND_TOWN, TEAMS)
+        seen.append(gc.isenabled())
+        with pytest.raises(AttributeError):
+            summarize(batch, [None], "T", GIANT_AND_TOWN, TEAMS)     # not a record: the summary fails
+        seen.append(gc.isenabled())
+    finally:
+        gc.enable() if was_on else gc.disable()
+    assert seen == [collecting, collecting]
+
+
+def test_the_summary_runs_with_the_collector_paused(monkeypatch):
+    import gc
+
+    from rulelang.lab import stats
+
+    during = []
+    real = stats.distribution
+    monkeypatch.setattr(stats, "distribution", lambda values: during.append(gc.isenabled()) or real(values))
+    batch, records = team_batch(3, 5, ("random",) * 4)
+    summarize(batch, records, "T", GIANT_AND_TOWN, TEAMS)
+    assert during and not any(during)
