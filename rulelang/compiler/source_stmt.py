@@ -95,6 +95,10 @@ class StmtSource:
     def count_literal(e: n.Expr) -> int | None:
         return _count_literal(e)
 
+    def changed_roll(self, roll: n.Expr) -> tuple[str, str, int]:
+        """The roll a statement changes (its local, its die, the die's highest face), as its closure finds it."""
+        return self.sc.changed_roll(roll)
+
     @staticmethod
     def is_counter(target: n.Expr) -> bool:
         return _is_counter(target)

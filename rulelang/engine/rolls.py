@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulelang.engine.limits import roll_dice
+
 #: The rolling frame's local, beside its count of dice, that a `cancel roll` sets.
 CANCELLED = "$cancelled "
 
@@ -34,3 +36,18 @@ def change_roll(st: Any, L: dict, var: str, die: str, how: str, rolled: list[int
         if fresh:
             event["rolled"] = fresh
         st.log.append(event)
+
+
+def add_dice(st: Any, L: dict, var: str, die: str, faces: int, amount: int) -> None:
+    """`add N to R`: ``amount`` more dice rolled onto the end of the roll in ``var`` (none when not above 0)."""
+    k = max(0, amount)
+    if k:
+        change_roll(st, L, var, die, "added", list(L[var]) + roll_dice(st, k, faces, len(L[var])), k)
+
+
+def remove_dice(st: Any, L: dict, var: str, die: str, amount: int) -> None:
+    """`remove N from R`: the last ``amount`` dice leave the roll (all of them when it is more)."""
+    k = min(max(0, amount), len(L[var]))
+    if k:
+        change_roll(st, L, var, die, "removed", list(L[var])[:len(L[var]) - k])
+
