@@ -36,6 +36,7 @@ from rulelang.engine.interpreter import (
 )
 from rulelang.engine.limits import over_budget, roll_dice, spend, too_big
 from rulelang.engine.names import NAMES
+from rulelang.engine.reveals import reveal_cards, revealed_to_nobody
 from rulelang.engine.rolls import add_dice, change_face, remove_dice, reroll_all, reroll_face
 from rulelang.engine.turns import check_end
 
@@ -67,7 +68,7 @@ HELPERS: dict[str, Any] = {
     "_within": within, "_enter": call_in_place, "_decide": decide, "_op": instruction_in_place,
     "_fired": fired_in_place, "_decide_secretly": decide_secretly,
     "_add_dice": add_dice, "_remove_dice": remove_dice, "_change_face": change_face, "_reroll_all": reroll_all,
-    "_reroll_face": reroll_face,
+    "_reroll_face": reroll_face, "_reveal_cards": reveal_cards, "_revealed_to_nobody": revealed_to_nobody,
 }
 
 _units = itertools.count()
