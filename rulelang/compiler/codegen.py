@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import Any
 
 from rulelang.engine import records
-from rulelang.engine.cards import discard_card, draw_cards, end_roll_durations, move_card, shuffle_zone
+from rulelang.engine.cards import create_tokens, discard_card, draw_cards, end_roll_durations, move_card, shuffle_zone
 from rulelang.engine.elimination import live_from, live_players, next_live
 from rulelang.engine.interpreter import (
     FAILURES,
@@ -69,6 +69,7 @@ HELPERS: dict[str, Any] = {
     "_fired": fired_in_place, "_decide_secretly": decide_secretly,
     "_add_dice": add_dice, "_remove_dice": remove_dice, "_change_face": change_face, "_reroll_all": reroll_all,
     "_reroll_face": reroll_face, "_reveal_cards": reveal_cards, "_revealed_to_nobody": revealed_to_nobody,
+    "_create_tokens": create_tokens,
 }
 
 _units = itertools.count()
