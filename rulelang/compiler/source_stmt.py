@@ -23,6 +23,7 @@ from .. import statements as homes  # noqa: F401  (their node classes exist befo
 from ..statements import roles
 from ..statements.for_each import ForEach
 from ..statements.if_stmt import If
+from ..statements.while_stmt import While
 from .codegen import FRAME_PC, READS_LOCALS, Body
 from .expressions import local_name
 from .naming import spoken
@@ -67,7 +68,7 @@ class StmtSource:
         for s in stmts:
             self.xs.forget(s)
             method = _SOURCES.get(type(s))
-            if out.depth > MAX_DEPTH and isinstance(s, (If, ForEach)):
+            if out.depth > MAX_DEPTH and isinstance(s, (If, ForEach, While)):
                 method = None
             if method is None or method(self, s, out) is False:
                 self.fallback(s, out)
