@@ -2,9 +2,10 @@
 
 Each method mirrors the closure ``StmtCompiler.f_*`` would build: the same values, in
 the same order, with the same events, work and errors. Every line is tagged with the
-statement it belongs to, so a failure is told there (``codegen.blame``); statements
-with no source of their own are called as their closure. A statement kept in one home
-(``rulelang/statements/``) writes its lines with its own ``python`` method.
+statement it belongs to, so a failure is told there (``codegen.blame``). A statement kept
+in one home (``rulelang/statements/``) writes its lines with its own ``python`` method;
+every statement that has a closure has one. Only a branch or loop nested past ``MAX_DEPTH``
+is called as its closure (Python's own limits on nesting).
 """
 from __future__ import annotations
 
@@ -70,8 +71,10 @@ class StmtSource:
             method = _SOURCES.get(type(s))
             if out.depth > MAX_DEPTH and isinstance(s, (If, ForEach, While)):
                 method = None
-            if method is None or method(self, s, out) is False:
+            if method is None:
                 self.fallback(s, out)
+            else:
+                method(self, s, out)
 
     def fallback(self, s: n.Stmt, out: Body) -> None:
         outer, self.xs.nesting = self.xs.nesting, 0
