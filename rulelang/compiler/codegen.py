@@ -42,7 +42,9 @@ from rulelang.engine.turns import check_end
 
 from ..errors import RuleError, Span
 from ..printable import printable
-from .aggregates import any_of_kind
+from .aggregates import any_of_kind, numbers_between
+from .expressions import every_players_cards
+from .kinds import kind_is
 
 #: The file name generated code is compiled under (tracebacks and the line table use it).
 FILENAME = "<rulelang generated>"
@@ -114,7 +116,8 @@ _MISSING = object()
 HELPERS.update(_too_big_now=_too_big_now, _zero_division=_zero_division, _charge=_charge, _metered=_metered,
                _has=any_of_kind, _count_in=_count_in, _MISSING=_MISSING,
                _transferred=records.transferred, _counter_set=records.set_counter, _set_var=records.set_var,
-               _rolled=records.rolled)
+               _rolled=records.rolled, _numbers_between=numbers_between, _every_players_cards=every_players_cards,
+               _kind_is=kind_is)
 
 
 @dataclass

@@ -21,6 +21,7 @@ from rulelang.lang.visitors import Dispatch
 
 from .codegen import Body, Unit
 from .expressions import join_lists, local_name, zone_decl
+from .kinds import kind_tables
 from .naming import state_words
 
 if TYPE_CHECKING:
@@ -69,6 +70,8 @@ class ExprSource:
         #: Python variables that never hold None, while the loop that binds them is written: a loop's over the
         #: players, a role or a team (``StmtSource.loop_scope``)
         self.present: set[str] = set()
+        #: the kind tables `c is k` reads, for a local k holding a kind (``kind_tables``)
+        self.kinds: dict[str, list[bool]] | None = None
 
     @contextmanager
     def own_unit(self) -> Iterator[None]:
@@ -201,6 +204,12 @@ class ExprSource:
         return (e.type == PLAYER and isinstance(e, n.Name) and e.ref.kind == RefKind.LOCAL
                 and self.aliases.get(e.ref.name) in self.present)
 
+    def kind_tables(self) -> dict[str, list[bool]]:
+        """For each kind name, whether each card instance answers to it (``kinds.kind_tables``), made once."""
+        if self.kinds is None:
+            self.kinds = kind_tables(self.game, self.ec.sym)
+        return self.kinds
+
     def checked(self, text: str, span, u: Unit) -> str:
         """A number kept within the game's number_limit, as the closures keep it."""
         t, limit = u.temp("v"), self.game.number_limit
@@ -231,6 +240,9 @@ class ExprSource:
             return u.constant(self.ec.sym.params[e.ref.name])
         if kind in (RefKind.TABLE, RefKind.CLASS):      # a card kind's value is its name
             return repr(e.ref.name)
+        if kind == RefKind.ALL_ZONES:
+            base, k = len(self.game.table_zones), zone_decl(self.game, e.ref.name).index
+            return f"_every_players_cards(st, {base}, {k})"
         return None
 
     def x_ListLit(self, e: n.ListLit, u: Unit) -> str:
@@ -355,10 +367,11 @@ class ExprSource:
         if e.ref is None:
             return "False"
         kind = e.ref.kind
-        if kind == RefKind.CLASS_LOCAL:
-            return None
         obj, t = self.src(e.obj, u), u.temp()
-        if kind == RefKind.ROLE:
+        if kind == RefKind.CLASS_LOCAL:             # the card first, then the local holding the kind
+            tables = u.constant(self.kind_tables(), "the cards of each kind")
+            test = f"_kind_is({tables}, {obj}, {self.local(e.ref.name)})"
+        elif kind == RefKind.ROLE:
             test = f"(({t} := {obj}) is not None and st.lay.roles[{t}] == {e.ref.name!r})"
         elif kind == RefKind.TEAM:
             test = f"(({obj}) in st.lay.team_players[{e.ref.name!r}])"
@@ -394,8 +407,9 @@ class ExprSource:
             return f"({a} if ({a} := {first}) {keep} ({b} := {second}) else {b})"
         if name in ("max", "min") and len(e.args) > 1:
             return f"{name}({', '.join(self.src(a.value, u) for a in e.args)})"
-        if name == "range":
-            return None
+        if name == "range":                 # the low end first, then the high
+            low, high = (self.src(arg.value, u) for arg in e.args)
+            return f"_numbers_between(st, {low}, {high}, {u.constant(e.span)})"
         return self.aggregate(name, e.args[0], u)
 
     def inlined(self, name: str, params: list[str], values: list[str], u: Unit) -> str | None:
@@ -601,7 +615,6 @@ class ExprSource:
                 f.line(f"        L.pop({name!r}, None)")
                 f.line("    else:")
                 f.line(f"        L[{name!r}] = {old}")
-
 
 
 def operand(text: str) -> str:
