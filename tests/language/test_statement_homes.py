@@ -318,6 +318,8 @@ def test_every_home_statement_run_as_a_closure_has_its_generated_python() -> Non
     closures = [cls for cls in homes.BY_RULE.values() if callable(getattr(cls, "closure", None))]
     assert closures
     assert [cls.__name__ for cls in closures if source_stmt._SOURCES.get(cls) is None] == []
+    # and every expression but a literal, which is always a constant (``ExprCompiler.constant``)
+    assert set(source_expr._SOURCES.missing()) <= {"Bool", "NoneLit", "Num", "Text"}
 
 
 def test_a_node_class_with_no_compile_method_fails_when_the_table_is_built() -> None:
