@@ -18,15 +18,17 @@ _MISSING = object()
 
 def number_range(low: Fn, high: Fn, span) -> Fn:
     """`range(a, b)`: the numbers a to b - 1, each charged as work, at most MAX_OPTIONS of them."""
-    def numbers(st: Any, L: dict) -> list:
-        lo, hi = low(st, L), high(st, L)
-        if hi - lo > MAX_OPTIONS:
-            raise RuleError(f"range({lo:,}, {hi:,}) has more than the {MAX_OPTIONS:,} numbers a list of "
-                            "numbers may have", span)
-        if hi > lo:
-            spend(st, hi - lo)
-        return list(range(lo, hi))
-    return numbers
+    return lambda st, L: numbers_between(st, low(st, L), high(st, L), span)
+
+
+def numbers_between(st: Any, lo: int, hi: int, span) -> list[int]:
+    """`range(lo, hi)` once its ends are known (generated code calls it as ``_numbers_between``)."""
+    if hi - lo > MAX_OPTIONS:
+        raise RuleError(f"range({lo:,}, {hi:,}) has more than the {MAX_OPTIONS:,} numbers a list of "
+                        "numbers may have", span)
+    if hi > lo:
+        spend(st, hi - lo)
+    return list(range(lo, hi))
 
 
 def metered(items: Fn) -> Fn:

@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import Any
 
 from rulelang.engine import records
-from rulelang.engine.cards import discard_card, draw_cards, end_roll_durations, move_card, shuffle_zone
+from rulelang.engine.cards import create_tokens, discard_card, draw_cards, end_roll_durations, move_card, shuffle_zone
 from rulelang.engine.elimination import live_from, live_players, next_live
 from rulelang.engine.interpreter import (
     FAILURES,
@@ -36,11 +36,15 @@ from rulelang.engine.interpreter import (
 )
 from rulelang.engine.limits import over_budget, roll_dice, spend, too_big
 from rulelang.engine.names import NAMES
+from rulelang.engine.reveals import reveal_cards, revealed_to_nobody
+from rulelang.engine.rolls import add_dice, change_face, remove_dice, reroll_all, reroll_face
 from rulelang.engine.turns import check_end
 
 from ..errors import RuleError, Span
 from ..printable import printable
-from .aggregates import any_of_kind
+from .aggregates import any_of_kind, numbers_between
+from .expressions import every_players_cards
+from .kinds import kind_is
 
 #: The file name generated code is compiled under (tracebacks and the line table use it).
 FILENAME = "<rulelang generated>"
@@ -65,6 +69,9 @@ HELPERS: dict[str, Any] = {
     "_over_budget": over_budget, "_roll_dice": roll_dice,
     "_within": within, "_enter": call_in_place, "_decide": decide, "_op": instruction_in_place,
     "_fired": fired_in_place, "_decide_secretly": decide_secretly,
+    "_add_dice": add_dice, "_remove_dice": remove_dice, "_change_face": change_face, "_reroll_all": reroll_all,
+    "_reroll_face": reroll_face, "_reveal_cards": reveal_cards, "_revealed_to_nobody": revealed_to_nobody,
+    "_create_tokens": create_tokens,
 }
 
 _units = itertools.count()
@@ -109,7 +116,8 @@ _MISSING = object()
 HELPERS.update(_too_big_now=_too_big_now, _zero_division=_zero_division, _charge=_charge, _metered=_metered,
                _has=any_of_kind, _count_in=_count_in, _MISSING=_MISSING,
                _transferred=records.transferred, _counter_set=records.set_counter, _set_var=records.set_var,
-               _rolled=records.rolled)
+               _rolled=records.rolled, _numbers_between=numbers_between, _every_players_cards=every_players_cards,
+               _kind_is=kind_is)
 
 
 @dataclass

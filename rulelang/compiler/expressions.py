@@ -167,12 +167,7 @@ class ExprCompiler:
             return lambda st, L: value
         if kind == RefKind.ALL_ZONES:
             base, k = len(game.table_zones), zone_decl(game, ref.name).index
-
-            def every_players(st, L):
-                cards = [c for p in range(st.n) for c in st.zones[base + k * st.n + p]]
-                spend(st, len(cards))   # each card gathered is work
-                return cards
-            return every_players
+            return lambda st, L: every_players_cards(st, base, k)
         if kind in (RefKind.TABLE, RefKind.CLASS):      # a card kind's value is its name
             name = ref.name
             return lambda st, L: name
@@ -471,6 +466,14 @@ def zone_decl(game: Game, name: str) -> ZoneDecl:
 def local_name(e: n.Expr) -> str | None:
     """The name, if the expression is just a local name."""
     return e.ref.name if isinstance(e, n.Name) and e.ref and e.ref.kind == RefKind.LOCAL else None
+
+
+def every_players_cards(st: State, base: int, k: int) -> list[int]:
+    """The cards of every player's zone of one kind (the ``k``-th player zone, player zones from ``base``), in
+    seat order; each card gathered is work."""
+    cards = [c for p in range(st.n) for c in st.zones[base + k * st.n + p]]
+    spend(st, len(cards))
+    return cards
 
 
 def join_lists(st: State, first: list, second: list) -> list:

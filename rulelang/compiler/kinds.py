@@ -29,7 +29,9 @@ def kind_test(game: Game, sym: Any, card: Fn, local: str) -> Fn:
     """`c is k` for a local k holding a kind (or none, which no card is)."""
     tables = kind_tables(game, sym)
 
-    def test(st, L):
-        c, kind = card(st, L), L[local]
-        return c is not None and kind is not None and tables[kind][c]
-    return test
+    return lambda st, L: kind_is(tables, card(st, L), L[local])
+
+
+def kind_is(tables: dict[str, list[bool]], card: int | None, kind: str | None) -> bool:
+    """Whether ``card`` answers to the kind named ``kind`` (none is no card, and no kind: False)."""
+    return card is not None and kind is not None and tables[kind][card]

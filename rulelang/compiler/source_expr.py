@@ -21,6 +21,7 @@ from rulelang.lang.visitors import Dispatch
 
 from .codegen import Body, Unit
 from .expressions import join_lists, local_name, zone_decl
+from .kinds import kind_tables
 from .naming import state_words
 
 if TYPE_CHECKING:
@@ -34,6 +35,9 @@ MAX_NESTING = 20
 #: variable or a literal (reading it again, or not at all, gives the same value and never fails). A local
 #: read from ``L`` is not one: a missing `me` must fail at the call, as it does when the dict is built.
 _PLAIN = re.compile(r"_[a-z]+\d+|_x|-?\d+|None|True|False")
+
+#: The most loops a list comprehension may have to be written as Python loops (Python nests 20 blocks at most).
+MAX_COMP_LOOPS = 12
 
 #: The most nodes a spec function's body may have to be written where it is called (``inlined``).
 MAX_INLINED = 60
@@ -66,6 +70,8 @@ class ExprSource:
         #: Python variables that never hold None, while the loop that binds them is written: a loop's over the
         #: players, a role or a team (``StmtSource.loop_scope``)
         self.present: set[str] = set()
+        #: the kind tables `c is k` reads, for a local k holding a kind (``kind_tables``)
+        self.kinds: dict[str, list[bool]] | None = None
 
     @contextmanager
     def own_unit(self) -> Iterator[None]:
@@ -198,6 +204,12 @@ class ExprSource:
         return (e.type == PLAYER and isinstance(e, n.Name) and e.ref.kind == RefKind.LOCAL
                 and self.aliases.get(e.ref.name) in self.present)
 
+    def kind_tables(self) -> dict[str, list[bool]]:
+        """For each kind name, whether each card instance answers to it (``kinds.kind_tables``), made once."""
+        if self.kinds is None:
+            self.kinds = kind_tables(self.game, self.ec.sym)
+        return self.kinds
+
     def checked(self, text: str, span, u: Unit) -> str:
         """A number kept within the game's number_limit, as the closures keep it."""
         t, limit = u.temp("v"), self.game.number_limit
@@ -228,6 +240,9 @@ class ExprSource:
             return u.constant(self.ec.sym.params[e.ref.name])
         if kind in (RefKind.TABLE, RefKind.CLASS):      # a card kind's value is its name
             return repr(e.ref.name)
+        if kind == RefKind.ALL_ZONES:
+            base, k = len(self.game.table_zones), zone_decl(self.game, e.ref.name).index
+            return f"_every_players_cards(st, {base}, {k})"
         return None
 
     def x_ListLit(self, e: n.ListLit, u: Unit) -> str:
@@ -352,10 +367,11 @@ class ExprSource:
         if e.ref is None:
             return "False"
         kind = e.ref.kind
-        if kind == RefKind.CLASS_LOCAL:
-            return None
         obj, t = self.src(e.obj, u), u.temp()
-        if kind == RefKind.ROLE:
+        if kind == RefKind.CLASS_LOCAL:             # the card first, then the local holding the kind
+            tables = u.constant(self.kind_tables(), "the cards of each kind")
+            test = f"_kind_is({tables}, {obj}, {self.local(e.ref.name)})"
+        elif kind == RefKind.ROLE:
             test = f"(({t} := {obj}) is not None and st.lay.roles[{t}] == {e.ref.name!r})"
         elif kind == RefKind.TEAM:
             test = f"(({obj}) in st.lay.team_players[{e.ref.name!r}])"
@@ -391,8 +407,9 @@ class ExprSource:
             return f"({a} if ({a} := {first}) {keep} ({b} := {second}) else {b})"
         if name in ("max", "min") and len(e.args) > 1:
             return f"{name}({', '.join(self.src(a.value, u) for a in e.args)})"
-        if name == "range":
-            return None
+        if name == "range":                 # the low end first, then the high
+            low, high = (self.src(arg.value, u) for arg in e.args)
+            return f"_numbers_between(st, {low}, {high}, {u.constant(e.span)})"
         return self.aggregate(name, e.args[0], u)
 
     def inlined(self, name: str, params: list[str], values: list[str], u: Unit) -> str | None:
@@ -530,6 +547,74 @@ class ExprSource:
             f.line(f"_too_big_now(_result, {limit}, {u.constant(span)})")
         else:
             f.line(f"return {results.get(name, '_out')}")       # filter: the list itself
+
+    # -- list comprehensions ------------------------------------------------------------------------
+
+    def x_ListComp(self, e: n.ListComp, u: Unit) -> str | None:
+        """`[VALUE for x in A for y in B where C]` as a function of its own, as ``comprehension_closure`` builds
+        it: a Python loop a loop of the text, the last turning fastest, each loop's items charged as work.
+
+        The names are the loops' Python variables where the filter, the value and the inner loops' lists read
+        them; only when those hand ``L`` to code that may read them are they bound in ``L`` too, and what the
+        names held there before put back after, as the closure puts them back. None past ``MAX_COMP_LOOPS``
+        loops (Python's limit on nested blocks): then it is called as its closure.
+        """
+        if len(e.loops) > MAX_COMP_LOOPS:
+            return None
+        outer = self.aliases
+        passed = {local: u.temp("o") for local in outer}   # the caller's Python variables, handed over
+        f = u.new_function("comprehension", ", ".join(["st", "L", *passed.values()]))
+        items, xs = [], [u.temp("x") for _ in e.loops]
+        before = self.opaque
+        self.aliases = {local: passed[local] for local in outer}
+        try:
+            for (var, source), x in zip(e.loops, xs):
+                items.append(self.as_list(source, u))
+                self.aliases[var] = x
+            keep = self.src(e.cond, u) if e.cond is not None else None
+            value = self.src(e.value, u)
+            bound = self.opaque != before
+        finally:
+            self.aliases = outer
+        if bound:
+            self.opaque += 1        # it hands L to code that may read any local: the caller's too
+        self.comprehension_loops(f, [var for var, _ in e.loops], items, xs, keep, value, bound, u)
+        return f"{f.name}({', '.join(['st', 'L', *outer.values()])})"
+
+    @staticmethod
+    def comprehension_loops(f: Body, names: list[str], items: list[str], xs: list[str], keep: str | None,
+                            value: str, bound: bool, u: Unit) -> None:
+        """The body of a list comprehension's function (see ``x_ListComp``): ``items`` the source of each loop's
+        list, ``xs`` its item's Python variable."""
+        saved = [u.temp("s") for _ in names]
+        if bound:
+            for name, old in zip(names, saved):
+                f.line(f"{old} = L.get({name!r}, _MISSING)")
+            f.line("try:")
+            f.depth += 1
+        f.line("_out = []")
+        for name, source, x in zip(names, items, xs):
+            listed = u.temp("xs")
+            f.line(f"{listed} = {source}")
+            f.charge(f"len({listed})")
+            f.line(f"for {x} in {listed}:")
+            f.depth += 1
+            if bound:
+                f.line(f"L[{name!r}] = {x}")
+        if keep is not None:
+            f.line(f"if {keep}:")
+            f.depth += 1
+        f.line(f"_out.append({value})")
+        f.depth = 2 if bound else 1
+        f.line("return _out")
+        if bound:
+            f.depth = 1
+            f.line("finally:")
+            for name, old in zip(names, saved):
+                f.line(f"    if {old} is _MISSING:")
+                f.line(f"        L.pop({name!r}, None)")
+                f.line("    else:")
+                f.line(f"        L[{name!r}] = {old}")
 
 
 def operand(text: str) -> str:

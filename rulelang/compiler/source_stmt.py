@@ -2,9 +2,10 @@
 
 Each method mirrors the closure ``StmtCompiler.f_*`` would build: the same values, in
 the same order, with the same events, work and errors. Every line is tagged with the
-statement it belongs to, so a failure is told there (``codegen.blame``); statements
-with no source of their own are called as their closure. A statement kept in one home
-(``rulelang/statements/``) writes its lines with its own ``python`` method.
+statement it belongs to, so a failure is told there (``codegen.blame``). A statement kept
+in one home (``rulelang/statements/``) writes its lines with its own ``python`` method;
+every statement that has a closure has one. Only a branch or loop nested past ``MAX_DEPTH``
+is called as its closure (Python's own limits on nesting).
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from .. import statements as homes  # noqa: F401  (their node classes exist befo
 from ..statements import roles
 from ..statements.for_each import ForEach
 from ..statements.if_stmt import If
+from ..statements.while_stmt import While
 from .codegen import FRAME_PC, READS_LOCALS, Body
 from .expressions import local_name
 from .naming import spoken
@@ -67,10 +69,12 @@ class StmtSource:
         for s in stmts:
             self.xs.forget(s)
             method = _SOURCES.get(type(s))
-            if out.depth > MAX_DEPTH and isinstance(s, (If, ForEach)):
+            if out.depth > MAX_DEPTH and isinstance(s, (If, ForEach, While)):
                 method = None
-            if method is None or method(self, s, out) is False:
+            if method is None:
                 self.fallback(s, out)
+            else:
+                method(self, s, out)
 
     def fallback(self, s: n.Stmt, out: Body) -> None:
         outer, self.xs.nesting = self.xs.nesting, 0
@@ -94,6 +98,10 @@ class StmtSource:
     @staticmethod
     def count_literal(e: n.Expr) -> int | None:
         return _count_literal(e)
+
+    def changed_roll(self, roll: n.Expr) -> tuple[str, str, int]:
+        """The roll a statement changes (its local, its die, the die's highest face), as its closure finds it."""
+        return self.sc.changed_roll(roll)
 
     @staticmethod
     def is_counter(target: n.Expr) -> bool:

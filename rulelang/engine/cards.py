@@ -25,10 +25,20 @@ from rulelang.errors import RuleError
 
 if TYPE_CHECKING:
     from rulelang.engine.board import Board
-    from rulelang.engine.rules import CardType, Fn, Rules
+    from rulelang.engine.rules import CardType, Fn, Rules, ZoneDecl
 
 
 # --- card movement: the primitives every card statement is built on ---------------
+
+def create_tokens(st: Board, game: Rules, ctype: CardType, supply: ZoneDecl, amount: int, dest: int) -> None:
+    """`create N CARD in ZONE`: up to ``amount`` of the token's copies in its supply, the top ones first, go to
+    ``dest``; the supply's cards are each a unit of work, looked over for them."""
+    pool = st.zones[game.zone_id(supply, None, st.n)]
+    spend(st, len(pool))
+    tokens = [c for c in reversed(pool) if game.card_type[c] is ctype][:max(0, amount)]
+    for card in tokens:
+        move_card(st, card, dest, "created")
+
 
 def move_card(st: Board, card: int, dest: int, how: str = "move") -> None:
     """Move one card; one-of-a-kind slots evict, triggers fire, watchers check."""

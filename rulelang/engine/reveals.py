@@ -5,7 +5,9 @@ player was shown of zones they cannot see.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
+
+from rulelang.errors import RuleError
 
 if TYPE_CHECKING:
     from rulelang.engine.board import Board
@@ -23,6 +25,11 @@ def reveal_cards(st: Board, cards: list[int], seats: list[int], to: str) -> None
         labels, types = st.lay.zone_labels, st.game.card_type
         st.log.append({"type": "revealed", "turn": st.turn, "to": to, "cards": [types[c].id for c in cards],
                           "ids": list(cards), "zones": [labels[st.loc[c]] for c in cards]})
+
+
+def revealed_to_nobody() -> NoReturn:
+    """`reveal CARDS to P` where P is none: an error, raised before the cards are read."""
+    raise RuleError("cards are revealed to nobody: the player is none")
 
 
 def forget_revealed(st: Board, card: int) -> None:

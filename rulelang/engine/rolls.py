@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulelang.engine.limits import roll_dice, spend
+from rulelang.errors import RuleError
+
 #: The rolling frame's local, beside its count of dice, that a `cancel roll` sets.
 CANCELLED = "$cancelled "
 
@@ -34,3 +37,45 @@ def change_roll(st: Any, L: dict, var: str, die: str, how: str, rolled: list[int
         if fresh:
             event["rolled"] = fresh
         st.log.append(event)
+
+
+def add_dice(st: Any, L: dict, var: str, die: str, faces: int, amount: int) -> None:
+    """`add N to R`: ``amount`` more dice rolled onto the end of the roll in ``var`` (none when not above 0)."""
+    k = max(0, amount)
+    if k:
+        change_roll(st, L, var, die, "added", list(L[var]) + roll_dice(st, k, faces, len(L[var])), k)
+
+
+def remove_dice(st: Any, L: dict, var: str, die: str, amount: int) -> None:
+    """`remove N from R`: the last ``amount`` dice leave the roll (all of them when it is more)."""
+    k = min(max(0, amount), len(L[var]))
+    if k:
+        change_roll(st, L, var, die, "removed", list(L[var])[:len(L[var]) - k])
+
+
+def change_face(st: Any, L: dict, var: str, die: str, faces: int, face: int, value: int) -> None:
+    """`change F to V in R`: one die showing ``face`` now shows ``value``; a value the die lacks is an error."""
+    if not 1 <= value <= faces:
+        raise RuleError(f"die '{die}' has no face {value} (its faces are 1 to {faces})")
+    rolled = list(L[var])
+    if face in rolled and face != value:
+        rolled[rolled.index(face)] = value
+        change_roll(st, L, var, die, "changed", rolled)
+
+
+def reroll_all(st: Any, L: dict, var: str, die: str, faces: int) -> None:
+    """`reroll R`: every die of the roll thrown again, each a unit of work."""
+    rolled = list(L[var])
+    spend(st, len(rolled))
+    rolled = [st.roll_die(faces) for _ in rolled]
+    change_roll(st, L, var, die, "rerolled", rolled, len(rolled))
+
+
+def reroll_face(st: Any, L: dict, var: str, die: str, faces: int, face: int) -> None:
+    """`reroll F in R`: one die showing ``face`` thrown again (none showing it: nothing happens)."""
+    rolled = list(L[var])
+    if face not in rolled:
+        return
+    spend(st, 1)
+    rolled[rolled.index(face)] = st.roll_die(faces)
+    change_roll(st, L, var, die, "rerolled", rolled, 1)

@@ -26,9 +26,11 @@ The class carries, as methods taking the checker or compiler first:
 - ``check(self, ck, scope)``: the checker's work (``check.Checker``: ``expect``, ``decider``, ``error``...);
 - one or both of two ways to run:
   - ``closure(self, sc) -> f(state, locals)``: a statement that never waits, jumps or ends the turn,
-    so it joins a run of such statements fused into one instruction; optionally with
-    ``python(self, ss, out)``, the same work as lines of generated Python (``compiler.source_stmt``;
-    return False to be called as the closure instead);
+    so it joins a run of such statements fused into one instruction; with ``python(self, ss, out)``,
+    the same work as lines of generated Python (``compiler.source_stmt``), the one form a game runs
+    (the closure is the reference it is tested against, and what runs with generated code off). Every
+    such statement has both; a body too big for its lines goes in an engine function both call, one of
+    ``compiler.codegen.HELPERS`` (``_reveal_cards``, ``_change_face``);
   - ``instruction(self, sc, b)``: a statement emitted as instructions of its own (``b.emit(op, span)``,
     ``op(state, frame)``): it may end the turn, jump or push a frame. One that asks a decision also
     names its site (``sc.sites.add(b.sites, pc, ...)``, as ``compiler/choices.py`` does), so that

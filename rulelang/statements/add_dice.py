@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulelang.engine.limits import roll_dice
-from rulelang.engine.rolls import change_roll
+from rulelang.engine.rolls import add_dice
 from rulelang.lang import nodes as n
 from rulelang.lang.types import INT
 
@@ -14,7 +13,7 @@ if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from .roles import Compiler, Fn, Wording
+    from .roles import Compiler, Fn, Lines, Source, Wording
 
 
 @statement
@@ -31,12 +30,11 @@ class AddDice(n.Stmt):
         var, die, faces = sc.changed_roll(self.roll)
         amount = sc.ec.expr(self.amount)
 
-        def add(st, L):
-            k = max(0, amount(st, L))
-            if k == 0:
-                return
-            change_roll(st, L, var, die, "added", list(L[var]) + roll_dice(st, k, faces, len(L[var])), k)
-        return add
+        return lambda st, L: add_dice(st, L, var, die, faces, amount(st, L))
+
+    def python(self, ss: Source, out: Lines) -> None:
+        var, die, faces = ss.changed_roll(self.roll)
+        out.line(f"_add_dice(st, L, {var!r}, {die!r}, {faces}, {ss.e(self.amount, out)})", self.span)
 
     def words(self, w: Wording) -> str:
         return f"roll {w.phrase(self.amount)} more dice into {w.phrase(self.roll)}."

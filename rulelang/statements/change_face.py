@@ -3,18 +3,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulelang.engine.rolls import change_roll
+from rulelang.engine.rolls import change_face
 from rulelang.lang import nodes as n
 from rulelang.lang.types import INT
 
-from ..errors import RuleError
 from . import statement
 
 if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from .roles import Compiler, Fn, Wording
+    from .roles import Compiler, Fn, Lines, Source, Wording
 
 
 @statement
@@ -33,15 +32,12 @@ class ChangeFace(n.Stmt):
         var, die, faces = sc.changed_roll(self.roll)
         face, value = sc.ec.expr(self.face), sc.ec.expr(self.value)
 
-        def change(st, L):
-            f, v = face(st, L), value(st, L)
-            if not 1 <= v <= faces:
-                raise RuleError(f"die '{die}' has no face {v} (its faces are 1 to {faces})")
-            rolled = list(L[var])
-            if f in rolled and f != v:
-                rolled[rolled.index(f)] = v
-                change_roll(st, L, var, die, "changed", rolled)
-        return change
+        return lambda st, L: change_face(st, L, var, die, faces, face(st, L), value(st, L))
+
+    def python(self, ss: Source, out: Lines) -> None:
+        var, die, faces = ss.changed_roll(self.roll)
+        face, value = ss.e(self.face, out), ss.e(self.value, out)
+        out.line(f"_change_face(st, L, {var!r}, {die!r}, {faces}, {face}, {value})", self.span)
 
     def words(self, w: Wording) -> str:
         return f"turn one die showing {w.phrase(self.face)} in {w.phrase(self.roll)} to {w.phrase(self.value)}."

@@ -8,8 +8,7 @@ from __future__ import annotations
 from dataclasses import field
 from typing import TYPE_CHECKING
 
-from rulelang.engine.cards import move_card
-from rulelang.engine.limits import spend
+from rulelang.engine.cards import create_tokens
 from rulelang.lang import nodes as n
 from rulelang.lang.types import INT, ZONE
 
@@ -20,7 +19,7 @@ if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from .roles import Compiler, Fn, Instructions, Wording
+    from .roles import Compiler, Fn, Instructions, Lines, Source, Wording
 
 
 @statement
@@ -51,15 +50,15 @@ class Create(n.Stmt):
         ctype = next(c for c in game.cards if c.id == self.card)
         supply = game.zones[ctype.zone]
         amount, dest = sc.ec.expr(self.amount), sc.ec.expr(self.dest)
+        return lambda st, L: create_tokens(st, game, ctype, supply, amount(st, L), dest(st, L))
 
-        def create(st, L):
-            k, zid = amount(st, L), dest(st, L)
-            pool = st.zones[game.zone_id(supply, None, st.n)]
-            spend(st, len(pool))
-            tokens = [c for c in reversed(pool) if game.card_type[c] is ctype][:max(0, k)]
-            for card in tokens:
-                move_card(st, card, zid, "created")
-        return create
+    def python(self, ss: Source, out: Lines) -> None:
+        u, game = out.unit, ss.game
+        ctype = next(c for c in game.cards if c.id == self.card)
+        supply = game.zones[ctype.zone]
+        parts = [u.constant(game, "the game's rules"), u.constant(ctype, f"card {self.card!r}"),
+                 u.constant(supply, f"zone {supply.name!r}"), ss.e(self.amount, out), ss.e(self.dest, out)]
+        out.line(f"_create_tokens(st, {', '.join(parts)})", self.span)
 
     def instruction(self, sc: Compiler, b: Instructions) -> None:
         """Where a zone trigger may fire: the same work as an instruction of its own, what it fired run after it."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulelang.engine.rolls import change_roll
+from rulelang.engine.rolls import remove_dice
 from rulelang.lang import nodes as n
 from rulelang.lang.types import INT
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from .roles import Compiler, Fn, Wording
+    from .roles import Compiler, Fn, Lines, Source, Wording
 
 
 @statement
@@ -30,11 +30,11 @@ class RemoveDice(n.Stmt):
         var, die, _ = sc.changed_roll(self.roll)
         amount = sc.ec.expr(self.amount)
 
-        def remove(st, L):
-            k = min(max(0, amount(st, L)), len(L[var]))
-            if k:
-                change_roll(st, L, var, die, "removed", list(L[var])[:len(L[var]) - k])
-        return remove
+        return lambda st, L: remove_dice(st, L, var, die, amount(st, L))
+
+    def python(self, ss: Source, out: Lines) -> None:
+        var, die, _ = ss.changed_roll(self.roll)
+        out.line(f"_remove_dice(st, L, {var!r}, {die!r}, {ss.e(self.amount, out)})", self.span)
 
     def words(self, w: Wording) -> str:
         return f"take the last {w.phrase(self.amount)} dice out of {w.phrase(self.roll)}."

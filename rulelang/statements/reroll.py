@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulelang.engine.limits import spend
-from rulelang.engine.rolls import change_roll
+from rulelang.engine.rolls import reroll_all, reroll_face
 from rulelang.lang import nodes as n
 from rulelang.lang.types import INT
 
@@ -14,7 +13,7 @@ if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from .roles import Compiler, Fn, Wording
+    from .roles import Compiler, Fn, Lines, Source, Wording
 
 
 @statement
@@ -30,22 +29,17 @@ class Reroll(n.Stmt):
 
     def closure(self, sc: Compiler) -> Fn:
         var, die, faces = sc.changed_roll(self.roll)
-        face = sc.ec.expr(self.face) if self.face is not None else None
+        if self.face is None:
+            return lambda st, L: reroll_all(st, L, var, die, faces)
+        face = sc.ec.expr(self.face)
+        return lambda st, L: reroll_face(st, L, var, die, faces, face(st, L))
 
-        def reroll(st, L):
-            rolled = list(L[var])
-            if face is None:
-                spend(st, len(rolled))
-                rolled = [st.roll_die(faces) for _ in rolled]
-                change_roll(st, L, var, die, "rerolled", rolled, len(rolled))
-                return
-            f = face(st, L)
-            if f not in rolled:
-                return
-            spend(st, 1)
-            rolled[rolled.index(f)] = st.roll_die(faces)
-            change_roll(st, L, var, die, "rerolled", rolled, 1)
-        return reroll
+    def python(self, ss: Source, out: Lines) -> None:
+        var, die, faces = ss.changed_roll(self.roll)
+        if self.face is None:
+            out.line(f"_reroll_all(st, L, {var!r}, {die!r}, {faces})", self.span)
+        else:
+            out.line(f"_reroll_face(st, L, {var!r}, {die!r}, {faces}, {ss.e(self.face, out)})", self.span)
 
     def words(self, w: Wording) -> str:
         if self.face is None:

@@ -4,18 +4,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from rulelang.engine.names import NAMES
-from rulelang.engine.reveals import reveal_cards
+from rulelang.engine.reveals import reveal_cards, revealed_to_nobody
 from rulelang.lang import nodes as n
 from rulelang.lang.types import PLAYER
 
-from ..errors import RuleError
 from . import statement
 
 if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from .roles import Compiler, Fn, Wording
+    from .roles import Compiler, Fn, Lines, Source, Wording
 
 
 @statement
@@ -40,9 +39,22 @@ class Reveal(n.Stmt):
             else:
                 seat = to(st, L)
                 if seat is None:
-                    raise RuleError("cards are revealed to nobody: the player is none")
+                    revealed_to_nobody()
                 reveal_cards(st, list(cards(st, L)), [seat], NAMES[seat])
         return reveal
+
+    def python(self, ss: Source, out: Lines) -> None:
+        """As the closure: the player first (none is an error), then the cards."""
+        if self.to is None:
+            out.line(f"_reveal_cards(st, list({ss.xs.as_cards(self.cards, out.unit)}), list(range(st.n)), 'all')",
+                     self.span)
+            return
+        seat = out.unit.temp("s")
+        out.line(f"{seat} = {ss.e(self.to, out)}", self.span)
+        out.line(f"if {seat} is None:", self.span)
+        out.line("    _revealed_to_nobody()", self.span)
+        out.line(f"_reveal_cards(st, list({ss.xs.as_cards(self.cards, out.unit)}), [{seat}], _NAMES[{seat}])",
+                 self.span)
 
     def words(self, w: Wording) -> str:
         to = "everyone" if self.to is None else w.phrase(self.to)

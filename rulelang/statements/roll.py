@@ -88,9 +88,7 @@ class Roll(n.Stmt):
             end_roll_durations(st, die, whose)
         return roll
 
-    def python(self, ss: Source, out: Lines) -> bool:
-        if self.for_player is not None:
-            return False
+    def python(self, ss: Source, out: Lines) -> None:
         u, die = out.unit, self.die
         faces = max(ss.game.dice[die])
         rolled, who = u.temp("r"), u.temp("w")
@@ -98,9 +96,21 @@ class Roll(n.Stmt):
         out.line(f"L[{self.var!r}] = {rolled} = _roll_dice(st, max(0, {ss.e(self.amount, out)}), {faces})", self.span)
         ss.xs.keep(self.var, rolled)
         out.line(f"{who} = {roller}", self.span)
+        if self.for_player is not None:
+            self.roll_for_lines(ss, self.for_player, rolled, who, out)
+            return
         out.record(f"(_rolled, st.turn, {die!r}, {rolled}, {who})", self.span)
         out.line(f"_end_roll_durations(st, {die!r}, {who})", self.span)
-        return True
+
+    def roll_for_lines(self, ss: Source, owner: n.Expr, rolled: str, who: str, out: Lines) -> None:
+        """``roll_for`` as lines, after the dice and who rolls: whose roll it is, the event naming both, and the
+        durations of the player it is for."""
+        whose = out.unit.temp("w")
+        out.line(f"{whose} = {ss.e(owner, out)}", self.span)
+        out.record(f"{{'type': 'rolled', 'turn': st.turn, 'die': {self.die!r}, 'faces': {rolled}, "
+                   f"'player': None if {who} is None else _NAMES[{who}], "
+                   f"'for': None if {whose} is None else _NAMES[{whose}]}}", self.span)
+        out.line(f"_end_roll_durations(st, {self.die!r}, {whose})", self.span)
 
     def instruction(self, sc: Compiler, b: Instructions) -> None:
         """A roll of a hooked die: `before roll` triggers, the dice, `after roll` triggers, then durations."""

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
 
-    from .roles import Compiler, Fn, InPlace, Instructions, Lines, Wording
+    from .roles import Compiler, Fn, InPlace, Instructions, Lines, Source, Wording
 
 
 @statement
@@ -44,6 +44,14 @@ class While(n.Stmt):
                 except FAILURES as error:
                     raise located(error, span) from None
         return loop
+
+    def python(self, ss: Source, out: Lines) -> None:
+        """As the closure: the test, a unit of work for the pass (both told at the loop), then the body, each
+        statement told at its own line."""
+        out.line(f"while {ss.e(self.cond, out)}:", self.span)
+        with out.indented():
+            out.charge("1", self.span)
+        ss.branch(self.body, out)
 
     def instruction(self, sc: Compiler, b: Instructions) -> None:
         top, end = sc.label(), sc.label()

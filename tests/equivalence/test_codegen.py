@@ -29,6 +29,7 @@ from rulelang.errors import RuleError, SpecError
 from rulelang.spec.loader import load_document
 
 from golden import record  # the fingerprint of a game: decisions offered and the event log
+from helpers.dice_statements import dice_game
 from helpers.examples import examples
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -166,7 +167,63 @@ def test_counters_written_out_in_place_keep_their_rules(tmp_path: Path) -> None:
         assert [state.var(p, "bet") for p in guests] == [11] * len(guests) and guests
 
 
+#: A call of a closure from generated code: a constant of the unit called with the locals (``fallback``).
+CLOSURE_CALLED = re.compile(r"\b_k\d+\(st, L\)")
+
+
+def test_the_statements_that_change_rolls_reveal_create_and_loop_play_as_their_closures(tmp_path: Path) -> None:
+    """A dice game using add, remove, change, both rerolls, `rolls ... for`, reveal to a player and to all,
+    create and while, a list comprehension, `range`, every player's zone and `c is k` (helpers/dice_statements.py):
+    its generated code calls no closure, names only its helpers and the state's fields, and plays every seed as
+    the closures do, event for event."""
+    doc = load_document(dice_game(tmp_path / "dice"))
+    generated, closures = compile_game(doc), compile_game(doc, python=False)
+    source = generated.program.source()
+    assert not CLOSURE_CALLED.search(source), CLOSURE_CALLED.findall(source)
+    for helper in ("_add_dice", "_remove_dice", "_change_face", "_reroll_all", "_reroll_face", "_reveal_cards",
+                   "_create_tokens", "_numbers_between", "_every_players_cards", "_kind_is", "comprehension"):
+        assert helper in source, helper
+    names, attrs, _ = identifiers(source)
+    assert all(n in OWN_NAMES or MADE_UP.match(n) for n in names), names - OWN_NAMES
+    assert attrs <= STATE_FIELDS, attrs - STATE_FIELDS
+    seen: set[tuple] = set()
+    for players in (2, 3):
+        for seed in range(20):
+            assert record.fingerprint(generated, players, seed) == record.fingerprint(closures, players, seed), \
+                (players, seed)
+            states = [game.new_state(players, seed) for game in (generated, closures)]
+            for state in states:
+                play_out(state, RandomAgent(seed))
+            assert states[0].events == states[1].events and states[0].dumps() == states[1].dumps()
+            seen |= {(e["type"], e.get("how"), e.get("to") == "all", "for" in e) for e in states[0].events}
+    assert {("roll_changed", how, False, False) for how in ("added", "removed", "changed", "rerolled")} <= seen
+    assert {("revealed", None, True, False), ("revealed", None, False, False), ("rolled", None, False, True)} <= seen
+    assert ("moved", "created", False, False) in seen
+
+
 # --- failures are told at their statement --------------------------------------------------------
+
+#: A line of the dice game that fails as it runs, and its error; each in a loop, so the line table finds it there.
+FAILING = [
+    ("reveal me.tray to none", "cards are revealed to nobody: the player is none"),
+    ("change 1 to n + 7 in r", "die 'd6' has no face 7 (its faces are 1 to 6)"),
+    ("add 20000 to r", "a roll of 20002 dice is more than the"),
+]
+
+
+@pytest.mark.parametrize("python", [True, False])
+@pytest.mark.parametrize("line, message", FAILING)
+def test_a_failing_home_statement_is_told_at_its_line_both_ways(tmp_path: Path, python: bool, line: str,
+                                                                  message: str) -> None:
+    throw = f"roll 2 d6 as r\nwhile count(r) < 3:\n  reroll r\n  {line}\n  add 1 to r\n"
+    folder = dice_game(tmp_path / "dice", throw)
+    game = compile_game(load_document(folder), python=python)
+    state = game.new_state(2, seed=1)
+    with pytest.raises(RuleError) as caught:
+        state.apply_index(0)                # n = 0
+    assert caught.value.message.startswith(message)
+    text = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()
+    assert text[caught.value.span.line - 1].strip() == line
 
 def test_a_failure_inside_generated_code_names_its_statement(tmp_path: Path) -> None:
     folder = game_with(tmp_path, ["for each p in players:", "  p.coin = 3", "  if p.coin > 0:",

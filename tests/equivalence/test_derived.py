@@ -87,12 +87,18 @@ def test_an_end_check_reading_a_counter_a_variable_me_the_turn_or_a_closure_is_a
     assert not any(z.ends_read for z in game.zones)
 
 
+#: An expression nested past source_expr.MAX_NESTING: its inner part is compiled apart, a closure called with the locals.
+DEEP = "(" * 25 + "turn" + " + 1)" * 25 + " > 500"
+
+
 @pytest.mark.parametrize("reads, needs_locals", [("game.turns_left = 0", False), ("me.points > 5", True),
-                                                  ("count(x in range(0, 3) where x > 1) > 5", True)])
+                                                  ("count(x in range(0, 3) where x > 1) > 5", False),
+                                                  (DEEP, True)])
 def test_an_end_check_is_given_its_locals_only_where_it_may_read_them(tmp_path: Path, reads: str,
                                                                        needs_locals: bool) -> None:
     """`me` read by name, or a rule compiled as a closure (which may read any local), needs the locals; a
-    counter does not, and the check is called without them. Either way it plays as the closures do."""
+    counter, or a comprehension over `range` written out as Python, does not, and the check is called without
+    them. Either way it plays as the closures do."""
     text = SPEC.replace("functions:", "counters:\n  turns_left: {label: turns}\nvars:\n  points: {type: int}\nfunctions:")
     text = text.replace("when: empty(deck) and empty(pile)", f"when: (empty(deck) and empty(pile)) or {reads}")
     doc = load_document(spec_folder(tmp_path, text))

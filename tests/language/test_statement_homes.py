@@ -312,6 +312,16 @@ def test_every_node_class_has_its_compile_method() -> None:
     assert source_expr._SOURCES.get(n.BinOp) is source_expr.ExprSource.x_BinOp
 
 
+def test_every_home_statement_run_as_a_closure_has_its_generated_python() -> None:
+    """One back end: generated Python is the form a game runs, so no statement is called there as its closure
+    (the closures stay the reference; tests/equivalence/test_codegen.py plays both)."""
+    closures = [cls for cls in homes.BY_RULE.values() if callable(getattr(cls, "closure", None))]
+    assert closures
+    assert [cls.__name__ for cls in closures if source_stmt._SOURCES.get(cls) is None] == []
+    # and every expression but a literal, which is always a constant (``ExprCompiler.constant``)
+    assert set(source_expr._SOURCES.missing()) <= {"Bool", "NoneLit", "Num", "Text"}
+
+
 def test_a_node_class_with_no_compile_method_fails_when_the_table_is_built() -> None:
     @dataclass(eq=False)
     class Orphan(n.Expr):
