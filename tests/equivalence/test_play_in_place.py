@@ -247,17 +247,20 @@ def test_a_decision_already_waiting_is_read_by_its_name_too(tmp_path: Path) -> N
         assert in_place.events == framed.events
 
 
+class Broken:
+    """An agent whose reader fails: its failure must be told as this agent's, not as a rule's."""
+
+    def choose(self, seat):
+        return 0
+
+    def reader(self, game):
+        def read(player, count, name, offered):
+            raise KeyError(name)
+        return read
+
+
 def test_a_reader_that_fails_is_told_as_its_agents_failure() -> None:
     from rulelang.agents.play import AgentError
-
-    class Broken:
-        def choose(self, seat):
-            return 0
-
-        def reader(self, game):
-            def read(player, count, name, offered):
-                raise KeyError(name)
-            return read
 
     with pytest.raises(AgentError, match=r"the agent of P\d \(Broken\) failed: KeyError"):
         play_out(GAMES["jacks_friends"].new_state(3, 1, before_first_turn=True), Broken())
@@ -266,15 +269,6 @@ def test_a_reader_that_fails_is_told_as_its_agents_failure() -> None:
 def test_a_reader_failing_at_a_mixed_table_is_told_as_that_seats_agent() -> None:
     """Seats read in different ways (a random agent by count, one that reads): the failure names its seat."""
     from rulelang.agents.play import AgentError
-
-    class Broken:
-        def choose(self, seat):
-            return 0
-
-        def reader(self, game):
-            def read(player, count, name, offered):
-                raise KeyError(name)
-            return read
 
     agents = [RandomAgent(1), Broken(), RandomAgent(2)]
     with pytest.raises(AgentError, match=r"the agent of P2 \(Broken\) failed: KeyError"):
