@@ -37,7 +37,7 @@ from rulelang.engine.interpreter import (
 from rulelang.engine.limits import over_budget, roll_dice, spend, too_big
 from rulelang.engine.names import NAMES
 from rulelang.engine.reveals import reveal_cards, revealed_to_nobody
-from rulelang.engine.rolls import add_dice, change_face, remove_dice, reroll_all, reroll_face
+from rulelang.engine.rolls import add_dice, change_face, remove_dice, reroll_all, reroll_face, roll_for_event
 from rulelang.engine.turns import check_end
 
 from ..errors import RuleError, Span
@@ -71,7 +71,7 @@ HELPERS: dict[str, Any] = {
     "_fired": fired_in_place, "_decide_secretly": decide_secretly,
     "_add_dice": add_dice, "_remove_dice": remove_dice, "_change_face": change_face, "_reroll_all": reroll_all,
     "_reroll_face": reroll_face, "_reveal_cards": reveal_cards, "_revealed_to_nobody": revealed_to_nobody,
-    "_create_tokens": create_tokens,
+    "_create_tokens": create_tokens, "_roll_for_event": roll_for_event,
 }
 
 _units = itertools.count()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.engine.limits import roll_dice, spend
+from rulelang.engine.names import NAMES
 from rulelang.errors import RuleError
 
 #: The rolling frame's local, beside its count of dice, that a `cancel roll` sets.
@@ -79,3 +80,9 @@ def reroll_face(st: Any, L: dict, var: str, die: str, faces: int, face: int) -> 
     spend(st, 1)
     rolled[rolled.index(face)] = st.roll_die(faces)
     change_roll(st, L, var, die, "rerolled", rolled, 1)
+
+
+def roll_for_event(turn: int, die: str, rolled: list[int], who: int | None, whose: int | None) -> dict:
+    """The `rolled` event of `P rolls N DIE for Q`: who threw the dice, and whose roll they are."""
+    return {"type": "rolled", "turn": turn, "die": die, "faces": rolled,
+            "player": None if who is None else NAMES[who], "for": None if whose is None else NAMES[whose]}

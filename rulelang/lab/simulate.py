@@ -52,9 +52,9 @@ class Batch:
 class GameRecord:
     """What one game leaves for the statistics: small, so workers send it back cheaply.
 
-    Its sequences are tuples of plain values, never lists: the garbage collector stops watching such a tuple,
-    while it walks every list a batch keeps (tens of thousands of records) at each full collection, which made a
-    20,000-game batch a quarter slower."""
+    Its sequences are tuples of plain values, never lists: the garbage collector soon stops watching such a
+    tuple, while it walks every list a batch keeps (tens of thousands of records) at each collection. With
+    lists a batch kept four watched objects a game; with tuples, one (the record)."""
 
     index: int
     seed: int

@@ -18,6 +18,7 @@ from . import statement
 if TYPE_CHECKING:
     from rulelang.check.checker import Checker
     from rulelang.check.types import Scope
+    from rulelang.engine.rules import CardType, Rules, ZoneDecl
 
     from .roles import Compiler, Fn, Instructions, Lines, Source, Wording
 
@@ -45,17 +46,20 @@ class Create(n.Stmt):
         """Fused with the statements around it where no zone trigger can fire (the game has none)."""
         return not sc.has_triggers or sc.zone_triggers == frozenset()
 
+    def token(self, game: Rules) -> tuple[CardType, ZoneDecl]:
+        """The token's card type and its supply zone, which the checker made sure of."""
+        ctype = next(c for c in game.cards if c.id == self.card)
+        return ctype, game.zones[ctype.zone]
+
     def closure(self, sc: Compiler) -> Fn:
         game = sc.game
-        ctype = next(c for c in game.cards if c.id == self.card)
-        supply = game.zones[ctype.zone]
+        ctype, supply = self.token(game)
         amount, dest = sc.ec.expr(self.amount), sc.ec.expr(self.dest)
         return lambda st, L: create_tokens(st, game, ctype, supply, amount(st, L), dest(st, L))
 
     def python(self, ss: Source, out: Lines) -> None:
         u, game = out.unit, ss.game
-        ctype = next(c for c in game.cards if c.id == self.card)
-        supply = game.zones[ctype.zone]
+        ctype, supply = self.token(game)
         parts = [u.constant(game, "the game's rules"), u.constant(ctype, f"card {self.card!r}"),
                  u.constant(supply, f"zone {supply.name!r}"), ss.e(self.amount, out), ss.e(self.dest, out)]
         out.line(f"_create_tokens(st, {', '.join(parts)})", self.span)

@@ -16,7 +16,7 @@ from rulelang.engine.cards import end_roll_durations
 from rulelang.engine.interpreter import Frame
 from rulelang.engine.limits import roll_dice
 from rulelang.engine.names import NAMES
-from rulelang.engine.rolls import CANCELLED
+from rulelang.engine.rolls import CANCELLED, roll_for_event
 from rulelang.errors import Span, did_you_mean_or_list
 from rulelang.lang import nodes as n
 from rulelang.lang.types import INT, PLAYER, UNKNOWN, roll_of
@@ -82,9 +82,7 @@ class Roll(n.Stmt):
             L[var] = rolled = roll_dice(st, max(0, amount(st, L)), faces)
             who, whose = roller(st, L), owner(st, L)
             if st.history:
-                st.log.append({"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
-                               "player": None if who is None else NAMES[who],
-                               "for": None if whose is None else NAMES[whose]})
+                st.log.append(roll_for_event(st.turn, die, rolled, who, whose))
             end_roll_durations(st, die, whose)
         return roll
 
@@ -107,9 +105,7 @@ class Roll(n.Stmt):
         durations of the player it is for."""
         whose = out.unit.temp("w")
         out.line(f"{whose} = {ss.e(owner, out)}", self.span)
-        out.record(f"{{'type': 'rolled', 'turn': st.turn, 'die': {self.die!r}, 'faces': {rolled}, "
-                   f"'player': None if {who} is None else _NAMES[{who}], "
-                   f"'for': None if {whose} is None else _NAMES[{whose}]}}", self.span)
+        out.record(f"_roll_for_event(st.turn, {self.die!r}, {rolled}, {who}, {whose})", self.span)
         out.line(f"_end_roll_durations(st, {self.die!r}, {whose})", self.span)
 
     def instruction(self, sc: Compiler, b: Instructions) -> None:
@@ -145,11 +141,9 @@ class Roll(n.Stmt):
                 return
             L[var] = rolled = roll_dice(st, L.pop(count), faces)
             if st.history:
-                event = {"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
-                         "player": None if p is None else NAMES[p]}
-                if owner is not None:
-                    event["for"] = None if q is None else NAMES[q]
-                st.log.append(event)
+                st.log.append(roll_for_event(st.turn, die, rolled, p, q) if owner is not None else
+                              {"type": "rolled", "turn": st.turn, "die": die, "faces": rolled,
+                               "player": None if p is None else NAMES[p]})
             where = [len(st.stack) - 1, None, var]
             for proc in after:
                 st.fired.append(Frame(proc, 0, {"me": q, "roller": p, "$roll": where}))

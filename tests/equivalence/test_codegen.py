@@ -225,6 +225,7 @@ def test_a_failing_home_statement_is_told_at_its_line_both_ways(tmp_path: Path, 
     text = (folder / "game.yaml").read_text(encoding="utf-8").splitlines()
     assert text[caught.value.span.line - 1].strip() == line
 
+
 def test_a_failure_inside_generated_code_names_its_statement(tmp_path: Path) -> None:
     folder = game_with(tmp_path, ["for each p in players:", "  p.coin = 3", "  if p.coin > 0:",
                                   "    p.coin += 1", "    p.bet = 10 // (p.coin - 4)"])
