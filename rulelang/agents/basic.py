@@ -7,8 +7,10 @@ works: these two are the engine's own code, and read only the options.
 """
 from __future__ import annotations
 
+import functools
 import random
 
+from rulelang.engine.rng import stream_block
 from rulelang.engine.state import State
 
 from .seat import Seat
@@ -22,30 +24,41 @@ def option_ids(seat: Seat | State, player: int | None) -> list[str]:
 
 
 class RandomAgent:
-    """Uniformly random legal options, from its own seeded generator."""
+    """Uniformly random legal options, from its own stream keyed by its seed (``engine.rng.stream_block``).
+
+    Each pick maps one 64-bit number onto the options by multiplying (``(w * count) >> 64``), so a pick is
+    one draw whatever the count; its bias, under ``count / 2**64``, is far below anything a batch can show.
+    """
 
     def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
-        self._bits = self.rng.getrandbits
+        self.seed = seed
+        self._block = 0
+        self._words = stream_block(seed, 0)
 
     def choose(self, seat: Seat, player: int | None = None) -> str:
         ids = option_ids(seat, player)
-        return ids[self.rng.randrange(len(ids))]
+        return ids[self.pick_index(player, len(ids))]
 
     def choose_index(self, seat: Seat, player: int, count: int) -> int:
         return self.pick_index(player, count)
 
-    def pick_index(self, player: int, count: int) -> int:
-        """``self.rng.randrange(count)``, draw for draw, without its two layers of Python calls (a tenth of
-        a random game of few options): CPython draws ``count.bit_length()`` bits until they are below
-        ``count``. tests/engine/test_agents.py holds it to ``randrange`` on this interpreter."""
+    def pick_index(self, player: int | None, count: int) -> int:
+        """The index of a uniformly random one of ``count`` options: the next number of the stream."""
         if count <= 0:
             raise ValueError(f"no option to pick among {count}")
-        bits, k = self._bits, count.bit_length()
-        r = bits(k)
-        while r >= count:
-            r = bits(k)
-        return r
+        words = self._words or self._next_block()
+        return (words.pop() * count) >> 64
+
+    def _next_block(self) -> list[int]:
+        self._block += 1
+        self._words = stream_block(self.seed, self._block)
+        return self._words
+
+    @functools.cached_property
+    def rng(self) -> random.Random:
+        """A ``random.Random`` seeded with the agent's seed, for a subclass's own draws; the picks above do not
+        draw from it (agents written before the stream took their picks from it)."""
+        return random.Random(self.seed)
 
 
 class FirstAgent:

@@ -211,8 +211,7 @@ class PolicyAgent:
 
     def __init__(self, seed: int = 0, path: str = "", policy: Policy | None = None):
         self.policy = policy if policy is not None else load_policy(path)
-        self.by_count = RandomAgent(seed)     # its draws by count alone (``pick_index``: ``randrange``, draw for draw)
-        self.rng = self.by_count.rng
+        self.by_count = RandomAgent(seed)     # its random picks, as the ``random`` agent makes them (``pick_index``)
         self.name = self.policy.name
 
     def choose(self, where: Any, player: int | None = None) -> str:
@@ -255,7 +254,7 @@ class PolicyAgent:
             return None
         rule = pick.rule
         if rule == "random":
-            return self.rng.randrange(len(offered))
+            return self.by_count.pick_index(None, len(offered))
         if rule == "first":
             return 0
         if rule == "last":

@@ -50,6 +50,27 @@ def batch_seed(seed: int, index: int) -> int:
     return _hash_text(f"{int(seed)},{int(index)}") & JSON_SAFE
 
 
+#: BLAKE2b for the streams of agents, with a personalisation of its own: no agent's stream is a game's.
+_BLOCKS = hashlib.blake2b(digest_size=64, person=b"rulelang-agent")
+
+
+def stream_block(seed: int, block: int) -> list[int]:
+    """Block ``block`` of the stream keyed by ``seed``: eight 64-bit numbers, the last first (``pop()`` gives the next).
+
+    An agent draws a handful of numbers a game, and a batch seeds four agents a game. Seeding a Mersenne
+    Twister costs about 4 µs; one hash gives a block of eight numbers in under 1 µs. Each block is the
+    hash of its seed and its index (counter mode), so a stream needs no state but where it is.
+    """
+    hashed = _BLOCKS.copy()
+    hashed.update(f"{int(seed)},{block}".encode("ascii"))
+    words = array("Q", hashed.digest())
+    if sys.byteorder == "big":
+        words.byteswap()
+    out = words.tolist()
+    out.reverse()
+    return out
+
+
 def outputs(state: int, count: int) -> list[int]:
     """The next ``count`` raw outputs of SplitMix64 from ``state``, the last first (``pop()`` gives the next).
 

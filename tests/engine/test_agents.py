@@ -1,6 +1,7 @@
 """Agents see only their seat: the protocol, the sampling of hidden cards, greedy and MCTS, plug-ins."""
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import shutil
@@ -16,6 +17,7 @@ import rulelang
 from rulelang.agents import AGENTS, GreedyAgent, MctsAgent, RandomAgent, Seat, Table, make_agent, parse_agent, play_out
 from rulelang.agents.determinize import determinize, seen_zones
 from rulelang.cli import main
+from rulelang.engine.rng import outputs, start_state, stream_block
 from rulelang.engine.state import State
 from rulelang.errors import RulelangError
 from rulelang.lab.simulate import Batch, run_batch, seat_agents
@@ -420,14 +422,59 @@ def test_a_played_card_waiting_for_answers_stays_in_its_hand(flapjacks):
         assert sample.loc[card] == where and sample.zones[where].index(card) == state.zones[where].index(card)
 
 
+def _stream(seed: int, count: int) -> list[int]:
+    """The first ``count`` numbers of the stream keyed by ``seed``, in the order they are drawn."""
+    numbers: list[int] = []
+    for block in itertools.count():
+        numbers += reversed(stream_block(seed, block))
+        if len(numbers) >= count:
+            return numbers[:count]
+    raise AssertionError("unreachable")
+
+
 @examples(200)
 @given(seed=st.integers(min_value=-2**70, max_value=2**70),
        counts=st.lists(st.integers(min_value=1, max_value=2**40), min_size=1, max_size=30))
-def test_random_agent_picks_what_randrange_would(seed, counts):
-    """RandomAgent.pick_index draws its bits itself: every pick, and the generator after them, are randrange's."""
-    agent, reference = RandomAgent(seed), random.Random(seed)
-    assert [agent.pick_index(0, c) for c in counts] == [reference.randrange(c) for c in counts]
-    assert agent.rng.getstate() == reference.getstate()
+def test_random_agent_takes_one_number_of_its_stream_a_pick(seed, counts):
+    """Pick k among c options is the k-th number w of the seed's stream scaled onto the options: (w * c) >> 64."""
+    agent = RandomAgent(seed)
+    expected = [(word * count) >> 64 for word, count in zip(_stream(seed, len(counts)), counts)]
+    assert [agent.pick_index(0, count) for count in counts] == expected
+    assert all(0 <= pick < count for pick, count in zip(expected, counts))
+
+
+def test_the_first_block_of_a_stream_is_the_hash_of_its_seed_and_block():
+    """Held to BLAKE2b itself, so the stream is the same on any machine and any Python."""
+    import hashlib
+    digest = hashlib.blake2b(b"5,0", digest_size=64, person=b"rulelang-agent").digest()
+    words = [int.from_bytes(digest[k:k + 8], "little") for k in range(0, 64, 8)]
+    assert _stream(5, 8) == words
+
+
+def test_random_agent_picks_evenly():
+    """30,000 picks among 3 from one seed: each option within 1 % of a third (the standard error is 0.27 %)."""
+    agent = RandomAgent(11)
+    taken = Counter(agent.pick_index(0, 3) for _ in range(30_000))
+    assert all(abs(taken[k] / 30_000 - 1 / 3) < 0.01 for k in range(3))
+
+
+def test_an_agents_stream_is_not_its_games_stream():
+    """An agent and a game made with the same seed draw unrelated numbers (the game's: engine.rng.outputs)."""
+    for seed in range(20):
+        assert not set(_stream(seed, 16)) & set(outputs(start_state(seed), 16))
+
+
+def test_neighbouring_seeds_pick_independently():
+    """The first coin flip of seeds 0..3999 and of seeds 1..4000 agree about half the time (about 2,000 of
+    4,000, sd 32), and each seed's first two flips likewise."""
+    flips = [RandomAgent(seed).pick_index(0, 2) for seed in range(4001)]
+    assert abs(sum(a == b for a, b in zip(flips, flips[1:])) - 2000) < 160
+    pairs = [(agent.pick_index(0, 2), agent.pick_index(0, 2)) for agent in map(RandomAgent, range(4000))]
+    assert abs(sum(a == b for a, b in pairs) - 2000) < 160
+
+
+def test_random_agents_rng_is_a_generator_seeded_with_its_seed():
+    assert RandomAgent(7).rng.getstate() == random.Random(7).getstate()
 
 
 def test_random_agent_refuses_to_pick_among_no_options():

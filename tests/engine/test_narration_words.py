@@ -110,7 +110,7 @@ def test_a_cancelled_roll_is_nobody_s_last_roll() -> None:
 
 
 def test_run_tells_whose_die_was_changed(capsys) -> None:
-    assert cli_main(["run", str(HOOKS), "--players", "2", "--seed", "4"]) == 0
+    assert cli_main(["run", str(HOOKS), "--players", "2", "--seed", "0"]) == 0
     out = capsys.readouterr().out
     assert "  P2 rolls 1 d6: 1\n  P2's roll of d6 is changed: 6\n" in out
     assert not re.search(r"^  d6 changed", out, re.M)

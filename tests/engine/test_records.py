@@ -5,7 +5,6 @@ tests/equivalence/test_golden_logs.py's job; these tests pin what the lazy expan
 """
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 from hypothesis import given
@@ -33,12 +32,12 @@ def test_reading_the_log_along_the_way_changes_nothing(seed: int, players: int, 
     """A log read after some decisions (expanded up to there), then played on, equals one read only at the end."""
     quiet = play_out(FLAPJACKS.new_state(players, seed), RandomAgent(seed)).events
     state = FLAPJACKS.new_state(players, seed)
-    picks = random.Random(seed)
+    picks = RandomAgent(seed)
     decisions = 0
     while (waiting := state.waiting()) is not None:
         if decisions in reads:
             assert state.events == quiet[:len(state.events)]
-        state.apply_index(picks.randrange(waiting[1]))     # the picks RandomAgent(seed) makes, in order
+        state.apply_index(picks.pick_index(None, waiting[1]))     # the picks RandomAgent(seed) makes, in order
         decisions += 1
     assert state.events == quiet
 

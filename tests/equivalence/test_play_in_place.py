@@ -29,12 +29,15 @@ GAMES = {name: shipped(path) for name, path in
           ("kuhn", "examples/kuhn_poker"), ("goofspiel", "examples/goofspiel")]}
 
 
-def pending_loop(game: rulelang.Game, players: int, seed: int, rngs: list[random.Random]) -> rulelang.State:
-    """The game played through the stored decisions: the first chooser waiting picks from its own generator."""
+def pending_loop(game: rulelang.Game, players: int, seed: int, pickers: list) -> rulelang.State:
+    """The game played through the stored decisions: the first chooser waiting picks with its own picker
+    (``pick_index``, or ``randrange`` of a generator)."""
     state = game.new_state(players, seed)
     while (waiting := state.waiting()) is not None:
         player, count = waiting
-        state.apply_index(rngs[player].randrange(count), player)
+        picker = pickers[player]
+        pick = picker.pick_index(player, count) if isinstance(picker, RandomAgent) else picker.randrange(count)
+        state.apply_index(pick, player)
     return state
 
 
@@ -45,7 +48,7 @@ def test_each_seat_its_own_agent_gives_the_pending_game(players: int, seed: int,
     game = GAMES["jacks_friends"]
     agents = [RandomAgent(picks[p]) for p in range(players)]
     in_place = play_out(game.new_state(players, seed), agents)
-    stored = pending_loop(game, players, seed, [random.Random(picks[p]) for p in range(players)])
+    stored = pending_loop(game, players, seed, [RandomAgent(picks[p]) for p in range(players)])
     assert in_place.events == stored.events
 
 
@@ -140,8 +143,9 @@ def test_an_agent_whose_pick_index_is_set_on_the_instance_is_asked_in_place() ->
             raise AssertionError("asked through the protocol: pick_index was not used")
 
     for seed in range(3):
+        shared = random.Random(seed)
         assert play_out(game.new_state(4, seed), Scripted(seed)).events == \
-            play_out(game.new_state(4, seed), RandomAgent(seed)).events
+            pending_loop(game, 4, seed, [shared] * 4).events
 
 
 # --- policies read in place (the flag: an agent's ``reader``) ----------------------------------------------------

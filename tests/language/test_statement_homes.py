@@ -296,8 +296,8 @@ def test_mutants_delete_a_home_statement_and_change_its_parts(tmp_path: Path) ->
     assert ("shuffle pile", "zone pile -> deck") in at
     mutant = next(m for m in found if m.change == "deleted `next(me) skips turn`")
     for game, skips in ((compile_game(doc), True), (mutate.build(doc, mutant), False)):
-        state = game.new_state(2, seed=4)          # a seed whose game reaches turn 7
-        play_out(state, RandomAgent(4))
+        state = game.new_state(2, seed=1)          # a seed whose game reaches turn 7
+        play_out(state, RandomAgent(1))
         assert ("skipped" in {event["type"] for event in state.events}) is skips
 
 

@@ -193,7 +193,7 @@ def test_every_setting_is_played_with_its_values(jf_doc):
 def test_the_settings_share_their_games_seeds(jf_doc):
     """Common random numbers: a setting that changes nothing replays the very same games."""
     key = "tables.setup.4.veggies"
-    batch = Batch(JF, 4, 40, 3, ("random",) * 4)
+    batch = Batch(JF, 4, 40, 4, ("random",) * 4)     # a batch where one more veggie changes a game
     first, second = run_sweep(jf_doc, JF, [Vary(key, (7, 8), "")], batch, "turns.mean", None)
     same = run_sweep(jf_doc, JF, [Vary(key, (7,), "")], batch, "turns.mean", None)[0]
     assert same.summary == first.summary
