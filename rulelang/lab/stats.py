@@ -113,16 +113,18 @@ def summarize(batch: Batch, records: list[GameRecord], game_name: str, roles: li
     done = [r for r in records if r.error is None]
     failed = [r for r in records if r.error is not None]
     n = batch.players
-    seats = {player_label(s): Rate(sum(s in r.winners for r in done), len(done)) for s in range(n)}
-    team_rates = {_team_key(t, seats): Rate(sum(r.team == t for r in done), len(done)) for t in teams}
+    won = Counter(r.winners for r in done)        # a batch has tens of thousands of games, and few sets of winners
+    seats = {player_label(s): Rate(_games_won_by(won, (s,)), len(done)) for s in range(n)}
+    team_won = Counter(r.team for r in done)
+    team_rates = {_team_key(t, seats): Rate(team_won[t], len(done)) for t in teams}
     units = win_units(n, teams)
     return {
         "game": game_name, "games": batch.games, "completed": len(done), "players": n, "seed": batch.seed,
         "agents": list(batch.agents), "roles": list(roles), "symmetric": symmetric(roles, teams),
         "winners": dict(sorted(Counter(winner_label(r) for r in done).items())),
         "win_rate": {label: rate.to_json() for label, rate in {**seats, **team_rates}.items()},
-        "role_win_rate": {role: rate.to_json() for role, rate in _role_rates(done, roles).items()},
-        "agent_win_rate": {name: rate.to_json() for name, rate in _agent_rates(done, batch.agents, roles,
+        "role_win_rate": {role: rate.to_json() for role, rate in _role_rates(won, len(done), roles).items()},
+        "agent_win_rate": {name: rate.to_json() for name, rate in _agent_rates(won, len(done), batch.agents, roles,
                                                                                 units).items()},
         "first_player": _no_first_mover() if rounds else _first_player(done, n, roles, teams),
         "turns": distribution([r.turns for r in done]),
@@ -157,16 +159,18 @@ def _team_key(team: str, seats: dict) -> str:
     return f"team {team}" if team in seats or re.fullmatch(r"P\d+", team) else team
 
 
-def _role_rates(done: list[GameRecord], roles: list[str]) -> dict[str, Rate]:
+def _games_won_by(won: Counter[tuple[int, ...]], seats: Iterable[int]) -> int:
+    """The games some of ``seats`` won, from the count of games per set of winners."""
+    return sum(games for winners, games in won.items() if any(seat in winners for seat in seats))
+
+
+def _role_rates(won: Counter[tuple[int, ...]], games: int, roles: list[str]) -> dict[str, Rate]:
     """Per role, when seats play different roles: the games some player of that role won."""
     distinct = sorted(set(roles), key=roles.index)
     if len(distinct) < 2:
         return {}
-    rates = {}
-    for role in distinct:
-        seats = [s for s, r in enumerate(roles) if r == role]
-        rates[role] = Rate(sum(any(s in r.winners for s in seats) for r in done), len(done))
-    return rates
+    return {role: Rate(_games_won_by(won, [s for s, r in enumerate(roles) if r == role]), games)
+            for role in distinct}
 
 
 def agent_groups(agents: tuple[str, ...], roles: list[str]) -> dict[str, list[int]]:
@@ -184,7 +188,7 @@ def agent_groups(agents: tuple[str, ...], roles: list[str]) -> dict[str, list[in
     return groups
 
 
-def _agent_rates(done: list[GameRecord], agents: tuple[str, ...], roles: list[str],
+def _agent_rates(won: Counter[tuple[int, ...]], games: int, agents: tuple[str, ...], roles: list[str],
                  units: list[tuple[int, ...]]) -> dict[str, Rate]:
     """Per agent (and role): of the groups of seats it played that win together, how many won.
 
@@ -192,9 +196,8 @@ def _agent_rates(done: list[GameRecord], agents: tuple[str, ...], roles: list[st
     """
     rates = {}
     for name, seats in agent_groups(agents, roles).items():
-        mine = [unit for unit in units if any(seat in seats for seat in unit)]
-        wins = sum(any(seat in r.winners for seat in unit if seat in seats) for r in done for unit in mine)
-        rates[name] = Rate(wins, len(done) * len(mine))
+        mine = [tuple(seat for seat in unit if seat in seats) for unit in units if any(seat in seats for seat in unit)]
+        rates[name] = Rate(sum(_games_won_by(won, played) for played in mine), games * len(mine))
     return rates
 
 
