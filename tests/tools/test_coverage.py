@@ -205,8 +205,13 @@ def _jacks_friends_without_three_empty(tmp_path: Path) -> Path:
 def test_a_hole_a_whole_round_of_secret_choices_deep_is_found_by_play_outs_from_a_set_up(tmp_path):
     """Without the scenario that pins it, `>= 2` -> `= 2` shows only when a round of four secret choices
     empties the last two locations with the third already empty: beyond two decisions of the search from any
-    set-up, and in no random game of the ten at each player count. Random play-outs from the set-ups find it."""
-    subject = Subject(str(_jacks_friends_without_three_empty(tmp_path)))
+    set-up. From first seed 16 no random game of the ten at each player count shows it; random play-outs from
+    the set-ups find it.
+
+    The search is random and bounded, so this is not so from every first seed: of first seeds 0-299, the ten
+    random games find the hole from 93, the play-outs from 96 more, and 111 miss it (then it is reported
+    equivalent, which the report says means no difference found within its games and play-outs)."""
+    subject = Subject(str(_jacks_friends_without_three_empty(tmp_path)), first_seed=16)
     assert not [s for s in subject.scenarios if s.name.startswith(THREE_EMPTY.split(": ", 1)[1])]
     mutant = next(m for m in subject.mutants if m.file.endswith("game.yaml") and m.line == 118
                   and m.change == "`>=` -> `=`")
