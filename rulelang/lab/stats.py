@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import gc
 import math
+import operator
 import re
 import statistics
 from collections import Counter
@@ -319,40 +320,47 @@ def _final_counters(done: list[GameRecord], holders: Sequence[str], counters: Se
 def _seat_counters(done: list[GameRecord], first_seat_row: int, counters: Sequence[str]) -> dict:
     """Each player counter (not always 0) and the score at the end: over every seat, and the margin of victory.
 
-    One pass over the games gathers every counter's values (a batch has tens of thousands of games); margins
-    are worked out only for the counters shown."""
-    names = list(counters) + ["score"]
+    A batch has tens of thousands of games and a few ways they end (which seats won), so the games are taken
+    a group of the same winners at a time, each counter seat by seat as a column over the group's games, and
+    the margins are worked out column against column (``map``), not game by game."""
+    width = len(counters)
+    names = [*counters, "score"]
     values: list[list[int]] = [[] for _ in names]
-    games: list[tuple[tuple[int, ...], tuple[int, ...], list[Sequence[int]]]] = []
-    losers_of: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+    margins: list[list[int]] = [[] for _ in names]
+    for (winners, seats, has_counters, has_scores), games in _by_result(done, first_seat_row).items():
+        losers = tuple(s for s in range(seats) if s not in winners)
+        columns = _counter_columns(games, first_seat_row, seats, width) if has_counters else [None] * width
+        columns.append(list(zip(*(r.scores for r in games))) if has_scores else None)
+        for c, by_seat in enumerate(columns):
+            if by_seat is None:
+                continue
+            values[c].extend(chain.from_iterable(by_seat))
+            if winners and losers:
+                margins[c].extend(map(operator.sub, _best(by_seat, winners), _best(by_seat, losers)))
+    shown = [c for c in range(width) if any(values[c])] + ([width] if values[width] else [])
+    return {names[c]: {"all": distribution(values[c]), "margin": distribution(margins[c])} for c in shown}
+
+
+def _by_result(done: list[GameRecord], first_seat_row: int) -> dict[tuple, list[GameRecord]]:
+    """The games grouped by (winners, seats, whether they kept counters, whether they kept scores)."""
+    groups: dict[tuple, list[GameRecord]] = {}
     for r in done:
-        columns = _columns(r.counters[first_seat_row:], len(counters))
-        columns.append(r.scores if r.scores is not None else ())
-        seats = max(map(len, columns))
-        losers = losers_of.get((r.winners, seats))
-        if losers is None:
-            losers = losers_of[r.winners, seats] = tuple(s for s in range(seats) if s not in r.winners)
-        games.append((r.winners, losers, columns))
-        for c, column in enumerate(columns):
-            values[c].extend(column)
-    shown = [c for c in range(len(counters)) if any(values[c])] + ([len(counters)] if values[-1] else [])
-    return {names[c]: {"all": distribution(values[c]), "margin": distribution(_margins(games, c))} for c in shown}
+        seats = len(r.counters) - first_seat_row if r.counters else len(r.scores or ())
+        groups.setdefault((r.winners, seats, bool(r.counters), r.scores is not None), []).append(r)
+    return groups
 
 
-def _columns(rows: Sequence[Sequence[int]], width: int) -> list[Sequence[int]]:
-    """The first ``width`` columns of rows of counters (each counter's value for each seat); empty ones for no rows."""
-    columns = list(zip(*rows))[:width]
-    return [*columns, *[()] * (width - len(columns))]
+def _counter_columns(games: list[GameRecord], first_seat_row: int, seats: int, width: int) -> list:
+    """For each of the first ``width`` counters, for each seat, its values over the games (columns made by ``zip``)."""
+    by_seat = [list(zip(*(r.counters[first_seat_row + s] for r in games)))[:width] for s in range(seats)]
+    return [[counters_of_seat[c] for counters_of_seat in by_seat] for c in range(width)]
 
 
-def _margins(games: list[tuple[tuple[int, ...], tuple[int, ...], list[Sequence[int]]]], c: int) -> list[int]:
-    """In each game where some seats won and some lost, counter ``c``'s best winner's value minus the best loser's."""
-    out = []
-    for winners, losers, columns in games:
-        column = columns[c]
-        if winners and losers and column:
-            out.append(max(map(column.__getitem__, winners)) - max(map(column.__getitem__, losers)))
-    return out
+def _best(by_seat: Sequence[Sequence[int]], seats: tuple[int, ...]) -> Iterable[int]:
+    """Game by game, the highest value among ``seats`` (each seat's column of values over the same games)."""
+    if len(seats) == 1:
+        return by_seat[seats[0]]
+    return map(max, *(by_seat[s] for s in seats))
 
 
 def leaders(scores: tuple[int, ...]) -> frozenset[int]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rulelang
 from rulelang.agents import make_agent, play_out
@@ -11,7 +13,9 @@ from rulelang.engine import records
 from rulelang.engine.rng import batch_seed
 from rulelang.lab.report import sections
 from rulelang.lab.simulate import Batch, GameRecord, play_game
-from rulelang.lab.stats import game_summary, summarize
+from rulelang.lab.stats import distribution, game_summary, summarize
+
+from helpers.examples import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 JF = str(ROOT / "games" / "jacks_friends")
@@ -114,3 +118,38 @@ def test_the_one_pass_over_the_log_agrees_with_cards_played(path, players):
         assert raw.plays == counted
         assert len(raw.choices) == sum(1 for e in state.log if (e[0] is records.chose
                                                                  if e.__class__ is tuple else e["type"] == "chose"))
+
+
+def _margins_game_by_game(records: list[GameRecord], first: int, c: int | None) -> list[int]:
+    """Counter ``c`` (None: the score) of the best winner minus the best loser, one game at a time."""
+    out = []
+    for r in records:
+        values = list(r.scores) if c is None else [row[c] for row in r.counters[first:]]
+        losers = [s for s in range(len(values)) if s not in r.winners]
+        if r.winners and losers:
+            out.append(max(values[s] for s in r.winners) - max(values[s] for s in losers))
+    return out
+
+
+_GAME = st.tuples(st.sets(st.integers(0, 3)), st.lists(st.lists(st.integers(-3, 9), min_size=2, max_size=2),
+                                                         min_size=4, max_size=4), st.lists(st.integers(0, 30),
+                                                                                           min_size=4, max_size=4))
+
+
+@examples(60)
+@given(games=st.lists(_GAME, min_size=1, max_size=40))
+def test_counters_and_margins_taken_by_groups_of_winners_are_those_of_each_game(games):
+    """The summary works counters out column by column over games of the same winners: the figures are those
+    worked out one game at a time (any winners, none or all of the seats included)."""
+    records = [made(k, tuple(sorted(w)), counters=[[0, 0], *rows], scores=tuple(scores))
+               for k, (w, rows, scores) in enumerate(games)]
+    summary = summarize(Batch("x", 4, len(records), 0, ("random",) * 4), records, "T", ["p"] * 4, {}, None,
+                        ["game"], ["gold", "wood"])
+    for c, name in ((0, "gold"), (1, "wood"), (None, "score")):
+        every = [s for r in records for s in (r.scores if c is None else [row[c] for row in r.counters[1:]])]
+        if not any(every) and c is not None:
+            assert name not in summary["player_counters"]
+            continue
+        figures = summary["player_counters"][name]
+        assert figures["all"] == distribution(every)
+        assert figures["margin"] == distribution(_margins_game_by_game(records, 1, c))
