@@ -19,6 +19,7 @@ MASK64 = (1 << 64) - 1
 #: SplitMix64's constants: the step its state advances by, and the two multipliers of its output mix.
 STEP, MIX1, MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 JSON_SAFE = (1 << 53) - 1          # the largest whole number a JSON double holds exactly
+_BIG_ENDIAN = sys.byteorder == "big"   # words read from bytes are swapped to their little-endian value there
 
 
 #: BLAKE2b with the engine's personalisation, set up once: every hash starts from a copy of it.
@@ -62,9 +63,9 @@ def stream_block(seed: int, block: int) -> list[int]:
     hash of its seed and its index (counter mode), so a stream needs no state but where it is.
     """
     hashed = _BLOCKS.copy()
-    hashed.update(f"{int(seed)},{block}".encode("ascii"))
+    hashed.update(b"%d,%d" % (seed, block))
     words = array("Q", hashed.digest())
-    if sys.byteorder == "big":
+    if _BIG_ENDIAN:
         words.byteswap()
     out = words.tolist()
     out.reverse()
@@ -86,7 +87,7 @@ def outputs(state: int, count: int) -> list[int]:
     x = (x ^ (x >> 31)) & lanes_mask
     words = array("Q")                  # 8 bytes wherever CPython runs (an unsigned long long)
     words.frombytes(x.to_bytes(size, "little"))
-    if sys.byteorder == "big":
+    if _BIG_ENDIAN:
         words.byteswap()
     out = words[::2].tolist()
     out.reverse()
