@@ -40,6 +40,8 @@ class AgentSpec:
     params: tuple[tuple[str, Any], ...]
 
     def make(self, seed: int) -> Any:
+        if not self.params:             # the common case, made for every seat of every game of a batch
+            return self.factory(seed)
         return self.factory(seed, **dict(self.params))
 
 
